@@ -1,0 +1,79 @@
+/// The whole of the CLI's argument parsing: a subcommand takes what it knows
+/// out of the argument list, and whatever is left over is a usage error.
+///
+/// No outside package can be fetched here, so this replaces swift-argument-parser;
+/// a new option costs one call in the subcommand that owns it.
+struct ArgumentReader {
+    private var remaining: [String]
+
+    init(_ arguments: [String]) {
+        remaining = arguments
+    }
+
+    /// Whether `--name` was given (it is removed).
+    mutating func flag(_ name: String) -> Bool {
+        guard let index = remaining.firstIndex(of: name) else { return false }
+        remaining.remove(at: index)
+        return true
+    }
+
+    /// The value after `--name`, when given once.
+    mutating func option(_ name: String) throws(UsageError) -> String? {
+        let all = try options(name)
+        guard all.count <= 1 else { throw UsageError("\(name) may be given only once") }
+        return all.first
+    }
+
+    /// Every value of a repeatable `--name VALUE` option, in order.
+    mutating func options(_ name: String) throws(UsageError) -> [String] {
+        var all: [String] = []
+        while let group = try values(name, count: 1) { all += group }
+        return all
+    }
+
+    /// The `count` values after the first `--name`, e.g. `--mrz DOC DOB DOE`.
+    mutating func values(_ name: String, count: Int) throws(UsageError) -> [String]? {
+        guard let index = remaining.firstIndex(of: name) else { return nil }
+        let values = remaining.dropFirst(index + 1).prefix(count)
+        guard values.count == count, !values.contains(where: Self.isOption) else {
+            throw UsageError("\(name) takes \(count) value\(count == 1 ? "" : "s")")
+        }
+        remaining.removeSubrange(index...(index + count))
+        return Array(values)
+    }
+
+    /// The values after `--name` up to the next option, e.g. `--mrz-lines L1 L2 L3`;
+    /// `[]` when the option is given without values, nil when it is absent.
+    mutating func variadic(_ name: String) -> [String]? {
+        guard let index = remaining.firstIndex(of: name) else { return nil }
+        let values = remaining.dropFirst(index + 1).prefix { !Self.isOption($0) }
+        remaining.removeSubrange(index...(index + values.count))
+        return Array(values)
+    }
+
+    /// The positional arguments; any option still left is unknown to the subcommand.
+    mutating func positionals() throws(UsageError) -> [String] {
+        if let unknown = remaining.first(where: Self.isOption) {
+            throw UsageError("unknown option \(unknown)")
+        }
+        defer { remaining = [] }
+        return remaining
+    }
+
+    /// `--x` and `-x` are options; a lone `-` (stdin) and negative numbers are not.
+    private static func isOption(_ argument: String) -> Bool {
+        argument.hasPrefix("-") && argument.count > 1 && !(argument.dropFirst().first?.isNumber ?? false)
+    }
+}
+
+/// A wrong command line: the CLI prints the message and the command's usage, exit 2.
+struct UsageError: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// A failure of the work itself (bad input file, wrong MRZ, no reader): one line, exit 1.
+struct CommandFailure: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}

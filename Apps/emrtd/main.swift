@@ -1,0 +1,75 @@
+import Foundation
+
+/// The subcommands `emrtd` knows, in the order `--help` lists them.
+let allCommands: [any Command.Type] = []
+
+let version = "0.1.0"
+
+func printError(_ message: String) {
+    var standardError = StandardError()
+    print(message, to: &standardError)
+}
+
+struct StandardError: TextOutputStream {
+    mutating func write(_ string: String) { FileHandle.standardError.write(Data(string.utf8)) }
+}
+
+@MainActor func generalUsage() -> String {
+    let width = allCommands.map { $0.name.count }.max() ?? 0
+    let lines = allCommands.map { command in
+        "  \(command.name)\(String(repeating: " ", count: width - command.name.count))  \(command.summary)"
+    }
+    return """
+        usage: emrtd COMMAND [OPTIONS]
+               emrtd --help | --version
+
+        A reader for ICAO Doc 9303 electronic travel documents.
+
+        commands:
+        \(lines.joined(separator: "\n"))
+
+        `emrtd COMMAND --help` describes one command.
+        """
+}
+
+@MainActor func runMain() -> Int32 {
+    var arguments = Array(CommandLine.arguments.dropFirst())
+    guard let first = arguments.first else {
+        printError(generalUsage())
+        return 2
+    }
+    switch first {
+    case "--help", "-h", "help":
+        print(generalUsage())
+        return 0
+    case "--version":
+        print("emrtd \(version)")
+        return 0
+    default:
+        break
+    }
+    guard let command = allCommands.first(where: { $0.name == first }) else {
+        printError("emrtd: unknown command '\(first)'\n\n\(generalUsage())")
+        return 2
+    }
+    arguments.removeFirst()
+    var reader = ArgumentReader(arguments)
+    if reader.flag("--help") || reader.flag("-h") {
+        print(command.usage)
+        return 0
+    }
+    do {
+        return try command.run(&reader)
+    } catch let error as UsageError {
+        printError("emrtd \(command.name): \(error.message)\n\n\(command.usage)")
+        return 2
+    } catch let error as CommandFailure {
+        printError("emrtd \(command.name): \(error.message)")
+        return 1
+    } catch {
+        printError("emrtd \(command.name): \(error)")
+        return 1
+    }
+}
+
+exit(runMain())

@@ -1,0 +1,81 @@
+// swift-tools-version:6.0
+// emrtd: an ICAO Doc 9303 reader. One library product per package, so that a
+// team can depend on the MRZ parser or the CMS verifier alone. The layering
+// rules (who may import whom) are in CONTRIBUTING.md.
+import PackageDescription
+
+/// A library package under `Packages/<name>/Sources` with its test target
+/// `Tests/<name>Tests`.
+struct Library {
+    let name: String
+    let dependencies: [Target.Dependency]
+    var testResources: [Resource]? = nil
+}
+
+let libraries: [Library] = [
+    Library(name: "ASN1", dependencies: []),
+    Library(name: "MRZ", dependencies: []),
+    Library(name: "Arithmetic", dependencies: ["CGMP"]),
+    Library(name: "CryptoPrimitives", dependencies: ["COpenSSL", "Arithmetic"]),
+    Library(name: "Transport", dependencies: []),
+    Library(name: "PCSC", dependencies: ["Transport", "CPCSCLite"]),
+    Library(name: "SecureMessaging", dependencies: ["Transport", "CryptoPrimitives"]),
+    Library(name: "LDS", dependencies: ["ASN1", "MRZ", "COpenJPEG", "CLibPNG"]),
+    Library(name: "CMS", dependencies: ["ASN1", "Arithmetic", "CryptoPrimitives"]),
+    Library(
+        name: "AccessControl",
+        dependencies: ["Transport", "SecureMessaging", "CryptoPrimitives", "Arithmetic", "ASN1", "MRZ", "LDS"]
+    ),
+    Library(
+        name: "ChipAuthentication",
+        dependencies: ["SecureMessaging", "Arithmetic", "CryptoPrimitives", "LDS", "CMS"]
+    ),
+    Library(
+        name: "Emrtd",
+        dependencies: [
+            "ASN1", "MRZ", "Arithmetic", "CryptoPrimitives", "Transport", "SecureMessaging",
+            "AccessControl", "ChipAuthentication", "CMS", "LDS",
+        ]
+    ),
+    Library(
+        name: "ChipSimulator",
+        dependencies: ["Transport", "SecureMessaging", "CryptoPrimitives", "Arithmetic", "ASN1", "LDS", "COpenSSL"]
+    ),
+]
+
+let systemLibraries = ["CGMP", "COpenSSL", "COpenJPEG", "CPCSCLite", "CLibPNG"]
+
+let package = Package(
+    name: "emrtd",
+    products: libraries.map { .library(name: $0.name, targets: [$0.name]) } + [
+        .executable(name: "emrtd", targets: ["emrtd"]),
+        .executable(name: "emrtd-bench", targets: ["emrtd-bench"]),
+    ],
+    targets: systemLibraries.map { .systemLibrary(name: $0, path: "Packages/System/\($0)") }
+        + libraries.map {
+            .target(name: $0.name, dependencies: $0.dependencies, path: "Packages/\($0.name)/Sources")
+        }
+        + libraries.map {
+            .testTarget(
+                name: "\($0.name)Tests",
+                dependencies: [.target(name: $0.name)],
+                path: "Tests/\($0.name)Tests",
+                resources: $0.testResources
+            )
+        }
+        + [
+            .executableTarget(
+                name: "emrtd",
+                dependencies: [
+                    "ASN1", "MRZ", "LDS", "CMS", "Transport", "PCSC", "Emrtd", "ChipSimulator", "AccessControl",
+                    "SecureMessaging",
+                ],
+                path: "Apps/emrtd"
+            ),
+            .executableTarget(
+                name: "emrtd-bench",
+                dependencies: ["Arithmetic", "CryptoPrimitives", "COpenSSL"],
+                path: "Apps/emrtd-bench"
+            ),
+        ]
+)

@@ -1,0 +1,1 @@
+// Opening the chip: BAC and PACE, handing session keys to secure messaging.

@@ -1,0 +1,1 @@
+// The read: EmrtdReader, TravelDocument, verdicts, errors, events and the JSON contract.

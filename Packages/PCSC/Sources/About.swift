@@ -1,0 +1,1 @@
+// PCSCTransport: a CardTransport over pcsc-lite.

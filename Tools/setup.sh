@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the Debian packages emrtd builds, tests and runs with. Idempotent:
+# when every package is already installed it changes nothing.
+set -euo pipefail
+
+packages=(
+    # system-library targets
+    libgmp-dev libssl-dev libopenjp2-7-dev libpcsclite-dev libpng-dev pkg-config
+    # tests: the PC/SC rig, OpenSSL's CLI, OpenJPEG's reference decoder
+    pcscd vsmartcard-vpcd vsmartcard-vpicc pcsc-tools openssl libopenjp2-tools iproute2 procps
+    # the third-party ePass emulator in ../shared/peers
+    python3-pyscard python3-pycryptodome python3-pil patch
+)
+
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
+done
+if ((${#missing[@]})); then
+    sudo=""
+    [ "$(id -u)" = 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    echo "setup: installed ${missing[*]}"
+fi
