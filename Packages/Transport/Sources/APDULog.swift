@@ -1,0 +1,128 @@
+import Synchronization
+
+/// A record of the exchanges on a link, for `--debug` output and for counting APDUs and bytes.
+///
+/// It holds what crossed the wire, never a secret in clear: under secure messaging the wire bytes
+/// are encrypted, and commands marked `isSecret` (plain authentication cryptograms) keep only
+/// their header and lengths, for the command and for its answer. Put the `LoggingTransport` below
+/// the secure-messaging channel, never above it (above it, DG1 would be logged in clear).
+public final class APDULog: Sendable {
+    /// Bytes that were logged, or only how many there were.
+    public enum LoggedBytes: Sendable, Hashable {
+        case clear([UInt8])
+        case redacted(count: Int)
+
+        public var count: Int {
+            switch self {
+            case .clear(let bytes): bytes.count
+            case .redacted(let count): count
+            }
+        }
+    }
+
+    public enum Outcome: Sendable, Hashable {
+        case response(data: LoggedBytes, statusWord: StatusWord)
+        case failed(TransportError)
+    }
+
+    public struct Entry: Sendable, Hashable, CustomStringConvertible {
+        /// CLA INS P1 P2.
+        public let header: [UInt8]
+        public let commandData: LoggedBytes
+        public let expectedLength: Int?
+        /// The command's size on the wire.
+        public let commandLength: Int
+        public let outcome: Outcome
+        public let duration: Duration
+
+        init(
+            command: CommandAPDU, encodedLength: Int, outcome: Result<ResponseAPDU, TransportError>, duration: Duration
+        ) {
+            header = [command.cla, command.ins, command.p1, command.p2]
+            commandData = command.isSecret ? .redacted(count: command.data.count) : .clear(command.data)
+            expectedLength = command.expectedLength
+            commandLength = encodedLength
+            switch outcome {
+            case .success(let response):
+                self.outcome = .response(
+                    data: command.isSecret ? .redacted(count: response.data.count) : .clear(response.data),
+                    statusWord: response.statusWord)
+            case .failure(let error):
+                self.outcome = .failed(error)
+            }
+            self.duration = duration
+        }
+
+        /// Bytes of the response on the wire (data and status word); 0 when the exchange failed.
+        public var responseLength: Int {
+            if case .response(let data, _) = outcome { return data.count + 2 }
+            return 0
+        }
+
+        /// `> 00 B0 00 00 [..] Le=256` then `< [..] 9000`, redacted parts shown as `<N bytes redacted>`.
+        public var description: String {
+            var command = "> " + hex(header)
+            if commandData.count > 0 { command += " Lc=\(commandData.count) " + Self.describe(commandData) }
+            if let expectedLength { command += " Le=\(expectedLength)" }
+            let milliseconds =
+                Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1e3
+            let answer: String
+            switch outcome {
+            case .response(let data, let statusWord):
+                answer = "< " + (data.count > 0 ? Self.describe(data) + " " : "") + statusWord.description
+            case .failed(let error):
+                answer = "< error: \(error)"
+            }
+            return command + "\n" + answer + " (\(Int(milliseconds.rounded())) ms)"
+        }
+
+        private static func describe(_ bytes: LoggedBytes) -> String {
+            switch bytes {
+            case .clear(let bytes): hex(bytes)
+            case .redacted(let count): "<\(count) bytes redacted>"
+            }
+        }
+    }
+
+    private let state = Mutex<[Entry]>([])
+
+    public init() {}
+
+    public func record(_ entry: Entry) { state.withLock { $0.append(entry) } }
+
+    public var entries: [Entry] { state.withLock { $0 } }
+    /// The number of exchanges recorded.
+    public var count: Int { state.withLock { $0.count } }
+    /// Command bytes sent plus response bytes received.
+    public var bytesMoved: Int { state.withLock { $0.reduce(0) { $0 + $1.commandLength + $1.responseLength } } }
+}
+
+/// A transport that records every exchange of the transport below it in an `APDULog`.
+public final class LoggingTransport: CardTransport {
+    public let base: any CardTransport
+    public let log: APDULog
+
+    public init(_ base: any CardTransport, log: APDULog = APDULog()) {
+        self.base = base
+        self.log = log
+    }
+
+    public var supportsExtendedLength: Bool { base.supportsExtendedLength }
+
+    public func transmit(_ command: CommandAPDU) throws(TransportError) -> ResponseAPDU {
+        let encodedLength = (try? command.encoded(extended: false).count) ?? 0
+        let clock = ContinuousClock()
+        let start = clock.now
+        let outcome: Result<ResponseAPDU, TransportError>
+        do throws(TransportError) {
+            outcome = .success(try base.transmit(command))
+        } catch {
+            outcome = .failure(error)
+        }
+        log.record(
+            APDULog.Entry(
+                command: command, encodedLength: encodedLength, outcome: outcome,
+                duration: start.duration(to: clock.now)))
+        return try outcome.get()
+    }
+}
