@@ -1,0 +1,83 @@
+import ASN1
+import Foundation
+import Testing
+
+@Suite struct ValueTests {
+    @Test(arguments: [0, 1, 127, 128, 255, 256, -1, -128, -129, 65_535, Int.max, Int.min])
+    func integerRoundTrip(value: Int) throws {
+        #expect(try ASN1Node.parse(DER.integer(value), rules: .der).intValue() == value)
+    }
+
+    @Test func integerViews() throws {
+        let negative = try ASN1Node.parse([0x02, 0x02, 0xFF, 0x7F])
+        #expect(try negative.intValue() == -129)
+        #expect(Array(try negative.integerBytes()) == [0xFF, 0x7F])
+        #expect(throws: ASN1Error.self) { try negative.unsignedIntegerBytes() }
+        // Non-minimal positive INTEGER, as some chips write key IDs: tolerated in BER.
+        let padded = try ASN1Node.parse([0x02, 0x03, 0x00, 0x00, 0x81])
+        #expect(try padded.intValue() == 129)
+        #expect(Array(try padded.unsignedIntegerBytes()) == [0x81])
+        #expect(try ASN1Node.parse(DER.unsignedInteger([0x00, 0x80, 0x01])).unsignedIntegerBytes() == [0x80, 0x01])
+        #expect(throws: ASN1Error.self) { try ASN1Node.parse([0x02, 0x09, 1, 0, 0, 0, 0, 0, 0, 0, 0]).intValue() }
+    }
+
+    @Test(arguments: [
+        "0.4.0.127.0.7.2.2.4.2.4", "2.23.136.1.1.1", "1.2.840.113549.1.1.10", "2.999.1", "1.3.36.3.3.2.8.1.1.7",
+    ])
+    func objectIdentifierRoundTrip(dotted: String) throws {
+        let oid = try #require(ASN1ObjectIdentifier(dotted: dotted))
+        #expect(try ASN1Node.parse(DER.objectIdentifier(oid)).objectIdentifier().dotted == dotted)
+    }
+
+    @Test func objectIdentifierNames() throws {
+        #expect(ASN1ObjectIdentifier("0.4.0.127.0.7.2.2.4.2.4").name == "id-PACE-ECDH-GM-AES-CBC-CMAC-256")
+        #expect(ASN1ObjectIdentifier("0.4.0.127.0.7.2.2.3.2.2").name == "id-CA-ECDH-AES-CBC-CMAC-128")
+        #expect(ASN1ObjectIdentifier("0.4.0.127.0.7.2.2.4.6.2").name == "id-PACE-ECDH-CAM-AES-CBC-CMAC-128")
+        #expect(ASN1ObjectIdentifier("2.23.136.1.1.1").name == "ldsSecurityObject")
+        #expect(ASN1ObjectIdentifier("1.2.840.113549.1.1.10").name == "id-RSASSA-PSS")
+        #expect(KnownObjectIdentifiers.oid(named: "brainpoolP256r1")?.dotted == "1.3.36.3.3.2.8.1.1.7")
+        #expect(ASN1ObjectIdentifier(dotted: "1.2.") == nil && ASN1ObjectIdentifier(dotted: "3.1") == nil)
+        #expect(throws: ASN1Error.self) { try ASN1ObjectIdentifier(content: [0x2A, 0x86]) }
+        #expect(throws: ASN1Error.self) { try ASN1ObjectIdentifier(content: [0x2A, 0x80, 0x01]) }
+    }
+
+    @Test func booleanNullBitString() throws {
+        #expect(try ASN1Node.parse(DER.boolean(true)).booleanValue())
+        #expect(try !ASN1Node.parse(DER.boolean(false)).booleanValue())
+        try ASN1Node.parse(DER.null()).nullValue()
+        let bits = try ASN1Node.parse(DER.bitString([0x05, 0xA0], unusedBits: 5)).bitString()
+        #expect(Array(bits.bytes) == [0x05, 0xA0] && bits.unusedBits == 5)
+        #expect(throws: ASN1Error.self) { try ASN1Node.parse([0x03, 0x01, 0x03]).bitString() }
+        #expect(throws: ASN1Error.self) { try ASN1Node.parse(DER.integer(1)).octetString() }
+    }
+
+    @Test func stringTypes() throws {
+        #expect(try ASN1Node.parse(DER.utf8String("Zoë Ærøskøbing")).string() == "Zoë Ærøskøbing")
+        #expect(try ASN1Node.parse(DER.printableString("CSCA-FRANCE")).string() == "CSCA-FRANCE")
+        #expect(try ASN1Node.parse(DER.tlv(.bmpString, [0x00, 0x44, 0x00, 0xE9])).string() == "Dé")
+        #expect(try ASN1Node.parse(DER.tlv(.teletexString, [0x4D, 0xFC])).string() == "Mü")
+        #expect(throws: ASN1Error.self) { try ASN1Node.parse(DER.tlv(.utf8String, [0xC3])).string() }
+    }
+
+    @Test func times() throws {
+        let date = try #require(ISO8601DateFormatter().date(from: "2026-05-28T06:28:45Z"))
+        #expect(try ASN1Node.parse(DER.time(date)).time() == date)
+        #expect(try ASN1Node.parse(DER.generalizedTime(date)).time() == date)
+        let old = try #require(ISO8601DateFormatter().date(from: "1999-12-31T23:59:59Z"))
+        #expect(try ASN1Node.parse(DER.tlv(.utcTime, Array("991231235959Z".utf8))).time() == old)
+        let far = try #require(ISO8601DateFormatter().date(from: "2051-01-01T00:00:00Z"))
+        #expect(DER.time(far).first == ASN1Tag.generalizedTime.encoded.first)
+        let offset = try ASN1Node.parse(DER.tlv(.utcTime, Array("9912312359+0100".utf8))).time()
+        #expect(offset == old.addingTimeInterval(-3600 - 59))
+        for bad in ["", "9913312359Z", "99123123Z", "991231235959", "20261301000000Z"] {
+            #expect(throws: ASN1Error.self) { try ASN1Node.parse(DER.tlv(.utcTime, Array(bad.utf8))).time() }
+        }
+    }
+
+    @Test func setOfIsSortedInDER() throws {
+        let set = DER.set([DER.integer(300), DER.integer(2), DER.octetString([1])])
+        let node = try ASN1Node.parse(set, rules: .der)
+        #expect(node.children.map(\.tag) == [.integer, .integer, .octetString])
+        #expect(try node.children[0].intValue() == 2)
+    }
+}
