@@ -1,0 +1,181 @@
+/// How an image's bytes are encoded.
+public enum ImageFormat: String, Sendable, CaseIterable, JSONEnum {
+    case jpeg
+    /// JPEG 2000 in its JP2 file format (boxes around the codestream).
+    case jpeg2000
+    /// A bare JPEG 2000 codestream (SOC marker first), as some chips store it.
+    case jpeg2000Codestream
+    case png
+    /// Wavelet Scalar Quantization, the FBI's fingerprint format.
+    case wsq
+    case unknown
+
+    /// The file name extension `emrtd parse --images` uses.
+    public var fileExtension: String {
+        switch self {
+        case .jpeg: "jpg"
+        case .jpeg2000: "jp2"
+        case .jpeg2000Codestream: "j2k"
+        case .png: "png"
+        case .wsq: "wsq"
+        case .unknown: "bin"
+        }
+    }
+
+    /// Whether OpenJPEG decodes it (and the image gets a PNG rendering).
+    public var isJPEG2000: Bool { self == .jpeg2000 || self == .jpeg2000Codestream }
+
+    /// The format the leading bytes announce, `.unknown` when none does.
+    public static func detect(_ bytes: some Collection<UInt8>) -> ImageFormat {
+        let head = Array(bytes.prefix(12))
+        if head.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if head.starts(with: [0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) {
+            return .jpeg2000
+        }
+        if head.starts(with: [0xFF, 0x4F, 0xFF, 0x51]) { return .jpeg2000Codestream }
+        if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if head.starts(with: [0xFF, 0xA0]) { return .wsq }
+        return .unknown
+    }
+}
+
+/// An image from a document (face, fingerprint, iris, portrait, signature, document page), kept
+/// as the exact bytes the chip holds, with its format, pixel size and, for JPEG 2000 (which few
+/// viewers show), a PNG rendering.
+public struct DocumentImage: Sendable, Equatable {
+    /// The image file exactly as stored on the chip.
+    public let bytes: [UInt8]
+    public let format: ImageFormat
+    /// Pixel size from the biometric header when it gives one, else from the image's own header.
+    public let width: Int?
+    public let height: Int?
+    /// A PNG of a JPEG 2000 image (decoded by OpenJPEG, encoded by libpng); nil for other formats.
+    public let png: [UInt8]?
+    /// Why a JPEG 2000 image has no PNG rendering.
+    public let renderingFailure: String?
+
+    /// Detects the format from the bytes (the header's `declaredFormat` only when the bytes say
+    /// nothing) and renders JPEG 2000 to PNG when `render` is set.
+    public init(
+        bytes: [UInt8], declaredFormat: ImageFormat = .unknown, declaredWidth: Int? = nil,
+        declaredHeight: Int? = nil, render: Bool = true
+    ) {
+        self.bytes = bytes
+        let detected = ImageFormat.detect(bytes)
+        format = detected == .unknown ? declaredFormat : detected
+        let sniffed = ImageHeader.pixelSize(of: bytes, format: format)
+        width = declaredWidth.flatMap { $0 > 0 ? $0 : nil } ?? sniffed?.width
+        height = declaredHeight.flatMap { $0 > 0 ? $0 : nil } ?? sniffed?.height
+        if render && format.isJPEG2000 {
+            do {
+                png = try PNGEncoder.encode(JPEG2000Decoder.decode(bytes))
+                renderingFailure = nil
+            } catch {
+                png = nil
+                renderingFailure = error.reason
+            }
+        } else {
+            png = nil
+            renderingFailure = nil
+        }
+    }
+
+    /// A note for the file's warnings when a JPEG 2000 image could not be rendered.
+    var warnings: [String] {
+        renderingFailure.map { ["JPEG 2000 image not rendered to PNG: \($0)"] } ?? []
+    }
+}
+
+extension DocumentImage: JSONRepresentable {
+    public var json: JSONValue {
+        [
+            "format": format.json,
+            "width": .optional(width),
+            "height": .optional(height),
+            "bytes": .bytes(bytes),
+            "png": .optional(png),
+        ]
+    }
+}
+
+/// Reads the pixel size from an image's own header without decoding it.
+enum ImageHeader {
+    static func pixelSize(of bytes: [UInt8], format: ImageFormat) -> (width: Int, height: Int)? {
+        var reader = ByteReader(bytes)
+        switch format {
+        case .jpeg: return jpegSize(&reader)
+        case .jpeg2000: return jp2Size(&reader)
+        case .jpeg2000Codestream: return codestreamSize(&reader)
+        case .png:
+            guard reader.skip(16), let width = reader.uint(4), let height = reader.uint(4) else { return nil }
+            return (width, height)
+        case .wsq: return wsqSize(&reader)
+        case .unknown: return nil
+        }
+    }
+
+    /// The first start-of-frame segment (SOF0–SOF15 except DHT, JPG and DAC).
+    private static func jpegSize(_ reader: inout ByteReader) -> (width: Int, height: Int)? {
+        guard reader.skip(2) else { return nil }
+        while let marker = reader.uint(2), marker >> 8 == 0xFF {
+            let code = marker & 0xFF
+            if code == 0xD8 || (0xD0...0xD7).contains(code) || code == 0x01 || code == 0xFF { continue }
+            guard let length = reader.uint(2), length >= 2 else { return nil }
+            if (0xC0...0xCF).contains(code) && ![0xC4, 0xC8, 0xCC].contains(code) {
+                guard reader.skip(1), let height = reader.uint(2), let width = reader.uint(2) else { return nil }
+                return (width, height)
+            }
+            guard reader.skip(length - 2) else { return nil }
+        }
+        return nil
+    }
+
+    /// The `ihdr` box inside the `jp2h` superbox; falls back to the codestream's SIZ marker.
+    private static func jp2Size(_ reader: inout ByteReader) -> (width: Int, height: Int)? {
+        while let length = reader.uint(4), let type = reader.uint(4) {
+            var contentLength = length - 8
+            if length == 1 {
+                guard let extended = reader.uint(8) else { return nil }
+                contentLength = extended - 16
+            } else if length == 0 {
+                contentLength = reader.remaining
+            }
+            switch type {
+            case 0x6A70_3268:  // "jp2h": descend into the superbox
+                continue
+            case 0x6968_6472:  // "ihdr"
+                guard let height = reader.uint(4), let width = reader.uint(4) else { return nil }
+                return (width, height)
+            case 0x6A70_3263:  // "jp2c"
+                return codestreamSize(&reader)
+            default:
+                guard contentLength >= 0, reader.skip(contentLength) else { return nil }
+            }
+        }
+        return nil
+    }
+
+    /// SIZ follows SOC: Lsiz, Rsiz, Xsiz, Ysiz, XOsiz, YOsiz.
+    private static func codestreamSize(_ reader: inout ByteReader) -> (width: Int, height: Int)? {
+        guard reader.uint(2) == 0xFF4F, reader.uint(2) == 0xFF51, reader.skip(4),
+            let xSize = reader.uint(4), let ySize = reader.uint(4),
+            let xOffset = reader.uint(4), let yOffset = reader.uint(4),
+            xSize > xOffset, ySize > yOffset
+        else { return nil }
+        return (xSize - xOffset, ySize - yOffset)
+    }
+
+    /// WSQ's start-of-frame (FFA2): length, black, white, height, width.
+    private static func wsqSize(_ reader: inout ByteReader) -> (width: Int, height: Int)? {
+        guard reader.skip(2) else { return nil }
+        while let marker = reader.uint(2), marker >> 8 == 0xFF {
+            guard let length = reader.uint(2), length >= 2 else { return nil }
+            if marker == 0xFFA2 {
+                guard reader.skip(2), let height = reader.uint(2), let width = reader.uint(2) else { return nil }
+                return (width, height)
+            }
+            guard reader.skip(length - 2) else { return nil }
+        }
+        return nil
+    }
+}

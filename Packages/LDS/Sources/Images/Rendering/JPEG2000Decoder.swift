@@ -1,0 +1,174 @@
+import COpenJPEG
+
+/// Decodes JPEG 2000 (JP2 file or bare codestream) from memory with OpenJPEG.
+///
+/// OpenJPEG reads through a stream whose callbacks pull from our buffer; the decoded components
+/// are brought to 8 bits (higher and lower precisions scaled to 0…255, signed samples shifted),
+/// subsampled components are spread over the full grid, and sYCC is converted to RGB as
+/// `opj_decompress` does.
+enum JPEG2000Decoder {
+    /// Decoded images above this many samples are refused before OpenJPEG allocates them.
+    static let maximumSamples = 64 * 1024 * 1024
+
+    static func decode(_ bytes: [UInt8]) throws(LDSError) -> PixelImage {
+        let codecFormat: OPJ_CODEC_FORMAT
+        switch ImageFormat.detect(bytes) {
+        case .jpeg2000: codecFormat = OPJ_CODEC_JP2
+        case .jpeg2000Codestream: codecFormat = OPJ_CODEC_J2K
+        default: throw LDSError(.imageDecoding, "not a JPEG 2000 image")
+        }
+        let source = MemorySource(bytes)
+        guard let stream = opj_stream_create(Int(OPJ_J2K_STREAM_CHUNK_SIZE), 1) else {
+            throw LDSError(.imageDecoding, "OpenJPEG could not create a stream")
+        }
+        defer { opj_stream_destroy(stream) }
+        opj_stream_set_user_data(stream, Unmanaged.passRetained(source).toOpaque()) { pointer in
+            if let pointer { Unmanaged<MemorySource>.fromOpaque(pointer).release() }
+        }
+        opj_stream_set_user_data_length(stream, UInt64(bytes.count))
+        opj_stream_set_read_function(stream) { buffer, count, pointer in
+            guard let buffer, let pointer else { return -1 }
+            return Unmanaged<MemorySource>.fromOpaque(pointer).takeUnretainedValue().read(into: buffer, count: count)
+        }
+        opj_stream_set_skip_function(stream) { count, pointer in
+            guard let pointer else { return -1 }
+            return Unmanaged<MemorySource>.fromOpaque(pointer).takeUnretainedValue().skip(count)
+        }
+        opj_stream_set_seek_function(stream) { position, pointer in
+            guard let pointer else { return 0 }
+            return Unmanaged<MemorySource>.fromOpaque(pointer).takeUnretainedValue().seek(position) ? 1 : 0
+        }
+
+        guard let codec = opj_create_decompress(codecFormat) else {
+            throw LDSError(.imageDecoding, "OpenJPEG could not create a decoder")
+        }
+        defer { opj_destroy_codec(codec) }
+        var parameters = opj_dparameters_t()
+        opj_set_default_decoder_parameters(&parameters)
+        guard opj_setup_decoder(codec, &parameters) != 0 else {
+            throw LDSError(.imageDecoding, "OpenJPEG refused the decoder parameters")
+        }
+        var header: UnsafeMutablePointer<opj_image_t>?
+        guard opj_read_header(stream, codec, &header) != 0, let image = header else {
+            throw LDSError(.imageDecoding, "OpenJPEG could not read the JPEG 2000 header")
+        }
+        defer { opj_image_destroy(image) }
+        let width = Int(image.pointee.x1) - Int(image.pointee.x0)
+        let height = Int(image.pointee.y1) - Int(image.pointee.y0)
+        let componentCount = Int(image.pointee.numcomps)
+        guard width > 0, height > 0, componentCount > 0,
+            width.multipliedReportingOverflow(by: height).partialValue <= maximumSamples / min(componentCount, 4),
+            width <= maximumSamples, height <= maximumSamples
+        else {
+            throw LDSError(.tooLarge, "JPEG 2000 image of \(width)×\(height)×\(componentCount) is refused")
+        }
+        guard opj_decode(codec, stream, image) != 0, opj_end_decompress(codec, stream) != 0 else {
+            throw LDSError(.imageDecoding, "OpenJPEG could not decode the JPEG 2000 image")
+        }
+        return try pixels(of: image.pointee, width: width, height: height)
+    }
+
+    /// Interleaves the components into 8-bit samples.
+    private static func pixels(of image: opj_image_t, width: Int, height: Int) throws(LDSError) -> PixelImage {
+        guard let componentPointer = image.comps else { throw LDSError(.imageDecoding, "image without components") }
+        let all = (0..<Int(image.numcomps)).map { componentPointer[$0] }
+        let colour = all.filter { $0.alpha == 0 }
+        let alpha = all.first { $0.alpha != 0 }
+        let layout: PixelImage.Layout
+        var used: [opj_image_comp_t]
+        switch (colour.count, alpha) {
+        case (0, _): throw LDSError(.imageDecoding, "image without colour components")
+        case (1, nil): (layout, used) = (.grey, [colour[0]])
+        case (1, let alpha?): (layout, used) = (.greyAlpha, [colour[0], alpha])
+        case (2, _): (layout, used) = (.greyAlpha, colour)
+        case (3, nil): (layout, used) = (.rgb, Array(colour.prefix(3)))
+        case (_, let alpha?): (layout, used) = (.rgbAlpha, Array(colour.prefix(3)) + [alpha])
+        case (_, nil): (layout, used) = colour.count == 4 ? (.rgbAlpha, colour) : (.rgb, Array(colour.prefix(3)))
+        }
+        var planes = try used.map { component throws(LDSError) in
+            try plane(of: component, width: width, height: height, originX: Int(image.x0), originY: Int(image.y0))
+        }
+        if image.color_space == OPJ_CLRSPC_SYCC && planes.count >= 3 {
+            convertYCCToRGB(&planes)
+        }
+        let channels = layout.channels
+        var samples = [UInt8](repeating: 0, count: width * height * channels)
+        for (channel, plane) in planes.enumerated() {
+            for index in 0..<width * height {
+                samples[index * channels + channel] = plane[index]
+            }
+        }
+        return PixelImage(width: width, height: height, layout: layout, samples: samples)
+    }
+
+    /// One component on the full image grid, scaled to 0…255 (nearest sample for subsampled ones).
+    private static func plane(
+        of component: opj_image_comp_t, width: Int, height: Int, originX: Int, originY: Int
+    ) throws(LDSError) -> [UInt8] {
+        let componentWidth = Int(component.w)
+        let componentHeight = Int(component.h)
+        let stepX = max(1, Int(component.dx))
+        let stepY = max(1, Int(component.dy))
+        let precision = Int(component.prec)
+        guard let data = component.data, componentWidth > 0, componentHeight > 0, (1...31).contains(precision) else {
+            throw LDSError(.imageDecoding, "component without decoded samples")
+        }
+        let maximum = (1 << precision) - 1
+        let shift = component.sgnd != 0 ? 1 << (precision - 1) : 0
+        let firstX = Int(component.x0)
+        let firstY = Int(component.y0)
+        var plane = [UInt8](repeating: 0, count: width * height)
+        for y in 0..<height {
+            let row = min(max((originY + y) / stepY - firstY, 0), componentHeight - 1)
+            for x in 0..<width {
+                let column = min(max((originX + x) / stepX - firstX, 0), componentWidth - 1)
+                let value = min(max(Int(data[row * componentWidth + column]) + shift, 0), maximum)
+                plane[y * width + x] = UInt8((value * 255 + maximum / 2) / maximum)
+            }
+        }
+        return plane
+    }
+
+    /// Full-range YCbCr to RGB in place, with `opj_decompress`'s coefficients and truncation.
+    private static func convertYCCToRGB(_ planes: inout [[UInt8]]) {
+        for index in planes[0].indices {
+            let luma = Int(planes[0][index])
+            let blue = Int(planes[1][index]) - 128
+            let red = Int(planes[2][index]) - 128
+            func clamp(_ value: Int) -> UInt8 { UInt8(min(max(value, 0), 255)) }
+            planes[0][index] = clamp(luma + Int(Float(1.402) * Float(red)))
+            planes[1][index] = clamp(luma - Int(Float(0.344) * Float(blue) + Float(0.714) * Float(red)))
+            planes[2][index] = clamp(luma + Int(Float(1.772) * Float(blue)))
+        }
+    }
+}
+
+/// The bytes OpenJPEG's stream callbacks read from.
+private final class MemorySource {
+    private let bytes: [UInt8]
+    private var position = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    func read(into buffer: UnsafeMutableRawPointer, count: Int) -> Int {
+        guard position < bytes.count else { return -1 }  // (OPJ_SIZE_T)-1: end of stream
+        let taken = min(count, bytes.count - position)
+        bytes.withUnsafeBytes { source in
+            if let base = source.baseAddress { buffer.copyMemory(from: base + position, byteCount: taken) }
+        }
+        position += taken
+        return taken
+    }
+
+    func skip(_ count: OPJ_OFF_T) -> OPJ_OFF_T {
+        let target = min(max(Int(count) + position, 0), bytes.count)
+        defer { position = target }
+        return OPJ_OFF_T(target - position)
+    }
+
+    func seek(_ target: OPJ_OFF_T) -> Bool {
+        guard target >= 0, target <= bytes.count else { return false }
+        position = Int(target)
+        return true
+    }
+}

@@ -1,0 +1,186 @@
+/// A JSON document as a value, with object members kept in the order they were written.
+///
+/// Every LDS model has a JSON form in the shape the reader's `TravelDocument` carries: keys in
+/// lowerCamel case, bytes as padded standard base64, absent optionals as `null` with the key
+/// present, enums as their lowerCamel case names. Building the tree instead of using `Codable`
+/// keeps those rules in one place and lets `Emrtd` compose the models' trees into its own.
+public indirect enum JSONValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case integer(Int)
+    case string(String)
+    case array([JSONValue])
+    case object([JSONMember])
+
+    /// Bytes as padded standard base64, the form the JSON contract uses for binary data.
+    public static func bytes(_ bytes: [UInt8]) -> JSONValue {
+        .string(Base64.encode(bytes))
+    }
+
+    /// `null` for nil, else the wrapped value's JSON.
+    public static func optional<Value: JSONRepresentable>(_ value: Value?) -> JSONValue {
+        value.map(\.json) ?? .null
+    }
+
+    /// `null` for nil, else a string.
+    public static func optional(_ value: String?) -> JSONValue {
+        value.map(JSONValue.string) ?? .null
+    }
+
+    /// `null` for nil, else an integer.
+    public static func optional(_ value: Int?) -> JSONValue {
+        value.map(JSONValue.integer) ?? .null
+    }
+
+    /// `null` for nil, else base64 bytes.
+    public static func optional(_ value: [UInt8]?) -> JSONValue {
+        value.map(JSONValue.bytes) ?? .null
+    }
+
+    /// An array of the elements' JSON forms.
+    public static func array<Element: JSONRepresentable>(_ elements: [Element]) -> JSONValue {
+        .array(elements.map(\.json))
+    }
+
+    /// The value of `key` when this is an object holding it.
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.key == key }?.value
+    }
+
+    /// The text of the document; `pretty` indents by two spaces per level.
+    public func serialized(pretty: Bool = false) -> String {
+        var output = ""
+        write(to: &output, pretty: pretty, indent: 0)
+        return output
+    }
+
+    private func write(to output: inout String, pretty: Bool, indent: Int) {
+        switch self {
+        case .null: output += "null"
+        case .bool(let value): output += value ? "true" : "false"
+        case .integer(let value): output += String(value)
+        case .string(let value): Self.writeString(value, to: &output)
+        case .array(let elements):
+            writeContainer(
+                elements, open: "[", close: "]", to: &output, pretty: pretty, indent: indent
+            ) { element, output, indent in
+                element.write(to: &output, pretty: pretty, indent: indent)
+            }
+        case .object(let members):
+            writeContainer(
+                members, open: "{", close: "}", to: &output, pretty: pretty, indent: indent
+            ) { member, output, indent in
+                Self.writeString(member.key, to: &output)
+                output += pretty ? ": " : ":"
+                member.value.write(to: &output, pretty: pretty, indent: indent)
+            }
+        }
+    }
+
+    private func writeContainer<Element>(
+        _ elements: [Element], open: String, close: String, to output: inout String, pretty: Bool, indent: Int,
+        writeElement: (Element, inout String, Int) -> Void
+    ) {
+        output += open
+        guard !elements.isEmpty else {
+            output += close
+            return
+        }
+        let inner = indent + 2
+        for (index, element) in elements.enumerated() {
+            if index > 0 { output += "," }
+            if pretty { output += "\n" + String(repeating: " ", count: inner) }
+            writeElement(element, &output, inner)
+        }
+        if pretty { output += "\n" + String(repeating: " ", count: indent) }
+        output += close
+    }
+
+    private static func writeString(_ value: String, to output: inout String) {
+        output += "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        output += "\""
+    }
+}
+
+/// One `"key": value` member of a JSON object.
+public struct JSONMember: Sendable, Equatable {
+    public let key: String
+    public let value: JSONValue
+
+    public init(_ key: String, _ value: JSONValue) {
+        self.key = key
+        self.value = value
+    }
+}
+
+extension JSONValue: ExpressibleByDictionaryLiteral {
+    /// An object literal; the members keep the order they are written in.
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(elements.map { JSONMember($0.0, $0.1) })
+    }
+}
+
+extension JSONValue: ExpressibleByStringLiteral {
+    public init(stringLiteral value: String) { self = .string(value) }
+}
+
+extension JSONValue: ExpressibleByIntegerLiteral {
+    public init(integerLiteral value: Int) { self = .integer(value) }
+}
+
+extension JSONValue: ExpressibleByBooleanLiteral {
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+}
+
+/// A model with a JSON form (see `JSONValue` for the shape rules).
+public protocol JSONRepresentable {
+    var json: JSONValue { get }
+}
+
+/// An enum whose JSON form is its case name: give it a `String` raw value equal to the
+/// lowerCamel case name.
+public protocol JSONEnum: JSONRepresentable, RawRepresentable where RawValue == String {}
+
+extension JSONEnum {
+    public var json: JSONValue { .string(rawValue) }
+}
+
+/// Standard padded base64 (RFC 4648 §4).
+enum Base64 {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    static func encode(_ bytes: [UInt8]) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var index = 0
+        while index < bytes.count {
+            let count = min(3, bytes.count - index)
+            var group = UInt32(bytes[index]) << 16
+            if count > 1 { group |= UInt32(bytes[index + 1]) << 8 }
+            if count > 2 { group |= UInt32(bytes[index + 2]) }
+            for position in 0..<4 {
+                if position <= count {
+                    output.append(alphabet[Int((group >> UInt32(18 - 6 * position)) & 0x3F)])
+                } else {
+                    output.append(UInt8(ascii: "="))
+                }
+            }
+            index += 3
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+}
