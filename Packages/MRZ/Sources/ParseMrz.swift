@@ -1,0 +1,117 @@
+/// Parses a machine readable zone from its printed lines.
+///
+/// Each line is trimmed of surrounding whitespace and upper-cased. 3 lines of 30 characters are
+/// TD1, 2 of 36 TD2 (MRV-B when the first is `V`), 2 of 44 TD3 (MRV-A when the first is `V`).
+/// Check digits that do not match are reported (`isValid`), not thrown: the zone is still read.
+///
+/// - Throws: `MrzError` `.invalidArgument` for any other shape, lines of unequal length, or a
+///   character outside `A`–`Z`, `0`–`9`, `<`.
+public func parseMrz(lines: [String]) throws(MrzError) -> MachineReadableZone {
+    let normalized = lines.map { $0.trimmingWhitespace().uppercased() }
+    let text = try ZoneText(validating: normalized)
+    let isVisa = text.lines[0].first == UInt8(ascii: "V")
+    switch (text.lines.count, text.lines[0].count, isVisa) {
+    case (3, 30, _):
+        return MachineReadableZone(lines: normalized, travelDocumentType: .td1, layout: .td1(readTd1(text)))
+    case (2, 36, false):
+        return MachineReadableZone(
+            lines: normalized, travelDocumentType: .td2, layout: .td2(readTd2(text, visa: false)))
+    case (2, 36, true):
+        return MachineReadableZone(
+            lines: normalized, travelDocumentType: .mrvB, layout: .td2(readTd2(text, visa: true)))
+    case (2, 44, false):
+        return MachineReadableZone(
+            lines: normalized, travelDocumentType: .td3, layout: .td3(readTd3(text, visa: false)))
+    case (2, 44, true):
+        return MachineReadableZone(
+            lines: normalized, travelDocumentType: .mrvA, layout: .td3(readTd3(text, visa: true)))
+    default:
+        throw .invalidArgument(
+            "an MRZ has 3 lines of 30, 2 of 36 or 2 of 44 characters; got \(text.lines.count) of \(text.lines[0].count)"
+        )
+    }
+}
+
+extension String {
+    /// Without leading and trailing spaces, tabs and line breaks (no Foundation here).
+    func trimmingWhitespace() -> String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return "" }
+        return String(scalars[first...last])
+    }
+}
+
+/// ICAO 9303-5 §4.2.2.
+private func readTd1(_ text: ZoneText) -> Td1MachineReadableZone {
+    let (documentNumber, lineOneOptional) = text.documentNumber(line: 0, start: 5, continuation: 15...29)
+    return Td1MachineReadableZone(
+        documentCode: text.element(0, 0...1),
+        issuingStateOrOrganization: text.element(0, 2...4),
+        documentNumber: documentNumber,
+        optionalData: [lineOneOptional, text.element(1, 18...28)],
+        dateOfBirth: text.date(1, start: 0),
+        sex: text.element(1, 7...7),
+        dateOfExpiry: text.date(1, start: 8),
+        nationality: text.element(1, 15...17),
+        compositeCheckDigit: text.checkDigit(
+            at: MrzPosition(lineIndex: 1, startIndex: 29, endIndex: 29),
+            over: [(0, 5...29), (1, 0...6), (1, 8...14), (1, 18...28)]
+        ),
+        name: text.name(2, 0...29)
+    )
+}
+
+/// ICAO 9303-6 §4.2.2; MRV-B (9303-7 §5.2) has 8 optional characters and no composite.
+private func readTd2(_ text: ZoneText, visa: Bool) -> Td2MachineReadableZone {
+    let (documentNumber, optionalData) =
+        visa
+        ? (text.documentNumber(line: 1, start: 0, continuation: nil).0, text.element(1, 28...35))
+        : text.documentNumber(line: 1, start: 0, continuation: 28...34)
+    return Td2MachineReadableZone(
+        documentCode: text.element(0, 0...1),
+        issuingStateOrOrganization: text.element(0, 2...4),
+        name: text.name(0, 5...35),
+        documentNumber: documentNumber,
+        nationality: text.element(1, 10...12),
+        dateOfBirth: text.date(1, start: 13),
+        sex: text.element(1, 20...20),
+        dateOfExpiry: text.date(1, start: 21),
+        optionalData: [optionalData],
+        compositeCheckDigit: visa
+            ? nil
+            : text.checkDigit(
+                at: MrzPosition(lineIndex: 1, startIndex: 35, endIndex: 35),
+                over: [(1, 0...9), (1, 13...19), (1, 21...34)]
+            )
+    )
+}
+
+/// ICAO 9303-4 §4.2.2; MRV-A (9303-7 §4.2) has 16 optional characters and no check digits for them.
+private func readTd3(_ text: ZoneText, visa: Bool) -> Td3MachineReadableZone {
+    Td3MachineReadableZone(
+        documentCode: text.element(0, 0...1),
+        issuingStateOrOrganization: text.element(0, 2...4),
+        name: text.name(0, 5...43),
+        documentNumber: text.documentNumber(line: 1, start: 0, continuation: nil).0,
+        nationality: text.element(1, 10...12),
+        dateOfBirth: text.date(1, start: 13),
+        sex: text.element(1, 20...20),
+        dateOfExpiry: text.date(1, start: 21),
+        optionalData: [text.element(1, visa ? 28...43 : 28...41)],
+        optionalDataCheckDigit: visa
+            ? nil
+            : text.checkDigit(
+                at: MrzPosition(lineIndex: 1, startIndex: 42, endIndex: 42),
+                over: [(1, 28...41)],
+                fillerValidWhenEmpty: true
+            ),
+        compositeCheckDigit: visa
+            ? nil
+            : text.checkDigit(
+                at: MrzPosition(lineIndex: 1, startIndex: 43, endIndex: 43),
+                over: [(1, 0...9), (1, 13...19), (1, 21...42)]
+            )
+    )
+}

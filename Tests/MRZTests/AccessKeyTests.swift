@@ -1,0 +1,89 @@
+import Testing
+
+@testable import MRZ
+
+@Suite struct AccessKeyTests {
+    private func password(_ key: AccessKey) -> String {
+        key.withPasswordBytes { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// ICAO 9303-11 Appendix D.2: the MRZ information of the BAC worked example.
+    @Test func mrzInformationOfTheWorkedExample() throws {
+        let key = try AccessKey.mrz(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623")
+        #expect(key.kind == .mrz)
+        #expect(password(key) == "L898902C<369080619406236")
+    }
+
+    @Test func documentNumberIsTrimmedUpperCasedAndPadded() throws {
+        let key = try AccessKey.mrz(documentNumber: " l898902c \n", dateOfBirth: "690806", dateOfExpiry: "940623")
+        #expect(password(key) == "L898902C<369080619406236")
+        #expect(key == (try AccessKey.mrz(documentNumber: "L898902C<", dateOfBirth: "690806", dateOfExpiry: "940623")))
+    }
+
+    /// A number longer than 9 characters is used whole with its own check digit (9303-11 §4.3.2).
+    @Test func longDocumentNumberIsUsedWhole() throws {
+        let key = try AccessKey.mrz(documentNumber: "D23145890734", dateOfBirth: "740812", dateOfExpiry: "120415")
+        #expect(password(key) == "D23145890734" + "9" + "740812" + "2" + "120415" + "9")
+    }
+
+    @Test func datesMayHoldFillers() throws {
+        let key = try AccessKey.mrz(documentNumber: "L898902C3", dateOfBirth: "74<<<<", dateOfExpiry: "120415")
+        #expect(password(key) == "L898902C36" + "74<<<<1" + "1204159")
+    }
+
+    @Test(arguments: [
+        ("", "690806", "940623"),
+        ("L898-902C", "690806", "940623"),
+        ("L898902C", "69086", "940623"),
+        ("L898902C", "6908061", "940623"),
+        ("L898902C", "69O806", "940623"),
+        ("L898902C", "690806", "94-06-23"),
+    ])
+    func invalidMrzInputsThrow(documentNumber: String, dateOfBirth: String, dateOfExpiry: String) {
+        let error = #expect(throws: MrzError.self) {
+            try AccessKey.mrz(documentNumber: documentNumber, dateOfBirth: dateOfBirth, dateOfExpiry: dateOfExpiry)
+        }
+        #expect(error?.code == .invalidArgument)
+        #expect(error.map { !$0.reason.contains(documentNumber) || documentNumber.isEmpty } ?? false)
+    }
+
+    @Test func canIsExactlySixDigits() throws {
+        let key = try AccessKey.can(value: "123456")
+        #expect(key.kind == .can)
+        #expect(password(key) == "123456")
+        for bad in ["12345", "1234567", "12345A", "", "12 456"] {
+            #expect(throws: MrzError.self) { try AccessKey.can(value: bad) }
+        }
+    }
+
+    @Test func descriptionsAreRedacted() throws {
+        let key = try AccessKey.mrz(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623")
+        for text in [String(describing: key), String(reflecting: key), "\(key)"] {
+            #expect(!text.contains("L898902C") && !text.contains("690806") && !text.contains("940623"))
+        }
+        #expect(String(describing: try AccessKey.can(value: "123456")) == "AccessKey.can(<redacted>)")
+    }
+
+    @Test func accessKeyFromTheTd3Specimen() throws {
+        let zone = try parseMrz(lines: [
+            "P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C36UTO7408122F1204159ZE184226B<<<<<10",
+        ])
+        let key = try accessKeyFromMrz(zone)
+        #expect(password(key) == "L898902C36" + "7408122" + "1204159")
+    }
+
+    @Test func accessKeyFromALongTd1DocumentNumber() throws {
+        let zone = try parseMrz(lines: [
+            "I<UTOD23145890<7349<<<<<<<<<<<", "7408122F1204159UTO<<<<<<<<<<<6", "ERIKSSON<<ANNA<MARIA<<<<<<<<<<",
+        ])
+        #expect(password(try accessKeyFromMrz(zone)) == "D231458907349" + "7408122" + "1204159")
+    }
+
+    @Test func accessKeyFromAZoneWithLettersInADateThrows() throws {
+        let zone = try parseMrz(lines: [
+            "P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C36UTO74A8122F1204159ZE184226B<<<<<10",
+        ])
+        #expect(zone.td3?.dateOfBirth.month == nil)
+        #expect(throws: MrzError.self) { try accessKeyFromMrz(zone) }
+    }
+}
