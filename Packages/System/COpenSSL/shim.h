@@ -9,7 +9,11 @@
 #include <openssl/obj_mac.h>
 #include <openssl/objects.h>
 #include <openssl/params.h>
+#include <openssl/param_build.h>
 #include <openssl/rand.h>
 #include <openssl/rsa.h>
 #include <openssl/x509.h>
 #include <openssl/pem.h>
+
+// Composite macros Swift cannot import, as functions.
+static inline int copenssl_evp_pkey_public_key_selection(void) { return EVP_PKEY_PUBLIC_KEY; }

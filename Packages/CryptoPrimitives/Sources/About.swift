@@ -1,1 +1,0 @@
-// Symmetric ciphers, MACs, hashes, the ICAO 9303-11 KDF and RSA public operations, on OpenSSL libcrypto.

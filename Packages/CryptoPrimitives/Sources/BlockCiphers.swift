@@ -1,0 +1,158 @@
+import COpenSSL
+
+/// The block ciphers of ICAO 9303 secure messaging and PACE.
+public enum BlockCipher: String, Sendable, Hashable, CaseIterable {
+    /// Two-key triple DES (EDE, K1 K2 K1), 16-byte keys.
+    case tripleDES
+    case aes128, aes192, aes256
+
+    public var keyLength: Int {
+        switch self {
+        case .tripleDES, .aes128: 16
+        case .aes192: 24
+        case .aes256: 32
+        }
+    }
+
+    public var blockSize: Int { self == .tripleDES ? 8 : 16 }
+
+    /// CBC and ECB implementations of this cipher in libcrypto's default
+    /// provider (two-key 3DES is `DES-EDE`, which the default provider keeps).
+    fileprivate var implementations: Implementations {
+        switch self {
+        case .tripleDES: Self.tripleDESImplementations
+        case .aes128: Self.aes128Implementations
+        case .aes192: Self.aes192Implementations
+        case .aes256: Self.aes256Implementations
+        }
+    }
+
+    fileprivate struct Implementations: Sendable {
+        let cbc: FetchedAlgorithm
+        let ecb: FetchedAlgorithm
+
+        init(_ cbcName: String, _ ecbName: String) {
+            cbc = .cipher(cbcName)
+            ecb = .cipher(ecbName)
+        }
+    }
+
+    private static let tripleDESImplementations = Implementations("DES-EDE-CBC", "DES-EDE-ECB")
+    private static let aes128Implementations = Implementations("AES-128-CBC", "AES-128-ECB")
+    private static let aes192Implementations = Implementations("AES-192-CBC", "AES-192-ECB")
+    private static let aes256Implementations = Implementations("AES-256-CBC", "AES-256-ECB")
+}
+
+/// A key for one block cipher. The key bytes are `SecretBytes`: wiped when the
+/// last copy is released, redacted in descriptions.
+///
+/// All operations work on whole blocks without padding: callers pad (ISO/IEC
+/// 7816-4, `ISO7816Padding`) where their protocol says so.
+public struct SymmetricKey: Sendable, Equatable, CustomStringConvertible {
+    public let cipher: BlockCipher
+    public let secret: SecretBytes
+
+    /// Throws `invalidKeyLength` unless `secret` has `cipher.keyLength` bytes.
+    public init(_ cipher: BlockCipher, secret: SecretBytes) throws {
+        guard secret.count == cipher.keyLength else {
+            throw CryptoError(.invalidKeyLength, "\(cipher) needs a \(cipher.keyLength)-byte key, got \(secret.count)")
+        }
+        self.cipher = cipher
+        self.secret = secret
+    }
+
+    /// Copies `bytes` into secret storage (the caller wipes its own copy).
+    public init<Bytes: Collection<UInt8>>(_ cipher: BlockCipher, bytes: Bytes) throws {
+        try self.init(cipher, secret: SecretBytes(bytes))
+    }
+
+    public var description: String { "SymmetricKey(\(cipher), redacted)" }
+
+    public func encryptCBC<Bytes: Collection<UInt8>>(_ plaintext: Bytes, iv: [UInt8]) throws -> [UInt8] {
+        try run(cipher.implementations.cbc, plaintext, iv: iv, encrypt: true)
+    }
+
+    public func decryptCBC<Bytes: Collection<UInt8>>(_ ciphertext: Bytes, iv: [UInt8]) throws -> [UInt8] {
+        try run(cipher.implementations.cbc, ciphertext, iv: iv, encrypt: false)
+    }
+
+    public func encryptECB<Bytes: Collection<UInt8>>(_ plaintext: Bytes) throws -> [UInt8] {
+        try run(cipher.implementations.ecb, plaintext, iv: nil, encrypt: true)
+    }
+
+    public func decryptECB<Bytes: Collection<UInt8>>(_ ciphertext: Bytes) throws -> [UInt8] {
+        try run(cipher.implementations.ecb, ciphertext, iv: nil, encrypt: false)
+    }
+
+    /// The CBC encryption of `plaintext`'s blocks, keeping only the last
+    /// ciphertext block (the CBC-MAC chaining value).
+    func lastCBCBlock(_ plaintext: UnsafeRawBufferPointer, iv: [UInt8]) throws -> [UInt8] {
+        Array(try run(cipher.implementations.cbc, plaintext, iv: iv, encrypt: true).suffix(cipher.blockSize))
+    }
+
+    private func run<Bytes: Collection<UInt8>>(
+        _ implementation: FetchedAlgorithm,
+        _ input: Bytes,
+        iv: [UInt8]?,
+        encrypt: Bool
+    ) throws -> [UInt8] {
+        try withContiguousBytes(of: input) { try run(implementation, $0, iv: iv, encrypt: encrypt) }
+    }
+
+    private func run(
+        _ implementation: FetchedAlgorithm,
+        _ input: UnsafeRawBufferPointer,
+        iv: [UInt8]?,
+        encrypt: Bool
+    ) throws -> [UInt8] {
+        let blockSize = cipher.blockSize
+        guard input.count % blockSize == 0 else {
+            throw CryptoError(
+                .invalidInputLength,
+                "\(cipher) input of \(input.count) bytes is not a multiple of the \(blockSize)-byte block"
+            )
+        }
+        guard input.count <= Int(Int32.max) - blockSize else {
+            throw CryptoError(.invalidInputLength, "\(input.count) bytes is too much for one cipher call")
+        }
+        if let iv, iv.count != blockSize {
+            throw CryptoError(.invalidInputLength, "\(cipher) IV must be \(blockSize) bytes, got \(iv.count)")
+        }
+        guard let context = EVP_CIPHER_CTX_new() else { throw CryptoError(.libraryFailure, "EVP_CIPHER_CTX_new") }
+        defer { EVP_CIPHER_CTX_free(context) }
+        let initialized = secret.withUnsafeBytes { key in
+            EVP_CipherInit_ex2(
+                context,
+                implementation.pointer,
+                key.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                iv,
+                encrypt ? 1 : 0,
+                nil
+            )
+        }
+        guard initialized == 1, EVP_CIPHER_CTX_set_padding(context, 0) == 1 else {
+            throw CryptoError(.libraryFailure, openSSLErrorDescription("\(cipher) initialization"))
+        }
+        var output = [UInt8](repeating: 0, count: input.count + blockSize)
+        var written: Int32 = 0
+        var finalWritten: Int32 = 0
+        let succeeded = output.withUnsafeMutableBufferPointer { out in
+            guard let outBase = out.baseAddress else { return false }
+            if let inBase = input.baseAddress, input.count > 0,
+                EVP_CipherUpdate(
+                    context,
+                    outBase,
+                    &written,
+                    inBase.assumingMemoryBound(to: UInt8.self),
+                    Int32(input.count)
+                ) != 1
+            {
+                return false
+            }
+            return EVP_CipherFinal_ex(context, outBase + Int(written), &finalWritten) == 1
+        }
+        guard succeeded else { throw CryptoError(.libraryFailure, openSSLErrorDescription("\(cipher) operation")) }
+        output.removeLast(output.count - Int(written + finalWritten))
+        return output
+    }
+}

@@ -1,0 +1,84 @@
+import COpenSSL
+
+/// The hash functions ICAO 9303 uses (KDF, EF.SOD digests, signatures).
+public enum HashAlgorithm: String, Sendable, Hashable, CaseIterable {
+    case sha1, sha224, sha256, sha384, sha512
+
+    /// Output length in bytes.
+    public var digestLength: Int {
+        switch self {
+        case .sha1: 20
+        case .sha224: 28
+        case .sha256: 32
+        case .sha384: 48
+        case .sha512: 64
+        }
+    }
+
+    /// One-shot hash of `data`.
+    public func hash<Bytes: Collection<UInt8>>(_ data: Bytes) -> [UInt8] {
+        let hasher = IncrementalHash(self)
+        hasher.update(data)
+        return hasher.finalize()
+    }
+
+    var fetched: FetchedAlgorithm {
+        switch self {
+        case .sha1: Self.fetchedSHA1
+        case .sha224: Self.fetchedSHA224
+        case .sha256: Self.fetchedSHA256
+        case .sha384: Self.fetchedSHA384
+        case .sha512: Self.fetchedSHA512
+        }
+    }
+
+    private static let fetchedSHA1 = FetchedAlgorithm.digest("SHA1")
+    private static let fetchedSHA224 = FetchedAlgorithm.digest("SHA2-224")
+    private static let fetchedSHA256 = FetchedAlgorithm.digest("SHA2-256")
+    private static let fetchedSHA384 = FetchedAlgorithm.digest("SHA2-384")
+    private static let fetchedSHA512 = FetchedAlgorithm.digest("SHA2-512")
+}
+
+/// A hash computed over data that arrives in pieces (a file read in chunks, a
+/// MAC input assembled from parts). `finalize()` resets the context so the same
+/// object (and its libcrypto `EVP_MD_CTX`) serves the next message: reuse one
+/// per loop instead of creating one per message.
+///
+/// Not `Sendable`: one context belongs to one task at a time.
+public final class IncrementalHash {
+    public let algorithm: HashAlgorithm
+    private let context: OpaquePointer
+
+    public init(_ algorithm: HashAlgorithm) {
+        guard let context = EVP_MD_CTX_new() else { fatalError("EVP_MD_CTX_new: out of memory") }
+        self.algorithm = algorithm
+        self.context = context
+        reset()
+    }
+
+    deinit { EVP_MD_CTX_free(context) }
+
+    public func update<Bytes: Collection<UInt8>>(_ data: Bytes) {
+        withContiguousBytes(of: data) { update($0) }
+    }
+
+    public func update(_ data: UnsafeRawBufferPointer) {
+        guard let base = data.baseAddress, data.count > 0 else { return }
+        // Cannot fail for an initialized software digest context.
+        EVP_DigestUpdate(context, base, data.count)
+    }
+
+    /// The digest of everything passed to `update` since the last reset; the
+    /// context starts over afterwards.
+    public func finalize() -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: algorithm.digestLength)
+        EVP_DigestFinal_ex(context, &digest, nil)
+        reset()
+        return digest
+    }
+
+    /// Discards what was hashed so far.
+    public func reset() {
+        EVP_DigestInit_ex2(context, algorithm.fetched.pointer, nil)
+    }
+}

@@ -1,0 +1,219 @@
+import COpenSSL
+
+/// How an RSA signature is padded, with every parameter explicit: callers take
+/// them from the AlgorithmIdentifier (RSASSA-PSS-params) or the protocol.
+public enum RSASignaturePadding: Sendable, Hashable {
+    /// RSASSA-PKCS1-v1_5: a DigestInfo for `hash` under type-1 padding.
+    case pkcs1v15(hash: HashAlgorithm)
+    /// RSASSA-PSS with MGF1 and trailer field 1 (`BC`).
+    case pss(hash: HashAlgorithm, mgf1Hash: HashAlgorithm, saltLength: Int)
+
+    public var hash: HashAlgorithm {
+        switch self {
+        case .pkcs1v15(let hash), .pss(let hash, _, _): hash
+        }
+    }
+}
+
+/// An RSA public key and its public operations: signature verification
+/// (PKCS#1 v1.5, PSS) and the raw operation `x^e mod n` that ISO/IEC 9796-2
+/// message recovery (Active Authentication) starts from.
+///
+/// Holds a libcrypto `EVP_PKEY`, which is immutable once built and freed with
+/// the last copy of this value.
+public struct RSAPublicKey: Sendable {
+    private final class Storage: @unchecked Sendable {
+        let key: OpaquePointer
+        init(_ key: OpaquePointer) { self.key = key }
+        deinit { EVP_PKEY_free(key) }
+    }
+
+    /// Larger moduli are refused before libcrypto sees them.
+    public static let maximumModulusBits = 16384
+
+    private let storage: Storage
+    /// The size of the modulus in bits.
+    public let modulusBits: Int
+
+    /// The size of the modulus in bytes: the length of signatures and of raw results.
+    public var modulusByteCount: Int { (modulusBits + 7) / 8 }
+
+    /// A key from its modulus and public exponent as unsigned big-endian bytes
+    /// (leading zero bytes, as in DER INTEGERs, are allowed).
+    public init(modulus: [UInt8], exponent: [UInt8]) throws {
+        let modulus = modulus.drop { $0 == 0 }
+        let exponent = exponent.drop { $0 == 0 }
+        guard modulus.count * 8 <= Self.maximumModulusBits else {
+            throw CryptoError(.invalidPublicKey, "RSA modulus above \(Self.maximumModulusBits) bits")
+        }
+        guard let lowest = modulus.last, lowest & 1 == 1, modulus.count >= 8 else {
+            throw CryptoError(.invalidPublicKey, "RSA modulus must be odd and at least 64 bits")
+        }
+        guard let lowestExponentByte = exponent.last, exponent.count <= modulus.count,
+            exponent.count > 1 || lowestExponentByte > 1
+        else {
+            throw CryptoError(.invalidPublicKey, "RSA public exponent must be above 1 and shorter than the modulus")
+        }
+        guard let key = Self.buildKey(modulus: Array(modulus), exponent: Array(exponent)) else {
+            throw CryptoError(.invalidPublicKey, openSSLErrorDescription("building the RSA key"))
+        }
+        self.init(key)
+    }
+
+    /// A key from a DER `SubjectPublicKeyInfo` whose algorithm is rsaEncryption
+    /// or id-RSASSA-PSS. Trailing bytes are refused.
+    public init(subjectPublicKeyInfo der: [UInt8]) throws {
+        guard der.count <= Self.maximumModulusBits / 4 + 1024 else {
+            throw CryptoError(.invalidPublicKey, "SubjectPublicKeyInfo of \(der.count) bytes is too large")
+        }
+        let decoded: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
+            var cursor = buffer.baseAddress
+            guard let key = d2i_PUBKEY(nil, &cursor, buffer.count) else { return nil }
+            guard let start = buffer.baseAddress, cursor == start + buffer.count else {
+                EVP_PKEY_free(key)
+                return nil
+            }
+            return key
+        }
+        guard let key = decoded else {
+            throw CryptoError(.invalidPublicKey, openSSLErrorDescription("decoding the SubjectPublicKeyInfo"))
+        }
+        let type = EVP_PKEY_get_base_id(key)
+        guard type == EVP_PKEY_RSA || type == EVP_PKEY_RSA_PSS else {
+            EVP_PKEY_free(key)
+            throw CryptoError(.invalidPublicKey, "the SubjectPublicKeyInfo holds no RSA key")
+        }
+        guard EVP_PKEY_get_bits(key) <= Self.maximumModulusBits else {
+            EVP_PKEY_free(key)
+            throw CryptoError(.invalidPublicKey, "RSA modulus above \(Self.maximumModulusBits) bits")
+        }
+        self.init(key)
+    }
+
+    private init(_ key: OpaquePointer) {
+        storage = Storage(key)
+        modulusBits = Int(EVP_PKEY_get_bits(key))
+    }
+
+    /// `input^e mod n` as `modulusByteCount` big-endian bytes, with no padding
+    /// checked or removed. `input` (big-endian, at most `modulusByteCount`
+    /// bytes) must be below the modulus.
+    public func rawPublicOperation(_ input: [UInt8]) throws -> [UInt8] {
+        let length = modulusByteCount
+        let significant = input.drop { $0 == 0 }
+        guard significant.count <= length else {
+            throw CryptoError(.invalidParameter, "RSA input longer than the \(length)-byte modulus")
+        }
+        let block = [UInt8](repeating: 0, count: length - significant.count) + significant
+        var output = [UInt8](repeating: 0, count: length)
+        var outputLength = length
+        try withContext { context in
+            guard EVP_PKEY_encrypt_init(context) == 1,
+                EVP_PKEY_CTX_set_rsa_padding(context, RSA_NO_PADDING) == 1,
+                EVP_PKEY_encrypt(context, &output, &outputLength, block, block.count) == 1
+            else {
+                throw CryptoError(
+                    .invalidParameter, openSSLErrorDescription("raw RSA (is the input below the modulus?)"))
+            }
+        }
+        guard outputLength <= length else { throw CryptoError(.libraryFailure, "raw RSA output overflow") }
+        return [UInt8](repeating: 0, count: length - outputLength) + output.prefix(outputLength)
+    }
+
+    /// Whether `signature` is a valid signature of `message` (hashed here with
+    /// `padding.hash`). A wrong signature is `false`; unusable parameters (a
+    /// negative salt length) throw.
+    public func isValidSignature<Bytes: Collection<UInt8>>(
+        _ signature: [UInt8],
+        for message: Bytes,
+        padding: RSASignaturePadding
+    ) throws -> Bool {
+        try isValidSignature(signature, forDigest: padding.hash.hash(message), padding: padding)
+    }
+
+    /// Whether `signature` is a valid signature over the precomputed `digest`
+    /// (which must be `padding.hash.digestLength` bytes).
+    public func isValidSignature(_ signature: [UInt8], forDigest digest: [UInt8], padding: RSASignaturePadding) throws
+        -> Bool
+    {
+        guard digest.count == padding.hash.digestLength else {
+            throw CryptoError(.invalidInputLength, "a \(padding.hash) digest is \(padding.hash.digestLength) bytes")
+        }
+        if case .pss(_, _, let saltLength) = padding, saltLength < 0 {
+            throw CryptoError(.invalidParameter, "PSS salt length \(saltLength)")
+        }
+        // A signature longer than the modulus is not a signature; a shorter one
+        // (leading zero bytes dropped by a sloppy encoder) is the same integer.
+        guard signature.count <= modulusByteCount, !signature.isEmpty else { return false }
+        let paddedSignature = [UInt8](repeating: 0, count: modulusByteCount - signature.count) + signature
+        return try withContext { context in
+            guard EVP_PKEY_verify_init(context) == 1,
+                EVP_PKEY_CTX_set_signature_md(context, padding.hash.fetched.pointer) == 1
+            else {
+                throw CryptoError(.libraryFailure, openSSLErrorDescription("RSA verify init"))
+            }
+            switch padding {
+            case .pkcs1v15:
+                guard EVP_PKEY_CTX_set_rsa_padding(context, RSA_PKCS1_PADDING) == 1 else {
+                    throw CryptoError(.invalidParameter, openSSLErrorDescription("PKCS#1 v1.5 padding"))
+                }
+            case .pss(_, let mgf1Hash, let saltLength):
+                guard EVP_PKEY_CTX_set_rsa_padding(context, RSA_PKCS1_PSS_PADDING) == 1,
+                    EVP_PKEY_CTX_set_rsa_mgf1_md(context, mgf1Hash.fetched.pointer) == 1,
+                    EVP_PKEY_CTX_set_rsa_pss_saltlen(context, Int32(clamping: saltLength)) == 1
+                else {
+                    throw CryptoError(.invalidParameter, openSSLErrorDescription("PSS parameters"))
+                }
+            }
+            let result = EVP_PKEY_verify(context, paddedSignature, paddedSignature.count, digest, digest.count)
+            ERR_clear_error()
+            return result == 1
+        }
+    }
+
+    private func withContext<Result>(_ body: (OpaquePointer) throws -> Result) throws -> Result {
+        guard let context = EVP_PKEY_CTX_new_from_pkey(nil, storage.key, nil) else {
+            throw CryptoError(.libraryFailure, "EVP_PKEY_CTX_new_from_pkey")
+        }
+        defer { EVP_PKEY_CTX_free(context) }
+        return try body(context)
+    }
+
+    /// `OSSL_PKEY_PARAM_RSA_N` and `OSSL_PKEY_PARAM_RSA_E`, with static storage.
+    private static let modulusParameterName: StaticString = "n"
+    private static let exponentParameterName: StaticString = "e"
+
+    private static func buildKey(modulus: [UInt8], exponent: [UInt8]) -> OpaquePointer? {
+        guard let builder = OSSL_PARAM_BLD_new() else { return nil }
+        defer { OSSL_PARAM_BLD_free(builder) }
+        let n = BN_bin2bn(modulus, Int32(modulus.count), nil)
+        let e = BN_bin2bn(exponent, Int32(exponent.count), nil)
+        defer {
+            BN_free(n)
+            BN_free(e)
+        }
+        guard let n, let e else { return nil }
+        // The builder and the OSSL_PARAM array it builds keep pointers to the
+        // parameter names without copying them: they must be static strings.
+        guard OSSL_PARAM_BLD_push_BN(builder, Self.modulusParameterName.cString, n) == 1,
+            OSSL_PARAM_BLD_push_BN(builder, Self.exponentParameterName.cString, e) == 1
+        else { return nil }
+        let built = OSSL_PARAM_BLD_to_param(builder)
+        guard let parameters = built else { return nil }
+        defer { OSSL_PARAM_free(parameters) }
+        guard let context = EVP_PKEY_CTX_new_from_name(nil, "RSA", nil) else { return nil }
+        defer { EVP_PKEY_CTX_free(context) }
+        var key: OpaquePointer?
+        guard EVP_PKEY_fromdata_init(context) == 1,
+            EVP_PKEY_fromdata(context, &key, copenssl_evp_pkey_public_key_selection(), parameters) == 1
+        else { return nil }
+        return key
+    }
+}
+
+extension StaticString {
+    /// The string as a C string; valid for the life of the process.
+    fileprivate var cString: UnsafePointer<CChar> {
+        UnsafeRawPointer(utf8Start).assumingMemoryBound(to: CChar.self)
+    }
+}
