@@ -14,7 +14,7 @@ struct Library {
 
 let libraries: [Library] = [
     Library(name: "ASN1", dependencies: []),
-    Library(name: "MRZ", dependencies: []),
+    Library(name: "MRZ", dependencies: [], testResources: [.copy("Fixtures")]),
     Library(name: "Arithmetic", dependencies: ["CGMP"]),
     Library(name: "CryptoPrimitives", dependencies: ["COpenSSL", "Arithmetic"]),
     Library(name: "Transport", dependencies: []),
