@@ -7,33 +7,31 @@
 /// - Throws: `MrzError` `.invalidArgument` for any other shape, lines of unequal length, or a
 ///   character outside `A`–`Z`, `0`–`9`, `<`.
 public func parseMrz(lines: [String]) throws(MrzError) -> MachineReadableZone {
+    guard (2...3).contains(lines.count) else {
+        throw .invalidArgument("an MRZ has 2 or 3 lines; got \(lines.count)")
+    }
     let normalized = lines.map { $0.trimmingWhitespace().uppercased() }
     let text = try ZoneText(validating: normalized)
     let isVisa = text.lines[0].first == UInt8(ascii: "V")
+    let type: TravelDocumentType
+    let layout: MachineReadableZone.Layout
     switch (text.lines.count, text.lines[0].count, isVisa) {
-    case (3, 30, _):
-        return MachineReadableZone(lines: normalized, travelDocumentType: .td1, layout: .td1(readTd1(text)))
-    case (2, 36, false):
-        return MachineReadableZone(
-            lines: normalized, travelDocumentType: .td2, layout: .td2(readTd2(text, visa: false)))
-    case (2, 36, true):
-        return MachineReadableZone(
-            lines: normalized, travelDocumentType: .mrvB, layout: .td2(readTd2(text, visa: true)))
-    case (2, 44, false):
-        return MachineReadableZone(
-            lines: normalized, travelDocumentType: .td3, layout: .td3(readTd3(text, visa: false)))
-    case (2, 44, true):
-        return MachineReadableZone(
-            lines: normalized, travelDocumentType: .mrvA, layout: .td3(readTd3(text, visa: true)))
+    case (3, 30, _): (type, layout) = (.td1, .td1(readTd1(text)))
+    case (2, 36, false): (type, layout) = (.td2, .td2(readTd2(text, visa: false)))
+    case (2, 36, true): (type, layout) = (.mrvB, .td2(readTd2(text, visa: true)))
+    case (2, 44, false): (type, layout) = (.td3, .td3(readTd3(text, visa: false)))
+    case (2, 44, true): (type, layout) = (.mrvA, .td3(readTd3(text, visa: true)))
     default:
+        let count = text.lines.count
         throw .invalidArgument(
-            "an MRZ has 3 lines of 30, 2 of 36 or 2 of 44 characters; got \(text.lines.count) of \(text.lines[0].count)"
+            "an MRZ has 3 lines of 30, 2 of 36 or 2 of 44 characters; got \(count) line\(count == 1 ? "" : "s") of \(text.lines[0].count)"
         )
     }
+    return MachineReadableZone(lines: normalized, travelDocumentType: type, layout: layout)
 }
 
 extension String {
-    /// Without leading and trailing spaces, tabs and line breaks (no Foundation here).
+    /// Without leading and trailing spaces, tabs and line breaks (the parser needs no Foundation).
     func trimmingWhitespace() -> String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),

@@ -4,9 +4,7 @@ struct ZoneText {
     let lines: [[UInt8]]
 
     init(validating lines: [String]) throws(MrzError) {
-        guard let first = lines.first, lines.count <= 3 else {
-            throw .invalidArgument("an MRZ has 2 or 3 lines; got \(lines.count)")
-        }
+        guard let first = lines.first else { throw .invalidArgument("an MRZ has 2 or 3 lines; got none") }
         for (index, line) in lines.enumerated() where line.utf8.count != first.utf8.count {
             throw .invalidArgument(
                 "MRZ lines must have equal length; line 1 has \(first.utf8.count) characters, line \(index + 1) has \(line.utf8.count)"
