@@ -99,8 +99,7 @@ public struct Td2MachineReadableZone: Sendable, Hashable, CommonElements {
 
     var checkDigits: [MrzCheckDigit] {
         [documentNumber.checkDigit, dateOfBirth.checkDigit, dateOfExpiry.checkDigit]
-            + [compositeCheckDigit]
-            .compactMap { $0 }
+            + [compositeCheckDigit].compactMap { $0 }
     }
 }
 
