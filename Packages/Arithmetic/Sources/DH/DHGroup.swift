@@ -1,0 +1,143 @@
+import CGMP
+import Synchronization
+
+/// A multiplicative group mod a prime p with generator g, and the order q of the subgroup g generates
+/// when known (the RFC 5114 groups): the DH domain parameters of PACE and Chip Authentication.
+public struct DHGroup: Sendable, Hashable {
+    public let p: BigInt
+    public let g: BigInt
+    /// q, the prime order of g, when known; public values are checked against it.
+    public let subgroupOrder: BigInt?
+    /// The ICAO 9303-11 standardized domain parameter id, when standard.
+    public let standardParameterID: Int?
+    public let name: String?
+    let precomputation: DHPrecomputation
+
+    /// Length in bytes of p: the length of public values and shared secrets.
+    public var length: Int { p.byteCount }
+
+    /// A group from explicit parameters: p an odd prime, 1 < g < p - 1, q (when given) prime with g^q = 1.
+    /// Standard parameters are recognised and get the standard id, name and precomputation.
+    public init(p: BigInt, g: BigInt, subgroupOrder q: BigInt?) throws {
+        if let standard = StandardDomainParameters.group(p: p, g: g, q: q) {
+            self = standard
+            return
+        }
+        func fail(_ reason: String) -> ArithmeticError { ArithmeticError(.invalidDomainParameters, reason) }
+        guard p.isOdd, p.bitWidth >= 512, p.isProbablePrime() else {
+            throw fail("p is not an odd prime of at least 512 bits")
+        }
+        guard g > BigInt(1), g < p - BigInt(1) else { throw fail("g is out of (1, p - 1)") }
+        if let q {
+            guard q.isProbablePrime(), g.power(q, modulo: p) == BigInt(1) else {
+                throw fail("g does not have prime order q")
+            }
+        }
+        self.init(p: p, g: g, q: q, id: nil, name: nil, keepsTable: false)
+    }
+
+    init(p: BigInt, g: BigInt, q: BigInt?, id: Int?, name: String?, keepsTable: Bool) {
+        self.p = p
+        self.g = g
+        subgroupOrder = q
+        standardParameterID = id
+        self.name = name
+        precomputation = DHPrecomputation(keepsTable: keepsTable)
+    }
+
+    public static func == (lhs: DHGroup, rhs: DHGroup) -> Bool {
+        lhs.p == rhs.p && lhs.g == rhs.g && lhs.subgroupOrder == rhs.subgroupOrder
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(p)
+        hasher.combine(g)
+    }
+
+    /// Checks a public value from outside: 1 < y < p - 1 and, when q is known, y^q ≡ 1 (mod p).
+    public func validatePublicValue(_ y: BigInt) throws {
+        guard y > BigInt(1), y < p - BigInt(1) else {
+            throw ArithmeticError(.invalidPublicValue, "the public value is out of (1, p - 1)")
+        }
+        if let q = subgroupOrder, y.power(q, modulo: p) != BigInt(1) {
+            throw ArithmeticError(.invalidPublicValue, "the public value is outside the subgroup of order q")
+        }
+    }
+
+    /// Decodes a public value (big-endian, at most `length` bytes) and validates it.
+    public func decodePublicValue(_ bytes: [UInt8]) throws -> BigInt {
+        guard bytes.count <= length else {
+            throw ArithmeticError(
+                .malformedEncoding, "a public value of \(bytes.count) bytes for a \(length)-byte group")
+        }
+        let y = BigInt(bytes: bytes)
+        try validatePublicValue(y)
+        return y
+    }
+
+    /// The public value's encoding: exactly `length` bytes.
+    public func encodePublicValue(_ y: BigInt) throws -> [UInt8] { try y.bytes(length: length) }
+
+    /// base^exponent mod p for a public exponent (variable time, GMP `mpz_powm`).
+    public func power(_ base: BigInt, _ exponent: BigInt) -> BigInt {
+        base.power(exponent, modulo: p) ?? BigInt(0)
+    }
+
+    /// base^exponent mod p for a secret exponent > 0, in constant time (GMP `mpz_powm_sec`).
+    public func powerSecret(_ base: BigInt, _ exponent: BigInt) throws -> BigInt {
+        try base.powerSecret(exponent, modulo: p)
+    }
+
+    /// g^exponent mod p for a secret exponent > 0, regular: standard groups use a fixed-base table
+    /// (one Montgomery multiplication per 6 exponent bits, entries read with `mpn_sec_tabselect`).
+    public func generatorPower(_ exponent: BigInt) throws -> BigInt {
+        guard exponent.signum > 0 else { throw ArithmeticError(.invalidScalar, "a DH exponent must be positive") }
+        if let table = precomputation.table(for: self) {
+            // g has order q, so the exponent may be reduced mod q (the table covers q's bits).
+            let reduced = exponent.bitWidth > table.exponentBits ? exponent.modulo(subgroupOrder ?? p) : exponent
+            return table.power(reduced)
+        }
+        return try g.powerSecret(exponent, modulo: p)
+    }
+
+    /// A key pair: a private exponent uniform in [1, q) (or [1, p - 1) without q) and g^x mod p.
+    public func generateKeyPair(random: RandomBytes = systemRandomBytes) throws -> (
+        privateKey: BigInt, publicKey: BigInt
+    ) {
+        let privateKey = try BigInt.random(below: subgroupOrder ?? (p - BigInt(1)), using: random)
+        return (privateKey, try generatorPower(privateKey))
+    }
+
+    /// A key pair on another generator (a PACE mapped generator).
+    public func generateKeyPair(
+        generator base: BigInt, random: RandomBytes = systemRandomBytes
+    ) throws -> (privateKey: BigInt, publicKey: BigInt) {
+        let privateKey = try BigInt.random(below: subgroupOrder ?? (p - BigInt(1)), using: random)
+        return (privateKey, try powerSecret(base, privateKey))
+    }
+
+    /// DH shared secret peer^x mod p, exactly `length` bytes; the peer's value is validated first.
+    public func sharedSecret(privateKey: BigInt, peerPublicValue: BigInt) throws -> [UInt8] {
+        try validatePublicValue(peerPublicValue)
+        return try powerSecret(peerPublicValue, privateKey).bytes(length: length)
+    }
+}
+
+/// The lazily built fixed-base table of a standard group's generator.
+final class DHPrecomputation: Sendable {
+    let keepsTable: Bool
+    private let cached = Mutex<FixedBasePowerTable?>(nil)
+
+    init(keepsTable: Bool) { self.keepsTable = keepsTable }
+
+    func table(for group: DHGroup) -> FixedBasePowerTable? {
+        guard keepsTable else { return nil }
+        return cached.withLock { table in
+            if let table { return table }
+            let bits = (group.subgroupOrder ?? group.p).bitWidth
+            let built = FixedBasePowerTable(base: group.g, modulus: group.p, exponentBits: bits, width: 6)
+            table = built
+            return built
+        }
+    }
+}
