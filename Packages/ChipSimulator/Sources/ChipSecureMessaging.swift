@@ -12,12 +12,6 @@ struct ChipSession {
     /// its response.
     private(set) var counter: [UInt8]
 
-    init(encryptionKey: SymmetricKey, macKey: SymmetricKey, counter: [UInt8]) {
-        self.encryptionKey = encryptionKey
-        self.macKey = macKey
-        self.counter = counter
-    }
-
     /// Why a protected command was rejected; the chip answers with the status word and ends the
     /// session.
     struct Rejection: Error {
