@@ -13,11 +13,19 @@ public struct ASN1Tag: Hashable, Sendable, CustomStringConvertible {
     public let tagClass: TagClass
     public let isConstructed: Bool
     public let number: UInt32
+    /// Whether the number follows in extra bytes even though it is below 31: ISO 7816-4
+    /// tags such as `5F01` or `5F0E`, which are distinct from the one-byte `41` or `4E`.
+    let isHighNumberFormBelow31: Bool
 
     public init(tagClass: TagClass, number: UInt32, isConstructed: Bool) {
+        self.init(tagClass: tagClass, number: number, isConstructed: isConstructed, highNumberForm: number >= 31)
+    }
+
+    private init(tagClass: TagClass, number: UInt32, isConstructed: Bool, highNumberForm: Bool) {
         self.tagClass = tagClass
         self.number = number
         self.isConstructed = isConstructed
+        self.isHighNumberFormBelow31 = highNumberForm && number < 31
     }
 
     /// The tag whose encoding, read as a big-endian number, is `encoded`.
@@ -48,13 +56,15 @@ public struct ASN1Tag: Hashable, Sendable, CustomStringConvertible {
 
     /// The same class and number with the constructed bit as given (IMPLICIT re-tagging).
     public func with(constructed: Bool) -> ASN1Tag {
-        ASN1Tag(tagClass: tagClass, number: number, isConstructed: constructed)
+        ASN1Tag(
+            tagClass: tagClass, number: number, isConstructed: constructed, highNumberForm: isHighNumberFormBelow31
+        )
     }
 
     /// The tag's encoded bytes.
     public var encoded: [UInt8] {
         let first = tagClass.rawValue << 6 | (isConstructed ? 0x20 : 0)
-        if number < 31 { return [first | UInt8(number)] }
+        if number < 31 && !isHighNumberFormBelow31 { return [first | UInt8(number)] }
         var tail: [UInt8] = [UInt8(number & 0x7F)]
         var rest = number >> 7
         while rest != 0 {
@@ -92,7 +102,7 @@ public struct ASN1Tag: Hashable, Sendable, CustomStringConvertible {
             number = number << 7 | UInt32(byte & 0x7F)
             if byte & 0x80 == 0 { break }
         }
-        return ASN1Tag(tagClass: tagClass, number: number, isConstructed: constructed)
+        return ASN1Tag(tagClass: tagClass, number: number, isConstructed: constructed, highNumberForm: true)
     }
 }
 
