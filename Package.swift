@@ -72,6 +72,12 @@ let package = Package(
                 ],
                 path: "Apps/emrtd"
             ),
+            // The libFuzzer targets (Tools/fuzz.sh builds them with sanitizers; a plain build replays inputs).
+            .executableTarget(
+                name: "emrtd-fuzz",
+                dependencies: ["ASN1", "MRZ", "LDS", "CMS", "Transport", "SecureMessaging"],
+                path: "Fuzz/Sources"
+            ),
             .executableTarget(
                 name: "emrtd-bench",
                 dependencies: ["Arithmetic", "CryptoPrimitives", "COpenSSL"],
