@@ -188,3 +188,18 @@ import Testing
         #expect(error?.reason.isEmpty == false)
     }
 }
+
+@Suite struct RedactionTests {
+    @Test func zonesPrintWithoutTheirContent() throws {
+        let zone = try parseMrz(lines: [
+            "P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C36UTO7408122F1204159ZE184226B<<<<<10",
+        ])
+        let printed: [Any] = [zone, try #require(zone.td3), zone.fields]
+        for value in printed {
+            for text in [String(describing: value), String(reflecting: value)] {
+                #expect(text.hasSuffix("(<redacted>)"))
+                #expect(!text.contains("L898902C") && !text.contains("740812"))
+            }
+        }
+    }
+}

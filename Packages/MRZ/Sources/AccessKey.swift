@@ -23,29 +23,35 @@ public struct AccessKey: Sendable, Equatable, CustomStringConvertible, CustomDeb
     public static func mrz(documentNumber: String, dateOfBirth: String, dateOfExpiry: String) throws(MrzError)
         -> AccessKey
     {
-        let number = Array(documentNumber.trimmingWhitespace().uppercased().utf8)
+        var number = Array(documentNumber.trimmingWhitespace().uppercased().utf8)
+        defer { number.wipe() }
         guard !number.isEmpty, number.allSatisfy(isMrzCharacter) else {
             throw .invalidArgument("the document number must be 1 or more of A-Z, 0-9 and <")
         }
-        let padded = number + Array(repeating: mrzFiller, count: max(0, 9 - number.count))
-        let birth = try accessKeyDate(dateOfBirth, field: "date of birth")
-        let expiry = try accessKeyDate(dateOfExpiry, field: "date of expiry")
-        return AccessKey(
-            kind: .mrz, password: mrzInformation(documentNumber: padded, dateOfBirth: birth, dateOfExpiry: expiry))
+        number += Array(repeating: mrzFiller, count: max(0, 9 - number.count))
+        var birth = try accessKeyDate(dateOfBirth, field: "date of birth")
+        defer { birth.wipe() }
+        var expiry = try accessKeyDate(dateOfExpiry, field: "date of expiry")
+        defer { expiry.wipe() }
+        var information = mrzInformation(documentNumber: number, dateOfBirth: birth, dateOfExpiry: expiry)
+        return AccessKey(kind: .mrz, wiping: &information)
     }
 
     /// - Parameter value: exactly 6 digits (surrounding whitespace is ignored).
     public static func can(value: String) throws(MrzError) -> AccessKey {
-        let digits = Array(value.trimmingWhitespace().utf8)
+        var digits = Array(value.trimmingWhitespace().utf8)
+        defer { digits.wipe() }
         guard digits.count == 6, digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
             throw .invalidArgument("a CAN is exactly 6 digits")
         }
-        return AccessKey(kind: .can, password: digits)
+        return AccessKey(kind: .can, wiping: &digits)
     }
 
-    private init(kind: Kind, password: [UInt8]) {
+    /// Takes the password over and wipes the array it came in.
+    private init(kind: Kind, wiping password: inout [UInt8]) {
         self.kind = kind
         self.password = SecretBytes(password)
+        password.wipe()
     }
 
     /// Lends the password the key derivation starts from (ICAO 9303-11 §4.3.2 for BAC, §4.4.3.1
@@ -77,9 +83,10 @@ public func accessKeyFromMrz(_ zone: MachineReadableZone) throws(MrzError) -> Ac
 }
 
 private func accessKeyDate(_ text: String, field: String) throws(MrzError) -> [UInt8] {
-    let date = Array(text.trimmingWhitespace().utf8)
+    var date = Array(text.trimmingWhitespace().utf8)
     let allowed = UInt8(ascii: "0")...UInt8(ascii: "9")
     guard date.count == 6, date.allSatisfy({ allowed.contains($0) || $0 == mrzFiller }) else {
+        date.wipe()
         throw .invalidArgument("the \(field) must be YYMMDD: 6 characters, each a digit or <")
     }
     return date
@@ -87,7 +94,21 @@ private func accessKeyDate(_ text: String, field: String) throws(MrzError) -> [U
 
 /// ICAO 9303-11 §4.3.2: each field followed by its check digit.
 func mrzInformation(documentNumber: [UInt8], dateOfBirth: [UInt8], dateOfExpiry: [UInt8]) -> [UInt8] {
-    [documentNumber, dateOfBirth, dateOfExpiry].flatMap { $0 + [UInt8(ascii: "0") + mrzCheckDigit(of: $0)] }
+    var information: [UInt8] = []
+    information.reserveCapacity(documentNumber.count + 15)
+    for field in [documentNumber, dateOfBirth, dateOfExpiry] {
+        information += field
+        information.append(UInt8(ascii: "0") + mrzCheckDigit(of: field))
+    }
+    return information
+}
+
+extension [UInt8] {
+    /// Best effort against secrets lingering in freed memory: the caller's strings and any
+    /// copies Swift made are out of reach.
+    mutating func wipe() {
+        withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) }
+    }
 }
 
 /// Password bytes in memory this package owns, zeroed on release (an Array's buffer could be
