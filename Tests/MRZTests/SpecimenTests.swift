@@ -203,3 +203,22 @@ import Testing
         }
     }
 }
+
+@Suite struct UnbrokenTextTests {
+    @Test func dataGroupOneTextReadsAsItsLines() throws {
+        let lines = ["P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C36UTO7408122F1204159ZE184226B<<<<<10"]
+        #expect(try parseMrz(unbrokenText: lines.joined()) == (try parseMrz(lines: lines)))
+        let td1 = [
+            "I<UTOD231458907<<<<<<<<<<<<<<<", "7408122F1204159UTO<<<<<<<<<<<6", "ERIKSSON<<ANNA<MARIA<<<<<<<<<<",
+        ]
+        #expect(try parseMrz(unbrokenText: td1.joined()).travelDocumentType == .td1)
+        let td2 = ["I<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<", "D231458907UTO7408122F1204159<<<<<<<6"]
+        #expect(try parseMrz(unbrokenText: td2.joined()).lines == td2)
+    }
+
+    @Test func otherLengthsThrow() {
+        for length in [0, 1, 30, 71, 89, 91, 180] {
+            #expect(throws: MrzError.self) { try parseMrz(unbrokenText: String(repeating: "<", count: length)) }
+        }
+    }
+}

@@ -30,6 +30,22 @@ public func parseMrz(lines: [String]) throws(MrzError) -> MachineReadableZone {
     return MachineReadableZone(lines: normalized, travelDocumentType: type, layout: layout)
 }
 
+/// Parses a zone stored as one unbroken string, as DG1 holds it (ICAO 9303-10 §4.7.1, tag
+/// `5F1F`): 90 characters are TD1, 72 TD2 or MRV-B, 88 TD3 or MRV-A.
+///
+/// - Throws: `MrzError` `.invalidArgument` for any other length, and as `parseMrz(lines:)`.
+public func parseMrz(unbrokenText text: String) throws(MrzError) -> MachineReadableZone {
+    let characters = Array(text.trimmingWhitespace())
+    let lineLengths = [90: 30, 72: 36, 88: 44]
+    guard let lineLength = lineLengths[characters.count] else {
+        throw .invalidArgument("an unbroken MRZ has 90, 72 or 88 characters; got \(characters.count)")
+    }
+    let lines = stride(from: 0, to: characters.count, by: lineLength).map {
+        String(characters[$0..<($0 + lineLength)])
+    }
+    return try parseMrz(lines: lines)
+}
+
 extension String {
     /// Without leading and trailing spaces, tabs and line breaks (the parser needs no Foundation).
     func trimmingWhitespace() -> String {
