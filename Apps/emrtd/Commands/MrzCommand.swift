@@ -7,10 +7,12 @@ enum MrzCommand: Command {
     static let summary = "parse a machine readable zone (TD1, TD2, TD3, MRV-A, MRV-B) and print it as JSON"
     static let usage = """
         usage: emrtd mrz LINE LINE [LINE]
+               emrtd mrz ZONE
                emrtd mrz < zone.txt
 
-        Prints the zone's fields, their positions and check digits as JSON. Without LINE
-        arguments the lines are read from standard input; blank lines are skipped.
+        Prints the zone's fields, their positions and check digits as JSON. ZONE is the whole
+        zone on one line, as DG1 stores it. Without arguments the lines are read from standard
+        input; blank lines are skipped.
         Exit status: 0 read, 1 not a valid MRZ, 2 wrong command line.
         """
 
@@ -27,7 +29,8 @@ enum MrzCommand: Command {
         }
         guard !lines.isEmpty else { throw UsageError("no MRZ lines given") }
         do {
-            print(machineReadableZoneToJson(try parseMrz(lines: lines), prettyPrinted: true))
+            let zone = try lines.count == 1 ? parseMrz(unbrokenText: lines[0]) : parseMrz(lines: lines)
+            print(machineReadableZoneToJson(zone, prettyPrinted: true))
         } catch {
             throw CommandFailure("not a valid MRZ: \(error.reason)")
         }
