@@ -1,0 +1,81 @@
+import ASN1
+import CryptoPrimitives
+import Foundation
+
+/// Writes EF.SOD: a CMS SignedData (RFC 5652) over an LDSSecurityObject (9303-10 §4.6.2), signed
+/// by the document signer with ECDSA-SHA256 over the DER signed attributes.
+///
+/// ```
+/// LDSSecurityObject ::= SEQUENCE {
+///     version LDSSecurityObjectVersion,
+///     hashAlgorithm DigestAlgorithmIdentifier,
+///     dataGroupHashValues SEQUENCE SIZE (2..ub-DataGroups) OF DataGroupHash }
+/// DataGroupHash ::= SEQUENCE { dataGroupNumber DataGroupNumber, dataGroupHashValue OCTET STRING }
+/// ```
+enum SecurityObjectWriter {
+    static let signedData: ASN1ObjectIdentifier = "1.2.840.113549.1.7.2"
+    static let ldsSecurityObject: ASN1ObjectIdentifier = "2.23.136.1.1.1"
+    static let sha256: ASN1ObjectIdentifier = "2.16.840.1.101.3.4.2.1"
+    static let contentTypeAttribute: ASN1ObjectIdentifier = "1.2.840.113549.1.9.3"
+    static let messageDigestAttribute: ASN1ObjectIdentifier = "1.2.840.113549.1.9.4"
+    static let signingTimeAttribute: ASN1ObjectIdentifier = "1.2.840.113549.1.9.5"
+
+    /// EF.SOD (tag 77) hashing every data group in `dataGroups` (number → file bytes) with SHA-256.
+    static func securityObject(
+        dataGroups: [Int: [UInt8]], signer: TestKeyPair, signerCertificate: [UInt8], signingTime: Date
+    ) throws(ChipSimulatorError) -> [UInt8] {
+        let sha256Identifier = DER.sequence([DER.objectIdentifier(sha256)])
+        let hashes = dataGroups.keys.sorted().map { number in
+            DER.sequence([DER.integer(number), DER.octetString(HashAlgorithm.sha256.hash(dataGroups[number] ?? []))])
+        }
+        let content = DER.sequence([DER.integer(0), sha256Identifier, DER.sequence(hashes)])
+        let attributes = [
+            DER.sequence([
+                DER.objectIdentifier(contentTypeAttribute), DER.set([DER.objectIdentifier(ldsSecurityObject)]),
+            ]),
+            DER.sequence([
+                DER.objectIdentifier(messageDigestAttribute),
+                DER.set([DER.octetString(HashAlgorithm.sha256.hash(content))]),
+            ]),
+            DER.sequence([DER.objectIdentifier(signingTimeAttribute), DER.set([DER.time(signingTime)])]),
+        ]
+        // The signature covers the attributes as a DER SET; they travel as [0] IMPLICIT.
+        let signedAttributes = DER.set(attributes)
+        let signature = try signer.signSHA256(signedAttributes)
+        guard let attributesContent = try? ASN1Node.parse(signedAttributes, rules: .der).content else {
+            throw ChipSimulatorError("cannot re-read the signed attributes")
+        }
+        let signerInfo = DER.sequence([
+            DER.integer(1),
+            try issuerAndSerialNumber(of: signerCertificate),
+            sha256Identifier,
+            DER.tlv(.contextSpecific(0, constructed: true), attributesContent),
+            DER.sequence([DER.objectIdentifier(TestCertificate.ecdsaWithSHA256)]),
+            DER.octetString(signature),
+        ])
+        let signed = DER.sequence([
+            DER.integer(3),
+            DER.set([sha256Identifier]),
+            DER.sequence([
+                DER.objectIdentifier(ldsSecurityObject),
+                DER.tlv(.contextSpecific(0, constructed: true), DER.octetString(content)),
+            ]),
+            DER.tlv(.contextSpecific(0, constructed: true), signerCertificate),
+            DER.set([signerInfo]),
+        ])
+        let contentInfo = DER.sequence([
+            DER.objectIdentifier(signedData), DER.tlv(.contextSpecific(0, constructed: true), signed),
+        ])
+        return DER.tlv(.application(23, constructed: true), contentInfo)
+    }
+
+    /// The certificate's issuer Name and serialNumber, copied byte for byte.
+    private static func issuerAndSerialNumber(of certificate: [UInt8]) throws(ChipSimulatorError) -> [UInt8] {
+        guard let node = try? ASN1Node.parse(certificate, rules: .der), let toBeSigned = node.children.first,
+            toBeSigned.children.count > 3
+        else { throw ChipSimulatorError("cannot read the document signer certificate") }
+        let serial = toBeSigned.children[1]
+        let issuer = toBeSigned.children[3]
+        return DER.sequence([Array(issuer.encodedBytes), Array(serial.encodedBytes)])
+    }
+}

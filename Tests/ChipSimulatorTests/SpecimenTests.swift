@@ -1,0 +1,102 @@
+import ASN1
+import CryptoPrimitives
+import Foundation
+import Testing
+
+@testable import ChipSimulator
+
+/// The specimen's test PKI and EF.SOD, judged by OpenSSL's own CMS and X.509 verification.
+@Suite struct SpecimenTests {
+    static func dataGroups() -> ChipFiles {
+        var files = ChipFiles()
+        files[dataGroup: 1] = [0x61, 0x03, 0x5F, 0x1F, 0x00]
+        files[dataGroup: 2] = [0x75, 0x02, 0x7F, 0x61]
+        files[dataGroup: 12] = [0x6C, 0x00]
+        return files
+    }
+
+    /// Runs `openssl` with `arguments`; nil (test skipped, or failed in CI) without the binary.
+    static func openssl(_ arguments: [String]) throws -> (status: Int32, output: String)? {
+        let binary = "/usr/bin/openssl"
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            if SharedData.isCI {
+                Issue.record("CI=true but \(binary) is missing (Debian package openssl)")
+            } else {
+                print("skipped: \(binary) is missing (apt-get install openssl)")
+            }
+            return nil
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
+
+    @Test func securityObjectVerifiesWithOpenSSL() throws {
+        let specimen = try Specimen.signing(Self.dataGroups())
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("specimen-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let sod = try #require(specimen.files.sod)
+        let contentInfo = try ASN1Node.parse(sod, rules: .der).children[0]
+        let paths = ["sod.der", "csca.pem", "dsc.pem", "content.der"].map { directory.appendingPathComponent($0).path }
+        try Data(contentInfo.encodedBytes).write(to: URL(fileURLWithPath: paths[0]))
+        try Data(specimen.countrySigningCertificatePEM.utf8).write(to: URL(fileURLWithPath: paths[1]))
+        let signerPEM =
+            "-----BEGIN CERTIFICATE-----\n"
+            + Data(specimen.documentSignerCertificate).base64EncodedString(options: .lineLength64Characters)
+            + "\n-----END CERTIFICATE-----\n"
+        try Data(signerPEM.utf8).write(to: URL(fileURLWithPath: paths[2]))
+        guard
+            let verified = try Self.openssl([
+                "cms", "-verify", "-inform", "DER", "-in", paths[0], "-CAfile", paths[1], "-purpose", "any", "-out",
+                paths[3],
+            ])
+        else { return }
+        #expect(verified.status == 0, "openssl cms -verify: \(verified.output)")
+        // The signed content is the LDSSecurityObject with one SHA-256 hash per data group.
+        let content = try ASN1Node.parse(Array(try Data(contentsOf: URL(fileURLWithPath: paths[3]))), rules: .der)
+        let hashes = content.children[2].children
+        #expect(try hashes.map { try $0.children[0].intValue() } == [1, 2, 12])
+        #expect(
+            Array(try hashes[1].children[1].octetString())
+                == HashAlgorithm.sha256.hash(Self.dataGroups()[dataGroup: 2] ?? []))
+        // The document signer chains to the CSCA.
+        let chain = try #require(
+            try Self.openssl(["verify", "-CAfile", paths[1], "-purpose", "any", paths[2]]))
+        #expect(chain.status == 0, "openssl verify: \(chain.output)")
+    }
+
+    @Test func anotherPKIDoesNotVerify() throws {
+        let first = try Specimen.signing(Self.dataGroups())
+        let second = try Specimen.signing(Self.dataGroups())
+        #expect(first.countrySigningCertificate != second.countrySigningCertificate)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("specimen-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let sod = try #require(first.files.sod)
+        let sodPath = directory.appendingPathComponent("sod.der").path
+        let cscaPath = directory.appendingPathComponent("csca.pem").path
+        try Data(try ASN1Node.parse(sod, rules: .der).children[0].encodedBytes).write(to: URL(fileURLWithPath: sodPath))
+        try Data(second.countrySigningCertificatePEM.utf8).write(to: URL(fileURLWithPath: cscaPath))
+        guard
+            let verified = try Self.openssl([
+                "cms", "-verify", "-inform", "DER", "-in", sodPath, "-CAfile", cscaPath, "-purpose", "any", "-out",
+                "/dev/null",
+            ])
+        else { return }
+        #expect(verified.status != 0)
+    }
+
+    @Test func tooFewDataGroups() {
+        var files = ChipFiles()
+        files[dataGroup: 1] = [0x61, 0x00]
+        #expect(throws: ChipSimulatorError.self) { try Specimen.signing(files) }
+    }
+}
