@@ -1,0 +1,54 @@
+import ChipSimulator
+import Foundation
+
+/// `emrtd simulate`: puts the chip simulator behind a real pcscd through vsmartcard's vpcd
+/// driver, so `emrtd read --reader` (or any PC/SC program) reads it like a card on a reader.
+/// `Tools/simulator.sh` starts it together with a pcscd of its own.
+enum SimulateCommand: Command {
+    static let name = "simulate"
+    static let summary = "serve the chip simulator to pcscd's vpcd driver (a card with no hardware)"
+    static let usage = """
+        usage: emrtd simulate DIR [--port PORT] [--host ADDRESS] [--max-read N] [--short-only]
+
+        Connects a simulated eMRTD chip holding the files of DIR (the `emrtd dump` layout:
+        COM.bin, SOD.bin, DG1.bin…, CardAccess.bin) to vpcd (default 127.0.0.1:35963, the
+        reader "Virtual PCD 00 00") and serves it until vpcd hangs up. The BAC key comes from
+        the MRZ in DG1.bin. --max-read caps the bytes one READ BINARY returns; --short-only
+        refuses extended-length APDUs.
+        Exit status: 0 vpcd hung up, 1 no files or no vpcd, 2 wrong command line.
+        """
+
+    static func run(_ arguments: inout ArgumentReader) throws -> Int32 {
+        let port = try arguments.option("--port").map { text in
+            guard let port = UInt16(text) else { throw UsageError("--port takes a TCP port number") }
+            return port
+        }
+        let host = try arguments.option("--host") ?? "127.0.0.1"
+        let maximumRead = try arguments.option("--max-read").map { text in
+            guard let value = Int(text), value > 0 else { throw UsageError("--max-read takes a positive number") }
+            return value
+        }
+        let shortOnly = arguments.flag("--short-only")
+        let positionals = try arguments.positionals()
+        guard positionals.count == 1 else { throw UsageError("give one directory of chip files") }
+        let files: ChipFiles
+        do {
+            files = try ChipFiles(directory: URL(fileURLWithPath: positionals[0]))
+        } catch {
+            throw CommandFailure(error.reason)
+        }
+        var configuration = ChipConfiguration(files: files, supportsExtendedLength: !shortOnly)
+        if let maximumRead { configuration.maximumReadLength = maximumRead }
+        let bridge = VPCDBridge(
+            chip: SimulatedChip(configuration: configuration), host: host, port: port ?? VPCDBridge.defaultPort)
+        do {
+            try bridge.run {
+                FileHandle.standardOutput.write(
+                    Data("emrtd simulate: connected to vpcd at \(bridge.host):\(bridge.port)\n".utf8))
+            }
+        } catch {
+            throw CommandFailure(error.reason)
+        }
+        return 0
+    }
+}

@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# The PC/SC test rig: a pcscd of our own with vsmartcard's vpcd driver, and the chip simulator
+# (`emrtd simulate`) plugged into it, so the simulated chip appears in the PC/SC reader
+# "Virtual PCD 00 00" like a card on a reader.
+#
+#   Tools/simulator.sh start DIR [emrtd simulate options]   # DIR: chip files in the dump layout
+#   Tools/simulator.sh stop
+#
+# vpcd listens on 0.0.0.0:35963/35964 (hard-coded), so pcscd and the simulator run in a private
+# network namespace that has only a loopback interface: nothing is reachable from outside. pcscd
+# also gets a private mount namespace in which $STATE/run is bound over /run/pcscd, so it never
+# meets another pcscd (e.g. the one ../shared/peers starts); PC/SC clients reach this one with
+#   export PCSCLITE_CSOCK_NAME=$STATE/run/pcscd.comm
+# (`start` prints it). Processes are recorded with their start times and stopped by PID (never
+# by name). Needs root (namespaces).
+# Env: EMRTD_SIMULATOR_STATE (default /tmp/emrtd-simulator), EMRTD_BIN (default: built here).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+STATE="${EMRTD_SIMULATOR_STATE:-/tmp/emrtd-simulator}"
+PIDFILE="$STATE/pids"
+
+die() { echo "simulator.sh: $*" >&2; exit 1; }
+starttime() { awk '{print $22}' "/proc/$1/stat" 2>/dev/null; }
+
+record() {  # name pid
+    local started; started="$(starttime "$2")" || true
+    [ -n "$started" ] || die "$1 (pid $2) exited at once; see $STATE/$1.log"
+    echo "$1 $2 $started" >> "$PIDFILE"
+}
+
+recorded_alive() {  # name -> its pid, when the recorded process still runs
+    [ -f "$PIDFILE" ] || return 1
+    local name pid started
+    while read -r name pid started; do
+        if [ "$name" = "$1" ] && [ "$(starttime "$pid")" = "$started" ]; then echo "$pid"; return 0; fi
+    done < "$PIDFILE"
+    return 1
+}
+
+stop_recorded() {  # name: SIGTERM, then SIGKILL after 5 s, only if the PID is still ours
+    [ -f "$PIDFILE" ] || return 0
+    local name pid started i
+    while read -r name pid started; do
+        [ "$name" = "$1" ] || continue
+        [ "$(starttime "$pid")" = "$started" ] || continue
+        kill -TERM "$pid" 2>/dev/null || true
+        for i in $(seq 1 50); do [ "$(starttime "$pid")" = "$started" ] || break; sleep 0.1; done
+        if [ "$(starttime "$pid")" = "$started" ]; then kill -KILL "$pid" 2>/dev/null || true; fi
+        echo "stopped $name (pid $pid)"
+    done < "$PIDFILE"
+}
+
+wait_for_card() {  # seconds
+    PCSCLITE_CSOCK_NAME="$STATE/run/pcscd.comm" /usr/bin/python3 - "$1" <<'EOF'
+import sys, time
+from smartcard.System import readers
+deadline = time.time() + float(sys.argv[1])
+while time.time() < deadline:
+    try:
+        for reader in readers():
+            if "Virtual PCD 00 00" in str(reader):
+                connection = reader.createConnection()
+                try:
+                    connection.connect()
+                    connection.disconnect()
+                    sys.exit(0)
+                except Exception:
+                    pass
+    except Exception:
+        pass
+    time.sleep(0.2)
+sys.exit(1)
+EOF
+}
+
+start() {
+    [ $# -ge 1 ] || die "usage: $0 start DIR [emrtd simulate options]"
+    [ -d "$1" ] || die "$1 is not a directory of chip files"
+    [ "$(id -u)" = 0 ] || die "needs root (a private network namespace and pcscd's socket)"
+    [ -f /etc/reader.conf.d/vpcd ] || die "vpcd is not installed (Tools/setup.sh installs vsmartcard-vpcd)"
+    mkdir -p "$STATE"
+    if recorded_alive pcscd >/dev/null; then die "already running; run $0 stop first"; fi
+    local binary="${EMRTD_BIN:-}"
+    if [ -z "$binary" ]; then
+        swift build --product emrtd >/dev/null
+        binary="$(swift build --show-bin-path)/emrtd"
+    fi
+    rm -f "$PIDFILE"
+    rm -rf "$STATE/run"
+    mkdir -p "$STATE/run"
+    unshare --net --mount sh -c 'mount --bind "$1" /run/pcscd && ip link set lo up && exec pcscd --foreground --apdu --debug' \
+        sh "$STATE/run" > "$STATE/pcscd.log" 2>&1 < /dev/null &
+    local pcscd=$!
+    sleep 0.3
+    record pcscd "$pcscd"
+    local i
+    for i in $(seq 1 50); do
+        grep -q "daemon ready" "$STATE/pcscd.log" 2>/dev/null && break
+        kill -0 "$pcscd" 2>/dev/null || die "pcscd exited; see $STATE/pcscd.log"
+        sleep 0.1
+    done
+    local directory="$1"
+    shift
+    nsenter -t "$pcscd" -n "$binary" simulate "$directory" "$@" > "$STATE/simulator.log" 2>&1 < /dev/null &
+    local simulator=$!
+    sleep 0.2
+    record simulator "$simulator"
+    if ! wait_for_card 20; then
+        tail -5 "$STATE/simulator.log" >&2
+        stop
+        die "no card in \"Virtual PCD 00 00\" after 20 s"
+    fi
+    echo "simulator ready in \"Virtual PCD 00 00\" (pcscd $pcscd, simulator $simulator; logs in $STATE)"
+    echo "export PCSCLITE_CSOCK_NAME=$STATE/run/pcscd.comm"
+}
+
+stop() {
+    stop_recorded simulator
+    stop_recorded pcscd
+    rm -f "$PIDFILE"
+}
+
+case "${1:-}" in
+start) shift; start "$@" ;;
+stop) stop ;;
+*) die "usage: $0 start DIR [emrtd simulate options] | stop" ;;
+esac
