@@ -10,12 +10,14 @@ struct Library {
     let name: String
     let dependencies: [Target.Dependency]
     var testResources: [Resource]? = nil
+    /// Extra dependencies of the test target (a reference implementation for differential tests).
+    var testDependencies: [Target.Dependency] = []
 }
 
 let libraries: [Library] = [
     Library(name: "ASN1", dependencies: []),
     Library(name: "MRZ", dependencies: [], testResources: [.copy("Fixtures")]),
-    Library(name: "Arithmetic", dependencies: ["CGMP"]),
+    Library(name: "Arithmetic", dependencies: ["CGMP"], testDependencies: ["COpenSSL"]),
     Library(name: "CryptoPrimitives", dependencies: ["COpenSSL", "Arithmetic"]),
     Library(name: "Transport", dependencies: []),
     Library(name: "PCSC", dependencies: ["Transport", "CPCSCLite"]),
@@ -58,7 +60,7 @@ let package = Package(
         + libraries.map {
             .testTarget(
                 name: "\($0.name)Tests",
-                dependencies: [.target(name: $0.name)],
+                dependencies: [.target(name: $0.name)] + $0.testDependencies,
                 path: "Tests/\($0.name)Tests",
                 resources: $0.testResources
             )
