@@ -24,7 +24,7 @@ enum ScalarRecoding {
     static func wNAF(_ scalar: BigInt, width: Int) -> [Int8] {
         var k = limbs(of: scalar, count: (scalar.bitWidth + 63) / 64 + 1)
         var digits = [Int8](repeating: 0, count: scalar.bitWidth + 1)
-        let window = 1 << (width + 1)
+        let window = 1 << width
         var position = 0
         while k.contains(where: { $0 != 0 }) {
             if k[0] & 1 == 1 {

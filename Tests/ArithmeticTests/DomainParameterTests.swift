@@ -1,0 +1,64 @@
+import Testing
+
+@testable import Arithmetic
+
+@Suite struct DomainParameterTests {
+    /// The ICAO 9303-11 table: ids, names, OIDs, sizes.
+    @Test func standardizedTable() throws {
+        let expected: [(Int, String, String?, Int)] = [
+            (0, "1024-bit MODP Group with 160-bit Prime Order Subgroup", nil, 1024),
+            (1, "2048-bit MODP Group with 224-bit Prime Order Subgroup", nil, 2048),
+            (2, "2048-bit MODP Group with 256-bit Prime Order Subgroup", nil, 2048),
+            (8, "P-192", "1.2.840.10045.3.1.1", 192), (9, "brainpoolP192r1", "1.3.36.3.3.2.8.1.1.3", 192),
+            (10, "P-224", "1.3.132.0.33", 224), (11, "brainpoolP224r1", "1.3.36.3.3.2.8.1.1.5", 224),
+            (12, "P-256", "1.2.840.10045.3.1.7", 256), (13, "brainpoolP256r1", "1.3.36.3.3.2.8.1.1.7", 256),
+            (14, "brainpoolP320r1", "1.3.36.3.3.2.8.1.1.9", 320), (15, "P-384", "1.3.132.0.34", 384),
+            (16, "brainpoolP384r1", "1.3.36.3.3.2.8.1.1.11", 384),
+            (17, "brainpoolP512r1", "1.3.36.3.3.2.8.1.1.13", 512),
+            (18, "P-521", "1.3.132.0.35", 521),
+        ]
+        #expect(StandardDomainParameters.all.map(\.id) == expected.map(\.0))
+        for (id, name, oid, bits) in expected {
+            let entry = try #require(StandardDomainParameters.parameters(id: id))
+            #expect(entry.name == name)
+            #expect(entry.oid == oid)
+            switch entry.parameters {
+            case .ellipticCurve(let curve):
+                #expect(curve.p.bitWidth == bits)
+                #expect(curve.name == name)
+                #expect(StandardDomainParameters.curve(named: name) == curve)
+                #expect(curve.isOnCurve(curve.generator))
+            case .dhGroup(let group):
+                #expect(group.p.bitWidth == bits)
+                #expect(group.p.isProbablePrime())
+                let q = try #require(group.subgroupOrder)
+                #expect(((group.p - BigInt(1)).modulo(q)).isZero)
+            }
+        }
+        for reserved in [3, 4, 5, 6, 7, 19, 31, -1] {
+            #expect(StandardDomainParameters.parameters(id: reserved) == nil)
+        }
+    }
+
+    /// The 1024-bit group against the worked example's group (App. G.2, RFC 5114 section 2.1).
+    @Test func modp1024MatchesWorkedExample() throws {
+        let group = try #require(StandardDomainParameters.group(id: 0))
+        #expect(
+            group.p
+                == big(
+                    "B10B8F96A080E01DDE92DE5EAE5D54EC52C99FBCFB06A3C69A6A9DCA52D23B616073E28675A23D189838EF1E2EE652C013ECB4AEA906112324975C3CD49B83BFACCBDD7D90C4BD7098488E9C219A73724EFFD6FAE5644738FAA31A4FF55BCCC0A151AF5F0DC8B4BD45BF37DF365C1A65E68CFDA76D4DA708DF1FB2BC2E4A4371"
+                ))
+        #expect(group.subgroupOrder == big("F518AA8781A8DF278ABA4E7D64B7CB9D49462353"))
+        let explicit = try DHGroup(p: group.p, g: group.g, subgroupOrder: nil)
+        #expect(explicit.standardParameterID == 0)
+    }
+
+    /// A non-standard curve built from explicit parameters is not mistaken for a standard one.
+    @Test func explicitNonStandardCurve() throws {
+        let curve = try PointValidationTests.wei25519()
+        #expect(curve.name == nil)
+        #expect(curve.standardParameterID == nil)
+        let (privateKey, publicKey) = try curve.generateKeyPair()
+        #expect(curve.multiply(curve.generator, by: privateKey) == publicKey)
+    }
+}
