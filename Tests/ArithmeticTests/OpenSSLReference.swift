@@ -34,7 +34,7 @@ final class OpenSSLCurve {
         let p = BN_new()
         let a = BN_new()
         let b = BN_new()
-        defer { [p, a, b].forEach { BN_free($0) } }
+        defer { for number in [p, a, b] { BN_free(number) } }
         EC_GROUP_get_curve(group, p, a, b, context)
         let generator = encode(EC_GROUP_get0_generator(group), compressed: false) ?? []
         return (
@@ -114,7 +114,7 @@ func openSSLModExp(_ base: BigInt, _ exponent: BigInt, _ modulus: BigInt) -> Big
         return BN_bin2bn(bytes, Int32(bytes.count), nil)
     }
     let result = BN_new()
-    defer { (numbers + [result]).forEach { BN_free($0) } }
+    defer { for number in numbers + [result] { BN_free(number) } }
     guard BN_mod_exp(result, numbers[0], numbers[1], numbers[2], context) == 1, let result else { return nil }
     var bytes = [UInt8](repeating: 0, count: Int((BN_num_bits(result) + 7) / 8))
     BN_bn2bin(result, &bytes)
