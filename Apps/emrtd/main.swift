@@ -1,7 +1,7 @@
 import Foundation
 
 /// The subcommands `emrtd` knows, in the order `--help` lists them.
-let allCommands: [any Command.Type] = [MrzCommand.self, SimulateCommand.self]
+let allCommands: [any Command.Type] = [MrzCommand.self, ParseCommand.self, SimulateCommand.self]
 
 let version = "0.1.0"
 

@@ -46,7 +46,7 @@ public struct DocumentImage: Sendable, Equatable {
     /// The image file exactly as stored on the chip.
     public let bytes: [UInt8]
     public let format: ImageFormat
-    /// Pixel size from the biometric header when it gives one, else from the image's own header.
+    /// Pixel size: the image's own header, else decoded, else the biometric header's.
     public let width: Int?
     public let height: Int?
     /// A PNG of a JPEG 2000 image (decoded by OpenJPEG, encoded by libpng); nil for other formats.
@@ -54,8 +54,11 @@ public struct DocumentImage: Sendable, Equatable {
     /// Why a JPEG 2000 image has no PNG rendering.
     public let renderingFailure: String?
 
-    /// Detects the format from the bytes (the header's `declaredFormat` only when the bytes say
-    /// nothing) and renders JPEG 2000 to PNG when `render` is set.
+    /// Detects the format from the bytes (the biometric header's `declaredFormat` only when the
+    /// bytes say nothing). The pixel size comes from the image's own header, else from decoding
+    /// it, else from the biometric header's `declaredWidth`/`declaredHeight` (headers and images
+    /// disagree on real chips: the image is what is shown). JPEG 2000 is rendered to PNG when
+    /// `render` is set.
     public init(
         bytes: [UInt8], declaredFormat: ImageFormat = .unknown, declaredWidth: Int? = nil,
         declaredHeight: Int? = nil, render: Bool = true
@@ -63,12 +66,12 @@ public struct DocumentImage: Sendable, Equatable {
         self.bytes = bytes
         let detected = ImageFormat.detect(bytes)
         format = detected == .unknown ? declaredFormat : detected
-        let sniffed = ImageHeader.pixelSize(of: bytes, format: format)
-        width = declaredWidth.flatMap { $0 > 0 ? $0 : nil } ?? sniffed?.width
-        height = declaredHeight.flatMap { $0 > 0 ? $0 : nil } ?? sniffed?.height
+        var size = ImageHeader.pixelSize(of: bytes, format: format)
         if render && format.isJPEG2000 {
             do {
-                png = try PNGEncoder.encode(JPEG2000Decoder.decode(bytes))
+                let pixels = try JPEG2000Decoder.decode(bytes)
+                size = size ?? (pixels.width, pixels.height)
+                png = try PNGEncoder.encode(pixels)
                 renderingFailure = nil
             } catch {
                 png = nil
@@ -78,6 +81,10 @@ public struct DocumentImage: Sendable, Equatable {
             png = nil
             renderingFailure = nil
         }
+        let declared = declaredWidth.flatMap { width in declaredHeight.map { (width, $0) } }
+        let pixelSize = size ?? declared.flatMap { $0.0 > 0 && $0.1 > 0 ? $0 : nil }
+        width = pixelSize?.0
+        height = pixelSize?.1
     }
 
     /// A note for the file's warnings when a JPEG 2000 image could not be rendered.

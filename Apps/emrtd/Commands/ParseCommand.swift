@@ -1,0 +1,99 @@
+import Foundation
+import LDS
+
+/// `emrtd parse`: one LDS file (EF.COM, a data group, EF.CardAccess, EF.CardSecurity) as JSON.
+enum ParseCommand: Command {
+    static let name = "parse"
+    static let summary = "parse an LDS file (EF.COM, DG1–DG16, EF.CardAccess, EF.CardSecurity) and print it as JSON"
+    static let usage = """
+        usage: emrtd parse FILE [--as KIND] [--images DIR]
+
+        Prints the file's model as JSON: {"kind", "model", "warnings"}. The kind is guessed from
+        the first byte (60 COM, 61 DG1, 75 DG2 … 70 DG16, 77 SOD, 31 CardAccess, 30 CardSecurity)
+        unless --as gives it: com, sod, dg1 … dg16, cardAccess (or cardaccess), cardSecurity.
+        --images DIR writes every image of the file into DIR (.jpg, .jp2, .j2k, .wsq, …) and,
+        for JPEG 2000, its PNG rendering next to it.
+        Exit status: 0 parsed, 1 unreadable or not parseable, 2 wrong command line.
+        """
+
+    /// How a kind becomes JSON and warnings: the one dispatch table. EF.SOD belongs to the CMS
+    /// package: its case returns that package's model when it has one (one line here).
+    static func model(for kind: LDSFileKind) -> (([UInt8]) throws -> (JSONValue, [String]))? {
+        switch kind {
+        case .sod: nil
+        default: { bytes in try ldsModel(bytes, kind: kind) }
+        }
+    }
+
+    static func run(_ arguments: inout ArgumentReader) throws -> Int32 {
+        let kindName = try arguments.option("--as")
+        let imageDirectory = try arguments.option("--images")
+        let positionals = try arguments.positionals()
+        guard positionals.count == 1, let path = positionals.first else { throw UsageError("give one FILE") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandFailure("cannot read \(path)")
+        }
+        let bytes = [UInt8](data)
+        let kind: LDSFileKind
+        if let kindName {
+            guard let named = LDSFileKind.allCases.first(where: { $0.rawValue.lowercased() == kindName.lowercased() })
+            else { throw UsageError("unknown kind '\(kindName)'") }
+            kind = named
+        } else {
+            guard let guessed = LDSFileKind.guess(from: bytes) else {
+                let first = bytes.first.map { String(format: "%02X", $0) } ?? "nothing"
+                throw CommandFailure("no LDS file starts with \(first); give --as KIND")
+            }
+            kind = guessed
+        }
+        guard let model = model(for: kind) else {
+            throw CommandFailure("\(kind.rawValue) files are not modelled yet")
+        }
+        let (json, warnings): (JSONValue, [String])
+        do {
+            (json, warnings) = try model(bytes)
+        } catch let error as LDSError {
+            throw CommandFailure("\(kind.rawValue): \(error)")
+        }
+        if let imageDirectory {
+            try writeImages(of: bytes, kind: kind, to: imageDirectory)
+        }
+        let output: JSONValue = [
+            "kind": kind.json, "model": json, "warnings": .array(warnings.map(JSONValue.string)),
+        ]
+        print(output.serialized(pretty: true))
+        return 0
+    }
+
+    private static func ldsModel(_ bytes: [UInt8], kind: LDSFileKind) throws -> (JSONValue, [String]) {
+        let model = try LDSFileParser.parse(bytes, as: kind)
+        return (model.json, model.warnings)
+    }
+
+    /// Writes the images as `<kind>-<n>.<ext>` and JPEG 2000 renderings as `<kind>-<n>.png`.
+    private static func writeImages(of bytes: [UInt8], kind: LDSFileKind, to directory: String) throws {
+        guard let model = try? LDSFileParser.parse(bytes, as: kind) else { return }
+        let images: [DocumentImage]
+        switch model {
+        case let group as BiometricDataGroup: images = group.images
+        case let group as DisplayedImageDataGroup: images = group.images
+        case let details as AdditionalPersonalDetails: images = details.proofOfCitizenship.map { [$0] } ?? []
+        case let details as AdditionalDocumentDetails:
+            images = [details.imageOfFront, details.imageOfRear].compactMap { $0 }
+        default: images = []
+        }
+        let folder = URL(fileURLWithPath: directory)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for (index, image) in images.enumerated() {
+                let base = "\(kind.rawValue)-\(index + 1)"
+                try Data(image.bytes).write(to: folder.appendingPathComponent("\(base).\(image.format.fileExtension)"))
+                if let png = image.png {
+                    try Data(png).write(to: folder.appendingPathComponent("\(base).png"))
+                }
+            }
+        } catch {
+            throw CommandFailure("cannot write images to \(directory): \(error.localizedDescription)")
+        }
+    }
+}

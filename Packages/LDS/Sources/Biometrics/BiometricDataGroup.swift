@@ -1,0 +1,112 @@
+import ASN1
+
+/// DG2 (face), DG3 (fingerprints), DG4 (irises): a biometric information group template of
+/// ISO/IEC 7816-11 holding one template per biometric, each a header and a data block.
+///
+/// ```
+/// 75|63|76 { 7F61 { 02 count, 7F60 { A1 header { 80 version, 81 type, 82 subtype, 83 creation date,
+///     85 validity, 86 creator, 87 format owner, 88 format type }, 5F2E|7F2E biometric data block }, … } }
+/// ```
+public struct BiometricDataGroup: LDSFileModel, Equatable {
+    public let kind: LDSFileKind
+    public let rawBytes: [UInt8]
+    public let templates: [BiometricTemplate]
+    public let warnings: [String]
+
+    /// Every image of every template, in order.
+    public var images: [DocumentImage] { templates.flatMap { $0.record.images.map(\.image) } }
+
+    /// `kind` is `.dg2`, `.dg3` or `.dg4`.
+    public init(_ bytes: [UInt8], kind: LDSFileKind) throws(LDSError) {
+        guard [.dg2, .dg3, .dg4].contains(kind) else {
+            throw LDSError(.unsupported, "\(kind.rawValue) is not a biometric data group")
+        }
+        var (outer, warnings) = try OuterTLV.parse(bytes, kind: kind)
+        let group = outer.child(ASN1Tag(0x7F61)) ?? outer
+        let templateNodes = group.children(ASN1Tag(0x7F60))
+        if templateNodes.isEmpty { warnings.append("\(kind.rawValue) holds no biometric template (7F60)") }
+        if let count = group.child(.integer).flatMap({ try? $0.intValue() }), count != templateNodes.count {
+            warnings.append("\(kind.rawValue) announces \(count) templates, holds \(templateNodes.count)")
+        }
+        var templates: [BiometricTemplate] = []
+        for node in templateNodes {
+            let template = try BiometricTemplate(node)
+            warnings += template.record.warnings
+            templates.append(template)
+        }
+        self.kind = kind
+        rawBytes = bytes
+        self.templates = templates
+        self.warnings = warnings
+    }
+
+    public var json: JSONValue {
+        ["kind": kind.json, "templates": .array(templates), "rawBytes": .bytes(rawBytes)]
+    }
+}
+
+/// One biometric information template (7F60): its header and its record.
+public struct BiometricTemplate: Sendable, Equatable, JSONRepresentable {
+    public let header: BiometricHeader
+    /// The biometric data block (5F2E content, or 7F2E content as read).
+    public let dataBlock: [UInt8]
+    public let record: BiometricRecord
+
+    init(_ node: ASN1Node) throws(LDSError) {
+        let headerNode = node.children.first { $0.tag.tagClass == .contextSpecific && $0.isConstructed }
+        header = BiometricHeader(headerNode)
+        guard let block = node.child(ASN1Tag(0x5F2E)) ?? node.child(ASN1Tag(0x7F2E)) else {
+            throw LDSError(.malformed, "biometric template without a data block (5F2E/7F2E)")
+        }
+        dataBlock = block.bytes
+        record = BiometricRecord(block: block, header: header)
+    }
+
+    public var json: JSONValue { ["header": header.json, "record": record.json, "dataBlock": .bytes(dataBlock)] }
+}
+
+/// The biometric header template (A1) of ISO/IEC 7816-11 as ICAO 9303-10 uses it.
+public struct BiometricHeader: Sendable, Equatable, JSONRepresentable {
+    /// 80: patron header version, e.g. 01 01.
+    public let version: [UInt8]?
+    /// 81: biometric type (2 face, 8 finger, 16 iris).
+    public let biometricType: Int?
+    /// 82: biometric subtype (finger or eye position bits).
+    public let biometricSubtype: Int?
+    /// 83: creation date and time (7 bytes, BCD).
+    public let creationDateTime: [UInt8]?
+    /// 85: validity period (8 bytes, BCD from/to).
+    public let validityPeriod: [UInt8]?
+    /// 86: creator (PID).
+    public let creator: [UInt8]?
+    /// 87: format owner (0x0101 ISO/IEC JTC 1/SC 37).
+    public let formatOwner: Int?
+    /// 88: format type (0x0008 face 19794-5, 0x0007 finger 19794-4, 0x0009 iris 19794-6, …).
+    public let formatType: Int?
+
+    init(_ node: ASN1Node?) {
+        func bytes(_ number: UInt32) -> [UInt8]? {
+            node?.child(.contextSpecific(number, constructed: false))?.bytes
+        }
+        func integer(_ number: UInt32) -> Int? {
+            bytes(number).flatMap { $0.count <= 4 ? $0.reduce(0) { $0 << 8 | Int($1) } : nil }
+        }
+        version = bytes(0)
+        biometricType = integer(1)
+        biometricSubtype = integer(2)
+        creationDateTime = bytes(3)
+        validityPeriod = bytes(5)
+        creator = bytes(6)
+        formatOwner = integer(7)
+        formatType = integer(8)
+    }
+
+    public var json: JSONValue {
+        [
+            "version": .optional(version), "biometricType": .optional(biometricType),
+            "biometricSubtype": .optional(biometricSubtype), "creationDateTime": .optional(creationDateTime),
+            "validityPeriod": .optional(validityPeriod), "creator": .optional(creator),
+            "formatOwner": .optional(formatOwner), "formatType": .optional(formatType),
+        ]
+    }
+}

@@ -1,0 +1,113 @@
+import ASN1
+
+/// A date from DG11, DG12 or DG16: ICAO 9303-10 writes `yyyymmdd` (or `yyyymmddhhmmss`) as text,
+/// some chips as BCD bytes (`19 70 01 01`). Both are kept: the digits and how they were stored.
+public struct LDSDate: Sendable, Equatable, JSONRepresentable {
+    public enum Encoding: String, Sendable, JSONEnum {
+        case text
+        case bcd
+    }
+
+    /// The digits, e.g. "19700101" or "20240101123059" (BCD nibbles above 9 appear as hex).
+    public let value: String
+    public let encoding: Encoding
+
+    init(_ bytes: some Collection<UInt8>) {
+        let isText = bytes.allSatisfy { (0x30...0x39).contains($0) || $0 == UInt8(ascii: "<") || $0 == 0x20 }
+        if isText {
+            value = String(decoding: Array(bytes), as: UTF8.self)
+            encoding = .text
+        } else {
+            value = hex(bytes)
+            encoding = .bcd
+        }
+    }
+
+    /// Writes `value` back as text or BCD.
+    init(value: String, encoding: Encoding) {
+        self.value = value
+        self.encoding = encoding
+    }
+
+    /// The bytes a chip stores for this date.
+    var encoded: [UInt8] {
+        switch encoding {
+        case .text: return Array(value.utf8)
+        case .bcd:
+            let digits = Array(value.utf8).map { UInt8(ascii: "0") <= $0 && $0 <= UInt8(ascii: "9") ? $0 - 48 : 0 }
+            return stride(from: 0, to: digits.count, by: 2).map {
+                digits[$0] << 4 | ($0 + 1 < digits.count ? digits[$0 + 1] : 0)
+            }
+        }
+    }
+
+    public var json: JSONValue { ["value": .string(value), "encoding": encoding.json] }
+}
+
+/// Reading the data objects of DG11, DG12 and DG16 templates: text, dates, images, counts.
+struct DetailReader {
+    let node: ASN1Node
+    var warnings: [String] = []
+
+    init(_ node: ASN1Node) { self.node = node }
+
+    /// The tag list (5C), when present.
+    var tagList: [UInt32] { node.child(ASN1Tag(0x5C)).map { splitTagList($0.content) } ?? [] }
+
+    func text(_ tag: UInt64) -> String? { node.child(ASN1Tag(tag))?.text }
+
+    func date(_ tag: UInt64) -> LDSDate? { node.child(ASN1Tag(tag)).map { LDSDate($0.content) } }
+
+    func image(_ tag: UInt64) -> DocumentImage? {
+        node.child(ASN1Tag(tag)).map { DocumentImage(bytes: $0.bytes) }
+    }
+
+    /// The texts under a `A0` template (02 count, then repeated `tag`) — other names, other
+    /// persons; the count is checked against what is there, a mismatch is a warning.
+    mutating func names(in template: UInt64, _ tag: UInt64) -> [String] {
+        guard let group = node.child(ASN1Tag(template)) else { return [] }
+        let names = group.children(ASN1Tag(tag)).map(\.text)
+        if let count = group.child(.integer).flatMap({ try? $0.intValue() }), count != names.count {
+            warnings.append("template \(String(template, radix: 16, uppercase: true)) announces \(count) entries, holds \(names.count)")
+        }
+        return names
+    }
+}
+
+/// Writing the same data objects back (for specimen files and round-trip tests).
+struct DetailWriter {
+    private(set) var elements: [[UInt8]] = []
+    private(set) var tags: [UInt64] = []
+
+    mutating func text(_ tag: UInt64, _ value: String?) {
+        guard let value else { return }
+        add(tag, DER.tlv(ASN1Tag(tag), Array(value.utf8)))
+    }
+
+    mutating func date(_ tag: UInt64, _ value: LDSDate?) {
+        guard let value else { return }
+        add(tag, DER.tlv(ASN1Tag(tag), value.encoded))
+    }
+
+    mutating func image(_ tag: UInt64, _ value: DocumentImage?) {
+        guard let value else { return }
+        add(tag, DER.tlv(ASN1Tag(tag), value.bytes))
+    }
+
+    mutating func names(_ template: UInt64, _ tag: UInt64, _ names: [String]) {
+        guard !names.isEmpty else { return }
+        let content = [DER.integer(names.count)] + names.map { DER.tlv(ASN1Tag(tag), Array($0.utf8)) }
+        add(template, DER.constructed(ASN1Tag(template), content))
+    }
+
+    private mutating func add(_ tag: UInt64, _ element: [UInt8]) {
+        tags.append(tag)
+        elements.append(element)
+    }
+
+    /// The file: outer tag, the 5C tag list, then the elements.
+    func file(outerTag: UInt64) -> [UInt8] {
+        let tagList = tags.flatMap { ASN1Tag($0).encoded }
+        return DER.constructed(ASN1Tag(outerTag), [DER.tlv(ASN1Tag(0x5C), tagList)] + elements)
+    }
+}

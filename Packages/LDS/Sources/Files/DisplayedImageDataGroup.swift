@@ -1,0 +1,41 @@
+import ASN1
+
+/// DG5 (displayed portrait, images under 5F40) and DG7 (displayed signature or usual mark,
+/// under 5F43), ICAO 9303-10 §4.7.5 and §4.7.7.
+///
+/// ```
+/// 65 { 02 count, 5F40 image… }      67 { 02 count, 5F43 image… }
+/// ```
+public struct DisplayedImageDataGroup: LDSFileModel, Equatable {
+    public let kind: LDSFileKind
+    public let rawBytes: [UInt8]
+    public let images: [DocumentImage]
+    public let warnings: [String]
+
+    /// `kind` is `.dg5` or `.dg7`.
+    public init(_ bytes: [UInt8], kind: LDSFileKind) throws(LDSError) {
+        let imageTag: UInt64
+        switch kind {
+        case .dg5: imageTag = 0x5F40
+        case .dg7: imageTag = 0x5F43
+        default: throw LDSError(.unsupported, "\(kind.rawValue) holds no displayed images")
+        }
+        var (node, warnings) = try OuterTLV.parse(bytes, kind: kind)
+        self.kind = kind
+        rawBytes = bytes
+        images = node.children(ASN1Tag(imageTag)).map { DocumentImage(bytes: $0.bytes) }
+        if let count = node.child(.integer).flatMap({ try? $0.intValue() }), count != images.count {
+            warnings.append("\(kind.rawValue) announces \(count) images, holds \(images.count)")
+        }
+        self.warnings = warnings + images.flatMap(\.warnings)
+    }
+
+    /// The file for these images (DER): count, then each image under the group's tag.
+    public static func encoded(images: [[UInt8]], kind: LDSFileKind) -> [UInt8] {
+        let imageTag: UInt64 = kind == .dg7 ? 0x5F43 : 0x5F40
+        return DER.constructed(
+            ASN1Tag(UInt64(kind.outerTag)), [DER.integer(images.count)] + images.map { DER.tlv(ASN1Tag(imageTag), $0) })
+    }
+
+    public var json: JSONValue { ["kind": kind.json, "images": .array(images), "rawBytes": .bytes(rawBytes)] }
+}

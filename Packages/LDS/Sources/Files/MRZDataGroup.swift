@@ -1,0 +1,51 @@
+import ASN1
+import MRZ
+
+/// DG1: the machine readable zone as the chip stores it (ICAO 9303-10 §4.7.1), parsed by the MRZ
+/// package.
+///
+/// ```
+/// 61 { 5F1F MRZ data: 90 (TD1), 72 (TD2) or 88 (TD3) characters, no line breaks }
+/// ```
+public struct MRZDataGroup: LDSFileModel, Equatable {
+    public let rawBytes: [UInt8]
+    /// The 5F1F content as text.
+    public let mrzText: String
+    public let machineReadableZone: MachineReadableZone
+    public let warnings: [String]
+
+    public init(_ bytes: [UInt8]) throws(LDSError) {
+        let (node, warnings) = try OuterTLV.parse(bytes, kind: .dg1)
+        let data = try asn1 { () throws(ASN1Error) in try node.requiredChild(ASN1Tag(0x5F1F), "MRZ data") }
+        rawBytes = bytes
+        mrzText = data.text
+        machineReadableZone = try Self.parse(mrzText)
+        self.warnings = warnings
+    }
+
+    /// Splits the stored characters into the document's lines by their count and parses them.
+    static func parse(_ text: String) throws(LDSError) -> MachineReadableZone {
+        let characters = Array(text)
+        let lineLength: Int
+        switch characters.count {
+        case 90: lineLength = 30
+        case 72: lineLength = 36
+        case 88: lineLength = 44
+        default:
+            throw LDSError(.malformed, "DG1 holds \(characters.count) MRZ characters; expected 90, 72 or 88")
+        }
+        let lines = stride(from: 0, to: characters.count, by: lineLength).map {
+            String(characters[$0..<$0 + lineLength])
+        }
+        do {
+            return try parseMrz(lines: lines)
+        } catch {
+            throw LDSError(.malformed, "DG1 MRZ: \(error.reason)")
+        }
+    }
+
+    public var json: JSONValue {
+        let zone = (try? JSONValue.parse(machineReadableZoneToJson(machineReadableZone))) ?? .null
+        return ["mrzText": .string(mrzText), "machineReadableZone": zone, "rawBytes": .bytes(rawBytes)]
+    }
+}

@@ -1,0 +1,137 @@
+extension JSONValue {
+    /// Nesting deeper than this is refused (the reader's own documents stay far below it).
+    static let maximumParseDepth = 64
+
+    /// Parses JSON text (RFC 8259), for composing JSON that another package produced as text
+    /// (e.g. the MRZ package's `machineReadableZoneToJson`) into a tree. Numbers that are not
+    /// integers are refused: no model here carries one.
+    public static func parse(_ text: String) throws(LDSError) -> JSONValue {
+        var parser = JSONTextParser(bytes: Array(text.utf8))
+        let value = try parser.value(depth: 0)
+        parser.skipWhitespace()
+        guard parser.index == parser.bytes.count else { throw parser.failure("text after the JSON value") }
+        return value
+    }
+}
+
+private struct JSONTextParser {
+    let bytes: [UInt8]
+    var index = 0
+
+    func failure(_ what: String) -> LDSError { LDSError(.malformed, "JSON: \(what) at offset \(index)") }
+
+    mutating func skipWhitespace() {
+        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+    }
+
+    mutating func consume(_ literal: String) -> Bool {
+        let literalBytes = Array(literal.utf8)
+        guard bytes.count - index >= literalBytes.count,
+            bytes[index..<index + literalBytes.count].elementsEqual(literalBytes)
+        else { return false }
+        index += literalBytes.count
+        return true
+    }
+
+    mutating func value(depth: Int) throws(LDSError) -> JSONValue {
+        guard depth < JSONValue.maximumParseDepth else { throw failure("nesting too deep") }
+        skipWhitespace()
+        guard index < bytes.count else { throw failure("value expected") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"):
+            index += 1
+            var members: [JSONMember] = []
+            skipWhitespace()
+            if consume("}") { return .object(members) }
+            repeat {
+                skipWhitespace()
+                let key = try string()
+                skipWhitespace()
+                guard consume(":") else { throw failure("':' expected") }
+                members.append(JSONMember(key, try value(depth: depth + 1)))
+                skipWhitespace()
+            } while consume(",")
+            guard consume("}") else { throw failure("'}' expected") }
+            return .object(members)
+        case UInt8(ascii: "["):
+            index += 1
+            var elements: [JSONValue] = []
+            skipWhitespace()
+            if consume("]") { return .array(elements) }
+            repeat {
+                elements.append(try value(depth: depth + 1))
+                skipWhitespace()
+            } while consume(",")
+            guard consume("]") else { throw failure("']' expected") }
+            return .array(elements)
+        case UInt8(ascii: "\""):
+            return .string(try string())
+        default:
+            if consume("null") { return .null }
+            if consume("true") { return .bool(true) }
+            if consume("false") { return .bool(false) }
+            return .integer(try integer())
+        }
+    }
+
+    mutating func integer() throws(LDSError) -> Int {
+        let start = index
+        if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+        while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+        guard let value = Int(String(decoding: bytes[start..<index], as: UTF8.self)) else {
+            throw failure("integer expected")
+        }
+        return value
+    }
+
+    mutating func string() throws(LDSError) -> String {
+        guard consume("\"") else { throw failure("string expected") }
+        var scalars = String.UnicodeScalarView()
+        var pendingHighSurrogate: UInt32?
+        while true {
+            guard index < bytes.count else { throw failure("unterminated string") }
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                return String(scalars)
+            }
+            if byte == UInt8(ascii: "\\") {
+                index += 1
+                guard index < bytes.count else { throw failure("unterminated escape") }
+                let escape = bytes[index]
+                index += 1
+                let simple: [UInt8: Unicode.Scalar] = [
+                    UInt8(ascii: "\""): "\"", UInt8(ascii: "\\"): "\\", UInt8(ascii: "/"): "/",
+                    UInt8(ascii: "b"): "\u{08}", UInt8(ascii: "f"): "\u{0C}", UInt8(ascii: "n"): "\n",
+                    UInt8(ascii: "r"): "\r", UInt8(ascii: "t"): "\t",
+                ]
+                if let scalar = simple[escape] {
+                    scalars.append(scalar)
+                    continue
+                }
+                guard escape == UInt8(ascii: "u"), bytes.count - index >= 4,
+                    let code = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16)
+                else { throw failure("invalid escape") }
+                index += 4
+                if (0xD800...0xDBFF).contains(code) {
+                    pendingHighSurrogate = code
+                    continue
+                }
+                var combined = code
+                if (0xDC00...0xDFFF).contains(code), let high = pendingHighSurrogate {
+                    combined = 0x10000 + ((high - 0xD800) << 10) + (code - 0xDC00)
+                }
+                pendingHighSurrogate = nil
+                guard let scalar = Unicode.Scalar(combined) else { throw failure("invalid code point") }
+                scalars.append(scalar)
+                continue
+            }
+            // Copy one UTF-8 sequence.
+            let length = byte < 0x80 ? 1 : byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4
+            guard bytes.count - index >= length else { throw failure("truncated UTF-8") }
+            let text = String(decoding: bytes[index..<index + length], as: UTF8.self)
+            scalars.append(contentsOf: text.unicodeScalars)
+            index += length
+        }
+    }
+}

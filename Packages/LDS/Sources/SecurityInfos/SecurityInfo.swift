@@ -1,0 +1,364 @@
+import ASN1
+
+/// Key agreement of a PACE or Chip Authentication protocol OID.
+public enum KeyAgreement: String, Sendable, JSONEnum {
+    case dh
+    case ecdh
+}
+
+/// The PACE mapping of a PACE protocol OID.
+public enum PACEMapping: String, Sendable, JSONEnum {
+    case genericMapping
+    case integratedMapping
+    case chipAuthenticationMapping
+}
+
+/// Cipher and MAC of a PACE or Chip Authentication protocol OID (the last arc).
+public enum SecureMessagingCipher: String, Sendable, JSONEnum {
+    /// 3DES-CBC with ISO 9797-1 MAC algorithm 3.
+    case tripleDES
+    /// AES-CBC with CMAC, 128/192/256-bit keys.
+    case aes128
+    case aes192
+    case aes256
+
+    init?(arc: UInt64) {
+        switch arc {
+        case 1: self = .tripleDES
+        case 2: self = .aes128
+        case 3: self = .aes192
+        case 4: self = .aes256
+        default: return nil
+        }
+    }
+}
+
+/// One entry of a SecurityInfos set (BSI TR-03110-3 §A.1, ICAO 9303-11 §9.2). Entries of an
+/// unknown protocol, and known ones that do not parse, are kept as `.unknown`, never fatal.
+///
+/// ```
+/// SecurityInfo ::= SEQUENCE { protocol OBJECT IDENTIFIER, requiredData ANY, optionalData ANY OPTIONAL }
+/// ```
+public enum SecurityInfo: Sendable, Equatable, JSONRepresentable {
+    case pace(PACEInfo)
+    case paceDomainParameters(DomainParameterInfo)
+    case chipAuthentication(ChipAuthenticationInfo)
+    case chipAuthenticationDomainParameters(DomainParameterInfo)
+    case chipAuthenticationPublicKey(ChipAuthenticationPublicKeyInfo)
+    case terminalAuthentication(TerminalAuthenticationInfo)
+    case activeAuthentication(ActiveAuthenticationInfo)
+    case unknown(UnknownSecurityInfo)
+
+    static let pacePrefix: ASN1ObjectIdentifier = "0.4.0.127.0.7.2.2.4"
+    static let chipAuthenticationPrefix: ASN1ObjectIdentifier = "0.4.0.127.0.7.2.2.3"
+    static let publicKeyPrefix: ASN1ObjectIdentifier = "0.4.0.127.0.7.2.2.1"
+    static let terminalAuthentication: ASN1ObjectIdentifier = "0.4.0.127.0.7.2.2.2"
+    static let activeAuthentication: ASN1ObjectIdentifier = "2.23.136.1.1.5"
+
+    /// Classifies one SecurityInfo; `warning` says why a known protocol was kept as unknown.
+    static func parse(_ node: ASN1Node) -> (info: SecurityInfo, warning: String?) {
+        let raw = Array(node.encodedBytes)
+        guard node.tag == .sequence, let first = node.children.first,
+            let protocolId = try? first.objectIdentifier()
+        else {
+            return (.unknown(UnknownSecurityInfo(protocolIdentifier: nil, rawBytes: raw)), "SecurityInfo without a protocol OID kept raw")
+        }
+        do {
+            let info = try classify(node, protocolId: protocolId, raw: raw)
+            return (info ?? .unknown(UnknownSecurityInfo(protocolIdentifier: protocolId, rawBytes: raw)), nil)
+        } catch {
+            let unknown = SecurityInfo.unknown(UnknownSecurityInfo(protocolIdentifier: protocolId, rawBytes: raw))
+            return (unknown, "\(protocolId.name ?? protocolId.dotted) kept raw: \(error.reason)")
+        }
+    }
+
+    private static func classify(
+        _ node: ASN1Node, protocolId: ASN1ObjectIdentifier, raw: [UInt8]
+    ) throws(LDSError) -> SecurityInfo? {
+        let arcs = protocolId.arcs
+        return try asn1 { () throws(ASN1Error) -> SecurityInfo? in
+            let second = try node.child(at: 1, "requiredData")
+            let third = node.children.count > 2 ? node.children[2] : nil
+            if protocolId.hasPrefix(pacePrefix) && arcs.count == 11 {
+                return .pace(
+                    PACEInfo(
+                        protocolIdentifier: protocolId, version: try second.intValue(),
+                        parameterId: try third?.intValue(), rawBytes: raw))
+            }
+            if protocolId.hasPrefix(pacePrefix) && arcs.count == 10 {
+                return .paceDomainParameters(
+                    try DomainParameterInfo(protocolIdentifier: protocolId, parameters: second, id: third, rawBytes: raw))
+            }
+            if protocolId.hasPrefix(chipAuthenticationPrefix) && arcs.count == 11 {
+                return .chipAuthentication(
+                    ChipAuthenticationInfo(
+                        protocolIdentifier: protocolId, version: try second.intValue(), keyId: try third?.intValue(),
+                        rawBytes: raw))
+            }
+            if protocolId.hasPrefix(chipAuthenticationPrefix) && arcs.count == 10 {
+                return .chipAuthenticationDomainParameters(
+                    try DomainParameterInfo(protocolIdentifier: protocolId, parameters: second, id: third, rawBytes: raw))
+            }
+            if protocolId.hasPrefix(publicKeyPrefix) && arcs.count == 10 {
+                // Some chips write the AlgorithmIdentifier and the key inline, without the
+                // SubjectPublicKeyInfo SEQUENCE around them.
+                let isInline = second.children.first?.tag == .objectIdentifier && third?.tag == .bitString
+                let inlineKey = isInline ? try node.child(at: 2, "subjectPublicKey") : nil
+                let key: PublicKeyInfo
+                do throws(LDSError) {
+                    if let inlineKey {
+                        key = try PublicKeyInfo(
+                            algorithmNode: second, keyNode: inlineKey,
+                            encoded: Array(second.encodedBytes) + Array(inlineKey.encodedBytes))
+                    } else {
+                        key = try PublicKeyInfo(node: second)
+                    }
+                } catch {
+                    throw ASN1Error(.invalidValue, error.reason)
+                }
+                let keyId = node.children.count > (isInline ? 3 : 2) ? node.children[isInline ? 3 : 2] : nil
+                return .chipAuthenticationPublicKey(
+                    ChipAuthenticationPublicKeyInfo(
+                        protocolIdentifier: protocolId, publicKey: key, keyId: try keyId?.intValue(),
+                        isInline: isInline, rawBytes: raw))
+            }
+            if protocolId == terminalAuthentication {
+                let fileId = try third.map { (fileId) throws(ASN1Error) in
+                    Array(try fileId.child(at: 0, "fid").octetString())
+                }
+                return .terminalAuthentication(
+                    TerminalAuthenticationInfo(
+                        protocolIdentifier: protocolId, version: try second.intValue(), efCVCAFileId: fileId,
+                        rawBytes: raw))
+            }
+            if protocolId == activeAuthentication {
+                return .activeAuthentication(
+                    ActiveAuthenticationInfo(
+                        protocolIdentifier: protocolId, version: try second.intValue(),
+                        signatureAlgorithm: try third?.objectIdentifier(), rawBytes: raw))
+            }
+            return nil
+        }
+    }
+
+    /// The entry's protocol OID (nil only for an entry without one).
+    public var protocolIdentifier: ASN1ObjectIdentifier? {
+        switch self {
+        case .pace(let info): info.protocolIdentifier
+        case .paceDomainParameters(let info): info.protocolIdentifier
+        case .chipAuthentication(let info): info.protocolIdentifier
+        case .chipAuthenticationDomainParameters(let info): info.protocolIdentifier
+        case .chipAuthenticationPublicKey(let info): info.protocolIdentifier
+        case .terminalAuthentication(let info): info.protocolIdentifier
+        case .activeAuthentication(let info): info.protocolIdentifier
+        case .unknown(let info): info.protocolIdentifier
+        }
+    }
+
+    /// The entry exactly as read.
+    public var rawBytes: [UInt8] {
+        switch self {
+        case .pace(let info): info.rawBytes
+        case .paceDomainParameters(let info): info.rawBytes
+        case .chipAuthentication(let info): info.rawBytes
+        case .chipAuthenticationDomainParameters(let info): info.rawBytes
+        case .chipAuthenticationPublicKey(let info): info.rawBytes
+        case .terminalAuthentication(let info): info.rawBytes
+        case .activeAuthentication(let info): info.rawBytes
+        case .unknown(let info): info.rawBytes
+        }
+    }
+
+    /// The JSON `type` name of each case.
+    var typeName: String {
+        switch self {
+        case .pace: "paceInfo"
+        case .paceDomainParameters: "paceDomainParameterInfo"
+        case .chipAuthentication: "chipAuthenticationInfo"
+        case .chipAuthenticationDomainParameters: "chipAuthenticationDomainParameterInfo"
+        case .chipAuthenticationPublicKey: "chipAuthenticationPublicKeyInfo"
+        case .terminalAuthentication: "terminalAuthenticationInfo"
+        case .activeAuthentication: "activeAuthenticationInfo"
+        case .unknown: "unknown"
+        }
+    }
+
+    public var json: JSONValue {
+        var members = [
+            JSONMember("type", .string(typeName)),
+            JSONMember("protocol", .optional(protocolIdentifier?.dotted)),
+            JSONMember("protocolName", .optional(protocolIdentifier?.name)),
+        ]
+        let details: JSONValue
+        switch self {
+        case .pace(let info): details = info.json
+        case .paceDomainParameters(let info): details = info.json
+        case .chipAuthentication(let info): details = info.json
+        case .chipAuthenticationDomainParameters(let info): details = info.json
+        case .chipAuthenticationPublicKey(let info): details = info.json
+        case .terminalAuthentication(let info): details = info.json
+        case .activeAuthentication(let info): details = info.json
+        case .unknown: details = [:]
+        }
+        if case .object(let detailMembers) = details { members += detailMembers }
+        members.append(JSONMember("rawBytes", .bytes(rawBytes)))
+        return .object(members)
+    }
+}
+
+/// `PACEInfo ::= SEQUENCE { protocol, version INTEGER, parameterId INTEGER OPTIONAL }`
+public struct PACEInfo: Sendable, Equatable, JSONRepresentable {
+    public let protocolIdentifier: ASN1ObjectIdentifier
+    public let version: Int
+    /// The standardized domain parameter ID (or a proprietary one, see `DomainParameterInfo`).
+    public let parameterId: Int?
+    public let rawBytes: [UInt8]
+
+    public var keyAgreement: KeyAgreement? {
+        switch protocolIdentifier.arcs[9] {
+        case 1, 3: .dh
+        case 2, 4, 6: .ecdh
+        default: nil
+        }
+    }
+
+    public var mapping: PACEMapping? {
+        switch protocolIdentifier.arcs[9] {
+        case 1, 2: .genericMapping
+        case 3, 4: .integratedMapping
+        case 6: .chipAuthenticationMapping
+        default: nil
+        }
+    }
+
+    public var cipher: SecureMessagingCipher? { SecureMessagingCipher(arc: protocolIdentifier.arcs[10]) }
+
+    public var json: JSONValue {
+        [
+            "version": .integer(version), "parameterId": .optional(parameterId),
+            "keyAgreement": .optional(keyAgreement), "mapping": .optional(mapping), "cipher": .optional(cipher),
+        ]
+    }
+}
+
+/// PACEDomainParameterInfo and ChipAuthenticationDomainParameterInfo (same shape):
+/// `SEQUENCE { protocol, domainParameter AlgorithmIdentifier, parameterId/keyId INTEGER OPTIONAL }`
+public struct DomainParameterInfo: Sendable, Equatable, JSONRepresentable {
+    public let protocolIdentifier: ASN1ObjectIdentifier
+    /// The AlgorithmIdentifier's OID (e.g. id-ecPublicKey, dhpublicnumber, standardizedDomainParameters).
+    public let algorithm: ASN1ObjectIdentifier
+    /// The standardized parameter ID when the algorithm is standardizedDomainParameters.
+    public let standardizedDomainParameterId: Int?
+    /// The AlgorithmIdentifier exactly as read (explicit curves and groups stay available).
+    public let domainParameter: [UInt8]
+    /// PACE's parameterId or CA's keyId that refers to these parameters.
+    public let id: Int?
+    public let rawBytes: [UInt8]
+
+    init(protocolIdentifier: ASN1ObjectIdentifier, parameters: ASN1Node, id: ASN1Node?, rawBytes: [UInt8]) throws(ASN1Error) {
+        self.protocolIdentifier = protocolIdentifier
+        algorithm = try parameters.child(at: 0, "algorithm").objectIdentifier()
+        standardizedDomainParameterId =
+            algorithm.dotted == "0.4.0.127.0.7.1.2" ? try parameters.child(at: 1, "parameters").intValue() : nil
+        domainParameter = Array(parameters.encodedBytes)
+        self.id = try id?.intValue()
+        self.rawBytes = rawBytes
+    }
+
+    public var keyAgreement: KeyAgreement? {
+        switch protocolIdentifier.arcs[9] {
+        case 1, 3: .dh
+        case 2, 4, 6: .ecdh
+        default: nil
+        }
+    }
+
+    public var json: JSONValue {
+        [
+            "algorithm": .string(algorithm.dotted), "algorithmName": .optional(algorithm.name),
+            "standardizedDomainParameterId": .optional(standardizedDomainParameterId),
+            "domainParameter": .bytes(domainParameter), "id": .optional(id),
+        ]
+    }
+}
+
+/// `ChipAuthenticationInfo ::= SEQUENCE { protocol, version INTEGER, keyId INTEGER OPTIONAL }`
+public struct ChipAuthenticationInfo: Sendable, Equatable, JSONRepresentable {
+    public let protocolIdentifier: ASN1ObjectIdentifier
+    public let version: Int
+    public let keyId: Int?
+    public let rawBytes: [UInt8]
+
+    public var keyAgreement: KeyAgreement? {
+        switch protocolIdentifier.arcs[9] {
+        case 1: .dh
+        case 2: .ecdh
+        default: nil
+        }
+    }
+
+    public var cipher: SecureMessagingCipher? { SecureMessagingCipher(arc: protocolIdentifier.arcs[10]) }
+
+    public var json: JSONValue {
+        [
+            "version": .integer(version), "keyId": .optional(keyId), "keyAgreement": .optional(keyAgreement),
+            "cipher": .optional(cipher),
+        ]
+    }
+}
+
+/// `ChipAuthenticationPublicKeyInfo ::= SEQUENCE { protocol id-PK-DH | id-PK-ECDH,
+///  chipAuthenticationPublicKey SubjectPublicKeyInfo, keyId INTEGER OPTIONAL }`
+public struct ChipAuthenticationPublicKeyInfo: Sendable, Equatable, JSONRepresentable {
+    public let protocolIdentifier: ASN1ObjectIdentifier
+    public let publicKey: PublicKeyInfo
+    public let keyId: Int?
+    /// Written without the SubjectPublicKeyInfo SEQUENCE (`publicKey.encoded` is then the
+    /// AlgorithmIdentifier followed by the BIT STRING).
+    public let isInline: Bool
+    public let rawBytes: [UInt8]
+
+    public var keyAgreement: KeyAgreement? {
+        switch protocolIdentifier.arcs[9] {
+        case 1: .dh
+        case 2: .ecdh
+        default: nil
+        }
+    }
+
+    public var json: JSONValue {
+        ["keyId": .optional(keyId), "keyAgreement": .optional(keyAgreement), "publicKey": publicKey.json]
+    }
+}
+
+/// `TerminalAuthenticationInfo ::= SEQUENCE { protocol id-TA, version INTEGER, efCVCA FileID OPTIONAL }`
+public struct TerminalAuthenticationInfo: Sendable, Equatable, JSONRepresentable {
+    public let protocolIdentifier: ASN1ObjectIdentifier
+    public let version: Int
+    public let efCVCAFileId: [UInt8]?
+    public let rawBytes: [UInt8]
+
+    public var json: JSONValue { ["version": .integer(version), "efCVCAFileId": .optional(efCVCAFileId)] }
+}
+
+/// `ActiveAuthenticationInfo ::= SEQUENCE { protocol id-AA, version INTEGER, signatureAlgorithm OBJECT IDENTIFIER }`
+/// (ICAO 9303-11 §6.1: present in DG14 when the DG15 key is an EC key).
+public struct ActiveAuthenticationInfo: Sendable, Equatable, JSONRepresentable {
+    public let protocolIdentifier: ASN1ObjectIdentifier
+    public let version: Int
+    public let signatureAlgorithm: ASN1ObjectIdentifier?
+    public let rawBytes: [UInt8]
+
+    public var json: JSONValue {
+        [
+            "version": .integer(version), "signatureAlgorithm": .optional(signatureAlgorithm?.dotted),
+            "signatureAlgorithmName": .optional(signatureAlgorithm?.name),
+        ]
+    }
+}
+
+/// A SecurityInfo of a protocol this package does not model (CI, PT, RI, PSA, proprietary…).
+public struct UnknownSecurityInfo: Sendable, Equatable {
+    public let protocolIdentifier: ASN1ObjectIdentifier?
+    public let rawBytes: [UInt8]
+}

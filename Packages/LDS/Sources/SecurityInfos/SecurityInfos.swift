@@ -1,0 +1,142 @@
+import ASN1
+
+/// A SecurityInfos set: EF.CardAccess, DG14 (inside tag 6E) and the content EF.CardSecurity signs.
+///
+/// ```
+/// SecurityInfos ::= SET OF SecurityInfo
+/// DG14 ::= 6E { SecurityInfos }
+/// ```
+public struct SecurityInfos: LDSFileModel, Equatable {
+    public let kind: LDSFileKind
+    public let rawBytes: [UInt8]
+    public let infos: [SecurityInfo]
+    public let warnings: [String]
+
+    /// `kind` is `.dg14` or `.cardAccess`.
+    public init(_ bytes: [UInt8], kind: LDSFileKind) throws(LDSError) {
+        guard kind == .dg14 || kind == .cardAccess else {
+            throw LDSError(.unsupported, "\(kind.rawValue) is not a SecurityInfos file")
+        }
+        let (outer, warnings) = try OuterTLV.parse(bytes, kind: kind)
+        let set =
+            kind == .dg14
+            ? try asn1 { () throws(ASN1Error) in try outer.child(at: 0, "SecurityInfos").expect(.set, "SecurityInfos") }
+            : outer
+        try self.init(set: set, kind: kind, rawBytes: bytes, warnings: warnings)
+    }
+
+    /// The SecurityInfos signed inside EF.CardSecurity.
+    init(set: ASN1Node, kind: LDSFileKind, rawBytes: [UInt8], warnings: [String]) throws(LDSError) {
+        guard set.tag == .set else { throw LDSError(.malformed, "SecurityInfos must be a SET, found \(set.tag)") }
+        self.kind = kind
+        self.rawBytes = rawBytes
+        let parsed = set.children.map(SecurityInfo.parse)
+        infos = parsed.map(\.info)
+        self.warnings = warnings + parsed.compactMap(\.warning)
+    }
+
+    public var paceInfos: [PACEInfo] {
+        infos.compactMap { if case .pace(let info) = $0 { info } else { nil } }
+    }
+
+    public var paceDomainParameterInfos: [DomainParameterInfo] {
+        infos.compactMap { if case .paceDomainParameters(let info) = $0 { info } else { nil } }
+    }
+
+    public var chipAuthenticationInfos: [ChipAuthenticationInfo] {
+        infos.compactMap { if case .chipAuthentication(let info) = $0 { info } else { nil } }
+    }
+
+    public var chipAuthenticationDomainParameterInfos: [DomainParameterInfo] {
+        infos.compactMap { if case .chipAuthenticationDomainParameters(let info) = $0 { info } else { nil } }
+    }
+
+    public var chipAuthenticationPublicKeyInfos: [ChipAuthenticationPublicKeyInfo] {
+        infos.compactMap { if case .chipAuthenticationPublicKey(let info) = $0 { info } else { nil } }
+    }
+
+    public var terminalAuthenticationInfos: [TerminalAuthenticationInfo] {
+        infos.compactMap { if case .terminalAuthentication(let info) = $0 { info } else { nil } }
+    }
+
+    public var activeAuthenticationInfo: ActiveAuthenticationInfo? {
+        infos.lazy.compactMap { if case .activeAuthentication(let info) = $0 { info } else { nil } }.first
+    }
+
+    public var json: JSONValue { ["kind": kind.json, "securityInfos": .array(infos), "rawBytes": .bytes(rawBytes)] }
+}
+
+/// EF.CardSecurity: a CMS SignedData whose eContent is SecurityInfos (BSI TR-03110-3 §A.1.2.2).
+/// Only the structure down to the eContent is read here; the signature is the CMS package's job.
+///
+/// ```
+/// ContentInfo ::= SEQUENCE { contentType id-signedData, content [0] EXPLICIT SignedData }
+/// SignedData ::= SEQUENCE { version, digestAlgorithms SET, encapContentInfo SEQUENCE {
+///     eContentType OBJECT IDENTIFIER (id-SecurityObject), eContent [0] EXPLICIT OCTET STRING }, … }
+/// ```
+public struct CardSecurity: LDSFileModel, Equatable {
+    public let rawBytes: [UInt8]
+    public let eContentType: ASN1ObjectIdentifier
+    /// The signed SecurityInfos (its `rawBytes` are the eContent octets).
+    public let securityInfos: SecurityInfos
+    public let warnings: [String]
+
+    public init(_ bytes: [UInt8]) throws(LDSError) {
+        let (contentInfo, outerWarnings) = try OuterTLV.parse(bytes, kind: .cardSecurity)
+        let (type, content) = try asn1 { () throws(ASN1Error) -> (ASN1ObjectIdentifier, [UInt8]) in
+            let contentType = try contentInfo.child(at: 0, "contentType").objectIdentifier()
+            guard contentType.dotted == "1.2.840.113549.1.7.2" else {
+                throw ASN1Error(.invalidValue, "ContentInfo is \(contentType.dotted), not signedData")
+            }
+            let signedData = try contentInfo.requiredChild(.contextSpecific(0, constructed: true), "content")
+                .child(at: 0, "SignedData").expect(.sequence, "SignedData")
+            let encapsulated = try signedData.child(at: 2, "encapContentInfo").expect(.sequence, "EncapsulatedContentInfo")
+            let type = try encapsulated.child(at: 0, "eContentType").objectIdentifier()
+            let content = try encapsulated.requiredChild(.contextSpecific(0, constructed: true), "eContent")
+                .child(at: 0, "eContent").octetString()
+            return (type, Array(content))
+        }
+        let (set, rest) = try asn1 { () throws(ASN1Error) in
+            try ASN1Node.parsePrefix(content, rules: .ber, maxDepth: OuterTLV.maximumDepth)
+        }
+        var warnings = outerWarnings
+        if type.dotted != "0.4.0.127.0.7.3.2.1" {
+            warnings.append("eContentType \(type.dotted) is not id-SecurityObject")
+        }
+        if !rest.isEmpty { warnings.append("\(rest.count) bytes after the signed SecurityInfos ignored") }
+        rawBytes = bytes
+        eContentType = type
+        securityInfos = try SecurityInfos(set: set, kind: .cardSecurity, rawBytes: content, warnings: [])
+        self.warnings = warnings + securityInfos.warnings
+    }
+
+    public var json: JSONValue {
+        [
+            "eContentType": .string(eContentType.dotted),
+            "securityInfos": .array(securityInfos.infos),
+            "eContent": .bytes(securityInfos.rawBytes),
+            "rawBytes": .bytes(rawBytes),
+        ]
+    }
+}
+
+/// DG15: the Active Authentication public key (ICAO 9303-11 §6.1).
+///
+/// ```
+/// DG15 ::= 6F { SubjectPublicKeyInfo }
+/// ```
+public struct ActiveAuthenticationPublicKey: LDSFileModel, Equatable {
+    public let rawBytes: [UInt8]
+    public let publicKey: PublicKeyInfo
+    public let warnings: [String]
+
+    public init(_ bytes: [UInt8]) throws(LDSError) {
+        let (outer, warnings) = try OuterTLV.parse(bytes, kind: .dg15)
+        let info = try asn1 { () throws(ASN1Error) in try outer.child(at: 0, "SubjectPublicKeyInfo") }
+        rawBytes = bytes
+        publicKey = try PublicKeyInfo(node: info)
+        self.warnings = warnings
+    }
+
+    public var json: JSONValue { ["publicKey": publicKey.json, "rawBytes": .bytes(rawBytes)] }
+}
