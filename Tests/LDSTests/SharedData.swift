@@ -39,7 +39,12 @@ enum SharedData {
         guard isAvailable,
             let enumerator = FileManager.default.enumerator(atPath: dataDirectory.path)
         else { return [] }
-        return enumerator.compactMap { $0 as? String }.filter(include).sorted()
+        return enumerator.compactMap { $0 as? String }.filter { path in
+            var isDirectory: ObjCBool = false
+            let full = dataDirectory.appendingPathComponent(path).path
+            return FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory) && !isDirectory.boolValue
+                && include(path)
+        }.sorted()
     }
 
     /// The path of an executable on PATH, nil (after recording) when absent.

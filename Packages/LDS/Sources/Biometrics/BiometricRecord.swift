@@ -34,10 +34,10 @@ public struct BiometricRecord: Sendable, Equatable, JSONRepresentable {
         self.warnings = warnings + images.flatMap(\.image.warnings)
     }
 
-    /// Reads a data block: 19794 by its magic, 39794 by its APPLICATION tag, a bare image by its
-    /// signature; a block of none of these keeps any image found inside it.
-    init(block: ASN1Node, header: BiometricHeader) {
-        let bytes = block.bytes
+    /// Reads a biometric data block (or a bare record file): 19794 by its magic, 39794 by its
+    /// APPLICATION tag, a bare image by its signature; a block of none of these keeps any image
+    /// found inside it. Never fails: what cannot be read is a warning.
+    public init(dataBlock bytes: [UInt8]) {
         let magic = Array(bytes.prefix(4))
         if magic == Array("FAC\0".utf8) {
             self = ISO19794.face(bytes)
@@ -49,7 +49,9 @@ public struct BiometricRecord: Sendable, Equatable, JSONRepresentable {
             self.init(
                 standard: .rawImage, version: nil, images: [BiometricImage(image: DocumentImage(bytes: bytes))],
                 warnings: ["biometric data block is a bare image without an ISO 19794/39794 record"])
-        } else if let record = ISO39794.record(block) {
+        } else if let nodes = try? ASN1Node.parseAll(bytes, rules: .ber, maxDepth: OuterTLV.maximumDepth),
+            let record = nodes.lazy.compactMap(ISO39794.record).first
+        {
             self = record
         } else {
             let found = embeddedImage(in: bytes).map { [BiometricImage(image: DocumentImage(bytes: $0))] } ?? []

@@ -138,7 +138,9 @@ enum ISO19794 {
     }
 
     /// A record whose header is cut short: any image inside it is still shown.
-    private static func truncated(_ standard: BiometricStandard, _ version: String?, _ bytes: [UInt8]) -> BiometricRecord {
+    private static func truncated(_ standard: BiometricStandard, _ version: String?, _ bytes: [UInt8])
+        -> BiometricRecord
+    {
         let found = embeddedImage(in: bytes).map { [BiometricImage(image: DocumentImage(bytes: $0))] } ?? []
         return BiometricRecord(
             standard: standard, version: version, images: found, warnings: ["\(standard.rawValue) header is truncated"])

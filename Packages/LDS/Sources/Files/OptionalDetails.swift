@@ -11,7 +11,9 @@ public struct OptionalDetails: LDSFileModel, Equatable {
 
         public var json: JSONValue {
             let printable = value.allSatisfy { (0x20...0x7E).contains($0) }
-            return ["tag": .string(tag), "value": .bytes(value), "text": printable ? .string(decodeText(value)) : .null]
+            return [
+                "tag": .string(tag), "value": .bytes(value), "text": printable ? .string(decodeText(value)) : .null,
+            ]
         }
     }
 

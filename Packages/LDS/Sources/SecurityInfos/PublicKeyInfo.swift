@@ -167,7 +167,7 @@ public struct PublicKeyInfo: Sendable, Equatable, JSONRepresentable {
         self.dhParameters = dhParameters
     }
 
-    private static func ecParameters(
+    static func ecParameters(
         _ parameters: ASN1Node
     ) throws(LDSError) -> (ParameterEncoding, String?, Int?, Int?, ECDomainParameters?) {
         switch parameters.tag {
@@ -199,7 +199,9 @@ public struct PublicKeyInfo: Sendable, Equatable, JSONRepresentable {
     }
 
     /// A TR-03110 standardized domain parameter ID (an INTEGER parameter).
-    private static func standardized(_ parameters: ASN1Node) throws(LDSError) -> (ParameterEncoding, String?, Int?, Int?) {
+    private static func standardized(_ parameters: ASN1Node) throws(LDSError) -> (
+        ParameterEncoding, String?, Int?, Int?
+    ) {
         let id = try asn1 { () throws(ASN1Error) in try parameters.intValue() }
         let entry = StandardizedDomainParameters.entry(id)
         return (.standardized, entry?.name, entry?.bits, id)

@@ -61,7 +61,10 @@ public enum SecurityInfo: Sendable, Equatable, JSONRepresentable {
         guard node.tag == .sequence, let first = node.children.first,
             let protocolId = try? first.objectIdentifier()
         else {
-            return (.unknown(UnknownSecurityInfo(protocolIdentifier: nil, rawBytes: raw)), "SecurityInfo without a protocol OID kept raw")
+            return (
+                .unknown(UnknownSecurityInfo(protocolIdentifier: nil, rawBytes: raw)),
+                "SecurityInfo without a protocol OID kept raw"
+            )
         }
         do {
             let info = try classify(node, protocolId: protocolId, raw: raw)
@@ -87,7 +90,8 @@ public enum SecurityInfo: Sendable, Equatable, JSONRepresentable {
             }
             if protocolId.hasPrefix(pacePrefix) && arcs.count == 10 {
                 return .paceDomainParameters(
-                    try DomainParameterInfo(protocolIdentifier: protocolId, parameters: second, id: third, rawBytes: raw))
+                    try DomainParameterInfo(
+                        protocolIdentifier: protocolId, parameters: second, id: third, rawBytes: raw))
             }
             if protocolId.hasPrefix(chipAuthenticationPrefix) && arcs.count == 11 {
                 return .chipAuthentication(
@@ -97,7 +101,8 @@ public enum SecurityInfo: Sendable, Equatable, JSONRepresentable {
             }
             if protocolId.hasPrefix(chipAuthenticationPrefix) && arcs.count == 10 {
                 return .chipAuthenticationDomainParameters(
-                    try DomainParameterInfo(protocolIdentifier: protocolId, parameters: second, id: third, rawBytes: raw))
+                    try DomainParameterInfo(
+                        protocolIdentifier: protocolId, parameters: second, id: third, rawBytes: raw))
             }
             if protocolId.hasPrefix(publicKeyPrefix) && arcs.count == 10 {
                 // Some chips write the AlgorithmIdentifier and the key inline, without the
@@ -249,17 +254,29 @@ public struct DomainParameterInfo: Sendable, Equatable, JSONRepresentable {
     public let algorithm: ASN1ObjectIdentifier
     /// The standardized parameter ID when the algorithm is standardizedDomainParameters.
     public let standardizedDomainParameterId: Int?
+    /// The curve or group: a standardized ID's name, a standard curve recognised in explicit
+    /// parameters, "explicit" for an unknown explicit curve, nil when not an EC or standard group.
+    public let curveName: String?
     /// The AlgorithmIdentifier exactly as read (explicit curves and groups stay available).
     public let domainParameter: [UInt8]
     /// PACE's parameterId or CA's keyId that refers to these parameters.
     public let id: Int?
     public let rawBytes: [UInt8]
 
-    init(protocolIdentifier: ASN1ObjectIdentifier, parameters: ASN1Node, id: ASN1Node?, rawBytes: [UInt8]) throws(ASN1Error) {
+    init(protocolIdentifier: ASN1ObjectIdentifier, parameters: ASN1Node, id: ASN1Node?, rawBytes: [UInt8])
+        throws(ASN1Error)
+    {
         self.protocolIdentifier = protocolIdentifier
         algorithm = try parameters.child(at: 0, "algorithm").objectIdentifier()
         standardizedDomainParameterId =
             algorithm.dotted == "0.4.0.127.0.7.1.2" ? try parameters.child(at: 1, "parameters").intValue() : nil
+        if let id = standardizedDomainParameterId {
+            curveName = StandardizedDomainParameters.entry(id)?.name
+        } else if parameters.children.count > 1, parameters.children[1].tag == .sequence {
+            curveName = (try? PublicKeyInfo.ecParameters(parameters.children[1]))?.1
+        } else {
+            curveName = nil
+        }
         domainParameter = Array(parameters.encodedBytes)
         self.id = try id?.intValue()
         self.rawBytes = rawBytes
@@ -277,7 +294,7 @@ public struct DomainParameterInfo: Sendable, Equatable, JSONRepresentable {
         [
             "algorithm": .string(algorithm.dotted), "algorithmName": .optional(algorithm.name),
             "standardizedDomainParameterId": .optional(standardizedDomainParameterId),
-            "domainParameter": .bytes(domainParameter), "id": .optional(id),
+            "curveName": .optional(curveName), "domainParameter": .bytes(domainParameter), "id": .optional(id),
         ]
     }
 }

@@ -90,7 +90,8 @@ public struct CardSecurity: LDSFileModel, Equatable {
             }
             let signedData = try contentInfo.requiredChild(.contextSpecific(0, constructed: true), "content")
                 .child(at: 0, "SignedData").expect(.sequence, "SignedData")
-            let encapsulated = try signedData.child(at: 2, "encapContentInfo").expect(.sequence, "EncapsulatedContentInfo")
+            let encapsulated = try signedData.child(at: 2, "encapContentInfo").expect(
+                .sequence, "EncapsulatedContentInfo")
             let type = try encapsulated.child(at: 0, "eContentType").objectIdentifier()
             let content = try encapsulated.requiredChild(.contextSpecific(0, constructed: true), "eContent")
                 .child(at: 0, "eContent").octetString()
