@@ -36,11 +36,15 @@ limits=(-timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=256)
 export SWIFT_BACKTRACE=enable=no
 
 echo "== building the fuzz targets (release, -sanitize=fuzzer,address) into .build/fuzz"
-swift build -c release --scratch-path .build/fuzz --sanitize fuzzer --sanitize address \
-    -Xswiftc -DFUZZING --product emrtd-fuzz 2>&1 |
+# `--sanitize fuzzer` makes SwiftPM link libFuzzer's main; the sanitizers themselves go in one
+# -sanitize= flag after SwiftPM's own, because swiftc keeps only the last -sanitize= it is given.
+swift build -c release --scratch-path .build/fuzz --sanitize fuzzer \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --product emrtd-fuzz 2>&1 |
     grep -v "Cannot export local symbol '__asan_extra_spill_area'" || true
 binary=".build/fuzz/release/emrtd-fuzz"
 [[ -x "$binary" ]] || { echo "fuzz build failed" >&2; exit 2; }
+objdump -h "$binary" | grep -c __sancov_cntrs >/dev/null && nm "$binary" | grep -c __asan_report_load >/dev/null ||
+    { echo "$binary lacks coverage counters or AddressSanitizer" >&2; exit 2; }
 
 if [[ -n "$minimize" ]]; then
     FUZZ_TARGET="$minimize" "$binary" "${limits[@]}" -minimize_crash=1 -max_total_time="$seconds" \
@@ -56,7 +60,8 @@ manifest_line() {
         { echo "unknown target $1; known: $(grep -v '^#' Fuzz/targets | awk 'NF { printf "%s ", $1 }')" >&2; exit 2; }
 }
 
-# Fills $fuzz_dir/seeds/TARGET with the files matching the target's patterns, up to MAX_LEN bytes.
+# Fills $fuzz_dir/seeds/TARGET with Fuzz/Seeds/TARGET and the files matching the target's
+# patterns, up to MAX_LEN bytes.
 collect_seeds() {
     local target="$1" max_len="$2"
     shift 2
@@ -64,6 +69,7 @@ collect_seeds() {
     [[ -d "$shared_data" ]] && roots+=("$shared_data")
     rm -rf "$seeds"
     mkdir -p "$seeds"
+    [[ -d "Fuzz/Seeds/$target" ]] && cp "Fuzz/Seeds/$target"/* "$seeds/"
     for pattern in "$@"; do
         while IFS= read -r -d '' file; do
             cp "$file" "$seeds/$(sha1sum "$file" | cut -c1-40)"

@@ -9,7 +9,7 @@ struct FuzzTarget: Sendable {
 /// Every target, by name. `Fuzz/targets` gives each one its seeds and dictionary.
 let allTargets: [String: FuzzTarget] = Dictionary(
     uniqueKeysWithValues: [
-        asn1Target
+        asn1Target, mrzTarget,
     ].map { ($0.name, $0) }
 )
 
