@@ -1,0 +1,133 @@
+import ASN1
+import Testing
+
+@testable import LDS
+
+/// Real-world DG2 variants, and mutated or truncated files: errors or warnings, never a crash.
+struct RobustnessTests {
+    static let jpeg: [UInt8] = [
+        0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x0B, 0x08, 0x00, 0x20, 0x00, 0x10, 0x01, 0x01, 0x11, 0x00, 0xFF, 0xD9,
+    ]
+
+    /// A DG2 around one data block, as `BiometricDataGroup.encodedFace` writes it.
+    static func dataGroup2(block: [UInt8]) -> [UInt8] {
+        let header = constructed(0xA1, [tlv(0x87, [0x01, 0x01]), tlv(0x88, [0x00, 0x08])])
+        let template = constructed(0x7F60, [header, tlv(0x5F2E, block)])
+        return constructed(0x75, [constructed(0x7F61, [DER.integer(1), template])])
+    }
+
+    /// The 19794-5 record inside a DG2 written by `encodedFace`.
+    static func faceRecord(image: [UInt8]) throws -> [UInt8] {
+        try BiometricDataGroup(BiometricDataGroup.encodedFace(image: image, width: 16, height: 32), kind: .dg2)
+            .templates[0].dataBlock
+    }
+
+    @Test func recordLengthsOffByAFewBytes() throws {
+        var record = try Self.faceRecord(image: Self.jpeg)
+        // Facial record length (offset 14) three bytes too long, record length (offset 8) too.
+        record[17] &+= 3
+        record[11] &+= 3
+        let group = try BiometricDataGroup(Self.dataGroup2(block: record), kind: .dg2)
+        #expect(group.images.map(\.bytes) == [Self.jpeg])
+        #expect(group.warnings.contains { $0.contains("declares") })
+        #expect(group.warnings.contains { $0.contains("record length") })
+    }
+
+    @Test func paddingAfterTheImage() throws {
+        let record = try Self.faceRecord(image: Self.jpeg) + [UInt8](repeating: 0, count: 16)
+        let group = try BiometricDataGroup(Self.dataGroup2(block: record), kind: .dg2)
+        #expect(group.images.map(\.bytes) == [Self.jpeg])
+        #expect(group.warnings.contains("16 bytes after the 19794-5 record"))
+    }
+
+    @Test func noImageAtAll() throws {
+        let group = try BiometricDataGroup(Self.dataGroup2(block: try Self.faceRecord(image: [])), kind: .dg2)
+        #expect(group.images.isEmpty)
+        #expect(group.warnings.contains("19794-5 facial record 1 holds no image"))
+        let empty = try BiometricDataGroup(constructed(0x75, [constructed(0x7F61, [DER.integer(0)])]), kind: .dg2)
+        #expect(empty.templates.isEmpty && !empty.warnings.isEmpty)
+    }
+
+    @Test func rawCodestreamWithoutA19794Header() throws {
+        guard let bytes = SharedData.file("jmrtd/dg2/silver.jp2") else { return }
+        let codestream = try #require(DocumentImageTests.codestream(in: bytes))
+        let group = try BiometricDataGroup(Self.dataGroup2(block: codestream), kind: .dg2)
+        #expect(group.templates[0].record.standard == .rawImage)
+        let image = try #require(group.images.first)
+        #expect(image.format == .jpeg2000Codestream && image.width == 413 && image.height == 531)
+        #expect(image.png != nil)
+    }
+
+    @Test func capsRefuseOversizedFilesBeforeParsing() {
+        let huge = [UInt8](repeating: 0, count: LDSFileKind.dg11.maximumSize + 1)
+        #expect(throws: LDSError(.tooLarge, "dg11 of 65537 bytes exceeds 65536")) {
+            try AdditionalPersonalDetails([0x6B] + huge.dropFirst())
+        }
+        // A declared length far beyond the data is an error, not an allocation.
+        #expect(throws: LDSError.self) { try AdditionalPersonalDetails([0x6B, 0x84, 0x7F, 0xFF, 0xFF, 0xFF, 0x5F]) }
+        // Nesting beyond the cap is refused.
+        var nested: [UInt8] = [0x05, 0x00]
+        for _ in 0..<40 { nested = constructed(0xA0, [nested]) }
+        let deep = LDSFileParser.parseLeniently(constructed(0x6E, [constructed(0x31, [nested])]), as: .dg14)
+        #expect(deep.model == nil)
+        #expect(deep.warnings.first?.contains("nesting deeper") == true)
+    }
+
+    /// Every LDS file of ../shared/data truncated at many points and mutated at random (seeded):
+    /// each variant parses or gives a warning; a truncation inside the outer TLV is always refused.
+    @Test func mutatedAndTruncatedFiles() throws {
+        let paths = SharedData.files(where: RealDataTests.isLDSFile)
+        guard !paths.isEmpty else { return }
+        var generator = SplitMix64(seed: 0x9303_0005)
+        var parsed = 0
+        var refused = 0
+        for path in paths {
+            let original = try #require(SharedData.file(path))
+            let kind = try #require(LDSFileKind.guess(from: original))
+            let outerEnd = try ASN1Node.parsePrefix(original).node.encodedBytes.count
+            let isImageGroup = original.count > 4096
+            // Truncations: every length for small files, 24 spread ones for image groups.
+            let cuts = isImageGroup ? (0..<24).map { $0 * original.count / 24 } : Array(0..<original.count)
+            for cut in cuts {
+                let result = LDSFileParser.parseLeniently(Array(original.prefix(cut)), as: kind)
+                if cut < outerEnd {
+                    #expect(result.model == nil, "\(path) cut at \(cut) parsed")
+                    #expect(!result.warnings.isEmpty)
+                }
+            }
+            // Random mutations: 1–4 bytes replaced, inserted or deleted.
+            for _ in 0..<(isImageGroup ? 12 : 150) {
+                var mutated = original
+                for _ in 0...Int(generator.next() % 4) where !mutated.isEmpty {
+                    let position = Int(generator.next() % UInt64(mutated.count))
+                    switch generator.next() % 3 {
+                    case 0: mutated[position] = UInt8(truncatingIfNeeded: generator.next())
+                    case 1: mutated.insert(UInt8(truncatingIfNeeded: generator.next()), at: position)
+                    default: mutated.remove(at: position)
+                    }
+                }
+                let result = LDSFileParser.parseLeniently(mutated, as: kind)
+                #expect(result.model != nil || !result.warnings.isEmpty)
+                if result.model == nil { refused += 1 } else { parsed += 1 }
+                _ = result.json.serialized()
+            }
+        }
+        // Both outcomes occur: the loop is not vacuous.
+        #expect(parsed > 100 && refused > 100)
+    }
+}
+
+/// A small seeded generator (SplitMix64) so the mutation loop is reproducible.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
+}

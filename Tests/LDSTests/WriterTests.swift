@@ -1,0 +1,109 @@
+import Testing
+
+@testable import LDS
+
+/// Files written by the package's writers parse back to what was written.
+struct WriterTests {
+    @Test func additionalPersonalDetailsRoundTripWithNonASCIINames() throws {
+        let written = AdditionalPersonalDetails(
+            fullName: "MÜLLER-LÜDENSCHEIDT<<JÜRGEN<ÆSØ", otherNames: ["Ωμέγα Δοκιμή", "Łukasz Żółć", "山田<<太郎"],
+            personalNumber: "", fullDateOfBirth: LDSDate(value: "19700229", encoding: .bcd),
+            placeOfBirth: "SÃO PAULO<BRASIL", permanentAddress: "Straße 1<Köln", telephone: "+49 221 000",
+            profession: "INGÉNIEUR", title: "Dr.", personalSummary: "Ça va", proofOfCitizenship: nil,
+            otherValidTravelDocumentNumbers: "C01X00T47<C01X00T48", custodyInformation: "<<<")
+        let bytes = written.encoded()
+        let parsed = try AdditionalPersonalDetails(bytes)
+        #expect(parsed.rawBytes == bytes)
+        #expect(parsed.fullName == written.fullName)
+        #expect(parsed.otherNames == written.otherNames)
+        #expect(parsed.personalNumber == "")
+        #expect(parsed.fullDateOfBirth == written.fullDateOfBirth)
+        #expect(parsed.placeOfBirth == written.placeOfBirth)
+        #expect(parsed.permanentAddress == written.permanentAddress)
+        #expect(parsed.profession == written.profession && parsed.title == written.title)
+        #expect(parsed.personalSummary == written.personalSummary)
+        #expect(parsed.otherValidTravelDocumentNumbers == written.otherValidTravelDocumentNumbers)
+        #expect(parsed.custodyInformation == "<<<")
+        #expect(parsed.proofOfCitizenship == nil && parsed.telephone == written.telephone)
+        #expect(
+            parsed.tagList == [
+                0x5F0E, 0xA0, 0x5F10, 0x5F2B, 0x5F11, 0x5F42, 0x5F12, 0x5F13, 0x5F14, 0x5F15, 0x5F17, 0x5F18,
+            ])
+        #expect(parsed.warnings.isEmpty)
+        // Re-encoding what was parsed gives the same bytes.
+        #expect(parsed.encoded() == bytes)
+    }
+
+    @Test func additionalDocumentDetailsRoundTripWithNonASCIINames() throws {
+        let front = DocumentImage(bytes: [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x02, 0xFF, 0xD9])
+        let written = AdditionalDocumentDetails(
+            issuingAuthority: "Préfecture de Police — Île-de-France",
+            dateOfIssue: LDSDate(value: "20240131", encoding: .text),
+            namesOfOtherPersons: ["ÅSA<<ÖBERG", "Ñandú<<José"], endorsementsAndObservations: "Gültig für alle Länder",
+            taxOrExitRequirements: "Ø", imageOfFront: front, imageOfRear: nil,
+            dateAndTimeOfPersonalization: LDSDate(value: "20240131235959", encoding: .bcd),
+            personalizationSystemSerialNumber: "Σ-42")
+        let bytes = written.encoded()
+        let parsed = try AdditionalDocumentDetails(bytes)
+        #expect(parsed.issuingAuthority == written.issuingAuthority)
+        #expect(parsed.dateOfIssue == written.dateOfIssue)
+        #expect(parsed.namesOfOtherPersons == written.namesOfOtherPersons)
+        #expect(parsed.endorsementsAndObservations == written.endorsementsAndObservations)
+        // 5F1C (tax or exit requirements) is not confused with 5C (the tag list).
+        #expect(parsed.taxOrExitRequirements == "Ø")
+        #expect(parsed.imageOfFront?.bytes == front.bytes && parsed.imageOfFront?.format == .jpeg)
+        #expect(parsed.imageOfRear == nil)
+        #expect(parsed.dateAndTimeOfPersonalization == written.dateAndTimeOfPersonalization)
+        #expect(parsed.personalizationSystemSerialNumber == "Σ-42")
+        #expect(parsed.encoded() == bytes)
+        // BCD is written as packed digits.
+        #expect(bytes.windowsContaining([0x5F, 0x55, 0x07, 0x20, 0x24, 0x01, 0x31, 0x23, 0x59, 0x59]))
+    }
+
+    @Test func commonFileAndDataGroup1() throws {
+        let com = try CommonFile(CommonFile.encoded(dataGroups: [.dg1, .dg2, .dg11, .dg14, .dg15]))
+        #expect(com.ldsVersion == "0108" && com.unicodeVersion == "040000")
+        #expect(com.dataGroups == [.dg1, .dg2, .dg11, .dg14, .dg15])
+        let lines = [
+            "P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<",
+            "L898902C36UTO7408122F1204159ZE184226B<<<<<10",
+        ]
+        let dg1 = try MRZDataGroup(MRZDataGroup.encoded(mrzLines: lines))
+        #expect(dg1.machineReadableZone.lines == lines)
+        #expect(dg1.machineReadableZone.td3?.documentNumber.value == "L898902C3")
+    }
+
+    @Test func faceDataGroupWrapsAnImage() throws {
+        let jpeg: [UInt8] = [
+            0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x0B, 0x08, 0x00, 0x20, 0x00, 0x10, 0x01, 0x01, 0x11, 0x00, 0xFF, 0xD9,
+        ]
+        let group = try BiometricDataGroup(
+            BiometricDataGroup.encodedFace(image: jpeg, width: 16, height: 32), kind: .dg2)
+        #expect(group.warnings.isEmpty)
+        let record = try #require(group.templates.first?.record)
+        #expect(record.standard == .iso19794Face && record.version == "010")
+        let image = try #require(record.images.first)
+        #expect(image.image.bytes == jpeg && image.image.format == .jpeg)
+        #expect(image.face?.width == 16 && image.face?.height == 32 && image.face?.imageDataType == 0)
+        #expect(image.image.width == 16 && image.image.height == 32)
+        #expect(group.templates.first?.header.formatType == 0x0008)
+    }
+
+    @Test func displayedImages() throws {
+        let images: [[UInt8]] = [[0xFF, 0xD8, 0xFF, 0xD9], [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]]
+        let portrait = try DisplayedImageDataGroup(
+            DisplayedImageDataGroup.encoded(images: images, kind: .dg5), kind: .dg5)
+        #expect(portrait.images.map(\.bytes) == images)
+        #expect(portrait.images.map(\.format) == [.jpeg, .png])
+        let signature = try DisplayedImageDataGroup(
+            DisplayedImageDataGroup.encoded(images: images, kind: .dg7), kind: .dg7)
+        #expect(signature.images.count == 2 && signature.rawBytes.first == 0x67)
+    }
+}
+
+extension Array where Element == UInt8 {
+    func windowsContaining(_ needle: [UInt8]) -> Bool {
+        guard count >= needle.count else { return false }
+        return (0...(count - needle.count)).contains { self[$0..<$0 + needle.count].elementsEqual(needle) }
+    }
+}
