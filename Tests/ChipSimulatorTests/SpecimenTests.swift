@@ -100,3 +100,49 @@ import Testing
         #expect(throws: ChipSimulatorError.self) { try Specimen.signing(files) }
     }
 }
+
+/// The synthetic face decodes with an independent JPEG decoder (Pillow's libjpeg) to the drawing.
+@Suite struct SyntheticFaceTests {
+    @Test func decodesWithPillow() throws {
+        let python = "/usr/bin/python3"
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("face-\(UUID().uuidString).jpg")
+        defer { try? FileManager.default.removeItem(at: path) }
+        try Data(SyntheticFace.jpeg()).write(to: path)
+        let script = """
+            import sys
+            from PIL import Image
+            image = Image.open(sys.argv[1]); image.load()
+            print(image.format, image.mode, image.size[0], image.size[1])
+            print(" ".join(str(image.getpixel((8 * x + 4, 8 * y + 4))) for y in range(15) for x in range(12)))
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = ["-c", script, path.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        guard FileManager.default.isExecutableFile(atPath: python), (try? process.run()) != nil else {
+            if SharedData.isCI {
+                Issue.record("CI=true but \(python) cannot run")
+            } else {
+                print("skipped: no \(python)")
+            }
+            return
+        }
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        if output.contains("No module named 'PIL'") {
+            if SharedData.isCI {
+                Issue.record("CI=true but python3-pil is missing")
+            } else {
+                print("skipped: python3-pil missing")
+            }
+            return
+        }
+        let lines = output.split(separator: "\n")
+        #expect(lines.first == "JPEG L 96 120", "\(output)")
+        let expected = SyntheticFace.cells.flatMap { $0.map(SyntheticFace.shade) }
+        let decoded = lines.dropFirst().first?.split(separator: " ").compactMap { Int($0) } ?? []
+        #expect(decoded == expected)
+    }
+}

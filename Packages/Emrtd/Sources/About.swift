@@ -1,1 +1,0 @@
-// The read: EmrtdReader, TravelDocument, verdicts, errors, events and the JSON contract.
