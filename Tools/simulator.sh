@@ -3,7 +3,8 @@
 # (`emrtd simulate`) plugged into it, so the simulated chip appears in the PC/SC reader
 # "Virtual PCD 00 00" like a card on a reader.
 #
-#   Tools/simulator.sh start DIR [emrtd simulate options]   # DIR: chip files in the dump layout
+#   Tools/simulator.sh start [DIR] [emrtd simulate options]   # DIR: chip files in the dump layout;
+#                                                             # none: the generated specimen
 #   Tools/simulator.sh stop
 #
 # vpcd listens on 0.0.0.0:35963/35964 (hard-coded), so pcscd and the simulator run in a private
@@ -74,8 +75,6 @@ EOF
 }
 
 start() {
-    [ $# -ge 1 ] || die "usage: $0 start DIR [emrtd simulate options]"
-    [ -d "$1" ] || die "$1 is not a directory of chip files"
     [ "$(id -u)" = 0 ] || die "needs root (a private network namespace and pcscd's socket)"
     [ -f /etc/reader.conf.d/vpcd ] || die "vpcd is not installed (Tools/setup.sh installs vsmartcard-vpcd)"
     mkdir -p "$STATE"
@@ -99,9 +98,7 @@ start() {
         kill -0 "$pcscd" 2>/dev/null || die "pcscd exited; see $STATE/pcscd.log"
         sleep 0.1
     done
-    local directory="$1"
-    shift
-    nsenter -t "$pcscd" -n "$binary" simulate "$directory" "$@" > "$STATE/simulator.log" 2>&1 < /dev/null &
+    nsenter -t "$pcscd" -n "$binary" simulate "$@" > "$STATE/simulator.log" 2>&1 < /dev/null &
     local simulator=$!
     sleep 0.2
     record simulator "$simulator"
@@ -123,5 +120,5 @@ stop() {
 case "${1:-}" in
 start) shift; start "$@" ;;
 stop) stop ;;
-*) die "usage: $0 start DIR [emrtd simulate options] | stop" ;;
+*) die "usage: $0 start [DIR] [emrtd simulate options] | stop" ;;
 esac

@@ -1,6 +1,7 @@
 import ASN1
 import CryptoPrimitives
 import Foundation
+import LDS
 import Testing
 
 @testable import ChipSimulator
@@ -144,5 +145,31 @@ import Testing
         let expected = SyntheticFace.cells.flatMap { $0.map(SyntheticFace.shade) }
         let decoded = lines.dropFirst().first?.split(separator: " ").compactMap { Int($0) } ?? []
         #expect(decoded == expected)
+    }
+}
+
+/// The generated specimen's files parse with the LDS package and open with the MRZ's BAC key.
+@Suite struct GeneratedSpecimenTests {
+    @Test func everyFileParses() throws {
+        let specimen = try Specimen.generate(rich: true)
+        let files = specimen.files
+        #expect(
+            Set(files.application.keys)
+                == Set([0x011E, 0x011D] + [1, 2, 3, 5, 7, 11, 12, 13, 16].map { 0x0100 + UInt16($0) }))
+        let com = try CommonFile(try #require(files.com))
+        #expect(com.dataGroups == [.dg1, .dg2, .dg3, .dg5, .dg7, .dg11, .dg12, .dg13, .dg16])
+        for number in [1, 2, 3, 5, 7, 11, 12, 13, 16] {
+            let kind = try #require(LDSFileKind.dataGroup(number))
+            let result = LDSFileParser.parseLeniently(try #require(files[dataGroup: number]), as: kind)
+            #expect(result.model != nil, "\(kind): \(result.warnings)")
+        }
+        let face = try BiometricDataGroup(try #require(files[dataGroup: 2]), kind: .dg2)
+        #expect(face.images.first?.format == .jpeg && face.images.first?.width == SyntheticFace.width)
+        let mrz = try MRZDataGroup(try #require(files[dataGroup: 1]))
+        #expect(mrz.machineReadableZone.fields.documentNumber == "L898902C")
+        #expect(
+            SimulatedChip.machineReadableZone(files[dataGroup: 1] ?? []).flatMap(BACKeyInput.init(machineReadableZone:))
+                == BACKeyInput(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623"))
+        #expect(try AdditionalPersonalDetails(try #require(files[dataGroup: 11])).placeOfBirth == "ZENITH,UTOPIA")
     }
 }

@@ -8,13 +8,16 @@ enum SimulateCommand: Command {
     static let name = "simulate"
     static let summary = "serve the chip simulator to pcscd's vpcd driver (a card with no hardware)"
     static let usage = """
-        usage: emrtd simulate DIR [--port PORT] [--host ADDRESS] [--max-read N] [--short-only]
+        usage: emrtd simulate [DIR] [--rich] [--csca-out FILE] [--port PORT] [--host ADDRESS]
+                              [--max-read N] [--short-only]
 
-        Connects a simulated eMRTD chip holding the files of DIR (the `emrtd dump` layout:
-        COM.bin, SOD.bin, DG1.bin…, CardAccess.bin) to vpcd (default 127.0.0.1:35963, the
-        reader "Virtual PCD 00 00") and serves it until vpcd hangs up. The BAC key comes from
-        the MRZ in DG1.bin. --max-read caps the bytes one READ BINARY returns; --short-only
-        refuses extended-length APDUs.
+        Connects a simulated eMRTD chip to vpcd (default 127.0.0.1:35963, the reader
+        "Virtual PCD 00 00") and serves it until vpcd hangs up. The chip holds the files of DIR
+        (the `emrtd dump` layout: COM.bin, SOD.bin, DG1.bin…, CardAccess.bin) or, without DIR,
+        a specimen made now (ICAO's Anna Maria Eriksson, BAC key L898902C< 690806 940623; --rich
+        adds DG3, DG5, DG7, DG13, DG16) signed by a fresh test CSCA, which --csca-out writes as
+        PEM for `emrtd read --csca`. The BAC key comes from the MRZ in DG1. --max-read caps the
+        bytes one READ BINARY returns; --short-only refuses extended-length APDUs.
         Exit status: 0 vpcd hung up, 1 no files or no vpcd, 2 wrong command line.
         """
 
@@ -29,12 +32,30 @@ enum SimulateCommand: Command {
             return value
         }
         let shortOnly = arguments.flag("--short-only")
+        let rich = arguments.flag("--rich")
+        let authorityOutput = try arguments.option("--csca-out")
         let positionals = try arguments.positionals()
-        guard positionals.count == 1 else { throw UsageError("give one directory of chip files") }
+        guard positionals.count <= 1 else { throw UsageError("give at most one directory of chip files") }
         let files: ChipFiles
         do {
-            files = try ChipFiles(directory: URL(fileURLWithPath: positionals[0]))
-        } catch {
+            if let directory = positionals.first {
+                guard !rich, authorityOutput == nil else {
+                    throw UsageError("--rich and --csca-out apply to the generated specimen, not to DIR")
+                }
+                files = try ChipFiles(directory: URL(fileURLWithPath: directory))
+            } else {
+                let specimen = try Specimen.generate(rich: rich)
+                files = specimen.files
+                if let authorityOutput {
+                    do {
+                        try Data(specimen.countrySigningCertificatePEM.utf8).write(
+                            to: URL(fileURLWithPath: authorityOutput))
+                    } catch {
+                        throw CommandFailure("cannot write \(authorityOutput): \(error.localizedDescription)")
+                    }
+                }
+            }
+        } catch let error as ChipSimulatorError {
             throw CommandFailure(error.reason)
         }
         var configuration = ChipConfiguration(files: files, supportsExtendedLength: !shortOnly)

@@ -1,5 +1,6 @@
 import ASN1
 import Foundation
+import LDS
 
 /// A document made at run time: its files with a valid EF.SOD, and the test PKI that signed it
 /// (a fresh self-signed CSCA and a document signer under it, ECDSA P-256, SHA-256). The CSCA is
@@ -48,6 +49,60 @@ public struct Specimen: Sendable {
         signed.sod = try SecurityObjectWriter.securityObject(
             dataGroups: dataGroups, signer: signerKey, signerCertificate: signer, signingTime: time)
         return Specimen(files: signed, countrySigningCertificate: authority, documentSignerCertificate: signer)
+    }
+
+    /// The machine readable zone of the specimen: ICAO 9303-11 Appendix D's Anna Maria Eriksson
+    /// (BAC key: document number L898902C<, born 690806, expiring 940623).
+    public static let machineReadableZoneLines = [
+        "P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C<3UTO6908061F9406236ZE184226B<<<<<14",
+    ]
+
+    /// A fresh specimen: EF.COM, DG1 (the MRZ above), DG2 (the synthetic face in an ISO/IEC
+    /// 19794-5 record), DG11 and DG12, signed by a fresh test PKI. `rich` adds DG3 (fingerprints,
+    /// which the chip refuses without Extended Access Control), DG5 (displayed portrait), DG7
+    /// (displayed signature), DG13 and DG16, to exercise every model of the reader.
+    public static func generate(rich: Bool = false, at time: Date = Date()) throws(ChipSimulatorError) -> Specimen {
+        let face = SyntheticFace.jpeg()
+        var files = ChipFiles()
+        files[dataGroup: 1] = MRZDataGroup.encoded(mrzLines: machineReadableZoneLines)
+        files[dataGroup: 2] = BiometricDataGroup.encodedFace(
+            image: face, width: SyntheticFace.width, height: SyntheticFace.height)
+        files[dataGroup: 11] =
+            AdditionalPersonalDetails(
+                fullName: "ERIKSSON<<ANNA<MARIA", otherNames: ["ERIKSSON<<ANNA"], personalNumber: "ZE184226B",
+                placeOfBirth: "ZENITH,UTOPIA", permanentAddress: "17 EXAMPLE STREET<UTOPIA",
+                telephone: "+00 555 0100", profession: "SPECIMEN", title: "DR"
+            ).encoded()
+        files[dataGroup: 12] =
+            AdditionalDocumentDetails(
+                issuingAuthority: "UTOPIA PASSPORT OFFICE", endorsementsAndObservations: "SPECIMEN, NOT VALID",
+                personalizationSystemSerialNumber: "EMRTD-SIM-1"
+            ).encoded()
+        if rich {
+            // DG3 with an empty biometric group: the chip never releases it (EAC-protected).
+            files[dataGroup: 3] = DER.tlv(ASN1Tag(0x63), DER.tlv(ASN1Tag(0x7F61), DER.integer(0)))
+            files[dataGroup: 5] = DisplayedImageDataGroup.encoded(images: [face], kind: .dg5)
+            files[dataGroup: 7] = DisplayedImageDataGroup.encoded(images: [face], kind: .dg7)
+            files[dataGroup: 13] = DER.tlv(ASN1Tag(0x6D), Array("NATIONAL DATA".utf8))
+            files[dataGroup: 16] = DER.constructed(
+                ASN1Tag(0x70),
+                [
+                    DER.integer(1),
+                    DER.constructed(
+                        ASN1Tag(0xA1),
+                        [
+                            DER.tlv(ASN1Tag(0x5F50), Array("20240101".utf8)),
+                            DER.tlv(ASN1Tag(0x5F51), Array("ERIKSSON<<LARS".utf8)),
+                            DER.tlv(ASN1Tag(0x5F52), Array("+00 555 0101".utf8)),
+                            DER.tlv(ASN1Tag(0x5F53), Array("17 EXAMPLE STREET<UTOPIA".utf8)),
+                        ]),
+                ])
+        }
+        let dataGroups = (1...16).compactMap { number in
+            files[dataGroup: number].flatMap { _ in LDSFileKind.dataGroup(number) }
+        }
+        files.com = CommonFile.encoded(ldsVersion: "0108", unicodeVersion: "040000", dataGroups: dataGroups)
+        return try signing(files, at: time)
     }
 
     /// The CSCA as PEM, for `--csca FILE` and OpenSSL.
