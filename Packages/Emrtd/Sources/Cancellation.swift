@@ -1,0 +1,23 @@
+import Synchronization
+import Transport
+
+/// Fails every exchange with `TransportError.cancelled` once the read is cancelled, so
+/// `EmrtdReader.cancel()` takes effect before the next APDU (an APDU already on the wire is
+/// answered first: a card cannot be interrupted mid-command).
+final class CancellableTransport: CardTransport {
+    private let base: any CardTransport
+    private let cancelled = Atomic<Bool>(false)
+
+    init(_ base: any CardTransport) { self.base = base }
+
+    var supportsExtendedLength: Bool { base.supportsExtendedLength }
+
+    func cancel() { cancelled.store(true, ordering: .sequentiallyConsistent) }
+
+    var isCancelled: Bool { cancelled.load(ordering: .sequentiallyConsistent) }
+
+    func transmit(_ command: CommandAPDU) throws(TransportError) -> ResponseAPDU {
+        guard !isCancelled else { throw .cancelled }
+        return try base.transmit(command)
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import LDS
+import Synchronization
+import Transport
+
+/// What happened during a read, for whoever has to find out why a chip misbehaved: every step
+/// and APDU with its time since the read began (APDUs as they crossed the wire, so encrypted
+/// under secure messaging, and BAC/PACE cryptograms redacted; no MRZ, CAN or key ever appears),
+/// and on errors the files read before the failure.
+public struct DebugInfo: Sendable, Hashable, JSONRepresentable {
+    public struct Entry: Sendable, Hashable, JSONRepresentable {
+        public let millisecondsSinceStart: Int
+        public let message: String
+
+        public var json: JSONValue {
+            ["millisecondsSinceStart": .integer(millisecondsSinceStart), "message": .string(message)]
+        }
+    }
+
+    /// Empty unless `ReaderConfig.debug` was set.
+    public var log: [Entry]
+    /// The raw files read, keyed as in `ldsMasterFile` (filled on errors, so nothing read is lost).
+    public var filesRead: LdsMasterFile?
+    public var apduCount: Int
+    /// Command plus response bytes on the wire.
+    public var bytesTransferred: Int
+    public var durationMs: Int
+
+    public var json: JSONValue {
+        [
+            "log": .array(log.map(\.json)),
+            "filesRead": filesRead.map(\.json) ?? .null,
+            "apduCount": .integer(apduCount),
+            "bytesTransferred": .integer(bytesTransferred),
+            "durationMs": .integer(durationMs),
+        ]
+    }
+}
+
+/// Collects a read's debug log (thread-safe: cancellation may note from another thread).
+final class DebugRecorder: Sendable {
+    let isEnabled: Bool
+    private let start = ContinuousClock.now
+    private let entries = Mutex<[DebugInfo.Entry]>([])
+    let apduLog = APDULog()
+
+    init(isEnabled: Bool) { self.isEnabled = isEnabled }
+
+    var elapsedMilliseconds: Int {
+        let elapsed = ContinuousClock.now - start
+        return Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+    }
+
+    /// Records a step. The message is built only when logging is on.
+    func note(_ message: @autoclosure () -> String) {
+        guard isEnabled else { return }
+        let entry = DebugInfo.Entry(millisecondsSinceStart: elapsedMilliseconds, message: message())
+        entries.withLock { $0.append(entry) }
+    }
+
+    func info(filesRead: LdsMasterFile?) -> DebugInfo {
+        DebugInfo(
+            log: entries.withLock { $0 }, filesRead: filesRead, apduCount: apduLog.count,
+            bytesTransferred: apduLog.bytesMoved, durationMs: elapsedMilliseconds)
+    }
+}
+
+/// Logs every exchange of the transport below it into the read's debug log, with its time.
+/// It sits below secure messaging, so it sees only ciphertext.
+final class RecordingTransport: CardTransport {
+    private let logging: LoggingTransport
+    private let recorder: DebugRecorder
+
+    init(_ base: any CardTransport, recorder: DebugRecorder) {
+        logging = LoggingTransport(base, log: recorder.apduLog)
+        self.recorder = recorder
+    }
+
+    var supportsExtendedLength: Bool { logging.supportsExtendedLength }
+
+    func transmit(_ command: CommandAPDU) throws(TransportError) -> ResponseAPDU {
+        defer {
+            if recorder.isEnabled, let entry = recorder.apduLog.entries.last {
+                recorder.note(entry.description)
+            }
+        }
+        return try logging.transmit(command)
+    }
+}

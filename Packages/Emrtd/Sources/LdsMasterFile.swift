@@ -1,0 +1,47 @@
+import LDS
+
+/// The raw bytes of every file read, exactly as the chip sent them (hash these, never a
+/// re-encoding): EF.CardAccess and EF.CardSecurity from the master file, EF.COM, EF.SOD and
+/// DG1–DG16 from the eMRTD application. A file not read is nil.
+public struct LdsMasterFile: Sendable, Hashable, JSONRepresentable {
+    public var cardAccess: [UInt8]?
+    public var cardSecurity: [UInt8]?
+    public var com: [UInt8]?
+    public var sod: [UInt8]?
+    /// DG1…DG16 by number.
+    public var dataGroups: [Int: [UInt8]]
+
+    public init() {
+        dataGroups = [:]
+    }
+
+    public subscript(file: LDSFileKind) -> [UInt8]? {
+        get {
+            switch file {
+            case .cardAccess: cardAccess
+            case .cardSecurity: cardSecurity
+            case .com: com
+            case .sod: sod
+            default: file.dataGroupNumber.flatMap { dataGroups[$0] }
+            }
+        }
+        set {
+            switch file {
+            case .cardAccess: cardAccess = newValue
+            case .cardSecurity: cardSecurity = newValue
+            case .com: com = newValue
+            case .sod: sod = newValue
+            default: if let number = file.dataGroupNumber { dataGroups[number] = newValue }
+            }
+        }
+    }
+
+    /// The files that were read, in `LDSFileKind` order (EF.COM, EF.SOD, DG1…DG16, EF.CardAccess,
+    /// EF.CardSecurity).
+    public var filesRead: [LDSFileKind] { LDSFileKind.allCases.filter { self[$0] != nil } }
+
+    /// `{"com": base64 | null, "sod": …, "dg1": … "dg16": …, "cardAccess": …, "cardSecurity": …}`.
+    public var json: JSONValue {
+        .object(LDSFileKind.allCases.map { JSONMember($0.rawValue, .optional(self[$0])) })
+    }
+}

@@ -1,0 +1,24 @@
+/// How an `EmrtdReader` reads: which CSCAs it trusts, how long it waits for the chip, and whether
+/// it keeps a debug log.
+public struct ReaderConfig: Sendable {
+    /// Trust the CSCA bundle built from `masterlist/` (see masterlist/README.md).
+    public var useBuiltInAuthorityCertificates: Bool
+    /// More trusted CSCAs: each entry a PEM bundle or one DER certificate. An entry holding no
+    /// certificate is an `invalidArgument` error when the reader is made.
+    public var authorityCertificates: [[UInt8]]
+    /// The longest wait for one answer of the chip, in milliseconds (applies to transports that
+    /// honour it; see `EmrtdReader.read`).
+    public var timeoutMs: Int
+    /// Keep a log of every step and APDU (secrets redacted) in `debugInfo`.
+    public var debug: Bool
+
+    public init(
+        useBuiltInAuthorityCertificates: Bool = true, authorityCertificates: [[UInt8]] = [], timeoutMs: Int = 5000,
+        debug: Bool = false
+    ) {
+        self.useBuiltInAuthorityCertificates = useBuiltInAuthorityCertificates
+        self.authorityCertificates = authorityCertificates
+        self.timeoutMs = timeoutMs
+        self.debug = debug
+    }
+}
