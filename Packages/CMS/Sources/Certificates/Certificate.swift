@@ -1,0 +1,115 @@
+import ASN1
+import CryptoPrimitives
+import Foundation
+
+/// An X.509 certificate (CSCA, link certificate, DSC, master list signer), read BER-tolerantly
+/// with the exact bytes of its `tbsCertificate` kept for signature checks.
+///
+/// ```
+/// Certificate ::= SEQUENCE {
+///     tbsCertificate       TBSCertificate,
+///     signatureAlgorithm   AlgorithmIdentifier,
+///     signatureValue       BIT STRING }
+/// TBSCertificate ::= SEQUENCE {
+///     version         [0] EXPLICIT Version DEFAULT v1,
+///     serialNumber         CertificateSerialNumber,
+///     signature            AlgorithmIdentifier,
+///     issuer               Name,
+///     validity             Validity,          -- SEQUENCE { notBefore Time, notAfter Time }
+///     subject              Name,
+///     subjectPublicKeyInfo SubjectPublicKeyInfo,
+///     issuerUniqueID  [1] IMPLICIT UniqueIdentifier OPTIONAL,
+///     subjectUniqueID [2] IMPLICIT UniqueIdentifier OPTIONAL,
+///     extensions      [3] EXPLICIT Extensions OPTIONAL }
+/// ```
+public struct Certificate: Sendable, Hashable {
+    /// The certificate as encoded.
+    public let der: [UInt8]
+    /// The `tbsCertificate` TLV as encoded: what the issuer signed.
+    public let tbsCertificate: [UInt8]
+    public let version: Int
+    /// The serial number's two's-complement bytes as encoded (negative serials occur).
+    public let serialNumber: [UInt8]
+    public let issuer: DistinguishedName
+    public let subject: DistinguishedName
+    public let notBefore: Date
+    public let notAfter: Date
+    public let publicKey: PublicKey
+    public let extensions: CertificateExtensions
+    /// The outer `signatureAlgorithm`; nil when this package does not know it.
+    public let signatureAlgorithm: SignatureAlgorithm?
+    /// The algorithm's OID, known or not.
+    public let signatureAlgorithmIdentifier: ASN1ObjectIdentifier
+    public let signature: [UInt8]
+
+    /// Parses one DER (or BER) certificate; bytes after it are an error.
+    public init(derEncoded bytes: some Collection<UInt8>) throws(CMSError) {
+        try self.init(node: reading("Certificate") { () throws(ASN1Error) in try ASN1Node.parse(bytes) })
+    }
+
+    init(node: ASN1Node) throws(CMSError) {
+        let fields = try reading("Certificate") { () throws(ASN1Error) in
+            try node.expect(.sequence, "Certificate")
+            let tbs = try node.child(at: 0, "tbsCertificate").expect(.sequence, "TBSCertificate")
+            return (
+                tbs: tbs, algorithm: try node.child(at: 1, "signatureAlgorithm"),
+                signature: try node.child(at: 2, "signatureValue").bitString().bytes
+            )
+        }
+        der = Array(node.encodedBytes)
+        tbsCertificate = Array(fields.tbs.encodedBytes)
+        signature = Array(fields.signature)
+        let algorithm = try AlgorithmIdentifier(fields.algorithm)
+        signatureAlgorithmIdentifier = algorithm.algorithm
+        signatureAlgorithm = try? SignatureAlgorithm(algorithm)
+
+        var elements = fields.tbs.children[...]
+        version = try reading("version") { () throws(ASN1Error) in
+            guard let first = elements.first, first.tag == .contextSpecific(0, constructed: true) else { return 0 }
+            elements = elements.dropFirst()
+            return try first.child(at: 0, "version").intValue()
+        }
+        guard elements.count >= 6 else {
+            throw CMSError(.malformed, "TBSCertificate has \(elements.count) of its 6 required fields after version")
+        }
+        let start = elements.startIndex
+        serialNumber = Array(try reading("serialNumber") { () throws(ASN1Error) in try elements[start].integerBytes() })
+        issuer = try DistinguishedName(elements[start + 2])
+        (notBefore, notAfter) = try reading("Validity") { () throws(ASN1Error) in
+            let validity = try elements[start + 3].expect(.sequence, "Validity")
+            return (try validity.child(at: 0, "notBefore").time(), try validity.child(at: 1, "notAfter").time())
+        }
+        subject = try DistinguishedName(elements[start + 4])
+        publicKey = try PublicKey(subjectPublicKeyInfo: elements[start + 5])
+        extensions =
+            try elements.first { $0.tag == .contextSpecific(3, constructed: true) }
+            .map { node throws(CMSError) in try CertificateExtensions(node) } ?? CertificateExtensions()
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.der == rhs.der }
+    public func hash(into hasher: inout Hasher) { hasher.combine(der) }
+
+    /// Issuer and subject are the same name (a root CSCA, or a link certificate).
+    public var isSelfIssued: Bool { issuer == subject }
+
+    /// Serial number as upper-case hexadecimal, leading zero bytes removed.
+    public var serialNumberHex: String {
+        let trimmed = serialNumber.drop { $0 == 0 }
+        return trimmed.isEmpty ? "00" : hex(trimmed)
+    }
+
+    public var sha256Fingerprint: [UInt8] { HashAlgorithm.sha256.hash(der) }
+
+    /// Whether `date` lies within notBefore…notAfter.
+    public func isValid(at date: Date) -> Bool { notBefore <= date && date <= notAfter }
+
+    /// Whether `issuer`'s key verifies this certificate's signature. A key or algorithm this
+    /// package cannot use throws; a wrong signature is `false`.
+    public func isSignature(verifiedBy issuer: Certificate) throws(CMSError) -> Bool {
+        guard let signatureAlgorithm else {
+            throw CMSError(.unsupported, "certificate signature algorithm \(signatureAlgorithmIdentifier)")
+        }
+        return try issuer.publicKey.isValidSignature(
+            signature, over: tbsCertificate, algorithm: signatureAlgorithm)
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// A certificate described for people and JSON, field for field the reference `CertificateInfo`.
+public struct CertificateInfo: Sendable, Hashable {
+    /// RFC 4514 strings.
+    public let subject: String
+    public let issuer: String
+    /// The subject's country, upper-cased.
+    public let country: String?
+    public let organization: String?
+    public let commonName: String?
+    /// Upper-case hexadecimal.
+    public let serialNumber: String
+    /// ISO 8601 UTC, e.g. "2024-01-01T00:00:00Z".
+    public let notBefore: String
+    public let notAfter: String
+    /// "SHA256withECDSA" …, or the OID when unknown.
+    public let signatureAlgorithm: String
+    /// "RSA", "EC" …
+    public let publicKeyAlgorithm: String
+    /// RSA modulus or EC field size in bits.
+    public let publicKeySize: Int?
+    public let subjectKeyIdentifier: [UInt8]?
+    public let authorityKeyIdentifier: [UInt8]?
+    public let fingerprintSha256: [UInt8]
+    public let der: [UInt8]
+
+    public init(_ certificate: Certificate) {
+        subject = certificate.subject.rfc4514
+        issuer = certificate.issuer.rfc4514
+        country = certificate.subject.country
+        organization = certificate.subject.organization
+        commonName = certificate.subject.commonName
+        serialNumber = certificate.serialNumberHex
+        notBefore = iso8601(certificate.notBefore)
+        notAfter = iso8601(certificate.notAfter)
+        signatureAlgorithm =
+            certificate.signatureAlgorithm?.description ?? certificate.signatureAlgorithmIdentifier.name
+            ?? certificate.signatureAlgorithmIdentifier.dotted
+        publicKeyAlgorithm = certificate.publicKey.algorithmName
+        publicKeySize = certificate.publicKey.sizeInBits
+        subjectKeyIdentifier = certificate.extensions.subjectKeyIdentifier
+        authorityKeyIdentifier = certificate.extensions.authorityKeyIdentifier
+        fingerprintSha256 = certificate.sha256Fingerprint
+        der = certificate.der
+    }
+}
+
+/// The `CertificateInfo` of every certificate in a PEM bundle, DER certificate, master list
+/// (its CSCA certificates, unverified) or EF.SOD (its DSCs).
+public func certificateInfos(pemOrDer bytes: [UInt8]) throws(CMSError) -> [CertificateInfo] {
+    try CertificateFile(bytes: bytes).certificates.map(CertificateInfo.init)
+}
+
+/// "YYYY-MM-DDTHH:MM:SSZ".
+func iso8601(_ date: Date) -> String {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+    let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+    func pad(_ value: Int?, _ width: Int) -> String {
+        let text = String(value ?? 0)
+        return String(repeating: "0", count: max(0, width - text.count)) + text
+    }
+    return "\(pad(parts.year, 4))-\(pad(parts.month, 2))-\(pad(parts.day, 2))T"
+        + "\(pad(parts.hour, 2)):\(pad(parts.minute, 2)):\(pad(parts.second, 2))Z"
+}

@@ -1,0 +1,74 @@
+import ASN1
+import Foundation
+
+/// What a certificate file turned out to hold: `certificates` reads PEM bundles, DER
+/// certificates, master lists and EF.SOD files alike.
+public enum CertificateFile: Sendable {
+    /// PEM (one or many `CERTIFICATE` blocks) or one DER certificate.
+    case certificates([Certificate])
+    case masterList(MasterList)
+    case securityObject(DocumentSecurityObject)
+
+    /// Recognises the content by its shape, not by its file name.
+    public init(bytes: [UInt8]) throws(CMSError) {
+        if let text = String(bytes: bytes.prefix(1 << 26), encoding: .utf8), text.contains(PEM.begin) {
+            self = .certificates(try PEM.certificates(in: text))
+            return
+        }
+        let node = try reading("certificate file") { () throws(ASN1Error) in try ASN1Node.parse(bytes) }
+        if node.tag == .application(23, constructed: true) {
+            self = .securityObject(try DocumentSecurityObject(bytes: bytes))
+        } else if node.tag == .sequence, node.children.first?.tag == .objectIdentifier {
+            let signedData = try SignedData(contentInfo: node)
+            if signedData.contentType == OID.cscaMasterList {
+                self = .masterList(try MasterList(signedData: signedData))
+            } else {
+                self = .securityObject(try DocumentSecurityObject(bytes: bytes))
+            }
+        } else {
+            self = .certificates([try Certificate(node: node)])
+        }
+    }
+
+    /// Every certificate the file holds: a master list's CSCA certificates, an EF.SOD's DSCs.
+    public var certificates: [Certificate] {
+        switch self {
+        case .certificates(let certificates): certificates
+        case .masterList(let list): list.certificates
+        case .securityObject(let sod): sod.signedData.certificates
+        }
+    }
+}
+
+/// The PEM form of certificates (RFC 7468): base64 DER between BEGIN and END lines.
+enum PEM {
+    static let begin = "-----BEGIN CERTIFICATE-----"
+    static let end = "-----END CERTIFICATE-----"
+
+    static func certificates(in text: String) throws(CMSError) -> [Certificate] {
+        var certificates: [Certificate] = []
+        var rest = text[...]
+        while let start = rest.range(of: begin) {
+            guard let stop = rest.range(of: end, range: start.upperBound..<rest.endIndex) else {
+                throw CMSError(.malformed, "PEM block \(certificates.count + 1) has no END line")
+            }
+            let body = rest[start.upperBound..<stop.lowerBound]
+            guard let der = Data(base64Encoded: String(body), options: .ignoreUnknownCharacters) else {
+                throw CMSError(.malformed, "PEM block \(certificates.count + 1) is not base64")
+            }
+            certificates.append(try Certificate(derEncoded: [UInt8](der)))
+            rest = rest[stop.upperBound...]
+        }
+        return certificates
+    }
+
+    static func encode(_ certificate: Certificate) -> String {
+        let body = Data(certificate.der).base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
+        return begin + "\n" + body + "\n" + end + "\n"
+    }
+}
+
+extension Certificate {
+    /// This certificate as a PEM block.
+    public var pem: String { PEM.encode(self) }
+}

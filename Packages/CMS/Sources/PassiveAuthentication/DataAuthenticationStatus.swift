@@ -1,0 +1,48 @@
+/// The Passive Authentication verdict, field for field the reference `DataAuthenticationStatus`.
+public struct DataAuthenticationStatus: Sendable, Hashable {
+    public enum Status: String, Sendable, Hashable {
+        /// SOD signature, DSC chain to a trusted CSCA and every data group hash verified.
+        case authenticated
+        /// Something verifiable failed: a signature, a hash, the chain to a CSCA that was found.
+        case denied
+        /// Everything checkable passed, but no trusted CSCA matches the DSC's issuer.
+        case authorityCertificatesNotProvided
+    }
+
+    public var status: Status
+    public var sodSignatureValid: Bool
+    /// The DSC chains to a trusted CSCA, was issued within its validity, is valid at the
+    /// check time and has the digitalSignature key usage.
+    public var certificateChainValid: Bool
+    /// No data group is `invalid` (`notRead` ones do not count against it).
+    public var dataGroupHashesValid: Bool
+    /// One entry per data group hashed in EF.SOD or read, sorted by number.
+    public var dataGroupHashes: [DataGroupHashResult]
+    /// "SHA-256" …; nil when EF.SOD could not be read.
+    public var hashAlgorithm: String?
+    /// "SHA256withRSAandMGF1" …, from the SignerInfo.
+    public var signatureAlgorithm: String?
+    public var documentSignerCertificate: CertificateInfo?
+    public var countrySigningCertificate: CertificateInfo?
+    /// The DSC issuer's country (upper-cased).
+    public var issuingCountry: String?
+    public var errors: [PassiveAuthenticationError]
+}
+
+/// One data group's hash check.
+public struct DataGroupHashResult: Sendable, Hashable {
+    public enum Status: String, Sendable, Hashable {
+        case valid
+        /// The hash differs, or the data group was read but EF.SOD has no hash for it.
+        case invalid
+        /// Hashed in EF.SOD but not read.
+        case notRead
+    }
+
+    public let dataGroup: Int
+    public let status: Status
+    /// The hash EF.SOD holds; nil when it holds none.
+    public let expectedHash: [UInt8]?
+    /// The hash of the bytes read; nil when the data group was not read.
+    public let computedHash: [UInt8]?
+}

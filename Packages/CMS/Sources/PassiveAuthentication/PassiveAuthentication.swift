@@ -1,0 +1,134 @@
+import CryptoPrimitives
+import Foundation
+
+/// Passive Authentication (ICAO 9303-11 §5.1): is the data on the chip what the issuing
+/// state signed?
+public enum PassiveAuthentication {
+    /// Verifies EF.SOD as read (`77` …) and the data groups read (number → the bytes read,
+    /// hashed as they are, never re-encoded) against `trustStore` at `time`.
+    /// Never throws: an unreadable EF.SOD is a `denied` verdict saying why.
+    public static func verify(
+        securityObject bytes: [UInt8], dataGroups: [Int: [UInt8]], trustStore: TrustStore, at time: Date
+    ) -> DataAuthenticationStatus {
+        do {
+            let securityObject = try DocumentSecurityObject(bytes: bytes)
+            return verify(securityObject, dataGroups: dataGroups, trustStore: trustStore, at: time)
+        } catch {
+            let hashes = hashResults(expected: [:], hashAlgorithm: nil, dataGroups: dataGroups)
+            return DataAuthenticationStatus(
+                status: .denied, sodSignatureValid: false, certificateChainValid: false,
+                dataGroupHashesValid: hashes.results.allSatisfy { $0.status != .invalid },
+                dataGroupHashes: hashes.results, hashAlgorithm: nil, signatureAlgorithm: nil,
+                documentSignerCertificate: nil, countrySigningCertificate: nil, issuingCountry: nil,
+                errors: [.malformedSignedData(error.reason)] + hashes.errors)
+        }
+    }
+
+    /// Verifies a parsed EF.SOD; see `verify(securityObject:dataGroups:trustStore:at:)`.
+    public static func verify(
+        _ securityObject: DocumentSecurityObject, dataGroups: [Int: [UInt8]], trustStore: TrustStore, at time: Date
+    ) -> DataAuthenticationStatus {
+        let hashes = hashResults(
+            expected: securityObject.dataGroupHashes, hashAlgorithm: securityObject.hashAlgorithm,
+            dataGroups: dataGroups)
+        let signer = SignerVerification(securityObject.signedData, trustStore: trustStore, at: time)
+        let hashesValid = hashes.results.allSatisfy { $0.status != .invalid }
+
+        let status: DataAuthenticationStatus.Status
+        if signer.signatureValid && hashesValid && signer.chainValid {
+            status = .authenticated
+        } else if signer.signatureValid && hashesValid && signer.issuerMissing {
+            status = .authorityCertificatesNotProvided
+        } else {
+            status = .denied
+        }
+        return DataAuthenticationStatus(
+            status: status, sodSignatureValid: signer.signatureValid, certificateChainValid: signer.chainValid,
+            dataGroupHashesValid: hashesValid, dataGroupHashes: hashes.results,
+            hashAlgorithm: securityObject.hashAlgorithm.displayName,
+            signatureAlgorithm: signer.signerInfo.map {
+                $0.signatureAlgorithm?.description ?? $0.signatureAlgorithmIdentifier.dotted
+            },
+            documentSignerCertificate: signer.documentSigner.map(CertificateInfo.init),
+            countrySigningCertificate: signer.countrySigner.map(CertificateInfo.init),
+            issuingCountry: signer.documentSigner.flatMap { $0.issuer.country ?? $0.subject.country },
+            errors: signer.problems + hashes.errors)
+    }
+
+    /// Each data group hashed or read, sorted by number, and the errors for those that fail.
+    static func hashResults(expected: [Int: [UInt8]], hashAlgorithm: HashAlgorithm?, dataGroups: [Int: [UInt8]])
+        -> (results: [DataGroupHashResult], errors: [PassiveAuthenticationError])
+    {
+        var results: [DataGroupHashResult] = []
+        var errors: [PassiveAuthenticationError] = []
+        for number in Set(expected.keys).union(dataGroups.keys).sorted() {
+            let expectedHash = expected[number]
+            let computedHash = dataGroups[number].flatMap { bytes in hashAlgorithm.map { $0.hash(bytes) } }
+            let status: DataGroupHashResult.Status
+            switch (expectedHash, dataGroups[number]) {
+            case (nil, _):
+                status = .invalid
+                errors.append(.dataGroupNotHashed(number))
+            case (_, nil):
+                status = .notRead
+            case (let expectedHash?, _):
+                status = expectedHash == computedHash ? .valid : .invalid
+                if status == .invalid { errors.append(.dataGroupHashMismatch(number)) }
+            }
+            results.append(
+                DataGroupHashResult(
+                    dataGroup: number, status: status, expectedHash: expectedHash, computedHash: computedHash))
+        }
+        return (results, errors)
+    }
+}
+
+/// The signer side of a SignedData check, shared by EF.SOD and EF.CardSecurity: find the
+/// signer's certificate (carried, or in the trust store), check the signature bound to
+/// `SignerInfo.sid`, then the certificate's chain to a trusted CSCA.
+public struct SignerVerification: Sendable {
+    public let signerInfo: SignerInfo?
+    public let documentSigner: Certificate?
+    public let countrySigner: Certificate?
+    public let signatureValid: Bool
+    public let chainValid: Bool
+    /// No trusted certificate matches the signer certificate's issuer.
+    public let issuerMissing: Bool
+    public let problems: [PassiveAuthenticationError]
+
+    public init(_ signedData: SignedData, trustStore: TrustStore, at time: Date) {
+        var problems: [PassiveAuthenticationError] = []
+        signerInfo = signedData.signerInfos.first
+        var documentSigner: Certificate?
+        var identifierMatches = false
+        if let signerInfo {
+            documentSigner =
+                signedData.certificates(matching: signerInfo).first
+                ?? trustStore.certificates(matching: signerInfo.identifier).first
+            identifierMatches = documentSigner != nil
+            if documentSigner == nil, let carried = signedData.certificates.first {
+                documentSigner = carried
+                problems.append(.signerIdentifierMismatch)
+            }
+        } else {
+            problems.append(.malformedSignedData("no SignerInfo"))
+        }
+        self.documentSigner = documentSigner
+        guard let signerInfo, let documentSigner else {
+            if signerInfo != nil { problems.append(.documentSignerNotFound) }
+            (countrySigner, signatureValid, chainValid, issuerMissing) = (nil, false, false, false)
+            self.problems = problems
+            return
+        }
+        let signatureProblems = signedData.signatureProblems(of: signerInfo, certificate: documentSigner)
+        signatureValid = identifierMatches && signatureProblems.isEmpty
+        problems += signatureProblems
+
+        let candidates = trustStore.issuers(of: documentSigner)
+        let chain = CertificateChainVerifier.documentSigner(at: time).verify(documentSigner, candidates: candidates)
+        countrySigner = chain.issuer
+        chainValid = chain.isValid
+        issuerMissing = candidates.isEmpty
+        self.problems = problems + chain.problems
+    }
+}

@@ -1,0 +1,80 @@
+import ASN1
+import CryptoPrimitives
+
+/// EF.SOD: the document's SignedData over its LDSSecurityObject (ICAO 9303-10 §4.6.2).
+///
+/// ```
+/// EF.SOD ::= [APPLICATION 23] ContentInfo     -- tag 77
+/// LDSSecurityObject ::= SEQUENCE {
+///     version                LDSSecurityObjectVersion,   -- v0(0), v1(1) with ldsVersionInfo
+///     hashAlgorithm          DigestAlgorithmIdentifier,
+///     dataGroupHashValues    SEQUENCE SIZE (2..ub-DataGroups) OF DataGroupHash,
+///     ldsVersionInfo         LDSVersionInfo OPTIONAL }
+/// DataGroupHash ::= SEQUENCE { dataGroupNumber DataGroupNumber, dataGroupHashValue OCTET STRING }
+/// LDSVersionInfo ::= SEQUENCE { ldsVersion PrintableString, unicodeVersion PrintableString }
+/// ```
+public struct DocumentSecurityObject: Sendable {
+    public let signedData: SignedData
+    public let version: Int
+    public let hashAlgorithm: HashAlgorithm
+    /// DG number → hash, as the SOD lists them (not necessarily in ascending order).
+    public let dataGroupHashes: [Int: [UInt8]]
+    public let ldsVersion: String?
+    public let unicodeVersion: String?
+
+    /// The eContentTypes real documents use: ldsSecurityObject, id-data (e.g. China), and the
+    /// pre-standard ICAO and SDU (Netherlands) OIDs.
+    static let acceptedContentTypes: Set<ASN1ObjectIdentifier> = [
+        OID.ldsSecurityObject, OID.data, "1.3.27.1.1.1", "1.2.528.1.1006.1.20.1",
+    ]
+
+    /// Parses EF.SOD as read from the chip (`77` tag), or a bare ContentInfo.
+    public init(bytes: some Collection<UInt8>) throws(CMSError) {
+        let outer = try reading("EF.SOD") { () throws(ASN1Error) in try ASN1Node.parse(bytes) }
+        let contentInfo: ASN1Node
+        if outer.tag == .application(23, constructed: true) {
+            contentInfo = try reading("EF.SOD") { () throws(ASN1Error) in try outer.child(at: 0, "ContentInfo") }
+        } else {
+            contentInfo = outer
+        }
+        signedData = try SignedData(contentInfo: contentInfo)
+        guard Self.acceptedContentTypes.contains(signedData.contentType) else {
+            throw CMSError(.malformed, "EF.SOD eContentType \(signedData.contentType) is not an LDS security object")
+        }
+        guard let content = signedData.content else { throw CMSError(.malformed, "EF.SOD has no eContent") }
+        let object = try reading("LDSSecurityObject") { () throws(ASN1Error) in
+            try ASN1Node.parse(content).expect(.sequence, "LDSSecurityObject")
+        }
+        let (version, algorithmNode, hashList, versionInfo) = try reading("LDSSecurityObject") {
+            () throws(ASN1Error) in
+            (
+                try object.child(at: 0, "version").intValue(), try object.child(at: 1, "hashAlgorithm"),
+                try object.child(at: 2, "dataGroupHashValues").expect(.sequence, "dataGroupHashValues"),
+                object.children.count > 3 ? object.children[3] : nil
+            )
+        }
+        self.version = version
+        hashAlgorithm = try HashAlgorithm(digestAlgorithm: AlgorithmIdentifier(algorithmNode))
+        var hashes: [Int: [UInt8]] = [:]
+        for entry in hashList.children {
+            let (number, hash) = try reading("DataGroupHash") { () throws(ASN1Error) in
+                try entry.expect(.sequence, "DataGroupHash")
+                return (
+                    try entry.child(at: 0, "dataGroupNumber").intValue(), try entry.child(at: 1, "hash").octetString()
+                )
+            }
+            guard (1...16).contains(number), hashes[number] == nil else {
+                throw CMSError(.malformed, "LDSSecurityObject lists data group \(number) twice or out of 1…16")
+            }
+            hashes[number] = Array(hash)
+        }
+        dataGroupHashes = hashes
+        (ldsVersion, unicodeVersion) = try reading("LDSVersionInfo") { () throws(ASN1Error) in
+            guard let versionInfo else { return (nil, nil) }
+            return (
+                try versionInfo.child(at: 0, "ldsVersion").string(),
+                try versionInfo.child(at: 1, "unicodeVersion").string()
+            )
+        }
+    }
+}

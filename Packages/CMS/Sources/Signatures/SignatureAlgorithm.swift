@@ -1,0 +1,107 @@
+import ASN1
+import CryptoPrimitives
+
+/// A signature scheme with every parameter needed to verify it.
+///
+/// ```
+/// RSASSA-PSS-params ::= SEQUENCE {
+///     hashAlgorithm      [0] HashAlgorithm    DEFAULT sha1,
+///     maskGenAlgorithm   [1] MaskGenAlgorithm DEFAULT mgf1SHA1,
+///     saltLength         [2] INTEGER          DEFAULT 20,
+///     trailerField       [3] TrailerField     DEFAULT trailerFieldBC }
+/// ```
+public enum SignatureAlgorithm: Sendable, Hashable, CustomStringConvertible {
+    case rsaPKCS1(HashAlgorithm)
+    case rsaPSS(hash: HashAlgorithm, mgf1Hash: HashAlgorithm, saltLength: Int)
+    /// ECDSA; the signature may be DER `Ecdsa-Sig-Value` or plain r‖s (BSI TR-03111).
+    case ecdsa(HashAlgorithm)
+
+    public var hash: HashAlgorithm {
+        switch self {
+        case .rsaPKCS1(let hash), .ecdsa(let hash), .rsaPSS(let hash, _, _): hash
+        }
+    }
+
+    /// The JCA name: "SHA256withRSA", "SHA256withRSAandMGF1", "SHA256withECDSA".
+    public var description: String {
+        switch self {
+        case .rsaPKCS1(let hash): "\(hash.compactName)withRSA"
+        case .rsaPSS(let hash, _, _): "\(hash.compactName)withRSAandMGF1"
+        case .ecdsa(let hash): "\(hash.compactName)withECDSA"
+        }
+    }
+
+    private static let fixed: [ASN1ObjectIdentifier: SignatureAlgorithm] = [
+        "1.2.840.113549.1.1.5": .rsaPKCS1(.sha1),
+        "1.2.840.113549.1.1.14": .rsaPKCS1(.sha224),
+        "1.2.840.113549.1.1.11": .rsaPKCS1(.sha256),
+        "1.2.840.113549.1.1.12": .rsaPKCS1(.sha384),
+        "1.2.840.113549.1.1.13": .rsaPKCS1(.sha512),
+        "1.2.840.10045.4.1": .ecdsa(.sha1),
+        "1.2.840.10045.4.3.1": .ecdsa(.sha224),
+        "1.2.840.10045.4.3.2": .ecdsa(.sha256),
+        "1.2.840.10045.4.3.3": .ecdsa(.sha384),
+        "1.2.840.10045.4.3.4": .ecdsa(.sha512),
+        "0.4.0.127.0.7.1.1.4.1.1": .ecdsa(.sha1),
+        "0.4.0.127.0.7.1.1.4.1.2": .ecdsa(.sha224),
+        "0.4.0.127.0.7.1.1.4.1.3": .ecdsa(.sha256),
+        "0.4.0.127.0.7.1.1.4.1.4": .ecdsa(.sha384),
+        "0.4.0.127.0.7.1.1.4.1.5": .ecdsa(.sha512),
+    ]
+
+    /// The scheme an AlgorithmIdentifier names. `digest` is the SignerInfo's digest
+    /// algorithm, used when the identifier names only the key type (rsaEncryption,
+    /// ecPublicKey), as some SODs do.
+    init(_ identifier: AlgorithmIdentifier, digest: HashAlgorithm? = nil) throws(CMSError) {
+        if let known = Self.fixed[identifier.algorithm] {
+            self = known
+            return
+        }
+        switch identifier.algorithm {
+        case OID.rsassaPSS:
+            self = try Self.pss(identifier.meaningfulParameters)
+        case OID.rsaEncryption where digest != nil:
+            self = .rsaPKCS1(digest ?? .sha256)
+        case OID.ecPublicKey where digest != nil:
+            self = .ecdsa(digest ?? .sha256)
+        default:
+            throw CMSError(.unsupported, "signature algorithm \(identifier.algorithm)")
+        }
+    }
+
+    private static func pss(_ parameters: ASN1Node?) throws(CMSError) -> SignatureAlgorithm {
+        guard let parameters else { return .rsaPSS(hash: .sha1, mgf1Hash: .sha1, saltLength: 20) }
+        var hash = HashAlgorithm.sha1
+        var mgf1Hash = HashAlgorithm.sha1
+        var saltLength = 20
+        let fields = try reading("RSASSA-PSS-params") { () throws(ASN1Error) in
+            try parameters.expect(.sequence, "RSASSA-PSS-params").children
+        }
+        for field in fields {
+            let inner = try reading("RSASSA-PSS-params") { () throws(ASN1Error) in
+                try field.child(at: 0, "RSASSA-PSS-params field")
+            }
+            switch field.tag {
+            case .contextSpecific(0, constructed: true):
+                hash = try HashAlgorithm(digestAlgorithm: AlgorithmIdentifier(inner))
+            case .contextSpecific(1, constructed: true):
+                let mask = try AlgorithmIdentifier(inner)
+                guard mask.algorithm == OID.mgf1, let maskHash = mask.meaningfulParameters else {
+                    throw CMSError(.unsupported, "PSS mask generation \(mask.algorithm)")
+                }
+                mgf1Hash = try HashAlgorithm(digestAlgorithm: AlgorithmIdentifier(maskHash))
+            case .contextSpecific(2, constructed: true):
+                saltLength = try reading("PSS saltLength") { () throws(ASN1Error) in try inner.intValue() }
+                guard (0...1024).contains(saltLength) else {
+                    throw CMSError(.malformed, "PSS salt length \(saltLength)")
+                }
+            case .contextSpecific(3, constructed: true):
+                let trailer = try reading("PSS trailerField") { () throws(ASN1Error) in try inner.intValue() }
+                guard trailer == 1 else { throw CMSError(.unsupported, "PSS trailer field \(trailer)") }
+            default:
+                throw CMSError(.malformed, "unexpected RSASSA-PSS-params field \(field.tag)")
+            }
+        }
+        return .rsaPSS(hash: hash, mgf1Hash: mgf1Hash, saltLength: saltLength)
+    }
+}

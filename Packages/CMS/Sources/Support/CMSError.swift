@@ -1,0 +1,40 @@
+import ASN1
+
+/// The one error this package throws: a machine-readable `code` and a reason that
+/// says which structure was wrong and how.
+public struct CMSError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Code: String, Sendable, Hashable {
+        /// The bytes are not the ASN.1 structure expected (from `ASN1Error`, or a field's value).
+        case malformed
+        /// A well-formed structure using an algorithm, curve or type this package does not know.
+        case unsupported
+        /// A public key that cannot be used (bad modulus, point not on its curve, …).
+        case invalidKey
+        /// Neither PEM certificates nor a DER certificate, master list or EF.SOD.
+        case unrecognizedInput
+    }
+
+    public let code: Code
+    public let reason: String
+
+    public init(_ code: Code, _ reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+
+    public var description: String { "CMSError.\(code.rawValue): \(reason)" }
+
+    /// Wraps a parse failure of `what`.
+    static func malformed(_ what: String, _ error: ASN1Error) -> CMSError {
+        CMSError(.malformed, "\(what): \(error.reason)")
+    }
+}
+
+/// Runs an ASN.1 reading step, turning its `ASN1Error` into a `CMSError` that names `what`.
+func reading<Value>(_ what: String, _ body: () throws(ASN1Error) -> Value) throws(CMSError) -> Value {
+    do {
+        return try body()
+    } catch {
+        throw CMSError.malformed(what, error)
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// The certificates Passive Authentication trusts: CSCAs and link certificates from PEM
+/// bundles, DER files and verified master lists, deduplicated and indexed so that every
+/// lookup is a dictionary access (loading N certificates is O(N), not O(N²)).
+public struct TrustStore: Sendable {
+    public private(set) var certificates: [Certificate] = []
+    private var known: Set<[UInt8]> = []
+    private var bySubject: [DistinguishedName: [Int]] = [:]
+    private var byKeyIdentifier: [[UInt8]: [Int]] = [:]
+    private var byIssuer: [DistinguishedName: [Int]] = [:]
+
+    public init() {}
+
+    public init(_ certificates: [Certificate]) {
+        add(certificates)
+    }
+
+    public var isEmpty: Bool { certificates.isEmpty }
+
+    /// Adds certificates not already present; returns how many were new.
+    @discardableResult
+    public mutating func add(_ newCertificates: [Certificate]) -> Int {
+        var added = 0
+        for certificate in newCertificates where known.insert(certificate.der).inserted {
+            let index = certificates.count
+            certificates.append(certificate)
+            bySubject[certificate.subject, default: []].append(index)
+            byIssuer[certificate.issuer, default: []].append(index)
+            if let identifier = certificate.extensions.subjectKeyIdentifier {
+                byKeyIdentifier[identifier, default: []].append(index)
+            }
+            added += 1
+        }
+        return added
+    }
+
+    /// Adds the certificates of a PEM bundle or a DER certificate. A master list must be
+    /// verified first (`MasterList.verify`), so one is refused here.
+    @discardableResult
+    public mutating func add(pemOrDer bytes: [UInt8]) throws(CMSError) -> Int {
+        let file = try CertificateFile(bytes: bytes)
+        if case .masterList = file {
+            throw CMSError(.unrecognizedInput, "a master list is trusted only after checking it against a root")
+        }
+        return add(file.certificates)
+    }
+
+    /// The certificates that may have issued `certificate`: those whose subject key identifier
+    /// is its authority key identifier, then those whose subject is its issuer name (compared
+    /// normalised), without repeats.
+    public func issuers(of certificate: Certificate) -> [Certificate] {
+        var indices: [Int] = []
+        if let authority = certificate.extensions.authorityKeyIdentifier {
+            indices += byKeyIdentifier[authority] ?? []
+        }
+        indices += bySubject[certificate.issuer] ?? []
+        var seen = Set<Int>()
+        return indices.filter { seen.insert($0).inserted }.map { certificates[$0] }
+    }
+
+    /// The certificates a SignerInfo names (for an EF.SOD that does not carry its DSC).
+    public func certificates(matching identifier: SignerInfo.Identifier) -> [Certificate] {
+        switch identifier {
+        case .subjectKeyIdentifier(let keyIdentifier):
+            return (byKeyIdentifier[keyIdentifier] ?? []).map { certificates[$0] }
+        case .issuerAndSerialNumber(let issuer, _):
+            return (byIssuer[issuer] ?? []).map { certificates[$0] }.filter(identifier.matches)
+        }
+    }
+}

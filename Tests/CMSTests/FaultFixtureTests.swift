@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+@testable import CMS
+
+/// The PKIs and SODs `Tools/make-pa-fixtures.py` generated with Python `cryptography` and
+/// `asn1crypto` (none of this package's code), one defect per case, RSA and explicit-parameter
+/// ECDSA alike. Each case's verdict and errors are stated here, from the defect planted.
+@Suite struct FaultFixtureTests {
+    typealias Status = DataAuthenticationStatus.Status
+
+    struct Expectation: Sendable, CustomStringConvertible {
+        let name: String
+        let status: Status
+        var signature = true
+        var chain = true
+        var hashes = true
+        var errors: [String] = []
+        var invalidGroups: [Int] = []
+        var description: String { name }
+    }
+
+    static let cases: [Expectation] = [
+        Expectation(name: "valid", status: .authenticated),
+        Expectation(name: "valid-ski-sid", status: .authenticated),
+        Expectation(name: "valid-no-signed-attributes", status: .authenticated),
+        Expectation(name: "valid-dsc-not-in-sod", status: .authenticated),
+        Expectation(name: "valid-via-link", status: .authenticated),
+        Expectation(
+            name: "changed-dg", status: .denied, hashes: false, errors: ["dataGroupHashMismatch"], invalidGroups: [2]),
+        Expectation(name: "bad-signature", status: .denied, signature: false, errors: ["signatureInvalid"]),
+        Expectation(name: "untrusted-csca", status: .denied, chain: false, errors: ["issuerSignatureInvalid"]),
+        Expectation(
+            name: "unknown-csca", status: .authorityCertificatesNotProvided, chain: false, errors: ["issuerNotFound"]),
+        Expectation(name: "expired-dsc", status: .denied, chain: false, errors: ["notValidAtCheckTime"]),
+        Expectation(name: "dsc-before-csca", status: .denied, chain: false, errors: ["issuedOutsideIssuerValidity"]),
+        Expectation(name: "dsc-without-digital-signature", status: .denied, chain: false, errors: ["keyUsageMissing"]),
+        Expectation(name: "wrong-sid", status: .denied, signature: false, errors: ["signerIdentifierMismatch"]),
+        Expectation(name: "wrong-message-digest", status: .denied, signature: false, errors: ["messageDigestMismatch"]),
+        Expectation(name: "wrong-content-type", status: .denied, signature: false, errors: ["contentTypeMismatch"]),
+        Expectation(
+            name: "dg-without-hash", status: .denied, hashes: false, errors: ["dataGroupNotHashed"],
+            invalidGroups: [15]),
+    ]
+
+    static let checkTime = TestFiles.date("2026-06-01")
+
+    @Test(arguments: ["rsa", "ecdsa"], cases)
+    func verdict(pki: String, expected: Expectation) throws {
+        let folder = TestFiles.fixtures.appendingPathComponent("pa-faults/\(pki)/\(expected.name)")
+        var store = TrustStore()
+        for name in ["../csca.pem", "link.pem", "dsc.pem"] {
+            let url = folder.appendingPathComponent(name)
+            if FileManager.default.fileExists(atPath: url.path) { try store.add(pemOrDer: TestFiles.bytes(url)) }
+        }
+        let groups = try TestFiles.dataGroups(in: folder) { "DG\($0).bin" }
+        let verdict = PassiveAuthentication.verify(
+            securityObject: try TestFiles.bytes(folder.appendingPathComponent("SOD.bin")), dataGroups: groups,
+            trustStore: store, at: Self.checkTime)
+
+        #expect(verdict.status == expected.status)
+        #expect(verdict.sodSignatureValid == expected.signature)
+        #expect(verdict.certificateChainValid == expected.chain)
+        #expect(verdict.dataGroupHashesValid == expected.hashes)
+        #expect(verdict.errors.map(\.code) == expected.errors)
+        #expect(verdict.dataGroupHashes.filter { $0.status == .invalid }.map(\.dataGroup) == expected.invalidGroups)
+        #expect(verdict.dataGroupHashes.map(\.dataGroup) == verdict.dataGroupHashes.map(\.dataGroup).sorted())
+        #expect(verdict.hashAlgorithm == "SHA-256")
+        #expect(verdict.signatureAlgorithm == (pki == "rsa" ? "SHA256withRSA" : "SHA256withECDSA"))
+        #expect(verdict.issuingCountry == "UT")
+        #expect(verdict.documentSignerCertificate?.commonName == "DS \(pki)")
+        if expected.status == .authenticated {
+            #expect(verdict.countrySigningCertificate?.commonName == "CSCA \(pki)")
+        }
+    }
+
+    /// Without any CSCA the verdict names the missing authority, not a failure.
+    @Test(arguments: ["rsa", "ecdsa"])
+    func emptyTrustStore(pki: String) throws {
+        let folder = TestFiles.fixtures.appendingPathComponent("pa-faults/\(pki)/valid")
+        let verdict = PassiveAuthentication.verify(
+            securityObject: try TestFiles.bytes(folder.appendingPathComponent("SOD.bin")),
+            dataGroups: try TestFiles.dataGroups(in: folder) { "DG\($0).bin" }, trustStore: TrustStore(),
+            at: Self.checkTime)
+        #expect(verdict.status == .authorityCertificatesNotProvided)
+        #expect(verdict.sodSignatureValid && verdict.dataGroupHashesValid && !verdict.certificateChainValid)
+        #expect(verdict.countrySigningCertificate == nil)
+    }
+
+    /// A lone SOD: every hashed group is `notRead`, which does not fail the verdict.
+    @Test func loneSecurityObject() throws {
+        let folder = TestFiles.fixtures.appendingPathComponent("pa-faults/rsa/valid")
+        let store = TrustStore(
+            try CertificateFile(bytes: TestFiles.bytes(folder.appendingPathComponent("../csca.pem"))).certificates)
+        let verdict = PassiveAuthentication.verify(
+            securityObject: try TestFiles.bytes(folder.appendingPathComponent("SOD.bin")), dataGroups: [:],
+            trustStore: store, at: Self.checkTime)
+        #expect(verdict.status == .authenticated)
+        #expect(verdict.dataGroupHashes.map(\.status) == [.notRead, .notRead, .notRead])
+        #expect(verdict.dataGroupHashes.map(\.dataGroup) == [1, 2, 14])
+    }
+}
