@@ -1,7 +1,10 @@
 import Foundation
 
 /// The subcommands `emrtd` knows, in the order `--help` lists them.
-let allCommands: [any Command.Type] = [MrzCommand.self, ParseCommand.self, SimulateCommand.self]
+let allCommands: [any Command.Type] = [
+    MrzCommand.self, ParseCommand.self, SimulateCommand.self, VerifyCommand.self, CertsCommand.self,
+    MasterListCommand.self,
+]
 
 let version = "0.1.0"
 

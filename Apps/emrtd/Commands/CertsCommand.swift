@@ -1,0 +1,28 @@
+import CMS
+
+/// `emrtd certs`: describes the certificates in a file.
+enum CertsCommand: Command {
+    static let name = "certs"
+    static let summary = "print the certificates of a PEM bundle, DER file, master list or EF.SOD as JSON"
+    static let usage = """
+        usage: emrtd certs FILE
+
+        Prints a JSON array with one CertificateInfo per certificate: a PEM bundle's or DER
+        file's certificates, a master list's CSCA certificates (not verified: see
+        `emrtd masterlist`), or the document signer certificates an EF.SOD carries.
+        Exit status: 0 printed, 1 unreadable file, 2 wrong command line.
+        """
+
+    static func run(_ arguments: inout ArgumentReader) throws -> Int32 {
+        let files = try arguments.positionals()
+        guard files.count == 1, let file = files.first else { throw UsageError("give one FILE") }
+        let infos: [CertificateInfo]
+        do {
+            infos = try certificateInfos(pemOrDer: readFile(file))
+        } catch let error as CMSError {
+            throw CommandFailure("\(file): \(error.reason)")
+        }
+        print(JSONTree.array(infos.map(\.json)).serialized())
+        return 0
+    }
+}

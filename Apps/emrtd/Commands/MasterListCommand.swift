@@ -1,0 +1,83 @@
+import CMS
+import Foundation
+
+/// `emrtd masterlist`: inspects a CSCA master list, or imports it into the default bundle.
+enum MasterListCommand: Command {
+    static let name = "masterlist"
+    static let summary = "check a CSCA master list, or import it into the reader's default trust bundle"
+    static let usage = """
+        usage: emrtd masterlist FILE.ml [--ml-root CERT] [--at ISO8601]
+               emrtd masterlist import FILE.ml --ml-root CERT [--append] [--out FILE] [--at ISO8601]
+
+        The first form prints, as JSON, how many certificates the list holds, their countries,
+        the signer, and whether the list's signature and its signer's chain to CERT verify
+        (the chain is null without --ml-root).
+        `import` writes the list's certificates as a PEM bundle to the default trust bundle
+        (masterlist/csca.pem, or $EMRTD_CSCA_BUNDLE, or --out FILE) — only when the signature
+        and the signer's chain to CERT verify. --append keeps the bundle's certificates.
+        Exit status: 0 verified (or imported), 3 not verified, 1 unreadable input, 2 wrong command line.
+        """
+
+    static func run(_ arguments: inout ArgumentReader) throws -> Int32 {
+        let rootFile = try arguments.option("--ml-root")
+        let time = try arguments.option("--at").map(TrustOptions.parseTime) ?? Date()
+        let append = arguments.flag("--append")
+        let output = try arguments.option("--out")
+        var files = try arguments.positionals()
+        let importing = files.first == "import"
+        if importing { files.removeFirst() }
+        guard files.count == 1, let file = files.first else { throw UsageError("give one FILE.ml") }
+        guard importing || (output == nil && !append) else { throw UsageError("--out and --append go with import") }
+
+        let list = try loadMasterList(file)
+        let roots = try rootFile.map(loadCertificates) ?? []
+        let verification = list.verify(roots: roots, at: time)
+        guard importing else {
+            print(report(list, verification).serialized())
+            return verification.signatureValid && verification.signerChainValid != false ? 0 : 3
+        }
+        guard rootFile != nil else { throw UsageError("import needs --ml-root CERT") }
+        guard verification.isTrusted else {
+            throw CommandFailure(
+                "\(file) does not verify: " + verification.problems.map(\.description).joined(separator: "; "))
+        }
+        return try write(list, to: output, append: append)
+    }
+
+    private static func report(_ list: MasterList, _ verification: MasterList.Verification) -> JSONTree {
+        .object([
+            ("certificates", .integer(list.certificates.count)),
+            ("countries", .array(list.countries.map(JSONTree.string))),
+            ("signer", verification.signer.map { CertificateInfo($0).json } ?? .null),
+            ("signingTime", verification.signingTime.map { .string(ISO8601DateFormatter().string(from: $0)) } ?? .null),
+            ("signatureValid", .bool(verification.signatureValid)),
+            ("signerChainValid", verification.signerChainValid.map(JSONTree.bool) ?? .null),
+            ("root", verification.root.map { CertificateInfo($0).json } ?? .null),
+            ("errors", .array(verification.problems.map { .string($0.description) })),
+        ])
+    }
+
+    private static func write(_ list: MasterList, to output: String?, append: Bool) throws -> Int32 {
+        guard let destination = output.map(URL.init(fileURLWithPath:)) ?? DefaultTrustBundle.location else {
+            throw CommandFailure(
+                "no masterlist/ folder found: give --out FILE or set \(DefaultTrustBundle.environmentVariable)")
+        }
+        var store = TrustStore()
+        if append, let existing = FileManager.default.contents(atPath: destination.path) {
+            do {
+                try store.add(pemOrDer: [UInt8](existing))
+            } catch {
+                throw CommandFailure("\(destination.path): \(error.reason)")
+            }
+        }
+        let added = store.add(list.certificates)
+        let pem = store.certificates.map(\.pem).joined()
+        do {
+            try Data(pem.utf8).write(to: destination, options: .atomic)
+        } catch {
+            throw CommandFailure("cannot write \(destination.path): \(error.localizedDescription)")
+        }
+        printError("emrtd masterlist: \(added) new certificates, \(store.certificates.count) in \(destination.path)")
+        return 0
+    }
+}
