@@ -23,3 +23,13 @@ if ((${#missing[@]})); then
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
     echo "setup: installed ${missing[*]}"
 fi
+
+# The reader's default trust bundle (masterlist/README.md): the German master list from
+# ../shared, checked against its root as of its signing day, when ../shared is there and no
+# bundle is built yet.
+repository="$(cd "$(dirname "$0")/.." && pwd)"
+german="$repository/../shared/data/gmrtd/master_list"
+if [ -d "$german" ] && [ ! -s "$repository/masterlist/csca.pem" ]; then
+    (cd "$repository" && swift run -q emrtd masterlist import "$german/DE_ML_2026-05-28-08-28-45.ml" \
+        --ml-root "$german/DE_ROOT_CA_CSCA07.cer" --at 2026-05-29)
+fi
