@@ -16,12 +16,23 @@ enum ParseCommand: Command {
         Exit status: 0 parsed, 1 unreadable or not parseable, 2 wrong command line.
         """
 
-    /// How a kind becomes JSON and warnings: the one dispatch table. EF.SOD belongs to the CMS
-    /// package: its case returns that package's model when it has one (one line here).
-    static func model(for kind: LDSFileKind) -> (([UInt8]) throws -> (JSONValue, [String]))? {
+    /// What a parsed file prints and writes.
+    struct Parsed {
+        let json: JSONValue
+        let warnings: [String]
+        let images: [DocumentImage]
+    }
+
+    /// How each kind is parsed: the one dispatch table. EF.SOD belongs to the CMS package: its
+    /// case returns that package's model (as JSON, e.g. via `JSONValue.parse`) when it has one.
+    static func parser(for kind: LDSFileKind) -> (([UInt8]) throws -> Parsed)? {
         switch kind {
         case .sod: nil
-        default: { bytes in try ldsModel(bytes, kind: kind) }
+        default:
+            { bytes in
+                let model = try LDSFileParser.parse(bytes, as: kind)
+                return Parsed(json: model.json, warnings: model.warnings, images: model.images)
+            }
         }
     }
 
@@ -46,42 +57,27 @@ enum ParseCommand: Command {
             }
             kind = guessed
         }
-        guard let model = model(for: kind) else {
+        guard let parse = parser(for: kind) else {
             throw CommandFailure("\(kind.rawValue) files are not modelled yet")
         }
-        let (json, warnings): (JSONValue, [String])
+        let parsed: Parsed
         do {
-            (json, warnings) = try model(bytes)
+            parsed = try parse(bytes)
         } catch let error as LDSError {
             throw CommandFailure("\(kind.rawValue): \(error)")
         }
         if let imageDirectory {
-            try writeImages(of: bytes, kind: kind, to: imageDirectory)
+            try write(parsed.images, kind: kind, to: imageDirectory)
         }
         let output: JSONValue = [
-            "kind": kind.json, "model": json, "warnings": .array(warnings.map(JSONValue.string)),
+            "kind": kind.json, "model": parsed.json, "warnings": .array(parsed.warnings.map(JSONValue.string)),
         ]
         print(output.serialized(pretty: true))
         return 0
     }
 
-    private static func ldsModel(_ bytes: [UInt8], kind: LDSFileKind) throws -> (JSONValue, [String]) {
-        let model = try LDSFileParser.parse(bytes, as: kind)
-        return (model.json, model.warnings)
-    }
-
     /// Writes the images as `<kind>-<n>.<ext>` and JPEG 2000 renderings as `<kind>-<n>.png`.
-    private static func writeImages(of bytes: [UInt8], kind: LDSFileKind, to directory: String) throws {
-        guard let model = try? LDSFileParser.parse(bytes, as: kind) else { return }
-        let images: [DocumentImage]
-        switch model {
-        case let group as BiometricDataGroup: images = group.images
-        case let group as DisplayedImageDataGroup: images = group.images
-        case let details as AdditionalPersonalDetails: images = details.proofOfCitizenship.map { [$0] } ?? []
-        case let details as AdditionalDocumentDetails:
-            images = [details.imageOfFront, details.imageOfRear].compactMap { $0 }
-        default: images = []
-        }
+    private static func write(_ images: [DocumentImage], kind: LDSFileKind, to directory: String) throws {
         let folder = URL(fileURLWithPath: directory)
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -40,6 +40,8 @@ public struct AdditionalDocumentDetails: LDSFileModel, Equatable {
             outerWarnings + reader.warnings + (imageOfFront?.warnings ?? []) + (imageOfRear?.warnings ?? [])
     }
 
+    public var images: [DocumentImage] { [imageOfFront, imageOfRear].compactMap { $0 } }
+
     /// A DG12 holding only what is given (the writer fills `rawBytes` and `tagList`).
     public init(
         issuingAuthority: String? = nil, dateOfIssue: LDSDate? = nil, namesOfOtherPersons: [String] = [],

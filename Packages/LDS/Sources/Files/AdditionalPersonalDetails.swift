@@ -48,6 +48,8 @@ public struct AdditionalPersonalDetails: LDSFileModel, Equatable {
         warnings = outerWarnings + reader.warnings + (proofOfCitizenship?.warnings ?? [])
     }
 
+    public var images: [DocumentImage] { proofOfCitizenship.map { [$0] } ?? [] }
+
     /// A DG11 holding only what is given (the writer fills `rawBytes` and `tagList`).
     public init(
         fullName: String? = nil, otherNames: [String] = [], personalNumber: String? = nil,

@@ -7,6 +7,13 @@ public protocol LDSFileModel: Sendable, JSONRepresentable {
     var rawBytes: [UInt8] { get }
     /// Problems that did not stop the parse.
     var warnings: [String] { get }
+    /// Every image the file holds, in order (faces, fingers, irises, portraits, signatures,
+    /// document pages).
+    var images: [DocumentImage] { get }
+}
+
+extension LDSFileModel {
+    public var images: [DocumentImage] { [] }
 }
 
 /// A file kept as bytes only: DG8–DG10 (reserved for national use) and DG6, and any data group

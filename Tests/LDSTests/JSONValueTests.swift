@@ -1,0 +1,39 @@
+import Testing
+
+@testable import LDS
+
+struct JSONValueTests {
+    /// RFC 4648 §10 test vectors.
+    @Test func base64IsStandardAndPadded() {
+        let vectors = [
+            "": "", "f": "Zg==", "fo": "Zm8=", "foo": "Zm9v", "foob": "Zm9vYg==", "fooba": "Zm9vYmE=",
+            "foobar": "Zm9vYmFy",
+        ]
+        for (input, output) in vectors {
+            #expect(JSONValue.bytes(Array(input.utf8)) == .string(output))
+        }
+        #expect(JSONValue.bytes([0xFB, 0xFF]) == .string("+/8="))
+    }
+
+    @Test func serializesWithNullsKeptAndOrderPreserved() {
+        let value: JSONValue = [
+            "zeta": .null, "alpha": .optional(nil as String?), "text": "a\"b\\c\n\u{01}é",
+            "list": [1, true, .array([])], "empty": [:],
+        ]
+        #expect(
+            value.serialized()
+                == #"{"zeta":null,"alpha":null,"text":"a\"b\\c\n\u0001é","list":[1,true,[]],"empty":{}}"#)
+        #expect(value["alpha"] == .null)
+        #expect(value["missing"] == nil)
+    }
+
+    @Test func parsesWhatItWritesAndOtherPackagesJSON() throws {
+        let text = #"{ "a" : [ -12, null, false, "\u00e9\ud83d\ude00\/" ], "b": {} }"#
+        let value = try JSONValue.parse(text)
+        #expect(value["a"] == .array([.integer(-12), .null, .bool(false), .string("é😀/")]))
+        #expect(try JSONValue.parse(value.serialized(pretty: true)) == value)
+        #expect(throws: LDSError.self) { try JSONValue.parse("{\"a\": 1.5}") }
+        #expect(throws: LDSError.self) { try JSONValue.parse("[1,]") }
+        #expect(throws: LDSError.self) { try JSONValue.parse(String(repeating: "[", count: 100)) }
+    }
+}
