@@ -1,1 +1,0 @@
-// PCSCTransport: a CardTransport over pcsc-lite.
