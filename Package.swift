@@ -66,6 +66,9 @@ let package = Package(
             )
         }
         + [
+            .testTarget(
+                name: "PCSCIntegrationTests", dependencies: ["PCSC", "AccessControl"],
+                path: "Tests/PCSCIntegrationTests"),
             .executableTarget(
                 name: "emrtd",
                 dependencies: [
