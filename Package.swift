@@ -69,6 +69,9 @@ let package = Package(
             .testTarget(
                 name: "PCSCIntegrationTests", dependencies: ["PCSC", "AccessControl"],
                 path: "Tests/PCSCIntegrationTests"),
+            .testTarget(
+                name: "EmrtdIntegrationTests", dependencies: ["Emrtd", "ChipSimulator", "CMS", "LDS"],
+                path: "Tests/EmrtdIntegrationTests"),
             .executableTarget(
                 name: "emrtd",
                 dependencies: [
