@@ -128,7 +128,8 @@ public struct LinkModel: Sendable, Hashable {
     }
 }
 
-/// A fault the chip shows on demand, for tests of the reader's tolerance.
+/// A fault the chip shows on demand, for tests of the reader's tolerance. Lost cards, bare status
+/// words and slow answers strike plain commands too; the others concern secure messaging.
 public enum ChipFault: Sendable, Hashable {
     /// The response to the triggering command carries a wrong MAC.
     case wrongResponseMAC(FaultTrigger)

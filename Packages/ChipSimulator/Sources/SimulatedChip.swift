@@ -105,8 +105,18 @@ public final class SimulatedChip: CardTransport {
                 // A plain command ends a secure-messaging session (ISO 7816-4 §10.2).
                 endSession(&state)
             }
-            if let faulty = plainFault() { return faulty }
-            return (.success(process(command, responseBudget: nil, state: &state)), .zero)
+            var delay = Duration.zero
+            let readFile = fileRead(by: command, state: state)
+            for fault in configuration.faults where matches(trigger(of: fault), number: nil, readFile: readFile) {
+                switch fault {
+                case .tagLost: return (.failure(.tagLost), .zero)
+                case .bareStatusWord(let status, _):
+                    return (.success(ResponseAPDU(statusWord: StatusWord(status))), .zero)
+                case .slowAnswer(let duration, _): delay += duration
+                default: continue  // the others concern secure messaging
+                }
+            }
+            return (.success(process(command, responseBudget: nil, state: &state)), delay)
         }
         return protectedAnswer(command, state: &state)
     }
@@ -158,19 +168,6 @@ public final class SimulatedChip: CardTransport {
         return (.success(wrapped), delay)
     }
 
-    /// Faults that apply to plain commands (only those triggered `.always`).
-    private func plainFault() -> (Result<ResponseAPDU, TransportError>, Duration)? {
-        for fault in configuration.faults {
-            switch fault {
-            case .tagLost(.always): return (.failure(.tagLost), .zero)
-            case .bareStatusWord(let status, .always):
-                return (.success(ResponseAPDU(statusWord: StatusWord(status))), .zero)
-            default: continue
-            }
-        }
-        return nil
-    }
-
     private func trigger(of fault: ChipFault) -> FaultTrigger? {
         switch fault {
         case .wrongResponseMAC(let trigger), .bareStatusWord(_, let trigger), .dropSession(let trigger),
@@ -181,7 +178,9 @@ public final class SimulatedChip: CardTransport {
         }
     }
 
-    private func matches(_ trigger: FaultTrigger?, number: Int, readFile: UInt16?) -> Bool {
+    /// Whether a fault strikes the command numbered `number` among those under secure messaging
+    /// (nil for a plain command) that reads `readFile`.
+    private func matches(_ trigger: FaultTrigger?, number: Int?, readFile: UInt16?) -> Bool {
         switch trigger {
         case .secureCommand(let wanted): wanted == number
         case .readOf(let file): readFile == file
