@@ -51,7 +51,7 @@ public struct ReadError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// The error for a failing link: `cancelled` stays a cancellation, the rest are transport
     /// errors.
-    init(transport error: TransportError, during step: String) {
+    public init(transport error: TransportError, during step: String) {
         switch error {
         case .cancelled: self.init(.cancelled, "the read was cancelled \(step)")
         default: self.init(.transport(error), "\(step): \(error)")

@@ -1,0 +1,67 @@
+import LDS
+import MRZ
+import Transport
+
+/// The two services the read takes from the access-control layer (the `AccessControl`
+/// package): opening the chip (DESIGN.md §3 steps 1–2: EF.CardAccess, PACE or BAC, the eMRTD
+/// application selected) and reading one elementary file over the opened channel (the READ
+/// BINARY ladder of §4). `EmrtdReader` runs everything after that: which files, in which order,
+/// progress, verdicts and the document.
+public protocol ChipAccessProcedure: Sendable {
+    /// Opens the chip on `transport` with `accessKey`. Steps go to `log` (never a secret).
+    /// Throws `ReadError` (`accessControl` when the key is refused or no protocol fits, a
+    /// transport kind when the link fails).
+    func open(
+        _ transport: any CardTransport, accessKey: AccessKey, log: @escaping @Sendable (String) -> Void
+    ) throws(ReadError) -> OpenedChip
+}
+
+/// A chip opened by access control.
+public struct OpenedChip: Sendable {
+    /// The channel every further command goes through (secure messaging over the transport).
+    public var channel: any CardTransport
+    /// Reads elementary files over `channel`.
+    public var files: any ElementaryFileReader
+    public var protocolUsed: AccessControlProtocol
+    public var paceMapping: PaceMapping?
+    /// EF.CardAccess as read from the master file, nil when the chip has none.
+    public var cardAccess: [UInt8]?
+    /// What access control tolerated (e.g. BAC after PACE was offered).
+    public var warnings: [String]
+
+    public init(
+        channel: any CardTransport, files: any ElementaryFileReader, protocolUsed: AccessControlProtocol,
+        paceMapping: PaceMapping? = nil, cardAccess: [UInt8]? = nil, warnings: [String] = []
+    ) {
+        self.channel = channel
+        self.files = files
+        self.protocolUsed = protocolUsed
+        self.paceMapping = paceMapping
+        self.cardAccess = cardAccess
+        self.warnings = warnings
+    }
+}
+
+/// Reads elementary files of the eMRTD application within `kind.maximumSize`. Link failures
+/// throw (`ReadError` of a transport kind, `cancelled`); what the chip answers is a result.
+public protocol ElementaryFileReader: Sendable {
+    /// The file's whole size (its TLV header and content), read from its first bytes, so the
+    /// read can report progress by size before the files come in.
+    func length(of kind: LDSFileKind) throws(ReadError) -> FileReadResult<Int>
+    /// The file's bytes.
+    func read(_ kind: LDSFileKind) throws(ReadError) -> FileReadResult<[UInt8]>
+}
+
+/// What reading (part of) one file gave.
+public enum FileReadResult<Value: Sendable & Hashable>: Sendable, Hashable {
+    case success(Value)
+    /// 6A82: the chip has no such file.
+    case notFound
+    /// 6982: the chip refuses it (DG3/DG4 without Extended Access Control).
+    case denied
+    /// The chip ended secure messaging (or broke the session) while this file was read: the
+    /// read stops, keeping what was read before.
+    case sessionEnded(String)
+    /// Another status word or malformed content; the reason says which.
+    case failed(String)
+}

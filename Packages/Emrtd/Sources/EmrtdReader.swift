@@ -1,0 +1,346 @@
+import CMS
+import Foundation
+import LDS
+import MRZ
+import Synchronization
+import Transport
+
+/// Reads an electronic travel document: opens the chip, reads its files, checks that the data is
+/// what the issuing state signed and that the chip is genuine, and returns a `TravelDocument`.
+///
+/// One read at a time per reader (a second concurrent `read` fails with `invalidArgument`);
+/// `cancel()` from any thread stops the running read before its next APDU.
+public final class EmrtdReader: Sendable {
+    public let config: ReaderConfig
+    private let trustStore: TrustStore
+    /// Why the built-in CSCA bundle could not be used, told in every document's warnings.
+    private let trustStoreWarning: String?
+    private let chipAccess: any ChipAccessProcedure
+    private let running = Mutex<CancellableTransport?>(nil)
+    private let busy = Atomic<Bool>(false)
+
+    /// Builds the trust store: the built-in bundle (unless switched off) plus
+    /// `config.authorityCertificates`; an entry without a certificate is `invalidArgument`.
+    /// `chipAccess` opens the chip and reads its files.
+    public init(config: ReaderConfig = ReaderConfig(), chipAccess: any ChipAccessProcedure) throws(ReadError) {
+        var store = TrustStore()
+        var warning: String?
+        if config.useBuiltInAuthorityCertificates {
+            do {
+                store = try DefaultTrustBundle.load()
+            } catch {
+                warning = "the built-in CSCA bundle is unavailable (\(error.reason)); only given CSCAs are trusted"
+            }
+        }
+        for (index, entry) in config.authorityCertificates.enumerated() {
+            let count: Int
+            do throws(CMSError) {
+                count = try CertificateFile(bytes: entry).certificates.count
+                try store.add(pemOrDer: entry)
+            } catch {
+                throw ReadError(.invalidArgument, "authority certificate entry \(index + 1): \(error.reason)")
+            }
+            guard count > 0 else {
+                throw ReadError(.invalidArgument, "authority certificate entry \(index + 1) holds no certificate")
+            }
+        }
+        guard config.timeoutMs > 0 else { throw ReadError(.invalidArgument, "timeoutMs must be positive") }
+        self.config = config
+        trustStore = store
+        trustStoreWarning = warning
+        self.chipAccess = chipAccess
+    }
+
+    /// Stops the running read before its next APDU; it fails with `cancelled`. No effect when
+    /// no read runs.
+    public func cancel() {
+        running.withLock { $0?.cancel() }
+    }
+
+    /// Reads the document on `transport` (blocking). The access key and the Active
+    /// Authentication challenge (8 bytes) are checked before any APDU. Throws `ReadError`, whose
+    /// `debugInfo` keeps the files read before the failure.
+    public func read(
+        transport: any CardTransport, accessKey: AccessKey, activeAuthenticationChallenge: [UInt8]? = nil,
+        listener: (any ReadListener)? = nil
+    ) throws(ReadError) -> TravelDocument {
+        if let challenge = activeAuthenticationChallenge, challenge.count != 8 {
+            throw ReadError(
+                .invalidArgument, "the Active Authentication challenge must be 8 bytes, got \(challenge.count)")
+        }
+        guard busy.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged
+        else {
+            throw ReadError(.invalidArgument, "a read is already running on this reader")
+        }
+        defer { busy.store(false, ordering: .sequentiallyConsistent) }
+        let recorder = DebugRecorder(isEnabled: config.debug)
+        let link = CancellableTransport(RecordingTransport(transport, recorder: recorder))
+        running.withLock { $0 = link }
+        defer { running.withLock { $0 = nil } }
+
+        var procedure = ReadProcedure(
+            recorder: recorder, listener: listener, trustStore: trustStore,
+            activeAuthenticationChallenge: activeAuthenticationChallenge)
+        if let trustStoreWarning { procedure.warnings.append(trustStoreWarning) }
+        do throws(ReadError) {
+            return try procedure.run(link: link, accessKey: accessKey, chipAccess: chipAccess)
+        } catch {
+            var failure = error
+            if link.isCancelled, failure.kind != .cancelled {
+                failure = ReadError(.cancelled, "the read was cancelled (\(error.reason))")
+            }
+            recorder.note("read failed: \(readErrorMessage(failure))")
+            failure.debugInfo = recorder.info(filesRead: procedure.files)
+            throw failure
+        }
+    }
+}
+
+/// One read, step by step (DESIGN.md §3). Holds what has been read so far, so that a failure
+/// keeps it.
+struct ReadProcedure {
+    let recorder: DebugRecorder
+    let listener: (any ReadListener)?
+    let trustStore: TrustStore
+    let activeAuthenticationChallenge: [UInt8]?
+    var files = LdsMasterFile()
+    var warnings: [String] = []
+    var deniedFiles: [LDSFileKind] = []
+
+    init(
+        recorder: DebugRecorder, listener: (any ReadListener)?, trustStore: TrustStore,
+        activeAuthenticationChallenge: [UInt8]?
+    ) {
+        self.recorder = recorder
+        self.listener = listener
+        self.trustStore = trustStore
+        self.activeAuthenticationChallenge = activeAuthenticationChallenge
+    }
+
+    /// The mandatory data groups: without DG1 there is no document (an error); without DG2 the
+    /// document is returned with a `denied` data verdict and a warning.
+    static let mandatoryDataGroups: [LDSFileKind] = [.dg1, .dg2]
+    /// Read whether or not EF.COM and EF.SOD list them (the chip may know more than they say).
+    static let alwaysTried: Set<LDSFileKind> = [.dg1, .dg2, .dg14, .dg15]
+    /// Protected by Extended Access Control: tried last, a refusal is recorded as denied.
+    static let extendedAccessFiles: [LDSFileKind] = [.dg3, .dg4]
+
+    mutating func run(link: any CardTransport, accessKey: AccessKey, chipAccess: any ChipAccessProcedure)
+        throws(ReadError) -> TravelDocument
+    {
+        listener?.onAccessEstablishmentStarted()
+        recorder.note("access control started")
+        let recorder = self.recorder
+        let opened = try chipAccess.open(link, accessKey: accessKey) { recorder.note($0) }
+        recorder.note("access control done: \(opened.protocolUsed.rawValue)")
+        files.cardAccess = opened.cardAccess
+        warnings += opened.warnings
+
+        // EF.COM and EF.SOD first: together they say which data groups to read.
+        let common = try readStructuralFile(.com, with: opened.files).flatMap { bytes -> CommonFile? in
+            let parsed = LDSFileParser.leniently(.com) { () throws(LDSError) in try CommonFile(bytes) }
+            warnings += parsed.warnings.map { "EF.COM is malformed: \($0)" }
+            return parsed.model
+        }
+        var securityObject: DocumentSecurityObject?
+        if let bytes = try readStructuralFile(.sod, with: opened.files) {
+            do throws(CMSError) {
+                securityObject = try DocumentSecurityObject(bytes: bytes)
+            } catch {
+                warnings.append("EF.SOD is malformed: \(error.reason)")
+            }
+        }
+        var wanted = Self.alwaysTried.union(common?.dataGroups ?? [])
+        for number in securityObject?.dataGroupHashes.keys ?? [:].keys {
+            if let kind = LDSFileKind.dataGroup(number) { wanted.insert(kind) }
+        }
+        let order =
+            wanted.subtracting(Self.extendedAccessFiles).sorted {
+                ($0.dataGroupNumber ?? 0) < ($1.dataGroupNumber ?? 0)
+            }
+            + Self.extendedAccessFiles.filter(wanted.contains)
+
+        // Sizes first, so progress is by size over everything that will be read.
+        var sizes: [LDSFileKind: Int] = [:]
+        var sessionEnded: String?
+        sizing: for kind in order {
+            switch try opened.files.length(of: kind) {
+            case .success(let length): sizes[kind] = length
+            case .notFound: recorder.note("\(kind.rawValue) is not on the chip")
+            case .denied: deny(kind)
+            case .failed(let reason): warnings.append("\(kind.rawValue) could not be read: \(reason)")
+            case .sessionEnded(let reason):
+                sessionEnded = reason
+                break sizing
+            }
+        }
+        let readable = order.filter { sizes[$0] != nil }
+        var progress = Progress(
+            total: (files.com?.count ?? 0) + (files.sod?.count ?? 0) + readable.reduce(0) { $0 + (sizes[$1] ?? 0) })
+        progress.done = (files.com?.count ?? 0) + (files.sod?.count ?? 0)
+        listener?.onElementaryFilesReadingProgressUpdated(id: .sod, totalProgressPercentage: progress.percentage)
+
+        var lastFile = LDSFileKind.sod
+        if sessionEnded == nil {
+            reading: for kind in readable {
+                switch try opened.files.read(kind) {
+                case .success(let bytes):
+                    files[kind] = bytes
+                    progress.done += sizes[kind] ?? bytes.count
+                case .notFound:
+                    recorder.note("\(kind.rawValue) is not on the chip")
+                case .denied:
+                    deny(kind)
+                case .failed(let reason):
+                    warnings.append("\(kind.rawValue) could not be read: \(reason)")
+                case .sessionEnded(let reason):
+                    sessionEnded = reason
+                    break reading
+                }
+                progress.done = min(progress.done, progress.total)
+                lastFile = kind
+                listener?.onElementaryFilesReadingProgressUpdated(
+                    id: kind, totalProgressPercentage: progress.percentage)
+            }
+        }
+        if let sessionEnded {
+            let missing = readable.filter { files[$0] == nil }.map(\.rawValue)
+            warnings.append(
+                "the chip ended secure messaging (\(sessionEnded)); not read: \(missing.joined(separator: ", "))")
+        }
+        if progress.percentage != 100 || lastFile == .sod {
+            listener?.onElementaryFilesReadingProgressUpdated(id: lastFile, totalProgressPercentage: 100)
+        }
+        guard files.dataGroups[1] != nil else {
+            throw ReadError(
+                .read(.readingDataGroups),
+                sessionEnded.map { "the chip ended secure messaging before DG1 was read: \($0)" }
+                    ?? "DG1 (the MRZ) could not be read, so there is no document")
+        }
+
+        listener?.onDataAuthenticationStarted()
+        recorder.note("passive authentication started")
+        var data: DataAuthenticationStatus = passiveAuthentication(securityObject: securityObject)
+        for kind in Self.mandatoryDataGroups where files[kind] == nil {
+            warnings.append("\(kind.rawValue) is mandatory but was not read: the data is not authenticated")
+            data.status = .denied
+        }
+        recorder.note("passive authentication: \(data.status.rawValue)")
+        return document(opened: opened, common: common, data: data)
+    }
+
+    /// Reads EF.COM or EF.SOD; an absent or unreadable one is a warning (the read goes on with
+    /// what the other file and the always-tried data groups give).
+    private mutating func readStructuralFile(_ kind: LDSFileKind, with reader: any ElementaryFileReader)
+        throws(ReadError) -> [UInt8]?
+    {
+        let name = kind == .com ? "EF.COM" : "EF.SOD"
+        switch try reader.read(kind) {
+        case .success(let bytes):
+            files[kind] = bytes
+            return bytes
+        case .notFound:
+            warnings.append("\(name) is not on the chip (6A82)")
+        case .denied:
+            warnings.append("\(name) was refused by the chip (6982)")
+        case .failed(let reason):
+            warnings.append("\(name) could not be read: \(reason)")
+        case .sessionEnded(let reason):
+            throw ReadError(
+                .read(.readingDataGroups), "the chip ended secure messaging while \(name) was read: \(reason)")
+        }
+        return nil
+    }
+
+    private mutating func deny(_ kind: LDSFileKind) {
+        deniedFiles.append(kind)
+        recorder.note("\(kind.rawValue) denied by the chip")
+    }
+
+    /// Passive Authentication over what was read; without EF.SOD the verdict is `denied`.
+    private func passiveAuthentication(securityObject: DocumentSecurityObject?) -> DataAuthenticationStatus {
+        guard let securityObject else {
+            var verdict = PassiveAuthentication.verify(
+                securityObject: files.sod ?? [], dataGroups: files.dataGroups, trustStore: trustStore, at: Date())
+            verdict.status = .denied
+            return verdict
+        }
+        return PassiveAuthentication.verify(
+            securityObject, dataGroups: files.dataGroups, trustStore: trustStore, at: Date())
+    }
+
+    /// The chip verdict. Chip Authentication, PACE-CAM and Active Authentication come in later
+    /// issues; until then the verdict says which one would have run.
+    private func chipVerdict(securityInfos: SecurityInfos?) -> ChipAuthenticationStatus {
+        let reason: String
+        if securityInfos?.chipAuthenticationInfos.isEmpty == false || securityInfos?.infos.isEmpty == false {
+            reason = "the chip offers Chip Authentication (DG14), which this reader does not run yet"
+        } else if files.dataGroups[15] != nil {
+            reason =
+                activeAuthenticationChallenge == nil
+                ? "the chip offers Active Authentication (DG15), which this reader does not run yet"
+                : "a challenge was given, but this reader does not run Active Authentication yet"
+        } else {
+            reason = "the chip offers neither Chip nor Active Authentication (no DG14, no DG15)"
+        }
+        return ChipAuthenticationStatus(
+            status: .notSupported, chipProtocol: nil, activeAuthentication: nil, activeAuthenticationResponse: nil,
+            reason: reason)
+    }
+
+    /// Parses every file read into the document; a file that does not parse is a warning.
+    private mutating func document(opened: OpenedChip, common: CommonFile?, data: DataAuthenticationStatus)
+        -> TravelDocument
+    {
+        func parsed<Model: LDSFileModel>(_ kind: LDSFileKind, _ parse: ([UInt8]) throws(LDSError) -> Model)
+            -> Model?
+        {
+            guard let bytes = files[kind] else { return nil }
+            let result = LDSFileParser.leniently(kind) { () throws(LDSError) in try parse(bytes) }
+            warnings += result.warnings
+            return result.model
+        }
+        let dg1 = parsed(.dg1) { (bytes) throws(LDSError) in try MRZDataGroup(bytes) }
+        let securityInfos = parsed(.dg14) { (bytes) throws(LDSError) in try SecurityInfos(bytes, kind: .dg14) }
+        var document = TravelDocument(
+            ldsMasterFile: files, ldsVersion: common?.ldsVersion, unicodeVersion: common?.unicodeVersion,
+            accessControlProtocolUsed: opened.protocolUsed, paceMapping: opened.paceMapping,
+            authenticationStatus: AuthenticationStatus(data: data, chip: chipVerdict(securityInfos: securityInfos)),
+            machineReadableZoneInformation: dg1?.machineReadableZone,
+            face: parsed(.dg2) { (bytes) throws(LDSError) in try BiometricDataGroup(bytes, kind: .dg2) },
+            fingerprints: parsed(.dg3) { (bytes) throws(LDSError) in try BiometricDataGroup(bytes, kind: .dg3) },
+            iris: parsed(.dg4) { (bytes) throws(LDSError) in try BiometricDataGroup(bytes, kind: .dg4) },
+            displayedPortrait: parsed(.dg5) { (bytes) throws(LDSError) in
+                try DisplayedImageDataGroup(bytes, kind: .dg5)
+            },
+            displayedSignature: parsed(.dg7) { (bytes) throws(LDSError) in
+                try DisplayedImageDataGroup(bytes, kind: .dg7)
+            },
+            additionalPersonalDetails: parsed(.dg11) { (bytes) throws(LDSError) in
+                try AdditionalPersonalDetails(bytes)
+            },
+            additionalDocumentDetails: parsed(.dg12) { (bytes) throws(LDSError) in
+                try AdditionalDocumentDetails(bytes)
+            },
+            optionalDetails: parsed(.dg13) { (bytes) throws(LDSError) in try OptionalDetails(bytes) },
+            securityInfos: securityInfos,
+            activeAuthenticationPublicKey: parsed(.dg15) { (bytes) throws(LDSError) in
+                try ActiveAuthenticationPublicKey(bytes)
+            },
+            personsToNotify: parsed(.dg16) { (bytes) throws(LDSError) in try PersonsToNotify(bytes) },
+            deniedFiles: deniedFiles, warnings: [], debugInfo: nil)
+        document.warnings = warnings
+        document.debugInfo = recorder.info(filesRead: nil)
+        return document
+    }
+}
+
+/// Bytes read against bytes to read.
+struct Progress {
+    let total: Int
+    var done = 0
+
+    init(total: Int) { self.total = total }
+
+    var percentage: Int { total == 0 ? 100 : min(100, done * 100 / total) }
+}

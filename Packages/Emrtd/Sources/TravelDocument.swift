@@ -1,0 +1,175 @@
+import CMS
+import Foundation
+import LDS
+import MRZ
+
+/// What one read of a chip gives: every file as read, each one parsed, and the two verdicts —
+/// is the data what the issuing state signed (`authenticationStatus.data`), and is the chip the
+/// one the data was issued with (`authenticationStatus.chip`).
+///
+/// A data group that was not read, or could not be parsed, is nil (`null` in the JSON, with a
+/// warning saying why when it was expected).
+public struct TravelDocument: Sendable {
+    /// The raw bytes of every file read.
+    public var ldsMasterFile: LdsMasterFile
+    /// From EF.COM, as stored ("0107"); nil when EF.COM is absent or unreadable.
+    public var ldsVersion: String?
+    /// From EF.COM, as stored ("040000").
+    public var unicodeVersion: String?
+    public var accessControlProtocolUsed: AccessControlProtocol
+    /// The PACE mapping when PACE opened the chip; nil after BAC.
+    public var paceMapping: PaceMapping?
+    public var authenticationStatus: AuthenticationStatus
+    /// DG1, parsed.
+    public var machineReadableZoneInformation: MachineReadableZone?
+    /// DG2.
+    public var face: BiometricDataGroup?
+    /// DG3 (Extended Access Control protects it: usually denied).
+    public var fingerprints: BiometricDataGroup?
+    /// DG4 (usually denied, as DG3).
+    public var iris: BiometricDataGroup?
+    /// DG5.
+    public var displayedPortrait: DisplayedImageDataGroup?
+    /// DG7, the displayed signature or usual mark.
+    public var displayedSignature: DisplayedImageDataGroup?
+    /// DG11.
+    public var additionalPersonalDetails: AdditionalPersonalDetails?
+    /// DG12.
+    public var additionalDocumentDetails: AdditionalDocumentDetails?
+    /// DG13.
+    public var optionalDetails: OptionalDetails?
+    /// DG14: the Chip Authentication and PACE SecurityInfos.
+    public var securityInfos: SecurityInfos?
+    /// DG15: the Active Authentication public key.
+    public var activeAuthenticationPublicKey: ActiveAuthenticationPublicKey?
+    /// DG16.
+    public var personsToNotify: PersonsToNotify?
+    /// Files the chip refused to give (6982: DG3/DG4 need Extended Access Control).
+    public var deniedFiles: [LDSFileKind]
+    /// What was tolerated: missing mandatory files, files that did not parse, BAC used instead of
+    /// PACE, a chip that ended secure messaging early…
+    public var warnings: [String]
+    /// The read's log and counters (the log only with `ReaderConfig.debug`).
+    public var debugInfo: DebugInfo?
+}
+
+/// How the chip was opened.
+public enum AccessControlProtocol: String, Sendable, Hashable, JSONEnum {
+    case bac
+    case pace
+}
+
+/// The PACE mapping used (ICAO 9303-11 §4.4).
+public enum PaceMapping: String, Sendable, Hashable, JSONEnum {
+    case genericMapping
+    case integratedMapping
+    case chipAuthenticationMapping
+}
+
+/// Both verdicts of a read.
+public struct AuthenticationStatus: Sendable {
+    /// Passive Authentication: the SOD signature, the chain to a trusted CSCA, every hash.
+    public var data: DataAuthenticationStatus
+    /// Chip Authentication, PACE-CAM or Active Authentication.
+    public var chip: ChipAuthenticationStatus
+}
+
+/// The chip verdict: did the chip prove it holds the private key the signed data names?
+public struct ChipAuthenticationStatus: Sendable, Hashable {
+    public enum Status: String, Sendable, Hashable, JSONEnum {
+        case authenticated
+        case denied
+        /// No protocol that proves the chip genuine was available or run.
+        case notSupported
+    }
+
+    public enum ChipProtocol: String, Sendable, Hashable, JSONEnum {
+        case paceChipAuthenticationMapping
+        case chipAuthentication
+        case activeAuthentication
+    }
+
+    public var status: Status
+    /// The protocol that gave the verdict; nil when none ran.
+    public var chipProtocol: ChipProtocol?
+    /// Whether Active Authentication's signature verified; nil when it did not run.
+    public var activeAuthentication: Bool?
+    /// The chip's INTERNAL AUTHENTICATE answer (the AA signature), when AA ran.
+    public var activeAuthenticationResponse: [UInt8]?
+    /// Why the verdict is what it is, in one sentence.
+    public var reason: String
+}
+
+// MARK: - JSON
+
+extension TravelDocument: JSONRepresentable {
+    /// The document as the JSON contract shapes it: every property a key (absent ones `null`),
+    /// bytes as padded base64, enums by case name.
+    public var json: JSONValue {
+        [
+            "ldsMasterFile": ldsMasterFile.json,
+            "ldsVersion": .optional(ldsVersion),
+            "unicodeVersion": .optional(unicodeVersion),
+            "accessControlProtocolUsed": accessControlProtocolUsed.json,
+            "paceMapping": .optional(paceMapping),
+            "authenticationStatus": authenticationStatus.json,
+            "machineReadableZoneInformation": machineReadableZoneInformation.map(Self.machineReadableZoneJSON) ?? .null,
+            "face": .optional(face),
+            "fingerprints": .optional(fingerprints),
+            "iris": .optional(iris),
+            "displayedPortrait": .optional(displayedPortrait),
+            "displayedSignature": .optional(displayedSignature),
+            "additionalPersonalDetails": .optional(additionalPersonalDetails),
+            "additionalDocumentDetails": .optional(additionalDocumentDetails),
+            "optionalDetails": .optional(optionalDetails),
+            "securityInfos": .optional(securityInfos),
+            "activeAuthenticationPublicKey": .optional(activeAuthenticationPublicKey),
+            "personsToNotify": .optional(personsToNotify),
+            "deniedFiles": .array(deniedFiles),
+            "warnings": .array(warnings.map(JSONValue.string)),
+            "debugInfo": .optional(debugInfo),
+        ]
+    }
+
+    /// The MRZ package's own JSON of the zone, folded into this tree.
+    static func machineReadableZoneJSON(_ zone: MachineReadableZone) -> JSONValue {
+        (try? JSONValue.parse(machineReadableZoneToJson(zone))) ?? .null
+    }
+}
+
+extension AuthenticationStatus: JSONRepresentable {
+    public var json: JSONValue {
+        ["data": JSONValue(data.json), "chip": chip.json]
+    }
+}
+
+extension ChipAuthenticationStatus: JSONRepresentable {
+    public var json: JSONValue {
+        [
+            "status": status.json,
+            "protocol": .optional(chipProtocol),
+            "activeAuthentication": activeAuthentication.map(JSONValue.bool) ?? .null,
+            "activeAuthenticationResponse": .optional(activeAuthenticationResponse),
+            "reason": .string(reason),
+        ]
+    }
+}
+
+extension JSONValue {
+    /// The CMS package's verdict tree in this package's JSON value type.
+    init(_ tree: JSONTree) {
+        switch tree {
+        case .null: self = .null
+        case .bool(let value): self = .bool(value)
+        case .integer(let value): self = .integer(value)
+        case .string(let value): self = .string(value)
+        case .array(let elements): self = .array(elements.map(JSONValue.init))
+        case .object(let members): self = .object(members.map { JSONMember($0.key, JSONValue($0.value)) })
+        }
+    }
+}
+
+/// The document as JSON text (the `emrtd read --json` output).
+public func travelDocumentToJson(_ document: TravelDocument, prettyPrinted: Bool = true) -> String {
+    document.json.serialized(pretty: prettyPrinted)
+}
