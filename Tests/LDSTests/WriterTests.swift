@@ -73,6 +73,18 @@ struct WriterTests {
         #expect(dg1.machineReadableZone.td3?.documentNumber.value == "L898902C3")
     }
 
+    @Test func malformedTagListsAreTolerated() throws {
+        // A tag list naming a non-data-group tag and a multi-byte tag, and a COM without a list.
+        let odd = try CommonFile(
+            constructed(0x60, [tlv(0x5F01, Array("0107".utf8)), tlv(0x5C, [0x61, 0x99, 0x5F, 0x1F, 0x75])]))
+        #expect(odd.tagList == [0x61, 0x99, 0x5F1F, 0x75])
+        #expect(odd.dataGroups == [.dg1, .dg2])
+        #expect(odd.warnings.count == 2)
+        let bare = try CommonFile(constructed(0x60, [tlv(0x5F01, Array("0107".utf8))]))
+        #expect(bare.dataGroups.isEmpty && bare.unicodeVersion == nil)
+        #expect(bare.warnings == ["EF.COM has no tag list (5C)"])
+    }
+
     @Test func faceDataGroupWrapsAnImage() throws {
         let jpeg: [UInt8] = [
             0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x0B, 0x08, 0x00, 0x20, 0x00, 0x10, 0x01, 0x01, 0x11, 0x00, 0xFF, 0xD9,
