@@ -53,7 +53,10 @@ let package = Package(
         .executable(name: "emrtd", targets: ["emrtd"]),
         .executable(name: "emrtd-bench", targets: ["emrtd-bench"]),
     ],
-    targets: systemLibraries.map { .systemLibrary(name: $0, path: "Packages/System/\($0)") }
+    targets: systemLibraries.map {
+        // pkg-config adds -I/usr/include/PCSC, which pcsc-lite's own headers need.
+        .systemLibrary(name: $0, path: "Packages/System/\($0)", pkgConfig: $0 == "CPCSCLite" ? "libpcsclite" : nil)
+    }
         + libraries.map {
             .target(name: $0.name, dependencies: $0.dependencies, path: "Packages/\($0.name)/Sources")
         }
