@@ -1,1 +1,0 @@
-// Opening the chip: BAC and PACE, handing session keys to secure messaging.

@@ -1,0 +1,63 @@
+import SecureMessaging
+import Transport
+
+/// The access protocols that can open a chip.
+public enum AccessProtocol: String, Sendable, Hashable {
+    /// Basic Access Control (ICAO 9303-11 §4.3).
+    case bac
+    /// Password Authenticated Connection Establishment (ICAO 9303-11 §4.4).
+    case pace
+
+    /// The name users know it by: `BAC`, `PACE`.
+    public var displayName: String { rawValue.uppercased() }
+}
+
+/// Why the chip could not be opened.
+public struct AccessControlError: Error, Sendable, CustomStringConvertible {
+    public enum Code: String, Sendable, Hashable {
+        /// The chip refused the authentication: almost always a wrong access key (MRZ or CAN).
+        case accessDenied
+        /// The chip's answer failed a check (its MAC, the echo of our nonce): not the chip the
+        /// key belongs to, or a tampered link.
+        case chipVerificationFailed
+        /// An answer that does not follow the protocol (length, status).
+        case protocolViolation
+        /// The document does not offer what is needed (no eMRTD application, a CAN without PACE).
+        case notSupported
+        /// The link failed (`transportError`).
+        case transport
+        /// Secure messaging could not be set up with the derived keys.
+        case secureMessaging
+        /// A local failure (random bytes, a cipher).
+        case internalFailure
+    }
+
+    public let code: Code
+    /// The protocol that failed, nil before any protocol started (e.g. SELECT of the application).
+    public let accessProtocol: AccessProtocol?
+    public let reason: String
+    /// The chip's status word when one decided the failure.
+    public let statusWord: StatusWord?
+    public let transportError: TransportError?
+
+    public init(
+        _ code: Code, _ accessProtocol: AccessProtocol?, _ reason: String, statusWord: StatusWord? = nil,
+        transportError: TransportError? = nil
+    ) {
+        self.code = code
+        self.accessProtocol = accessProtocol
+        self.reason = reason
+        self.statusWord = statusWord
+        self.transportError = transportError
+    }
+
+    static func transport(_ error: TransportError, _ accessProtocol: AccessProtocol?, while action: String) -> Self {
+        AccessControlError(.transport, accessProtocol, "\(action): \(error)", transportError: error)
+    }
+
+    /// `BAC failed: the chip refused EXTERNAL AUTHENTICATE (6988 ...) — check ...`.
+    public var description: String {
+        let subject = accessProtocol.map { "\($0.displayName) failed" } ?? "access control failed"
+        return "\(subject): \(reason)"
+    }
+}

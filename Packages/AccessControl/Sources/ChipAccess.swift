@@ -1,0 +1,109 @@
+import CryptoPrimitives
+import LDS
+import MRZ
+import SecureMessaging
+import Transport
+
+/// An opened chip: the secure channel the access protocol set up, and a file reader over it.
+///
+/// Whichever protocol ran (BAC now, PACE later) hands over a `SecureMessagingSession`; nothing
+/// after this point depends on which one it was.
+public struct ChipSession: Sendable {
+    public let accessProtocol: AccessProtocol
+    /// The secure channel over the card link; its `failure` tells why a session broke.
+    public let channel: SecureChannel
+    /// EF.CardAccess as read from the MF before access control, nil when the chip has none.
+    public let cardAccess: [UInt8]?
+    /// Things the caller should know that did not stop the access (e.g. BAC used although
+    /// EF.CardAccess exists).
+    public let warnings: [String]
+    public var fileReader: FileReader
+
+    public init(
+        accessProtocol: AccessProtocol, session: SecureMessagingSession, link: any CardTransport,
+        cardAccess: [UInt8]?, warnings: [String] = []
+    ) {
+        self.accessProtocol = accessProtocol
+        channel = SecureChannel(base: link, session: session)
+        self.cardAccess = cardAccess
+        self.warnings = warnings
+        fileReader = FileReader(transport: channel)
+    }
+
+    /// Selects and reads `file` in the eMRTD application under secure messaging.
+    public mutating func read(_ file: LDSFileKind) throws(FileReadError) -> [UInt8] {
+        try fileReader.read(file)
+    }
+}
+
+/// The chip access procedure (ICAO 9303-11 §4.2), shaped for PACE to join: EF.CardAccess from the
+/// master file decides whether PACE is offered; without PACE the eMRTD application is selected in
+/// plain and BAC runs.
+public enum ChipAccess {
+    /// The eMRTD application identifier (ICAO 9303-10 §3.10.1).
+    public static let applicationIdentifier: [UInt8] = [0xA0, 0x00, 0x00, 0x02, 0x47, 0x10, 0x01]
+
+    /// Opens the chip on `link` with `accessKey`.
+    ///
+    /// - Throws: `AccessControlError`; a wrong MRZ is `.accessDenied` with `accessProtocol == .bac`.
+    public static func open(
+        _ link: any CardTransport, accessKey: AccessKey,
+        random: BasicAccessControl.RandomSource = BasicAccessControl
+            .systemRandom
+    ) throws(AccessControlError) -> ChipSession {
+        selectMasterFile(link)
+        let cardAccess = try readCardAccess(link)
+        var warnings: [String] = []
+        if cardAccess != nil {
+            // PACE is not implemented yet: BAC is the fallback 9303-11 allows when the chip keeps it.
+            warnings.append("EF.CardAccess is present (PACE offered) but this reader uses BAC")
+        }
+        try selectApplication(link)
+        let session = try BasicAccessControl.establish(accessKey: accessKey, over: link, random: random)
+        return ChipSession(
+            accessProtocol: .bac, session: session, link: link, cardAccess: cardAccess, warnings: warnings)
+    }
+
+    /// SELECT MF, by identifier 3F00 and, when a chip refuses that form, without data. A chip
+    /// refusing both still has the MF current after reset, so failure here is not an error.
+    static func selectMasterFile(_ link: any CardTransport) {
+        for command in [
+            CommandAPDU(ins: 0xA4, p1: 0x00, p2: 0x0C, data: [0x3F, 0x00]), CommandAPDU(ins: 0xA4, p1: 0x00, p2: 0x0C),
+        ] {
+            if (try? link.transmit(command))?.statusWord.isSuccess == true { return }
+        }
+    }
+
+    /// EF.CardAccess, or nil when the chip answers 6A82, 6283 or 6982 (no PACE).
+    static func readCardAccess(_ link: any CardTransport) throws(AccessControlError) -> [UInt8]? {
+        var reader = FileReader(transport: link)
+        do throws(FileReadError) {
+            return try reader.read(.cardAccess)
+        } catch {
+            switch error.statusWord {
+            case .fileNotFound?, .selectedFileInvalidated?, .securityStatusNotSatisfied?:
+                return nil
+            default:
+                if let transportError = error.transportError {
+                    throw .transport(transportError, nil, while: "reading EF.CardAccess")
+                }
+                throw AccessControlError(.protocolViolation, nil, "\(error)", statusWord: error.statusWord)
+            }
+        }
+    }
+
+    /// SELECT the eMRTD application by AID, in plain (before BAC), no answer data asked.
+    static func selectApplication(_ link: any CardTransport) throws(AccessControlError) {
+        let answer: ResponseAPDU
+        do throws(TransportError) {
+            answer = try link.transmit(CommandAPDU(ins: 0xA4, p1: 0x04, p2: 0x0C, data: applicationIdentifier))
+        } catch {
+            throw .transport(error, nil, while: "selecting the eMRTD application")
+        }
+        guard answer.statusWord.isSuccess else {
+            throw AccessControlError(
+                .notSupported, nil, "the chip has no eMRTD application (SELECT answered \(answer.statusWord))",
+                statusWord: answer.statusWord)
+        }
+    }
+}

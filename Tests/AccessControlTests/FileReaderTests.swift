@@ -1,0 +1,248 @@
+import LDS
+import SecureMessaging
+import Testing
+import Transport
+
+@testable import AccessControl
+
+/// The file reader against scripted chips: every command it sends is asserted, in order.
+@Suite struct FileReaderTests {
+    @Test func readsTheHeaderThenExactlyTheDeclaredLength() throws {
+        let com = tlvFile(tag: 0x60, valueLength: 22)
+        let transport = ScriptedTransport([
+            exchange(select(0x011E), ok()),
+            exchange(readBinary(0, 4), ok(Array(com[0..<4]))),
+            exchange(readBinary(4, 20), ok(Array(com[4...]))),
+        ])
+        var reader = FileReader(transport: transport)
+        #expect(try reader.read(.com) == com)
+        #expect(transport.isComplete, "\(transport.failures)")
+    }
+
+    @Test func stepsDownTheLadderOn6700AndRemembersTheStep() throws {
+        let dg2 = tlvFile(tag: 0x75, valueLength: 596)  // 600 bytes
+        let dg11 = tlvFile(tag: 0x6B, valueLength: 296)  // 300 bytes
+        let transport = ScriptedTransport([
+            exchange(select(0x0102), ok()),
+            exchange(readBinary(0, 4), ok(Array(dg2[0..<4]))),
+            exchange(readBinary(4, 255), status(0x6700)),
+            exchange(readBinary(4, 223), status(0x6700)),
+            exchange(readBinary(4, 192), ok(Array(dg2[4..<196]))),
+            exchange(readBinary(196, 192), ok(Array(dg2[196..<388]))),
+            exchange(readBinary(388, 192), ok(Array(dg2[388..<580]))),
+            exchange(readBinary(580, 20), ok(Array(dg2[580...]))),
+            // The next file starts at the remembered step.
+            exchange(select(0x010B), ok()),
+            exchange(readBinary(0, 4), ok(Array(dg11[0..<4]))),
+            exchange(readBinary(4, 192), ok(Array(dg11[4..<196]))),
+            exchange(readBinary(196, 104), ok(Array(dg11[196...]))),
+        ])
+        var reader = FileReader(transport: transport)
+        #expect(try reader.read(.dg2) == dg2)
+        #expect(reader.expectedLength == 192)
+        #expect(try reader.read(.dg11) == dg11)
+        #expect(transport.isComplete, "\(transport.failures)")
+    }
+
+    @Test func aShortAnswerShowsTheChipsLimit() throws {
+        let file = tlvFile(tag: 0x6B, valueLength: 496)  // 500 bytes
+        let transport = ScriptedTransport([
+            exchange(select(0x010B), ok()),
+            exchange(readBinary(0, 4), ok(Array(file[0..<4]))),
+            exchange(readBinary(4, 255), ok(Array(file[4..<235]))),  // 231 of 255
+            exchange(readBinary(235, 223), ok(Array(file[235..<458]))),
+            exchange(readBinary(458, 42), ok(Array(file[458...]))),
+        ])
+        var reader = FileReader(transport: transport)
+        #expect(try reader.read(.dg11) == file)
+        #expect(reader.expectedLength == 223)
+        #expect(transport.isComplete, "\(transport.failures)")
+    }
+
+    @Test func honours6CxxAndRemembersTheLength() throws {
+        let file = tlvFile(tag: 0x6C, valueLength: 396)  // 400 bytes
+        let transport = ScriptedTransport([
+            exchange(select(0x010C), ok()),
+            exchange(readBinary(0, 4), ok(Array(file[0..<4]))),
+            exchange(readBinary(4, 255), status(0x6CC8)),
+            exchange(readBinary(4, 200), ok(Array(file[4..<204]))),
+            exchange(readBinary(204, 196), ok(Array(file[204...]))),
+        ])
+        var reader = FileReader(transport: transport)
+        #expect(try reader.read(.dg12) == file)
+        #expect(reader.expectedLength == 200)
+        #expect(transport.isComplete, "\(transport.failures)")
+    }
+
+    @Test func accepts6282WithData() throws {
+        let tiny: [UInt8] = [0x6F, 0x02, 0xAA, 0xBB]
+        let file = tlvFile(tag: 0x6D, valueLength: 30)
+        let transport = ScriptedTransport([
+            exchange(select(0x010F), ok()),
+            exchange(readBinary(0, 4), status(0x6282, tiny)),
+            exchange(select(0x010D), ok()),
+            exchange(readBinary(0, 4), ok(Array(file[0..<4]))),
+            exchange(readBinary(4, 28), status(0x6282, Array(file[4...]))),
+        ])
+        var reader = FileReader(transport: transport)
+        #expect(try reader.read(.dg15) == tiny)
+        #expect(try reader.read(.dg13) == file)
+        #expect(transport.isComplete, "\(transport.failures)")
+    }
+
+    @Test func anIndefiniteLengthEndsAt6B00() throws {
+        let sod: [UInt8] = [0x77, 0x80] + (0..<150).map { UInt8($0 & 0x7F) } + [0x00, 0x00]
+        let transport = ScriptedTransport([
+            exchange(select(0x011D), ok()),
+            exchange(readBinary(0, 4), ok(Array(sod[0..<4]))),
+            exchange(readBinary(4, 255), status(0x6282, Array(sod[4...]))),
+            exchange(readBinary(154, 255), status(0x6B00)),
+        ])
+        var reader = FileReader(transport: transport)
+        #expect(try reader.read(.sod) == sod)
+        #expect(transport.isComplete, "\(transport.failures)")
+    }
+
+    @Test func theEndBeforeTheDeclaredLengthIsTruncation() throws {
+        let file = tlvFile(tag: 0x61, valueLength: 91)
+        let transport = ScriptedTransport([
+            exchange(select(0x0101), ok()),
+            exchange(readBinary(0, 4), ok(Array(file[0..<4]))),
+            exchange(readBinary(4, 89), ok(Array(file[4..<50]))),
+            exchange(readBinary(50, 43), status(0x6B00)),
+        ])
+        var reader = FileReader(transport: transport)
+        let error = #expect(throws: FileReadError.self) { try reader.read(.dg1) }
+        #expect(error?.code == .truncated)
+        #expect(transport.isComplete, "\(transport.failures)")
+    }
+
+    @Test func bareStatusWordsBecomeTypedErrors() throws {
+        let transport = ScriptedTransport([
+            exchange(select(0x010F), status(0x6A82)),
+            exchange(select(0x0103), ok()),
+            exchange(readBinary(0, 4), status(0x6982)),
+            exchange(select(0x0104), status(0x6982)),
+            exchange(select(0x0105), ok()),
+            exchange(readBinary(0, 4), status(0x6F00)),
+            exchange(select(0x0106), ok()),
+            exchange(readBinary(0, 4), status(0x6B00)),
+        ])
+        var reader = FileReader(transport: transport)
+        let expected: [(LDSFileKind, FileReadError.Code)] = [
+            (.dg15, .notFound), (.dg3, .accessDenied), (.dg4, .accessDenied), (.dg5, .unexpectedStatus),
+            (.dg6, .truncated),
+        ]
+        for (file, code) in expected {
+            let error = #expect(throws: FileReadError.self) { try reader.read(file) }
+            #expect(error?.code == code)
+            #expect(error?.file == file)
+        }
+        #expect(transport.isComplete, "\(transport.failures)")
+    }
+
+    @Test func declaredLengthsAreCappedBeforeReading() throws {
+        let transport = ScriptedTransport([
+            exchange(select(0x0101), ok()),
+            exchange(readBinary(0, 4), ok([0x61, 0x83, 0x01, 0x11])),
+            exchange(readBinary(4, 4), ok([0x70, 0x00, 0x00, 0x00])),
+            exchange(select(0x0102), ok()),
+            exchange(readBinary(0, 4), ok([0x75, 0x84, 0x7F, 0xFF])),
+            exchange(readBinary(4, 4), ok([0xFF, 0xFF, 0x00, 0x00])),
+        ])
+        var reader = FileReader(transport: transport)
+        for file in [LDSFileKind.dg1, .dg2] {
+            let error = #expect(throws: FileReadError.self) { try reader.read(file) }
+            #expect(error?.code == .tooLarge)
+        }
+        #expect(transport.isComplete, "\(transport.failures)")
+    }
+
+    @Test func malformedHeadersAreRejected() throws {
+        let transport = ScriptedTransport([
+            exchange(select(0x0101), ok()),
+            exchange(readBinary(0, 4), ok([0x00, 0x00, 0x00, 0x00])),
+            exchange(select(0x0102), ok()),
+            exchange(readBinary(0, 4), ok([0x75, 0x85, 0x00, 0x00])),
+        ])
+        var reader = FileReader(transport: transport)
+        for file in [LDSFileKind.dg1, .dg2] {
+            let error = #expect(throws: FileReadError.self) { try reader.read(file) }
+            #expect(error?.code == .malformed)
+        }
+    }
+
+    @Test func offsetsAbove32767UseOddInstructionB1() throws {
+        let size = 32768 + 3000
+        let file = tlvFile(tag: 0x75, valueLength: size - 4)
+        let transport = ScriptedTransport(
+            [
+                exchange(select(0x0102), ok()),
+                exchange(readBinary(0, 4), ok(Array(file[0..<4]))),
+                // Extended length: the first step asks for everything left; the chip sends up to 32768.
+                exchange(readBinary(4, size - 4), ok(Array(file[4..<32768]))),
+                exchange(
+                    CommandAPDU(ins: 0xB1, p1: 0, p2: 0, data: [0x54, 0x03, 0x00, 0x80, 0x00], expectedLength: 3004),
+                    ok([0x53, 0x82, 0x0B, 0xB8] + Array(file[32768...]))),
+            ], supportsExtendedLength: true)
+        var reader = FileReader(transport: transport)
+        #expect(try reader.read(.dg2) == file)
+        #expect(reader.expectedLength == 4096)
+        #expect(transport.isComplete, "\(transport.failures)")
+    }
+}
+
+/// The file reader over secure messaging: the chip side of each exchange is scripted.
+@Suite struct SecureFileReaderTests {
+    @Test func readsWithoutProcessingStatusAndThroughBareErrors() throws {
+        let chip = ChipSide(try AppendixD.session())
+        let dg1 = tlvFile(tag: 0x61, valueLength: 91)
+        let transport = ScriptedTransport([
+            chip.step(select(0x010F), status(0x6A82), .bare),
+            chip.step(select(0x0101), ok(), .withoutProcessingStatus),
+            chip.step(readBinary(0, 4), ok(Array(dg1[0..<4])), .withoutProcessingStatus),
+            chip.step(readBinary(4, 89), ok(Array(dg1[4...])), .withoutProcessingStatus),
+        ])
+        var reader = FileReader(transport: SecureChannel(base: transport, session: try AppendixD.session()))
+        let absent = #expect(throws: FileReadError.self) { try reader.read(.dg15) }
+        #expect(absent?.code == .notFound)
+        #expect(try reader.read(.dg1) == dg1)
+        #expect(transport.isComplete, "\(transport.failures)")
+    }
+
+    @Test func a6282WithoutMACIsAskedAgainForLess() throws {
+        // The ePass answers 6282 with DO'87' but no DO'8E': secure messaging drops that data, and the
+        // reader asks again for fewer bytes until an authenticated answer comes.
+        let chip = ChipSide(try AppendixD.session())
+        let tiny: [UInt8] = [0x6F, 0x02, 0xAA, 0xBB]
+        let transport = ScriptedTransport([
+            chip.step(select(0x010F), ok()),
+            chip.step(readBinary(0, 4), status(0x6282, tiny), .withoutMAC),
+            chip.step(readBinary(0, 2), ok(Array(tiny[0..<2]))),
+            chip.step(readBinary(2, 2), ok(Array(tiny[2...]))),
+        ])
+        var reader = FileReader(transport: SecureChannel(base: transport, session: try AppendixD.session()))
+        #expect(try reader.read(.dg15) == tiny)
+        #expect(transport.isComplete, "\(transport.failures)")
+    }
+
+    @Test func aWrongResponseMACFailsTheReadAndReturnsNothing() throws {
+        let chip = ChipSide(try AppendixD.session())
+        let dg1 = tlvFile(tag: 0x61, valueLength: 91)
+        let transport = ScriptedTransport([
+            chip.step(select(0x0101), ok()),
+            chip.step(readBinary(0, 4), ok(Array(dg1[0..<4]))),
+            chip.step(readBinary(4, 89), ok(Array(dg1[4...])), .corruptMAC),
+        ])
+        let channel = SecureChannel(base: transport, session: try AppendixD.session())
+        var reader = FileReader(transport: channel)
+        let error = #expect(throws: FileReadError.self) { try reader.read(.dg1) }
+        #expect(error?.code == .secureMessaging)
+        #expect(error?.secureMessagingError?.code == .macInvalid)
+        #expect(channel.failure != nil)
+        // The broken session refuses everything after, without sending.
+        let after = #expect(throws: FileReadError.self) { try reader.read(.com) }
+        #expect(after?.code == .secureMessaging)
+        #expect(transport.isComplete, "\(transport.failures)")
+    }
+}
