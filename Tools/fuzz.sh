@@ -60,21 +60,35 @@ manifest_line() {
         { echo "unknown target $1; known: $(grep -v '^#' Fuzz/targets | awk 'NF { printf "%s ", $1 }')" >&2; exit 2; }
 }
 
-# Fills $fuzz_dir/seeds/TARGET with Fuzz/Seeds/TARGET and the files matching the target's
-# patterns, up to MAX_LEN bytes.
+# Every candidate seed file as "first-byte-in-hex size path", for the first=XX seed rules.
+seed_index() {
+    local roots=(Tests) file
+    [[ -d "$shared_data" ]] && roots+=("$shared_data")
+    find "${roots[@]}" -type f ! -name '*.swift' ! -name '*.md' -print0 |
+        while IFS= read -r -d '' file; do
+            echo "$(head -c1 "$file" | xxd -p -u) $(stat -c %s "$file") $file"
+        done
+}
+
+# Fills $fuzz_dir/seeds/TARGET with Fuzz/Seeds/TARGET and the files each rule selects (up to
+# MAX_LEN bytes): "first=XX" is every file whose first byte is XX (an LDS file's tag), anything
+# else a `find -ipath` pattern.
 collect_seeds() {
     local target="$1" max_len="$2"
     shift 2
-    local seeds="$fuzz_dir/seeds/$target" roots=(Tests) pattern file
-    [[ -d "$shared_data" ]] && roots+=("$shared_data")
+    local seeds="$fuzz_dir/seeds/$target" rule file
     rm -rf "$seeds"
     mkdir -p "$seeds"
     [[ -d "Fuzz/Seeds/$target" ]] && cp "Fuzz/Seeds/$target"/* "$seeds/"
-    for pattern in "$@"; do
-        while IFS= read -r -d '' file; do
-            cp "$file" "$seeds/$(sha1sum "$file" | cut -c1-40)"
-        done < <(find "${roots[@]}" -type f -ipath "$pattern" -size -"$((max_len + 1))"c -print0)
-    done
+    for rule in "$@"; do
+        if [[ "$rule" == first=* ]]; then
+            awk -v byte="${rule#first=}" -v max="$max_len" '$1 == byte && $2 <= max { $1 = $2 = ""; print substr($0, 3) }' \
+                "$fuzz_dir/seed-index"
+        else
+            awk -v max="$max_len" '$2 <= max { $1 = $2 = ""; print substr($0, 3) }' "$fuzz_dir/seed-index" |
+                while IFS= read -r file; do [[ "${file,,}" == ${rule,,} ]] && echo "$file"; done
+        fi
+    done | while IFS= read -r file; do cp "$file" "$seeds/$(sha1sum "$file" | cut -c1-40)"; done
     ls "$seeds" | wc -l
 }
 
@@ -82,6 +96,8 @@ if ((${#targets[@]} == 0)); then
     mapfile -t targets < <(grep -v '^#' Fuzz/targets | awk 'NF { print $1 }')
 fi
 
+mkdir -p "$fuzz_dir"
+seed_index >"$fuzz_dir/seed-index"
 failed=()
 for target in "${targets[@]}"; do
     line=$(manifest_line "$target") || exit 2

@@ -8,9 +8,13 @@ struct FuzzTarget: Sendable {
 
 /// Every target, by name. `Fuzz/targets` gives each one its seeds and dictionary.
 let allTargets: [String: FuzzTarget] = Dictionary(
-    uniqueKeysWithValues: [
-        asn1Target, mrzTarget,
-    ].map { ($0.name, $0) }
+    uniqueKeysWithValues: ([
+        asn1Target, mrzTarget, biometricTarget, jpeg2000Target, secureMessagingTarget, x509Target, signedDataTarget,
+        securityObjectTarget, masterListTarget,
+    ]
+        + ldsFileTargets).map {
+            ($0.name, $0)
+        }
 )
 
 /// A property that must hold for every input the parser accepted; a violation is a parser
