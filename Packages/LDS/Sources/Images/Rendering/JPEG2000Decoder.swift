@@ -12,11 +12,13 @@ enum JPEG2000Decoder {
 
     static func decode(_ bytes: [UInt8]) throws(LDSError) -> PixelImage {
         let codecFormat: OPJ_CODEC_FORMAT
-        switch ImageFormat.detect(bytes) {
+        let format = ImageFormat.detect(bytes)
+        switch format {
         case .jpeg2000: codecFormat = OPJ_CODEC_JP2
         case .jpeg2000Codestream: codecFormat = OPJ_CODEC_J2K
         default: throw LDSError(.imageDecoding, "not a JPEG 2000 image")
         }
+        try checkDeclaredSize(bytes, format: format)
         let source = MemorySource(bytes)
         guard let stream = opj_stream_create(Int(OPJ_J2K_STREAM_CHUNK_SIZE), 1) else {
             throw LDSError(.imageDecoding, "OpenJPEG could not create a stream")
