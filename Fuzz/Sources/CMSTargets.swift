@@ -2,7 +2,7 @@ import CMS
 import Foundation
 
 /// The instant every CMS target checks validity at (fixed, so runs are reproducible).
-private let checkTime = Date(timeIntervalSince1970: 1_750_000_000)
+private let checkTime = Date(timeIntervalSince1970: 1_800_000_000)
 
 /// X.509 as a file or a chip hands it over: DER (else PEM or any container `certificateInfos`
 /// reads), the summary people see, and the certificate's signature checked with its own key
