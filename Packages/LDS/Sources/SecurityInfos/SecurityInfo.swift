@@ -4,6 +4,19 @@ import ASN1
 public enum KeyAgreement: String, Sendable, JSONEnum {
     case dh
     case ecdh
+
+    /// From the tenth arc: id-PACE-DH-GM (1), -ECDH-GM (2), -DH-IM (3), -ECDH-IM (4), -ECDH-CAM
+    /// (6); id-CA-DH / id-PK-DH (1), id-CA-ECDH / id-PK-ECDH (2).
+    init?(protocolIdentifier: ASN1ObjectIdentifier) {
+        let isPACE = protocolIdentifier.hasPrefix(SecurityInfo.pacePrefix)
+        switch protocolIdentifier.arcs.dropFirst(9).first {
+        case 1: self = .dh
+        case 2: self = .ecdh
+        case 3 where isPACE: self = .dh
+        case 4 where isPACE, 6 where isPACE: self = .ecdh
+        default: return nil
+        }
+    }
 }
 
 /// The PACE mapping of a PACE protocol OID.
@@ -219,16 +232,10 @@ public struct PACEInfo: Sendable, Equatable, JSONRepresentable {
     public let parameterId: Int?
     public let rawBytes: [UInt8]
 
-    public var keyAgreement: KeyAgreement? {
-        switch protocolIdentifier.arcs[9] {
-        case 1, 3: .dh
-        case 2, 4, 6: .ecdh
-        default: nil
-        }
-    }
+    public var keyAgreement: KeyAgreement? { KeyAgreement(protocolIdentifier: protocolIdentifier) }
 
     public var mapping: PACEMapping? {
-        switch protocolIdentifier.arcs[9] {
+        switch protocolIdentifier.arcs.dropFirst(9).first {
         case 1, 2: .genericMapping
         case 3, 4: .integratedMapping
         case 6: .chipAuthenticationMapping
@@ -236,7 +243,9 @@ public struct PACEInfo: Sendable, Equatable, JSONRepresentable {
         }
     }
 
-    public var cipher: SecureMessagingCipher? { SecureMessagingCipher(arc: protocolIdentifier.arcs[10]) }
+    public var cipher: SecureMessagingCipher? {
+        protocolIdentifier.arcs.dropFirst(10).first.flatMap(SecureMessagingCipher.init(arc:))
+    }
 
     public var json: JSONValue {
         [
@@ -282,13 +291,7 @@ public struct DomainParameterInfo: Sendable, Equatable, JSONRepresentable {
         self.rawBytes = rawBytes
     }
 
-    public var keyAgreement: KeyAgreement? {
-        switch protocolIdentifier.arcs[9] {
-        case 1, 3: .dh
-        case 2, 4, 6: .ecdh
-        default: nil
-        }
-    }
+    public var keyAgreement: KeyAgreement? { KeyAgreement(protocolIdentifier: protocolIdentifier) }
 
     public var json: JSONValue {
         [
@@ -306,15 +309,11 @@ public struct ChipAuthenticationInfo: Sendable, Equatable, JSONRepresentable {
     public let keyId: Int?
     public let rawBytes: [UInt8]
 
-    public var keyAgreement: KeyAgreement? {
-        switch protocolIdentifier.arcs[9] {
-        case 1: .dh
-        case 2: .ecdh
-        default: nil
-        }
-    }
+    public var keyAgreement: KeyAgreement? { KeyAgreement(protocolIdentifier: protocolIdentifier) }
 
-    public var cipher: SecureMessagingCipher? { SecureMessagingCipher(arc: protocolIdentifier.arcs[10]) }
+    public var cipher: SecureMessagingCipher? {
+        protocolIdentifier.arcs.dropFirst(10).first.flatMap(SecureMessagingCipher.init(arc:))
+    }
 
     public var json: JSONValue {
         [
@@ -335,13 +334,7 @@ public struct ChipAuthenticationPublicKeyInfo: Sendable, Equatable, JSONRepresen
     public let isInline: Bool
     public let rawBytes: [UInt8]
 
-    public var keyAgreement: KeyAgreement? {
-        switch protocolIdentifier.arcs[9] {
-        case 1: .dh
-        case 2: .ecdh
-        default: nil
-        }
-    }
+    public var keyAgreement: KeyAgreement? { KeyAgreement(protocolIdentifier: protocolIdentifier) }
 
     public var json: JSONValue {
         ["keyId": .optional(keyId), "keyAgreement": .optional(keyAgreement), "publicKey": publicKey.json]
