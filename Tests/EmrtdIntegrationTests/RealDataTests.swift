@@ -1,0 +1,83 @@
+import ChipSimulator
+import Foundation
+import Testing
+
+@testable import Emrtd
+
+/// Real documents' files served by the simulator: the read gives the hash results their EF.SOD
+/// implies (characterised independently in ../shared/data/SOURCES.md). Their test CSCAs are not
+/// public, so the best verdict is `authorityCertificatesNotProvided`.
+@Suite struct RealDataTests {
+    /// Copies a JMRTD test document into a temporary directory in the `dump` layout.
+    static func dumpDirectory(_ folder: String, names: [String: String]) throws -> URL? {
+        guard let source = SharedData.url("data/jmrtd/\(folder)") else { return nil }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(folder)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        for (from, to) in names {
+            try FileManager.default.copyItem(
+                at: source.appendingPathComponent(from), to: directory.appendingPathComponent(to))
+        }
+        return directory
+    }
+
+    static func read(_ directory: URL) throws -> TravelDocument {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let chip = SimulatedChip(
+            configuration: ChipConfiguration(files: try ChipFiles(directory: directory), enforcesAccessControl: false))
+        let reader = try EmrtdReader(
+            config: ReaderConfig(useBuiltInAuthorityCertificates: false), chipAccess: PlainChipAccess())
+        return try reader.read(transport: chip, accessKey: OrchestrationTests.accessKey)
+    }
+
+    /// BSI 2008 (Erika Mustermann): SHA-1 hashes of DG1, DG2, DG14 match; DG3 is refused by the
+    /// chip (EAC), so it is `notRead`; DG15 is on the chip (and always tried) but not in EF.SOD, so
+    /// `invalid`, and the data is `denied`.
+    @Test func bsi2008() throws {
+        guard
+            let directory = try Self.dumpDirectory(
+                "bsi2008",
+                names: [
+                    "EF_COM.bin": "COM.bin", "EF_SOD.bin": "SOD.bin", "Datagroup1.bin": "DG1.bin",
+                    "Datagroup2.bin": "DG2.bin", "Datagroup3.bin": "DG3.bin", "Datagroup4.bin": "DG4.bin",
+                    "Datagroup14.bin": "DG14.bin", "Datagroup15.bin": "DG15.bin",
+                ])
+        else { return }
+        let document = try Self.read(directory)
+        let data = document.authenticationStatus.data
+        let hashes = Dictionary(uniqueKeysWithValues: data.dataGroupHashes.map { ($0.dataGroup, $0.status) })
+        #expect(hashes == [1: .valid, 2: .valid, 3: .notRead, 14: .valid, 15: .invalid])
+        #expect(data.sodSignatureValid)
+        #expect(data.hashAlgorithm == "SHA-1")
+        #expect(data.status == .denied)
+        // DG4 is on the chip but neither EF.COM nor EF.SOD names it: it is not asked for.
+        #expect(document.deniedFiles == [.dg3])
+        #expect(document.ldsMasterFile.dataGroups.keys.sorted() == [1, 2, 14, 15])
+        #expect(document.machineReadableZoneInformation?.fields.primaryIdentifier == "MUSTERMANN")
+        #expect(document.face?.images.first?.png != nil)
+        #expect(document.securityInfos?.chipAuthenticationInfos.isEmpty == false)
+        #expect(document.authenticationStatus.chip.reason.contains("Chip Authentication"))
+    }
+
+    /// Loes 2006 (the Netherlands): SHA-256 hashes of DG1, DG2 and DG15 match and the RSA
+    /// signature verifies; without the Dutch test CSCA the verdict is
+    /// `authorityCertificatesNotProvided`.
+    @Test func loes2006() throws {
+        guard
+            let directory = try Self.dumpDirectory(
+                "loes2006",
+                names: [
+                    "ef011E.bin": "COM.bin", "ef011D.bin": "SOD.bin", "ef0101.bin": "DG1.bin", "ef0102.bin": "DG2.bin",
+                    "ef010F.bin": "DG15.bin",
+                ])
+        else { return }
+        let document = try Self.read(directory)
+        let data = document.authenticationStatus.data
+        #expect(data.dataGroupHashes.map(\.dataGroup) == [1, 2, 15])
+        #expect(data.dataGroupHashes.allSatisfy { $0.status == .valid })
+        #expect(data.sodSignatureValid && data.dataGroupHashesValid)
+        #expect(data.hashAlgorithm == "SHA-256")
+        #expect(data.status == .authorityCertificatesNotProvided)
+        #expect(document.activeAuthenticationPublicKey != nil)
+        #expect(document.machineReadableZoneInformation?.fields.documentNumber == "XX0001328")
+    }
+}
