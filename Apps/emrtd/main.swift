@@ -2,7 +2,7 @@ import Foundation
 
 /// The subcommands `emrtd` knows, in the order `--help` lists them.
 let allCommands: [any Command.Type] = [
-    MrzCommand.self, ParseCommand.self, SimulateCommand.self, VerifyCommand.self, CertsCommand.self,
+    MrzCommand.self, ParseCommand.self, ReadCommand.self, SimulateCommand.self, VerifyCommand.self, CertsCommand.self,
     MasterListCommand.self,
 ]
 

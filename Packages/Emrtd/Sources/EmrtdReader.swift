@@ -21,8 +21,10 @@ public final class EmrtdReader: Sendable {
 
     /// Builds the trust store: the built-in bundle (unless switched off) plus
     /// `config.authorityCertificates`; an entry without a certificate is `invalidArgument`.
-    /// `chipAccess` opens the chip and reads its files.
-    public init(config: ReaderConfig = ReaderConfig(), chipAccess: any ChipAccessProcedure) throws(ReadError) {
+    /// `chipAccess` opens the chip and reads its files (the `AccessControl` package by default).
+    public init(
+        config: ReaderConfig = ReaderConfig(), chipAccess: any ChipAccessProcedure = StandardChipAccess()
+    ) throws(ReadError) {
         var store = TrustStore()
         var warning: String?
         if config.useBuiltInAuthorityCertificates {
