@@ -101,6 +101,18 @@ struct WriterTests {
         #expect(group.templates.first?.header.formatType == 0x0008)
     }
 
+    @Test func personsToNotify() throws {
+        let persons = [
+            PersonsToNotify.Person(
+                dateDataRecorded: LDSDate(value: "20240101", encoding: .text), name: "ERIKSSON<<LARS",
+                telephone: "+00 555 0101", address: "17 EXAMPLE STREET<UTOPIA"),
+            PersonsToNotify.Person(name: "ÖSTERGÅRD<<MÄRTA"),
+        ]
+        let parsed = try PersonsToNotify(PersonsToNotify.encoded(persons: persons))
+        #expect(parsed.persons == persons)
+        #expect(parsed.warnings.isEmpty)
+    }
+
     @Test func displayedImages() throws {
         let images: [[UInt8]] = [[0xFF, 0xD8, 0xFF, 0xD9], [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]]
         let portrait = try DisplayedImageDataGroup(

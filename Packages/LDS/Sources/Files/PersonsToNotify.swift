@@ -12,6 +12,15 @@ public struct PersonsToNotify: LDSFileModel, Equatable {
         public var telephone: String?
         public var address: String?
 
+        public init(
+            dateDataRecorded: LDSDate? = nil, name: String? = nil, telephone: String? = nil, address: String? = nil
+        ) {
+            self.dateDataRecorded = dateDataRecorded
+            self.name = name
+            self.telephone = telephone
+            self.address = address
+        }
+
         public var json: JSONValue {
             [
                 "dateDataRecorded": .optional(dateDataRecorded), "name": .optional(name),
@@ -37,6 +46,19 @@ public struct PersonsToNotify: LDSFileModel, Equatable {
             warnings.append("DG16 announces \(count) persons, holds \(persons.count)")
         }
         self.warnings = warnings
+    }
+
+    /// The DG16 file for these persons (DER): count, then one A1, A2, … template each.
+    public static func encoded(persons: [Person]) -> [UInt8] {
+        let templates = persons.enumerated().map { index, person in
+            var writer = DetailWriter()
+            writer.date(0x5F50, person.dateDataRecorded)
+            writer.text(0x5F51, person.name)
+            writer.text(0x5F52, person.telephone)
+            writer.text(0x5F53, person.address)
+            return constructed(0xA1 + UInt64(index), writer.elements)
+        }
+        return constructed(0x70, [DER.integer(persons.count)] + templates)
     }
 
     public var json: JSONValue { ["persons": .array(persons), "rawBytes": .bytes(rawBytes)] }
