@@ -180,10 +180,11 @@ public final class SimulatedChip: CardTransport {
 
     /// Whether a fault strikes the command numbered `number` among those under secure messaging
     /// (nil for a plain command) that reads `readFile`.
-    private func matches(_ trigger: FaultTrigger?, number: Int?, readFile: UInt16?) -> Bool {
+    private func matches(_ trigger: FaultTrigger?, number: Int?, readFile: (file: UInt16, offset: Int)?) -> Bool {
         switch trigger {
         case .secureCommand(let wanted): wanted == number
-        case .readOf(let file): readFile == file
+        case .readOf(let file): readFile?.file == file
+        case .readPastHeaderOf(let file): readFile?.file == file && (readFile?.offset ?? 0) > 0
         case .always: true
         case nil: false
         }
@@ -195,15 +196,20 @@ public final class SimulatedChip: CardTransport {
         state.challenge = nil
     }
 
-    /// The application file a READ BINARY addresses (by SFI or the current file), for faults.
-    private func fileRead(by command: CommandAPDU, state: State) -> UInt16? {
-        guard command.ins == 0xB0 || command.ins == 0xB1 else { return nil }
-        if command.ins == 0xB0, command.p1 & 0x80 != 0 {
-            return configuration.files.application.keys.first {
-                ChipFiles.shortIdentifier(of: $0) == command.p1 & 0x1F
-            }
+    /// The file a READ BINARY addresses (by SFI or the current file) and its offset, for faults.
+    private func fileRead(by command: CommandAPDU, state: State) -> (file: UInt16, offset: Int)? {
+        switch command.ins {
+        case 0xB0 where command.p1 & 0x80 != 0:
+            let file = files(of: state).keys.first { ChipFiles.shortIdentifier(of: $0) == command.p1 & 0x1F }
+            return file.map { ($0, Int(command.p2)) }
+        case 0xB0:
+            return state.currentFile.map { ($0, Int(command.p1 & 0x7F) << 8 | Int(command.p2)) }
+        case 0xB1:
+            let offset = (try? ASN1Node.parse(command.data, rules: .ber))?.content.reduce(0) { $0 << 8 | Int($1) } ?? 0
+            return state.currentFile.map { ($0, offset) }
+        default:
+            return nil
         }
-        return state.currentFile
     }
 
     private func process(_ command: CommandAPDU, responseBudget: Int?, state: inout State) -> ResponseAPDU {

@@ -83,7 +83,7 @@ public struct Specimen: Sendable {
             files[dataGroup: 3] = DER.tlv(ASN1Tag(0x63), DER.tlv(ASN1Tag(0x7F61), DER.integer(0)))
             files[dataGroup: 5] = DisplayedImageDataGroup.encoded(images: [face], kind: .dg5)
             files[dataGroup: 7] = DisplayedImageDataGroup.encoded(images: [face], kind: .dg7)
-            files[dataGroup: 13] = DER.tlv(ASN1Tag(0x6D), Array("NATIONAL DATA".utf8))
+            files[dataGroup: 13] = DER.tlv(ASN1Tag(0x6D), DER.utf8String("NATIONAL DATA"))
             files[dataGroup: 16] = DER.constructed(
                 ASN1Tag(0x70),
                 [

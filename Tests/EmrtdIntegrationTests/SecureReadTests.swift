@@ -1,0 +1,204 @@
+import CMS
+import ChipSimulator
+import Foundation
+import LDS
+import MRZ
+import Testing
+import Transport
+
+@testable import Emrtd
+
+/// The whole read as it runs on a real chip — access control of the `AccessControl` package
+/// (BAC, 3DES secure messaging, the READ BINARY ladder) against the simulator's independent chip
+/// side — including every fault the simulator can show and what the read makes of it.
+@Suite struct SecureReadTests {
+    static let accessKey = OrchestrationTests.accessKey
+
+    static func chip(_ specimen: Specimen, _ configure: (inout ChipConfiguration) -> Void = { _ in }) -> SimulatedChip {
+        var configuration = ChipConfiguration(files: specimen.files)
+        configure(&configuration)
+        return SimulatedChip(configuration: configuration)
+    }
+
+    static func reader(_ specimen: Specimen, debug: Bool = false) throws -> EmrtdReader {
+        try EmrtdReader(
+            config: ReaderConfig(
+                useBuiltInAuthorityCertificates: false, authorityCertificates: [specimen.countrySigningCertificate],
+                debug: debug))
+    }
+
+    static func hashes(_ document: TravelDocument) -> [Int: DataGroupHashResult.Status] {
+        Dictionary(
+            uniqueKeysWithValues: document.authenticationStatus.data.dataGroupHashes.map { ($0.dataGroup, $0.status) })
+    }
+
+    @Test func basicAccessControlRead() throws {
+        let specimen = try Specimen.generate(rich: true)
+        let document = try Self.reader(specimen).read(transport: Self.chip(specimen), accessKey: Self.accessKey)
+        #expect(document.accessControlProtocolUsed == .bac)
+        #expect(document.authenticationStatus.data.status == .authenticated)
+        #expect(document.deniedFiles == [.dg3])
+        #expect(document.ldsMasterFile.filesRead == [.com, .sod, .dg1, .dg2, .dg5, .dg7, .dg11, .dg12, .dg13, .dg16])
+        #expect(document.warnings.isEmpty, "\(document.warnings)")
+    }
+
+    @Test func wrongKeyAndCanWithoutPACE() throws {
+        let specimen = try Specimen.generate()
+        let wrong = try AccessKey.mrz(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940624")
+        #expect {
+            try Self.reader(specimen).read(transport: Self.chip(specimen), accessKey: wrong)
+        } throws: { ($0 as? ReadError)?.kind == .accessControl }
+        #expect {
+            try Self.reader(specimen).read(
+                transport: Self.chip(specimen), accessKey: try AccessKey.can(value: "123456"))
+        } throws: { ($0 as? ReadError)?.kind == .accessControl }
+    }
+
+    /// The READ BINARY limits of real chips: the ladder finds what works, the data is the same.
+    @Test func readLimits() throws {
+        let specimen = try Specimen.generate()
+        let setups: [(String, (inout ChipConfiguration) -> Void)] = [
+            (
+                "short only, 6700 above 223",
+                {
+                    $0.supportsExtendedLength = false
+                    $0.maximumReadLength = 223
+                    $0.oversizedRead = .wrongLength
+                }
+            ),
+            (
+                "6Cxx naming 160",
+                {
+                    $0.supportsExtendedLength = false
+                    $0.maximumReadLength = 160
+                    $0.oversizedRead = .exactLength
+                }
+            ),
+            ("short answers of 100", { $0.maximumReadLength = 100 }),
+            ("6700 above 1000", { $0.faults = [.wrongLengthAbove(1000)] }),
+            ("6282 at the end", { $0.signalsEndOfFile = true }),
+        ]
+        for (name, setup) in setups {
+            let document = try Self.reader(specimen).read(
+                transport: Self.chip(specimen, setup), accessKey: Self.accessKey)
+            #expect(document.authenticationStatus.data.status == .authenticated, "\(name)")
+            #expect(document.ldsMasterFile.dataGroups[2] == specimen.files[dataGroup: 2], "\(name)")
+        }
+    }
+
+    /// A wrong MAC on a response breaks the session: what was read before is kept, the rest is
+    /// named in a warning, and without DG2 the data is `denied`.
+    @Test func wrongMACMidRead() throws {
+        let specimen = try Specimen.generate()
+        let document = try Self.reader(specimen).read(
+            transport: Self.chip(specimen) { $0.faults = [.wrongResponseMAC(.readPastHeaderOf(0x0102))] },
+            accessKey: Self.accessKey)
+        #expect(document.ldsMasterFile.dataGroups[1] != nil && document.ldsMasterFile.dataGroups[2] == nil)
+        #expect(document.warnings.contains { $0.hasPrefix("the chip ended secure messaging") })
+        #expect(document.authenticationStatus.data.status == .denied)
+        #expect(Self.hashes(document)[1] == .valid && Self.hashes(document)[2] == .notRead)
+    }
+
+    /// The chip drops its session keys before DG1: no document, the files read kept in the error.
+    @Test func droppedSessionBeforeDG1() throws {
+        let specimen = try Specimen.generate()
+        #expect {
+            try Self.reader(specimen).read(
+                transport: Self.chip(specimen) { $0.faults = [.dropSession(.readPastHeaderOf(0x0101))] },
+                accessKey: Self.accessKey)
+        } throws: { error in
+            guard let error = error as? ReadError, error.kind == .read(.readingDataGroups) else { return false }
+            return error.debugInfo?.filesRead?.filesRead == [.com, .sod]
+        }
+    }
+
+    /// A bare status word under secure messaging (no MAC): 6A82 for DG12 means it is not there.
+    @Test func bareStatusWord() throws {
+        let specimen = try Specimen.generate()
+        let document = try Self.reader(specimen).read(
+            transport: Self.chip(specimen) { $0.faults = [.bareStatusWord(0x6A82, .readOf(0x010C))] },
+            accessKey: Self.accessKey)
+        #expect(document.additionalDocumentDetails == nil)
+        #expect(Self.hashes(document)[12] == .notRead)
+        #expect(document.authenticationStatus.data.status == .authenticated)
+    }
+
+    /// Responses without DO'99' (as the ePass gives them) are accepted: the MAC still covers the data.
+    @Test func responsesWithoutStatusWordObject() throws {
+        let specimen = try Specimen.generate()
+        let document = try Self.reader(specimen).read(
+            transport: Self.chip(specimen) { $0.faults = [.omitStatusWordObject] }, accessKey: Self.accessKey)
+        #expect(document.authenticationStatus.data.status == .authenticated)
+    }
+
+    /// A slow chip and a slow link still give the same document; the link model charges the time.
+    @Test func slowAnswers() throws {
+        let specimen = try Specimen.generate()
+        let chip = Self.chip(specimen) {
+            $0.link = LinkModel(bitsPerSecond: 106_000, latencyPerExchange: .milliseconds(1), waits: true)
+            $0.faults = [.slowAnswer(.milliseconds(50), .readOf(0x0101))]
+        }
+        let document = try Self.reader(specimen).read(transport: chip, accessKey: Self.accessKey)
+        #expect(document.authenticationStatus.data.status == .authenticated)
+        #expect(chip.statistics.linkTime > .zero && chip.statistics.exchanges == document.debugInfo?.apduCount)
+    }
+
+    @Test func lostChip() throws {
+        let specimen = try Specimen.generate()
+        #expect {
+            try Self.reader(specimen).read(
+                transport: Self.chip(specimen) { $0.faults = [.tagLost(.secureCommand(6))] }, accessKey: Self.accessKey)
+        } throws: { ($0 as? ReadError)?.kind == .transport(.tagLost) }
+    }
+
+    /// The debug log has every step and APDU with its time, and never the MRZ, its key input or
+    /// the data in clear: APDUs are logged below secure messaging, BAC cryptograms redacted.
+    @Test func debugLogIsRedacted() throws {
+        let specimen = try Specimen.generate()
+        let document = try Self.reader(specimen, debug: true).read(
+            transport: Self.chip(specimen), accessKey: Self.accessKey)
+        let log = try #require(document.debugInfo?.log)
+        #expect(log.count > 20)
+        #expect(log.map(\.millisecondsSinceStart) == log.map(\.millisecondsSinceStart).sorted())
+        let text = log.map(\.message).joined(separator: "\n")
+        #expect(text.contains("<32 bytes redacted>") || text.contains("bytes redacted>"))
+        for secret in ["L898902C", "4C 38 39 38 39 30 32 43", "ERIKSSON", "45 52 49 4B 53 53 4F 4E"] {
+            #expect(!text.contains(secret), "\(secret) in the log")
+        }
+        #expect(text.contains("passive authentication: authenticated"))
+    }
+
+    /// Every key of the reference model is in the JSON, `null` where absent.
+    @Test func jsonHasEveryKeyOfTheReferenceModel() throws {
+        let specimen = try Specimen.generate()
+        let document = try Self.reader(specimen).read(transport: Self.chip(specimen), accessKey: Self.accessKey)
+        let json = try JSONValue.parse(travelDocumentToJson(document))
+        let documentKeys = [
+            "ldsMasterFile", "ldsVersion", "unicodeVersion", "accessControlProtocolUsed", "paceMapping",
+            "authenticationStatus", "machineReadableZoneInformation", "face", "fingerprints", "iris",
+            "displayedPortrait", "displayedSignature", "additionalPersonalDetails", "additionalDocumentDetails",
+            "optionalDetails", "securityInfos", "activeAuthenticationPublicKey", "personsToNotify", "warnings",
+            "debugInfo",
+        ]
+        for key in documentKeys { #expect(json[key] != nil, "missing \(key)") }
+        let masterFileKeys = ["com", "sod", "cardAccess", "cardSecurity"] + (1...16).map { "dg\($0)" }
+        for key in masterFileKeys { #expect(json["ldsMasterFile"]?[key] != nil, "missing ldsMasterFile.\(key)") }
+        let data = json["authenticationStatus"]?["data"]
+        for key in [
+            "status", "sodSignatureValid", "certificateChainValid", "dataGroupHashesValid", "dataGroupHashes",
+            "hashAlgorithm", "signatureAlgorithm", "documentSignerCertificate", "countrySigningCertificate",
+            "issuingCountry", "errors",
+        ] {
+            #expect(data?[key] != nil, "missing authenticationStatus.data.\(key)")
+        }
+        let chip = json["authenticationStatus"]?["chip"]
+        for key in ["status", "protocol", "activeAuthentication", "activeAuthenticationResponse"] {
+            #expect(chip?[key] != nil, "missing authenticationStatus.chip.\(key)")
+        }
+        #expect(json["paceMapping"] == .null && json["fingerprints"] == .null)
+        #expect(json["accessControlProtocolUsed"] == "bac")
+        #expect(data?["status"] == "authenticated" && chip?["status"] == "notSupported")
+        #expect(
+            json["ldsMasterFile"]?["dg1"] == .string(Data(specimen.files[dataGroup: 1] ?? []).base64EncodedString()))
+    }
+}
