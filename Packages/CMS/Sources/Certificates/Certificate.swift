@@ -41,6 +41,8 @@ public struct Certificate: Sendable, Hashable {
     /// The algorithm's OID, known or not.
     public let signatureAlgorithmIdentifier: ASN1ObjectIdentifier
     public let signature: [UInt8]
+    /// SHA-256 of `der`: the identity used for deduplication and hashing.
+    public let sha256Fingerprint: [UInt8]
 
     /// Parses one DER (or BER) certificate; bytes after it are an error.
     public init(derEncoded bytes: some Collection<UInt8>) throws(CMSError) {
@@ -57,6 +59,7 @@ public struct Certificate: Sendable, Hashable {
             )
         }
         der = Array(node.encodedBytes)
+        sha256Fingerprint = HashAlgorithm.sha256.hash(der)
         tbsCertificate = Array(fields.tbs.encodedBytes)
         signature = Array(fields.signature)
         let algorithm = try AlgorithmIdentifier(fields.algorithm)
@@ -87,7 +90,7 @@ public struct Certificate: Sendable, Hashable {
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.der == rhs.der }
-    public func hash(into hasher: inout Hasher) { hasher.combine(der) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(sha256Fingerprint) }
 
     /// Issuer and subject are the same name (a root CSCA, or a link certificate).
     public var isSelfIssued: Bool { issuer == subject }
@@ -97,8 +100,6 @@ public struct Certificate: Sendable, Hashable {
         let trimmed = serialNumber.drop { $0 == 0 }
         return trimmed.isEmpty ? "00" : hex(trimmed)
     }
-
-    public var sha256Fingerprint: [UInt8] { HashAlgorithm.sha256.hash(der) }
 
     /// Whether `date` lies within notBefore…notAfter.
     public func isValid(at date: Date) -> Bool { notBefore <= date && date <= notAfter }

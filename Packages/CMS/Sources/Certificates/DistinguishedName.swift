@@ -102,8 +102,18 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
 
     private static func normalised(_ attribute: Attribute) -> String {
         guard let value = attribute.value else { return attribute.type.dotted + "#" + hex(attribute.encodedValue) }
-        let words = value.lowercased().split(whereSeparator: \.isWhitespace)
-        return attribute.type.dotted + "=" + words.joined(separator: " ")
+        var normalised = String.UnicodeScalarView()
+        var pendingSpace = false
+        for scalar in value.lowercased().unicodeScalars {
+            if scalar.value <= 0x20 || scalar == "\u{A0}" {
+                pendingSpace = !normalised.isEmpty
+                continue
+            }
+            if pendingSpace { normalised.append(" ") }
+            pendingSpace = false
+            normalised.append(scalar)
+        }
+        return attribute.type.dotted + "=" + String(normalised)
     }
 }
 

@@ -35,8 +35,9 @@ public struct MasterList: Sendable {
         self.version = version
         var seen = Set<[UInt8]>()
         var certificates: [Certificate] = []
-        for node in nodes where seen.insert(Array(node.encodedBytes)).inserted {
-            certificates.append(try Certificate(node: node))
+        for node in nodes {
+            let certificate = try Certificate(node: node)
+            if seen.insert(certificate.sha256Fingerprint).inserted { certificates.append(certificate) }
         }
         self.certificates = certificates
     }

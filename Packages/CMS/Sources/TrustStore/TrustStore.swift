@@ -22,7 +22,7 @@ public struct TrustStore: Sendable {
     @discardableResult
     public mutating func add(_ newCertificates: [Certificate]) -> Int {
         var added = 0
-        for certificate in newCertificates where known.insert(certificate.der).inserted {
+        for certificate in newCertificates where known.insert(certificate.sha256Fingerprint).inserted {
             let index = certificates.count
             certificates.append(certificate)
             bySubject[certificate.subject, default: []].append(index)
