@@ -1,3 +1,4 @@
+import ASN1
 import Foundation
 import Testing
 
@@ -47,6 +48,62 @@ import Testing
             #expect(fields["notBefore"].flatMap(Self.opensslDate) == info.notBefore, "\(file)")
             #expect(fields["notAfter"].flatMap(Self.opensslDate) == info.notAfter, "\(file)")
         }
+    }
+
+    /// `sodSignatureValid` against `openssl cms -verify -noverify` (signature, messageDigest and
+    /// sid, no chain) on the real SODs and every fault fixture. Two documented differences are
+    /// left out: OpenSSL does not compare the contentType attribute with the eContentType
+    /// (RFC 5652 §11.1 requires it; `wrong-content-type`), and it matches a `sid` issuer only
+    /// byte for byte, so it cannot find Malaysia's DSC, whose SignerInfo writes the issuer in
+    /// another RDN order (SOURCES.md).
+    @Test func signaturesAgreeWithOpenSSL() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl") else {
+            if ProcessInfo.processInfo.environment["CI"] == "true" { Issue.record("CI requires the openssl CLI") }
+            print("skipped: /usr/bin/openssl is missing (Debian package openssl)")
+            return
+        }
+        var files: [(name: String, sod: URL, extra: URL?)] = []
+        for pki in ["rsa", "ecdsa"] {
+            let folder = TestFiles.fixtures.appendingPathComponent("pa-faults/\(pki)")
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+            where name != "csca.pem" && name != "wrong-content-type" {
+                let dsc = folder.appendingPathComponent("\(name)/dsc.pem")
+                files.append(
+                    (
+                        "\(pki)/\(name)", folder.appendingPathComponent("\(name)/SOD.bin"),
+                        FileManager.default.fileExists(atPath: dsc.path) ? dsc : nil
+                    ))
+            }
+        }
+        if let samples = TestFiles.shared("gmrtd/sod_samples") {
+            for country in RealDocumentTests.samples.map(\.country) where country != "MY" {
+                files.append((country, samples.appendingPathComponent("\(country)_EF_SOD.bin"), nil))
+            }
+        }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("cms-openssl-\(getpid())")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        for (name, sodURL, extra) in files {
+            let sod = try DocumentSecurityObject(bytes: TestFiles.bytes(sodURL))
+            let contentInfo = scratch.appendingPathComponent("content-info.der")
+            try Data(try contentInfoBytes(TestFiles.bytes(sodURL))).write(to: contentInfo)
+            var arguments = [
+                "cms", "-verify", "-noverify", "-inform", "DER", "-in", contentInfo.path, "-out", "/dev/null",
+            ]
+            var store = TrustStore()
+            if let extra {
+                arguments += ["-certfile", extra.path]
+                try store.add(pemOrDer: TestFiles.bytes(extra))
+            }
+            let opensslAccepts = Self.openssl(arguments) != nil
+            let ours = SignerVerification(sod.signedData, trustStore: store, at: TestFiles.date("2026-06-01"))
+            #expect(ours.signatureValid == opensslAccepts, "\(name): ours \(ours.problems)")
+        }
+    }
+
+    /// The ContentInfo inside EF.SOD's `77` wrapper, as `openssl cms` wants it.
+    func contentInfoBytes(_ sod: [UInt8]) throws -> [UInt8] {
+        Array(try ASN1Node.parse(sod).child(at: 0, "ContentInfo").encodedBytes)
     }
 
     func trimZeros(_ hex: String) -> String {
