@@ -51,6 +51,8 @@ public enum BlockCipher: String, Sendable, Hashable, CaseIterable {
 public struct SymmetricKey: Sendable, Equatable, CustomStringConvertible {
     public let cipher: BlockCipher
     public let secret: SecretBytes
+    /// libcrypto state derived from the key once and shared by copies of the key.
+    let cache = KeyedContextCache()
 
     /// Throws `invalidKeyLength` unless `secret` has `cipher.keyLength` bytes.
     public init(_ cipher: BlockCipher, secret: SecretBytes) throws {
@@ -68,43 +70,42 @@ public struct SymmetricKey: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { "SymmetricKey(\(cipher), redacted)" }
 
+    public static func == (lhs: SymmetricKey, rhs: SymmetricKey) -> Bool {
+        lhs.cipher == rhs.cipher && lhs.secret == rhs.secret
+    }
+
+    @inlinable
     public func encryptCBC<Bytes: Collection<UInt8>>(_ plaintext: Bytes, iv: [UInt8]) throws -> [UInt8] {
-        try run(cipher.implementations.cbc, plaintext, iv: iv, encrypt: true)
+        try withContiguousBytes(of: plaintext) { try run(.cbc, $0, iv: iv, encrypt: true) }
     }
 
+    @inlinable
     public func decryptCBC<Bytes: Collection<UInt8>>(_ ciphertext: Bytes, iv: [UInt8]) throws -> [UInt8] {
-        try run(cipher.implementations.cbc, ciphertext, iv: iv, encrypt: false)
+        try withContiguousBytes(of: ciphertext) { try run(.cbc, $0, iv: iv, encrypt: false) }
     }
 
+    @inlinable
     public func encryptECB<Bytes: Collection<UInt8>>(_ plaintext: Bytes) throws -> [UInt8] {
-        try run(cipher.implementations.ecb, plaintext, iv: nil, encrypt: true)
+        try withContiguousBytes(of: plaintext) { try run(.ecb, $0, iv: nil, encrypt: true) }
     }
 
+    @inlinable
     public func decryptECB<Bytes: Collection<UInt8>>(_ ciphertext: Bytes) throws -> [UInt8] {
-        try run(cipher.implementations.ecb, ciphertext, iv: nil, encrypt: false)
+        try withContiguousBytes(of: ciphertext) { try run(.ecb, $0, iv: nil, encrypt: false) }
     }
 
     /// The CBC encryption of `plaintext`'s blocks, keeping only the last
     /// ciphertext block (the CBC-MAC chaining value).
     func lastCBCBlock(_ plaintext: UnsafeRawBufferPointer, iv: [UInt8]) throws -> [UInt8] {
-        Array(try run(cipher.implementations.cbc, plaintext, iv: iv, encrypt: true).suffix(cipher.blockSize))
+        Array(try run(.cbc, plaintext, iv: iv, encrypt: true).suffix(cipher.blockSize))
     }
 
-    private func run<Bytes: Collection<UInt8>>(
-        _ implementation: FetchedAlgorithm,
-        _ input: Bytes,
-        iv: [UInt8]?,
-        encrypt: Bool
-    ) throws -> [UInt8] {
-        try withContiguousBytes(of: input) { try run(implementation, $0, iv: iv, encrypt: encrypt) }
-    }
+    @usableFromInline
+    enum Mode { case cbc, ecb }
 
-    private func run(
-        _ implementation: FetchedAlgorithm,
-        _ input: UnsafeRawBufferPointer,
-        iv: [UInt8]?,
-        encrypt: Bool
-    ) throws -> [UInt8] {
+    @usableFromInline
+    func run(_ mode: Mode, _ input: UnsafeRawBufferPointer, iv: [UInt8]?, encrypt: Bool) throws -> [UInt8] {
+        let implementation = mode == .cbc ? cipher.implementations.cbc : cipher.implementations.ecb
         let blockSize = cipher.blockSize
         guard input.count % blockSize == 0 else {
             throw CryptoError(

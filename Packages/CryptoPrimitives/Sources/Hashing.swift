@@ -16,6 +16,7 @@ public enum HashAlgorithm: String, Sendable, Hashable, CaseIterable {
     }
 
     /// One-shot hash of `data`.
+    @inlinable
     public func hash<Bytes: Collection<UInt8>>(_ data: Bytes) -> [UInt8] {
         let hasher = IncrementalHash(self)
         hasher.update(data)
@@ -58,6 +59,7 @@ public final class IncrementalHash {
 
     deinit { EVP_MD_CTX_free(context) }
 
+    @inlinable
     public func update<Bytes: Collection<UInt8>>(_ data: Bytes) {
         withContiguousBytes(of: data) { update($0) }
     }

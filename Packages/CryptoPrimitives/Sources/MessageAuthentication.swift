@@ -9,11 +9,16 @@ extension SymmetricKey {
     /// Built from the default provider's two-key 3DES (single DES lives in the
     /// legacy provider): EDE under (K1, K1) is single DES under K1, and the final
     /// E_K1(D_K2(E_K1(x))) is one EDE block under (K1, K2).
+    @inlinable
     public func retailMAC<Bytes: Collection<UInt8>>(_ message: Bytes) throws -> [UInt8] {
+        try retailMAC(padded: ISO7816Padding.pad(message, blockSize: 8))
+    }
+
+    @usableFromInline
+    func retailMAC(padded: [UInt8]) throws -> [UInt8] {
         guard cipher == .tripleDES else {
             throw CryptoError(.invalidParameter, "the retail MAC needs a two-key 3DES key, got \(cipher)")
         }
-        let padded = ISO7816Padding.pad(message, blockSize: 8)
         let firstHalf = secret.prefix(8)
         let singleDES = try SymmetricKey(.tripleDES, secret: firstHalf.appending(firstHalf))
         return try padded.withUnsafeBytes { blocks in
@@ -28,14 +33,34 @@ extension SymmetricKey {
     /// CMAC (NIST SP 800-38B, RFC 4493 for AES) of `message` as given (CMAC pads
     /// internally; ICAO secure messaging pads the message beforehand anyway).
     /// `truncatedTo` keeps the leading bytes: 8 for PACE tokens and AES SM.
+    @inlinable
     public func cmac<Bytes: Collection<UInt8>>(_ message: Bytes, truncatedTo length: Int? = nil) throws -> [UInt8] {
+        try withContiguousBytes(of: message) { try cmac(bytes: $0, truncatedTo: length) }
+    }
+
+    @usableFromInline
+    func cmac(bytes: UnsafeRawBufferPointer, truncatedTo length: Int?) throws -> [UInt8] {
         if let length, !(1...cipher.blockSize).contains(length) {
             throw CryptoError(.invalidParameter, "CMAC truncation to \(length) bytes")
         }
+        let context = try cache.duplicateCMACContext { try makeCMACContext() }
+        defer { EVP_MAC_CTX_free(context) }
+        let updated =
+            bytes.isEmpty
+            ? 1 : EVP_MAC_update(context, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count)
+        var mac = [UInt8](repeating: 0, count: cipher.blockSize)
+        var macLength = 0
+        guard updated == 1, EVP_MAC_final(context, &mac, &macLength, mac.count) == 1, macLength == mac.count else {
+            throw CryptoError(.libraryFailure, openSSLErrorDescription("CMAC"))
+        }
+        return Array(mac.prefix(length ?? mac.count))
+    }
+
+    /// A CMAC context keyed with this key, ready for `update`.
+    private func makeCMACContext() throws -> OpaquePointer {
         guard let context = EVP_MAC_CTX_new(Self.fetchedCMAC.pointer) else {
             throw CryptoError(.libraryFailure, "EVP_MAC_CTX_new")
         }
-        defer { EVP_MAC_CTX_free(context) }
         let initialized = cipher.cbcName.withCString { cipherName in
             OSSL_MAC_PARAM_CIPHER.withCString { parameterName in
                 var parameters = [
@@ -47,17 +72,11 @@ extension SymmetricKey {
                 }
             }
         }
-        guard initialized == 1 else { throw CryptoError(.libraryFailure, openSSLErrorDescription("CMAC init")) }
-        let updated = withContiguousBytes(of: message) { bytes in
-            bytes.isEmpty
-                ? 1 : EVP_MAC_update(context, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count)
+        guard initialized == 1 else {
+            EVP_MAC_CTX_free(context)
+            throw CryptoError(.libraryFailure, openSSLErrorDescription("CMAC init"))
         }
-        var mac = [UInt8](repeating: 0, count: cipher.blockSize)
-        var macLength = 0
-        guard updated == 1, EVP_MAC_final(context, &mac, &macLength, mac.count) == 1, macLength == mac.count else {
-            throw CryptoError(.libraryFailure, openSSLErrorDescription("CMAC"))
-        }
-        return Array(mac.prefix(length ?? mac.count))
+        return context
     }
 
     private static let fetchedCMAC = FetchedAlgorithm.mac("CMAC")

@@ -2,6 +2,7 @@
 /// then `00` bytes up to a multiple of the block size. Always adds at least one
 /// byte, so a full block of input gains a full block of padding.
 public enum ISO7816Padding {
+    @inlinable
     public static func pad<Bytes: Collection<UInt8>>(_ data: Bytes, blockSize: Int) -> [UInt8] {
         precondition(blockSize > 0, "block size must be positive")
         var padded = [UInt8]()
@@ -15,6 +16,7 @@ public enum ISO7816Padding {
     /// Removes the padding: trailing `00` bytes and the `80` before them.
     /// Throws `invalidPadding` when there is no `80` marker. The block size is
     /// not checked (SM cryptograms are checked for whole blocks before decryption).
+    @inlinable
     public static func unpad<Bytes: BidirectionalCollection<UInt8>>(_ padded: Bytes) throws -> [UInt8] {
         guard let marker = padded.lastIndex(where: { $0 != 0 }), padded[marker] == 0x80 else {
             throw CryptoError(.invalidPadding, "no ISO/IEC 7816-4 padding marker 80")

@@ -33,12 +33,15 @@ public func constantTimeEquals(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBu
 
 /// Whether `lhs` and `rhs` hold the same bytes, in time that depends on their
 /// lengths only.
+@inlinable
 public func constantTimeEquals<Left: Collection<UInt8>, Right: Collection<UInt8>>(_ lhs: Left, _ rhs: Right) -> Bool {
     withContiguousBytes(of: lhs) { left in withContiguousBytes(of: rhs) { right in constantTimeEquals(left, right) } }
 }
 
 /// Runs `body` on the bytes of `bytes` without copying when they are contiguous
-/// (arrays, slices, `Data`), copying once otherwise.
+/// (arrays, slices, `Data`), copying once otherwise. Inlinable, like the generic
+/// entry points that use it, so callers in other modules get specialized code.
+@inlinable
 func withContiguousBytes<Bytes: Collection<UInt8>, Result>(
     of bytes: Bytes,
     _ body: (UnsafeRawBufferPointer) throws -> Result
