@@ -91,7 +91,7 @@ let package = Package(
             ),
             .executableTarget(
                 name: "emrtd-bench",
-                dependencies: ["Arithmetic", "CryptoPrimitives", "COpenSSL"],
+                dependencies: ["Arithmetic", "CryptoPrimitives", "COpenSSL", "SecureMessaging", "Transport"],
                 path: "Apps/emrtd-bench"
             ),
         ]
