@@ -3,7 +3,7 @@ import Foundation
 /// `emrtd-bench SUITE [--json]`: measures emrtd beside a reference (OpenSSL)
 /// in the same run and reports the ratio (above 1 means emrtd is faster).
 /// Suites register themselves in `allSuites`.
-let allSuites: [String: (_ arguments: [String]) -> Int32] = ["curves": curvesSuite]
+let allSuites: [String: (_ arguments: [String]) -> Int32] = ["curves": curvesSuite, "hash": hashSuite, "sm": secureMessagingSuite]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let name = arguments.first, let suite = allSuites[name] else {
