@@ -131,7 +131,7 @@ import Transport
         var reader = FileReader(transport: transport)
         let expected: [(LDSFileKind, FileReadError.Code)] = [
             (.dg15, .notFound), (.dg3, .accessDenied), (.dg4, .accessDenied), (.dg5, .unexpectedStatus),
-            (.dg6, .truncated),
+            (.dg6, .empty),
         ]
         for (file, code) in expected {
             let error = #expect(throws: FileReadError.self) { try reader.read(file) }

@@ -10,6 +10,9 @@ public struct FileReadError: Error, Sendable, CustomStringConvertible {
         /// 6982: the file exists but the access rights in force do not allow reading it (e.g. DG3
         /// without Extended Access Control).
         case accessDenied
+        /// The file exists but holds no byte (the chip reports its end at offset 0; the ePass
+        /// emulator has such a file at 010D, DG13's identifier).
+        case empty
         /// The file declares a length above the cap for its kind (`LDSFileKind.maximumSize`).
         case tooLarge
         /// The file does not start with a well-formed TLV header, or a READ BINARY answer is malformed.

@@ -104,6 +104,10 @@ public struct FileReader: Sendable {
                 fewerThan = length > Self.smallestStep ? Self.smallestStep + 1 : length / 2 + 1
                 continue
             } else if status == .endOfFileReached || status == .wrongParameters {
+                if content.isEmpty {
+                    throw FileReadError(
+                        .empty, file: file, "selected, but holds no data (\(status))", statusWord: status)
+                }
                 throw FileReadError(
                     .truncated, file: file,
                     "the chip reports the end (\(status)) at \(content.count) of \(total.map(String.init) ?? "?") bytes",

@@ -100,7 +100,7 @@ final class SessionFileReader: ElementaryFileReader {
                 throw transportFailure(transportError, error.file)
             }
             return .failed(error.reason)
-        case .tooLarge, .malformed, .truncated, .unexpectedStatus: return .failed(error.reason)
+        case .tooLarge, .malformed, .truncated, .unexpectedStatus, .empty: return .failed(error.reason)
         }
     }
 

@@ -1,5 +1,6 @@
 import CPCSCLite
 import Dispatch
+import Glibc
 import Synchronization
 import Transport
 
@@ -50,14 +51,25 @@ public final class PCSCTransport: CardTransport {
     /// secure-messaging framing. A card sending more is not answering the command.
     static let maximumResponseLength = 65536 + 64
 
+    /// How long a connection waits for another program to let go of the card.
+    static let sharingGracePeriod = Duration.seconds(2)
+
     init(
         context: PCSCContext, reader: String, protocols: PCSCProtocols, extendedLength: ExtendedLength,
         timeout: Duration
     ) throws(TransportError) {
         var handle: SCARDHANDLE = 0
         var active: DWORD = 0
-        let code = SCardConnect(
+        var code = SCardConnect(
             context.context, reader, DWORD(SCARD_SHARE_EXCLUSIVE), protocols.rawValue, &handle, &active)
+        // pcscd releases a card a moment after the program that held it ends: wait that long.
+        let clock = ContinuousClock()
+        let deadline = clock.now + Self.sharingGracePeriod
+        while code == SCARD_E_SHARING_VIOLATION, clock.now < deadline {
+            usleep(50_000)
+            code = SCardConnect(
+                context.context, reader, DWORD(SCARD_SHARE_EXCLUSIVE), protocols.rawValue, &handle, &active)
+        }
         guard code == SCARD_S_SUCCESS else { throw transportError(code, while: "connecting to '\(reader)'") }
         self.context = context
         self.handle = handle

@@ -1,0 +1,133 @@
+import AccessControl
+import Foundation
+import LDS
+import MRZ
+import PCSC
+import Transport
+
+/// `emrtd dump`: opens a chip on a PC/SC reader with BAC and writes every file it holds.
+enum DumpCommand: Command {
+    static let name = "dump"
+    static let summary = "open a passport on a PC/SC reader (BAC) and write its raw files"
+    static let usage = """
+        usage: emrtd dump [--reader NAME] --mrz DOCUMENTNUMBER DATEOFBIRTH DATEOFEXPIRY --out DIR
+                          [--wait SECONDS] [--debug]
+
+        Opens the chip in the reader NAME (optional when exactly one reader holds a card) with
+        BAC, reads every file present among EF.CardAccess, EF.COM, EF.SOD and DG1-DG16, and
+        writes each, outer tag and length included, as DIR/CardAccess.bin, COM.bin, SOD.bin,
+        DG1.bin ... DG16.bin. Prints what was read, denied (6982) or absent, the APDU count,
+        the bytes moved and the time. Dates are YYMMDD. --wait waits up to SECONDS for a card
+        (default 0: it must be there). --debug prints the APDU log (secrets redacted).
+        Exit status: 0 every present file read, 1 no reader, no card, access control failed
+        (wrong MRZ) or a file could not be read, 2 wrong command line.
+        """
+
+    static func run(_ arguments: inout ArgumentReader) throws -> Int32 {
+        let readerName = try arguments.option("--reader")
+        guard let mrz = try arguments.values("--mrz", count: 3) else { throw UsageError("--mrz is required") }
+        guard let output = try arguments.option("--out") else { throw UsageError("--out is required") }
+        let wait = try arguments.option("--wait").map { text in
+            guard let seconds = Double(text), seconds >= 0 else { throw UsageError("--wait takes seconds") }
+            return seconds
+        }
+        let debug = arguments.flag("--debug")
+        guard try arguments.positionals().isEmpty else { throw UsageError("dump takes no positional arguments") }
+        let accessKey: AccessKey
+        do {
+            accessKey = try AccessKey.mrz(documentNumber: mrz[0], dateOfBirth: mrz[1], dateOfExpiry: mrz[2])
+        } catch {
+            throw UsageError("--mrz: \(error.reason)")
+        }
+        let directory = URL(fileURLWithPath: output)
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw CommandFailure("cannot create \(output): \(error.localizedDescription)")
+        }
+
+        let link: LoggingTransport
+        do throws(TransportError) {
+            let context = try PCSCContext()
+            let reader = try context.waitForCard(in: readerName, timeout: .milliseconds(Int64((wait ?? 0) * 1000)))
+            link = LoggingTransport(try context.connect(reader: reader.name))
+        } catch .timeout {
+            throw CommandFailure(readerName.map { "no card in the reader '\($0)'" } ?? "no card in any PC/SC reader")
+        } catch {
+            throw CommandFailure(pcscMessage(error))
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        defer {
+            if debug {
+                print("APDU log:")
+                for entry in link.log.entries { print(entry.description) }
+            }
+        }
+
+        var session: ChipSession
+        do throws(AccessControlError) {
+            session = try ChipAccess.open(link, accessKey: accessKey)
+        } catch {
+            throw CommandFailure("access control failed: \(error.description)")
+        }
+        for warning in session.warnings { print("warning: \(warning)") }
+        var failures = 0
+        var outcomes: [(name: String, outcome: String)] = []
+        if let cardAccess = session.cardAccess {
+            try write(cardAccess, named: "CardAccess", in: directory)
+            outcomes.append(("CardAccess", "read, \(cardAccess.count) bytes"))
+        } else {
+            outcomes.append(("CardAccess", "absent"))
+        }
+        for file in [LDSFileKind.com, .sod] + (1...16).compactMap(LDSFileKind.dataGroup) {
+            let name = fileName(file)
+            let bytes: [UInt8]
+            do throws(FileReadError) {
+                bytes = try session.read(file)
+            } catch {
+                switch error.code {
+                case .notFound: outcomes.append((name, "absent"))
+                case .accessDenied: outcomes.append((name, "denied"))
+                case .empty: outcomes.append((name, "empty (selected, no data)"))
+                default:
+                    failures += 1
+                    outcomes.append((name, "error: \(error.reason)"))
+                }
+                // Without a working session nothing more can be read.
+                if error.code == .secureMessaging || error.code == .transport { break }
+                continue
+            }
+            try write(bytes, named: name, in: directory)
+            outcomes.append((name, "read, \(bytes.count) bytes"))
+        }
+        let elapsed = start.duration(to: clock.now)
+        for (name, outcome) in outcomes {
+            print("\(name.padding(toLength: 11, withPad: " ", startingAt: 0))\(outcome)")
+        }
+        let milliseconds = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
+        print(
+            "\(link.log.count) APDUs, \(link.log.bytesMoved) bytes, \(milliseconds) ms; files in \(directory.path)")
+        return failures == 0 ? 0 : 1
+    }
+
+    /// `COM`, `SOD`, `DG1` … `DG16`, `CardAccess`, `CardSecurity`: the dump layout's names.
+    static func fileName(_ file: LDSFileKind) -> String {
+        if let number = file.dataGroupNumber { return "DG\(number)" }
+        switch file {
+        case .com: return "COM"
+        case .sod: return "SOD"
+        case .cardAccess: return "CardAccess"
+        default: return "CardSecurity"
+        }
+    }
+
+    private static func write(_ bytes: [UInt8], named name: String, in directory: URL) throws {
+        let url = directory.appendingPathComponent(name + ".bin")
+        do {
+            try Data(bytes).write(to: url)
+        } catch {
+            throw CommandFailure("cannot write \(url.path): \(error.localizedDescription)")
+        }
+    }
+}

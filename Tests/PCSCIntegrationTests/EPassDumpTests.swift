@@ -1,0 +1,171 @@
+import AccessControl
+import Foundation
+import Glibc
+import LDS
+import MRZ
+import PCSC
+import Testing
+import Transport
+
+/// `emrtd dump` and the library under it against the third-party ePass emulator behind pcscd. The
+/// expected bytes come from an independent client, the peers' Python BAC reader, in the same run.
+@Suite(.serialized) struct EPassDumpTests {
+    /// EF.COM, DG1 and DG2 as `bac_read.py`'s BAC and secure messaging read them (chunks of 223).
+    static func referenceFiles() -> [String: [UInt8]]? {
+        let script = """
+            import sys
+            sys.path.insert(0, sys.argv[1])
+            import bac_read as b, epass_probe as p, hashlib
+            b.self_test()
+            info = "L898902C<" + b.check_digit("L898902C<") + "690806" + b.check_digit("690806") \\
+                + "940623" + b.check_digit("940623")
+            seed = hashlib.sha1(info.encode()).digest()[:16]
+            card = p.connect("\(EPassEmulator.readerName)")
+            sm = p.bac(card, b.kdf(seed, 1), b.kdf(seed, 2))
+            for name, fid in (("COM", b"\\x01\\x1e"), ("DG1", b"\\x01\\x01"), ("DG2", b"\\x01\\x02")):
+                print(name, b.read_file_sm(sm, fid).hex())
+            """
+        let result = EPassEmulator.shell("/usr/bin/python3", ["-c", script, EPassEmulator.peers.path])
+        guard result.status == 0 else {
+            EPassEmulator.unavailable("the Python reference client failed: \(result.output)")
+            return nil
+        }
+        var files: [String: [UInt8]] = [:]
+        for line in result.output.split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            guard parts.count == 2, let bytes = bytes(hex: String(parts[1])) else { continue }
+            files[String(parts[0])] = bytes
+        }
+        guard files.count == 3 else {
+            Issue.record("the Python reference client printed \(result.output)")
+            return nil
+        }
+        return files
+    }
+
+    /// The `emrtd` executable built beside this test bundle.
+    static func emrtdExecutable() -> String? {
+        let bundle = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
+        let path = URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent("emrtd").path
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            EPassEmulator.unavailable("\(path) is not built (swift build builds it)")
+            return nil
+        }
+        return path
+    }
+
+    static func temporaryDirectory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("emrtd-dump-\(UUID().uuidString)")
+    }
+
+    @Test func dumpReadsWhatTheEmulatorServesTwentyTimesInARow() throws {
+        guard let emrtd = Self.emrtdExecutable() else { return }
+        try EPassEmulator.run {
+            guard let reference = Self.referenceFiles() else { return }
+            for run in 1...20 {
+                let directory = Self.temporaryDirectory()
+                defer { try? FileManager.default.removeItem(at: directory) }
+                // --reader omitted: the ePass is the only reader holding a card.
+                let result = EPassEmulator.shell(
+                    emrtd, ["dump", "--mrz", "L898902C<", "690806", "940623", "--out", directory.path])
+                #expect(result.status == 0, "run \(run): \(result.output)")
+                for name in ["COM", "DG1", "DG2"] {
+                    let written = try? [UInt8](Data(contentsOf: directory.appendingPathComponent(name + ".bin")))
+                    #expect(written == reference[name], "run \(run): \(name).bin differs")
+                }
+                #expect(result.output.contains("SOD        absent"))
+                #expect(result.output.contains(" APDUs, "))
+                if result.status != 0 { break }
+            }
+        }
+    }
+
+    @Test func aWrongMRZFailsCleanlyAndTheNextReadWorks() throws {
+        guard let emrtd = Self.emrtdExecutable() else { return }
+        try EPassEmulator.run {
+            let directory = Self.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let wrong = EPassEmulator.shell(
+                emrtd,
+                [
+                    "dump", "--reader", EPassEmulator.readerName, "--mrz", "L898902C<", "690806", "940624", "--out",
+                    directory.path, "--debug",
+                ])
+            #expect(wrong.status == 1)
+            #expect(wrong.output.contains("access control failed: BAC failed"))
+            #expect(wrong.output.contains("6988"))
+            #expect(wrong.output.contains("<40 bytes redacted>"))
+            #expect((try? FileManager.default.contentsOfDirectory(atPath: directory.path))?.isEmpty ?? true)
+            let right = EPassEmulator.shell(
+                emrtd,
+                [
+                    "dump", "--reader", EPassEmulator.readerName, "--mrz", "L898902C<", "690806", "940623", "--out",
+                    directory.path,
+                ])
+            #expect(right.status == 0, "\(right.output)")
+        }
+    }
+
+    @Test func noCardNoReaderNoServiceAreClearFailures() throws {
+        guard let emrtd = Self.emrtdExecutable() else { return }
+        let noService = EPassEmulator.shell(
+            emrtd, ["readers"], environment: ["PCSCLITE_CSOCK_NAME": "/nonexistent/pcscd.comm"])
+        #expect(noService.status == 1)
+        #expect(noService.output.contains("pcscd"))
+        try EPassEmulator.run {
+            let listed = EPassEmulator.shell(emrtd, ["readers"])
+            #expect(listed.status == 0)
+            #expect(listed.output.contains("\(EPassEmulator.readerName): card present (ATR 3B951381018073FF01000B)"))
+            let arguments = ["--mrz", "L898902C<", "690806", "940623", "--out", Self.temporaryDirectory().path]
+            let noCard = EPassEmulator.shell(emrtd, ["dump", "--reader", "Virtual PCD 00 01"] + arguments)
+            #expect(noCard.status == 1)
+            #expect(noCard.output.contains("no card in the reader 'Virtual PCD 00 01'"))
+            let noReader = EPassEmulator.shell(emrtd, ["dump", "--reader", "No Such Reader"] + arguments)
+            #expect(noReader.status == 1)
+            #expect(noReader.output.contains("no PC/SC reader named 'No Such Reader'"))
+        }
+    }
+
+    @Test func theLibraryReadsTheSameBytesAndNamesBACOnAWrongKey() throws {
+        try EPassEmulator.run {
+            guard let reference = Self.referenceFiles() else { return }
+            let context = try PCSCContext()
+            let link = LoggingTransport(try context.connect(reader: EPassEmulator.readerName))
+            var session = try ChipAccess.open(
+                link,
+                accessKey: AccessKey.mrz(documentNumber: "L898902C<", dateOfBirth: "690806", dateOfExpiry: "940623"))
+            #expect(session.cardAccess == nil)
+            #expect(try session.read(.com) == reference["COM"])
+            #expect(try session.read(.dg1) == reference["DG1"])
+            #expect(try session.read(.dg2) == reference["DG2"])
+            let absent = #expect(throws: FileReadError.self) { try session.read(.sod) }
+            #expect(absent?.code == .notFound)
+            // The session survives the bare 6A82 (SSC in step with the emulator's).
+            #expect(try session.read(.com) == reference["COM"])
+
+            let wrong = #expect(throws: AccessControlError.self) {
+                try ChipAccess.open(
+                    link,
+                    accessKey: AccessKey.mrz(documentNumber: "L898902C<", dateOfBirth: "690806", dateOfExpiry: "940624")
+                )
+            }
+            #expect(wrong?.code == .accessDenied)
+            #expect(wrong?.accessProtocol == .bac)
+            #expect(wrong?.statusWord == .secureMessagingDataObjectsIncorrect)
+        }
+    }
+}
+
+/// Bytes from lower- or upper-case hex; nil on anything else.
+func bytes(hex: String) -> [UInt8]? {
+    guard hex.count.isMultiple(of: 2) else { return nil }
+    var result: [UInt8] = []
+    var index = hex.startIndex
+    while index < hex.endIndex {
+        let next = hex.index(index, offsetBy: 2)
+        guard let byte = UInt8(hex[index..<next], radix: 16) else { return nil }
+        result.append(byte)
+        index = next
+    }
+    return result
+}
