@@ -21,7 +21,22 @@ public struct BiometricDataGroup: LDSFileModel, Equatable {
         guard [.dg2, .dg3, .dg4].contains(kind) else {
             throw LDSError(.unsupported, "\(kind.rawValue) is not a biometric data group")
         }
-        var (outer, warnings) = try OuterTLV.parse(bytes, kind: kind)
+        let outer: ASN1Node
+        var warnings: [String]
+        do {
+            (outer, warnings) = try OuterTLV.parse(bytes, kind: kind)
+        } catch  where error.code == .malformed {
+            // Real chips write BER lengths that are off by a few bytes; the record inside is
+            // still found by its signature rather than losing the face.
+            guard let template = BiometricTemplate(recoveringFrom: bytes) else { throw error }
+            self.kind = kind
+            rawBytes = bytes
+            templates = [template]
+            self.warnings =
+                ["\(kind.rawValue) TLV structure is malformed (\(error.reason)); record found by its signature"]
+                + template.record.warnings
+            return
+        }
         let group = outer.child(tag: 0x7F61) ?? outer
         let templateNodes = group.children(tag: 0x7F60)
         if templateNodes.isEmpty { warnings.append("\(kind.rawValue) holds no biometric template (7F60)") }
@@ -60,6 +75,18 @@ public struct BiometricTemplate: Sendable, Equatable, JSONRepresentable {
         }
         dataBlock = block.bytes
         record = BiometricRecord(dataBlock: dataBlock)
+    }
+
+    /// A template for the record found by its signature in a file whose TLVs do not parse: the
+    /// data block runs from the signature to the end of the file, the header is unknown.
+    init?(recoveringFrom bytes: [UInt8]) {
+        let signatures: [[UInt8]] =
+            [Array("FAC\0".utf8), Array("FIR\0".utf8), Array("IIR\0".utf8)] + imageSignatures
+        guard let start = firstOccurrence(of: signatures, in: bytes) else { return nil }
+        header = BiometricHeader(nil)
+        dataBlock = Array(bytes[start...])
+        record = BiometricRecord(dataBlock: dataBlock)
+        if record.images.isEmpty { return nil }
     }
 
     public var json: JSONValue { ["header": header.json, "record": record.json, "dataBlock": .bytes(dataBlock)] }

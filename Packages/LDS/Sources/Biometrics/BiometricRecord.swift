@@ -125,16 +125,22 @@ public struct FaceImageInfo: Sendable, Equatable, JSONRepresentable {
     }
 }
 
+/// The leading bytes of JP2, JPEG and JPEG 2000 codestream files.
+let imageSignatures: [[UInt8]] = [
+    [0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50, 0x20, 0x20], [0xFF, 0xD8, 0xFF], [0xFF, 0x4F, 0xFF, 0x51],
+]
+
 /// The image file inside some bytes: from the first JPEG, JP2 or codestream signature to the end.
 func embeddedImage(in bytes: [UInt8]) -> [UInt8]? {
-    let signatures: [[UInt8]] = [
-        [0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50, 0x20, 0x20], [0xFF, 0xD8, 0xFF], [0xFF, 0x4F, 0xFF, 0x51],
-    ]
-    let starts = signatures.compactMap { signature -> Int? in
+    firstOccurrence(of: imageSignatures, in: bytes).map { Array(bytes[$0...]) }
+}
+
+/// Where the earliest of `signatures` starts in `bytes`.
+func firstOccurrence(of signatures: [[UInt8]], in bytes: [UInt8]) -> Int? {
+    signatures.compactMap { signature -> Int? in
         guard bytes.count >= signature.count else { return nil }
         return (0...(bytes.count - signature.count)).first {
             bytes[$0..<$0 + signature.count].elementsEqual(signature)
         }
-    }
-    return starts.min().map { Array(bytes[$0...]) }
+    }.min()
 }
