@@ -40,6 +40,18 @@ struct RSATests {
             return Array(UnsafeBufferPointer(start: buffer, count: Int(length)))
         }
 
+        /// The private-key operation on `encodedMessage` with no padding.
+        func signRaw(_ encodedMessage: [UInt8]) throws -> [UInt8] {
+            let context = try #require(EVP_PKEY_CTX_new_from_pkey(nil, key, nil))
+            defer { EVP_PKEY_CTX_free(context) }
+            #expect(EVP_PKEY_sign_init(context) == 1)
+            #expect(EVP_PKEY_CTX_set_rsa_padding(context, RSA_NO_PADDING) == 1)
+            var length = encodedMessage.count
+            var signature = [UInt8](repeating: 0, count: length)
+            #expect(EVP_PKEY_sign(context, &signature, &length, encodedMessage, encodedMessage.count) == 1)
+            return Array(signature.prefix(length))
+        }
+
         func sign(_ message: [UInt8], padding: RSASignaturePadding) throws -> [UInt8] {
             let digest = padding.hash.hash(message)
             let context = try #require(EVP_PKEY_CTX_new_from_pkey(nil, key, nil))
@@ -97,6 +109,37 @@ struct RSATests {
             other = .pss(hash: hash, mgf1Hash: mgf1Hash, saltLength: saltLength + 1)
         }
         #expect(try !fromParts.isValidSignature(signature, for: Self.message, padding: other))
+    }
+
+    /// A DigestInfo without the NULL parameters (RFC 4055 §2.1 form), signed by
+    /// libcrypto's raw private operation: accepted; any other change is not.
+    @Test(arguments: HashAlgorithm.allCases)
+    func pkcs1v15WithoutNullParametersIsAccepted(hash: HashAlgorithm) throws {
+        let signer = try OpenSSLSigner(bits: 1024)
+        let oid: [UInt8] =
+            switch hash {
+            case .sha1: hex("2B0E03021A")
+            case .sha224: hex("608648016503040204")
+            case .sha256: hex("608648016503040201")
+            case .sha384: hex("608648016503040202")
+            case .sha512: hex("608648016503040203")
+            }
+        let digest = hash.hash(Self.message)
+        func encode(_ digestInfo: [UInt8]) -> [UInt8] {
+            [0x00, 0x01] + [UInt8](repeating: 0xFF, count: 128 - 3 - digestInfo.count) + [0x00] + digestInfo
+        }
+        let algorithm = [0x30, UInt8(oid.count + 2), 0x06, UInt8(oid.count)] + oid
+        let withoutNull =
+            [0x30, UInt8(algorithm.count + 2 + digest.count)] + algorithm + [0x04, UInt8(digest.count)] + digest
+        let key = try RSAPublicKey(subjectPublicKeyInfo: signer.subjectPublicKeyInfo)
+        let padding = RSASignaturePadding.pkcs1v15(hash: hash)
+        #expect(try key.isValidSignature(try signer.signRaw(encode(withoutNull)), for: Self.message, padding: padding))
+        var wrongDigest = withoutNull
+        wrongDigest[wrongDigest.count - 1] ^= 1
+        #expect(try !key.isValidSignature(try signer.signRaw(encode(wrongDigest)), for: Self.message, padding: padding))
+        var shortPadding = encode(withoutNull)
+        shortPadding[1] = 0x02
+        #expect(try !key.isValidSignature(try signer.signRaw(shortPadding), for: Self.message, padding: padding))
     }
 
     @Test func pssWithTheWrongMGF1HashFails() throws {

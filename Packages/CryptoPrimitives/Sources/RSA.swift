@@ -3,7 +3,10 @@ import COpenSSL
 /// How an RSA signature is padded, with every parameter explicit: callers take
 /// them from the AlgorithmIdentifier (RSASSA-PSS-params) or the protocol.
 public enum RSASignaturePadding: Sendable, Hashable {
-    /// RSASSA-PKCS1-v1_5: a DigestInfo for `hash` under type-1 padding.
+    /// RSASSA-PKCS1-v1_5: a DigestInfo for `hash` under type-1 padding. The
+    /// DigestInfo's AlgorithmIdentifier may carry NULL parameters (RFC 8017) or
+    /// none: RFC 4055 §2.1 requires accepting both for SHA-2, and some document
+    /// signers omit them.
     case pkcs1v15(hash: HashAlgorithm)
     /// RSASSA-PSS with MGF1 and trailer field 1 (`BC`).
     case pss(hash: HashAlgorithm, mgf1Hash: HashAlgorithm, saltLength: Int)
@@ -167,7 +170,16 @@ public struct RSAPublicKey: Sendable {
             }
             let result = EVP_PKEY_verify(context, paddedSignature, paddedSignature.count, digest, digest.count)
             ERR_clear_error()
-            return result == 1
+            if result == 1 { return true }
+            guard case .pkcs1v15(let hash) = padding else { return false }
+            // libcrypto accepts only the NULL-parameter DigestInfo: check the other form here.
+            let digestInfo = hash.digestInfoPrefixWithoutParameters + digest
+            guard modulusByteCount >= digestInfo.count + 11 else { return false }
+            let encoded =
+                [0x00, 0x01] + [UInt8](repeating: 0xFF, count: modulusByteCount - digestInfo.count - 3) + [0x00]
+                + digestInfo
+            guard let recovered = try? rawPublicOperation(paddedSignature) else { return false }
+            return constantTimeEquals(recovered, encoded)
         }
     }
 
@@ -215,5 +227,22 @@ extension StaticString {
     /// The string as a C string; valid for the life of the process.
     fileprivate var cString: UnsafePointer<CChar> {
         UnsafeRawPointer(utf8Start).assumingMemoryBound(to: CChar.self)
+    }
+}
+
+extension HashAlgorithm {
+    /// DER of `DigestInfo` up to the digest, with the AlgorithmIdentifier's
+    /// parameters absent: SEQUENCE { SEQUENCE { OID }, OCTET STRING (length) }.
+    fileprivate var digestInfoPrefixWithoutParameters: [UInt8] {
+        let oid: [UInt8] =
+            switch self {
+            case .sha1: [0x2B, 0x0E, 0x03, 0x02, 0x1A]
+            case .sha224: [0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x04]
+            case .sha256: [0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01]
+            case .sha384: [0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x02]
+            case .sha512: [0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x03]
+            }
+        let algorithm = [0x30, UInt8(oid.count + 2), 0x06, UInt8(oid.count)] + oid
+        return [0x30, UInt8(algorithm.count + 2 + digestLength)] + algorithm + [0x04, UInt8(digestLength)]
     }
 }
