@@ -101,6 +101,15 @@ struct WriterTests {
         #expect(group.templates.first?.header.formatType == 0x0008)
     }
 
+    @Test func datesAsTextOrBCD() {
+        #expect(LDSDate([0x19, 0x70, 0x01, 0x01]) == LDSDate(value: "19700101", encoding: .bcd))
+        #expect(LDSDate(Array("1970<<<<".utf8)) == LDSDate(value: "1970<<<<", encoding: .text))
+        #expect(LDSDate(Array("01.02.1970".utf8)).encoding == .text)
+        #expect(LDSDate([0x20, 0x24, 0x12, 0x31, 0x23, 0x59, 0x59]).value == "20241231235959")
+        #expect(LDSDate(value: "20241231235959", encoding: .bcd).encoded == [0x20, 0x24, 0x12, 0x31, 0x23, 0x59, 0x59])
+        #expect(LDSDate([]) == LDSDate(value: "", encoding: .text))
+    }
+
     @Test func personsToNotify() throws {
         let persons = [
             PersonsToNotify.Person(

@@ -13,7 +13,8 @@ public struct LDSDate: Sendable, Equatable, JSONRepresentable {
     public let encoding: Encoding
 
     init(_ bytes: some Collection<UInt8>) {
-        let isText = bytes.allSatisfy { (0x30...0x39).contains($0) || $0 == UInt8(ascii: "<") || $0 == 0x20 }
+        // A BCD date's month byte (01–12) is never printable, a text date is all printable.
+        let isText = bytes.allSatisfy { (0x20...0x7E).contains($0) }
         if isText {
             value = String(decoding: Array(bytes), as: UTF8.self)
             encoding = .text
