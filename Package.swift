@@ -91,7 +91,9 @@ let package = Package(
             ),
             .executableTarget(
                 name: "emrtd-bench",
-                dependencies: ["Arithmetic", "CryptoPrimitives", "COpenSSL", "SecureMessaging", "Transport"],
+                dependencies: [
+                    "Arithmetic", "CryptoPrimitives", "COpenSSL", "SecureMessaging", "Transport", "ASN1", "CMS",
+                ],
                 path: "Apps/emrtd-bench"
             ),
         ]

@@ -1,5 +1,6 @@
 // OpenSSL libcrypto (3.x) for Swift: the EVP, BN, EC, RSA and random APIs.
 #include <openssl/bn.h>
+#include <openssl/cms.h>
 #include <openssl/crypto.h>
 #include <openssl/core_names.h>
 #include <openssl/ec.h>
