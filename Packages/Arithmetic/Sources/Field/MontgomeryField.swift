@@ -25,13 +25,28 @@ final class MontgomeryField: @unchecked Sendable {
     /// p - 2, the Fermat inversion exponent.
     let inversionExponent: BigInt
 
+    /// The limb count whose `FixedSizeMontgomery` kernels serve this field, or 0 for GMP's `mpn` calls.
+    let kernelLimbs: Int
+
+    /// Whether fields use the Swift kernels by default: in optimised builds, where they are fastest for
+    /// curve-sized fields. Debug builds (unspecialised generics, very slow) use GMP, and the tests check
+    /// the kernels against it directly.
+    static let swiftKernelsByDefault: Bool = {
+        #if DEBUG
+            return false
+        #else
+            return true
+        #endif
+    }()
+
     /// Scratch needed by one field operation: a 2n-limb product and an n-limb difference.
     var scratchLimbs: Int { 3 * limbCount }
 
-    init(modulus: BigInt) {
+    init(modulus: BigInt, swiftKernels: Bool = MontgomeryField.swiftKernelsByDefault) {
         precondition(modulus.isOdd && modulus > BigInt(3), "a Montgomery field needs an odd modulus")
         self.modulus = modulus
         limbCount = (modulus.bitWidth + 63) / 64
+        kernelLimbs = swiftKernels && (3...9).contains(limbCount) ? limbCount : 0
         byteLength = modulus.byteCount
         p = .allocate(capacity: limbCount)
         rSquared = .allocate(capacity: limbCount)
@@ -105,6 +120,22 @@ final class MontgomeryField: @unchecked Sendable {
     /// r = a·b/R mod p. r may alias a or b.
     @inline(__always)
     func multiply(_ r: Limbs, _ a: UnsafePointer<Limb>, _ b: UnsafePointer<Limb>, scratch: Limbs) {
+        let k = negativeInverse
+        switch kernelLimbs {
+        case 3: FixedSizeMontgomery<ThreeLimbs>.multiply(r, a, b, p: p, negativeInverse: k, t: scratch)
+        case 4: FixedSizeMontgomery<FourLimbs>.multiply(r, a, b, p: p, negativeInverse: k, t: scratch)
+        case 5: FixedSizeMontgomery<FiveLimbs>.multiply(r, a, b, p: p, negativeInverse: k, t: scratch)
+        case 6: FixedSizeMontgomery<SixLimbs>.multiply(r, a, b, p: p, negativeInverse: k, t: scratch)
+        case 7: FixedSizeMontgomery<SevenLimbs>.multiply(r, a, b, p: p, negativeInverse: k, t: scratch)
+        case 8: FixedSizeMontgomery<EightLimbs>.multiply(r, a, b, p: p, negativeInverse: k, t: scratch)
+        case 9: FixedSizeMontgomery<NineLimbs>.multiply(r, a, b, p: p, negativeInverse: k, t: scratch)
+        default: multiplyWithGMP(r, a, b, scratch: scratch)
+        }
+    }
+
+    /// The `mpn` path, for DH-sized fields: GMP's multiplication and assembly Montgomery reduction.
+    @inline(__always)
+    private func multiplyWithGMP(_ r: Limbs, _ a: UnsafePointer<Limb>, _ b: UnsafePointer<Limb>, scratch: Limbs) {
         __gmpn_mul_n(scratch, a, b, limbCount)
         let carry = cgmp_mpn_redc_1(r, scratch, p, limbCount, negativeInverse)
         reduceOnce(r, carry: carry, scratch: scratch)
@@ -113,6 +144,10 @@ final class MontgomeryField: @unchecked Sendable {
     /// r = a²/R mod p. r may alias a.
     @inline(__always)
     func square(_ r: Limbs, _ a: UnsafePointer<Limb>, scratch: Limbs) {
+        guard kernelLimbs == 0 else {
+            multiply(r, a, a, scratch: scratch)
+            return
+        }
         __gmpn_sqr(scratch, a, limbCount)
         let carry = cgmp_mpn_redc_1(r, scratch, p, limbCount, negativeInverse)
         reduceOnce(r, carry: carry, scratch: scratch)
@@ -121,15 +156,35 @@ final class MontgomeryField: @unchecked Sendable {
     /// r = a + b mod p.
     @inline(__always)
     func add(_ r: Limbs, _ a: UnsafePointer<Limb>, _ b: UnsafePointer<Limb>, scratch: Limbs) {
-        let carry = __gmpn_add_n(r, a, b, limbCount)
-        reduceOnce(r, carry: carry, scratch: scratch)
+        switch kernelLimbs {
+        case 3: FixedSizeMontgomery<ThreeLimbs>.add(r, a, b, p: p, t: scratch)
+        case 4: FixedSizeMontgomery<FourLimbs>.add(r, a, b, p: p, t: scratch)
+        case 5: FixedSizeMontgomery<FiveLimbs>.add(r, a, b, p: p, t: scratch)
+        case 6: FixedSizeMontgomery<SixLimbs>.add(r, a, b, p: p, t: scratch)
+        case 7: FixedSizeMontgomery<SevenLimbs>.add(r, a, b, p: p, t: scratch)
+        case 8: FixedSizeMontgomery<EightLimbs>.add(r, a, b, p: p, t: scratch)
+        case 9: FixedSizeMontgomery<NineLimbs>.add(r, a, b, p: p, t: scratch)
+        default:
+            let carry = __gmpn_add_n(r, a, b, limbCount)
+            reduceOnce(r, carry: carry, scratch: scratch)
+        }
     }
 
     /// r = a - b mod p.
     @inline(__always)
     func subtract(_ r: Limbs, _ a: UnsafePointer<Limb>, _ b: UnsafePointer<Limb>) {
-        let borrow = __gmpn_sub_n(r, a, b, limbCount)
-        _ = __gmpn_cnd_add_n(borrow, r, r, p, limbCount)
+        switch kernelLimbs {
+        case 3: FixedSizeMontgomery<ThreeLimbs>.subtract(r, a, b, p: p)
+        case 4: FixedSizeMontgomery<FourLimbs>.subtract(r, a, b, p: p)
+        case 5: FixedSizeMontgomery<FiveLimbs>.subtract(r, a, b, p: p)
+        case 6: FixedSizeMontgomery<SixLimbs>.subtract(r, a, b, p: p)
+        case 7: FixedSizeMontgomery<SevenLimbs>.subtract(r, a, b, p: p)
+        case 8: FixedSizeMontgomery<EightLimbs>.subtract(r, a, b, p: p)
+        case 9: FixedSizeMontgomery<NineLimbs>.subtract(r, a, b, p: p)
+        default:
+            let borrow = __gmpn_sub_n(r, a, b, limbCount)
+            _ = __gmpn_cnd_add_n(borrow, r, r, p, limbCount)
+        }
     }
 
     /// r = -a mod p when `condition` is 1, r = a when 0, without branching on either.
