@@ -246,3 +246,20 @@ import Transport
         #expect(transport.isComplete, "\(transport.failures)")
     }
 }
+
+@Suite struct DeclaredLengthTests {
+    @Test func readsOnlyTheHeader() throws {
+        let dg2 = tlvFile(tag: 0x75, valueLength: 70_000)
+        let transport = ScriptedTransport([
+            exchange(select(0x0102), ok()),
+            exchange(readBinary(0, 4), ok(Array(dg2[0..<4]))),
+            exchange(readBinary(4, 4), ok(Array(dg2[4..<8]))),
+            exchange(select(0x011D), ok()),
+            exchange(readBinary(0, 4), ok([0x77, 0x80, 0x30, 0x80])),
+        ])
+        var reader = FileReader(transport: transport)
+        #expect(try reader.declaredLength(of: .dg2) == 70_005)
+        #expect(try reader.declaredLength(of: .sod) == nil)
+        #expect(transport.isComplete, "\(transport.failures)")
+    }
+}

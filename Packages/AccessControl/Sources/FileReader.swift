@@ -73,6 +73,20 @@ public struct FileReader: Sendable {
 
     /// Reads the currently selected file.
     public mutating func readSelected(_ file: LDSFileKind) throws(FileReadError) -> [UInt8] {
+        try readSelected(file, headerOnly: false).content
+    }
+
+    /// SELECTs `file` and reads only its TLV header: the whole size of the file (tag and length
+    /// included; nil for a BER indefinite length), checked against the cap. For progress reports
+    /// before the read.
+    public mutating func declaredLength(of file: LDSFileKind) throws(FileReadError) -> Int? {
+        try select(file)
+        return try readSelected(file, headerOnly: true).total
+    }
+
+    private mutating func readSelected(_ file: LDSFileKind, headerOnly: Bool) throws(FileReadError) -> (
+        content: [UInt8], total: Int?
+    ) {
         var content: [UInt8] = []
         var total: Int?  // known once the header is parsed; nil for a BER indefinite length
         var headerParsed = false
@@ -149,10 +163,11 @@ public struct FileReader: Sendable {
                         total = declared
                         content = Array(content.prefix(declared))
                     }
+                    if headerOnly { return (content, total) }
                 }
             }
         }
-        return content
+        return (content, total)
     }
 
     /// Moves the remembered Le to the largest step below `limit`; false when none is left.

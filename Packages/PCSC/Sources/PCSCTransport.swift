@@ -87,10 +87,11 @@ public final class PCSCTransport: CardTransport {
 
     deinit {
         // After any abandoned transmit on the queue: SCardDisconnect would wait for it anyway.
+        // Resetting makes the chip drop its session keys and start the next session from the MF.
         let handle = handle
         let context = context
         queue.async {
-            SCardDisconnect(handle, DWORD(SCARD_LEAVE_CARD))
+            SCardDisconnect(handle, DWORD(SCARD_RESET_CARD))
             _ = context
         }
     }
