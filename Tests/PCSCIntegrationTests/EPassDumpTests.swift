@@ -156,6 +156,29 @@ import Transport
     }
 }
 
+extension EPassDumpTests {
+    /// The ePass's ATR announces no extended length, yet it accepts it (epass_probe.py): forcing it
+    /// on exercises the extended path of the reader and of secure messaging over a real pcscd.
+    @Test func extendedLengthReadsTheSameBytesInFewerCommands() throws {
+        try EPassEmulator.run {
+            guard let reference = Self.referenceFiles() else { return }
+            let context = try PCSCContext()
+            let key = try AccessKey.mrz(documentNumber: "L898902C<", dateOfBirth: "690806", dateOfExpiry: "940623")
+            var counts: [Bool: Int] = [:]
+            for extended in [false, true] {
+                let link = LoggingTransport(
+                    try context.connect(
+                        reader: EPassEmulator.readerName, extendedLength: extended ? .enabled : .disabled))
+                var session = try ChipAccess.open(link, accessKey: key)
+                let before = link.log.count
+                #expect(try session.read(.dg2) == reference["DG2"])
+                counts[extended] = link.log.count - before
+            }
+            #expect((counts[true] ?? 0) < (counts[false] ?? 0), "\(counts)")
+        }
+    }
+}
+
 /// Bytes from lower- or upper-case hex; nil on anything else.
 func bytes(hex: String) -> [UInt8]? {
     guard hex.count.isMultiple(of: 2) else { return nil }
