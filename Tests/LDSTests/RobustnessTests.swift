@@ -11,9 +11,10 @@ struct RobustnessTests {
 
     /// A DG2 around one data block, as `BiometricDataGroup.encodedFace` writes it.
     static func dataGroup2(block: [UInt8]) -> [UInt8] {
-        let header = constructed(0xA1, [tlv(0x87, [0x01, 0x01]), tlv(0x88, [0x00, 0x08])])
-        let template = constructed(0x7F60, [header, tlv(0x5F2E, block)])
-        return constructed(0x75, [constructed(0x7F61, [DER.integer(1), template])])
+        let header = DER.constructed(
+            ASN1Tag(0xA1), [DER.tlv(ASN1Tag(0x87), [0x01, 0x01]), DER.tlv(ASN1Tag(0x88), [0x00, 0x08])])
+        let template = DER.constructed(ASN1Tag(0x7F60), [header, DER.tlv(ASN1Tag(0x5F2E), block)])
+        return DER.constructed(ASN1Tag(0x75), [DER.constructed(ASN1Tag(0x7F61), [DER.integer(1), template])])
     }
 
     /// The 19794-5 record inside a DG2 written by `encodedFace`.
@@ -62,7 +63,8 @@ struct RobustnessTests {
         let group = try BiometricDataGroup(Self.dataGroup2(block: try Self.faceRecord(image: [])), kind: .dg2)
         #expect(group.images.isEmpty)
         #expect(group.warnings.contains("19794-5 facial record 1 holds no image"))
-        let empty = try BiometricDataGroup(constructed(0x75, [constructed(0x7F61, [DER.integer(0)])]), kind: .dg2)
+        let empty = try BiometricDataGroup(
+            DER.constructed(ASN1Tag(0x75), [DER.constructed(ASN1Tag(0x7F61), [DER.integer(0)])]), kind: .dg2)
         #expect(empty.templates.isEmpty && !empty.warnings.isEmpty)
     }
 
@@ -85,8 +87,9 @@ struct RobustnessTests {
         #expect(throws: LDSError.self) { try AdditionalPersonalDetails([0x6B, 0x84, 0x7F, 0xFF, 0xFF, 0xFF, 0x5F]) }
         // Nesting beyond the cap is refused.
         var nested: [UInt8] = [0x05, 0x00]
-        for _ in 0..<40 { nested = constructed(0xA0, [nested]) }
-        let deep = LDSFileParser.parseLeniently(constructed(0x6E, [constructed(0x31, [nested])]), as: .dg14)
+        for _ in 0..<40 { nested = DER.constructed(ASN1Tag(0xA0), [nested]) }
+        let deep = LDSFileParser.parseLeniently(
+            DER.constructed(ASN1Tag(0x6E), [DER.constructed(ASN1Tag(0x31), [nested])]), as: .dg14)
         #expect(deep.model == nil)
         #expect(deep.warnings.first?.contains("nesting deeper") == true)
     }

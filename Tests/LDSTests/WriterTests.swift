@@ -1,3 +1,4 @@
+import ASN1
 import Testing
 
 @testable import LDS
@@ -76,11 +77,13 @@ struct WriterTests {
     @Test func malformedTagListsAreTolerated() throws {
         // A tag list naming a non-data-group tag and a multi-byte tag, and a COM without a list.
         let odd = try CommonFile(
-            constructed(0x60, [tlv(0x5F01, Array("0107".utf8)), tlv(0x5C, [0x61, 0x99, 0x5F, 0x1F, 0x75])]))
+            DER.constructed(
+                ASN1Tag(0x60),
+                [DER.tlv(ASN1Tag(0x5F01), Array("0107".utf8)), DER.tlv(ASN1Tag(0x5C), [0x61, 0x99, 0x5F, 0x1F, 0x75])]))
         #expect(odd.tagList == [0x61, 0x99, 0x5F1F, 0x75])
         #expect(odd.dataGroups == [.dg1, .dg2])
         #expect(odd.warnings.count == 2)
-        let bare = try CommonFile(constructed(0x60, [tlv(0x5F01, Array("0107".utf8))]))
+        let bare = try CommonFile(DER.constructed(ASN1Tag(0x60), [DER.tlv(ASN1Tag(0x5F01), Array("0107".utf8))]))
         #expect(bare.dataGroups.isEmpty && bare.unicodeVersion == nil)
         #expect(bare.warnings == ["EF.COM has no tag list (5C)"])
     }

@@ -37,8 +37,8 @@ public struct BiometricDataGroup: LDSFileModel, Equatable {
                 + template.record.warnings
             return
         }
-        let group = outer.child(tag: 0x7F61) ?? outer
-        let templateNodes = group.children(tag: 0x7F60)
+        let group = outer.child(ASN1Tag(0x7F61)) ?? outer
+        let templateNodes = group.children(ASN1Tag(0x7F60))
         if templateNodes.isEmpty { warnings.append("\(kind.rawValue) holds no biometric template (7F60)") }
         if let count = group.child(.integer).flatMap({ try? $0.intValue() }), count != templateNodes.count {
             warnings.append("\(kind.rawValue) announces \(count) templates, holds \(templateNodes.count)")
@@ -70,7 +70,7 @@ public struct BiometricTemplate: Sendable, Equatable, JSONRepresentable {
     init(_ node: ASN1Node) throws(LDSError) {
         let headerNode = node.children.first { $0.tag.tagClass == .contextSpecific && $0.isConstructed }
         header = BiometricHeader(headerNode)
-        guard let block = node.child(tag: 0x5F2E) ?? node.child(tag: 0x7F2E) else {
+        guard let block = node.child(ASN1Tag(0x5F2E)) ?? node.child(ASN1Tag(0x7F2E)) else {
             throw LDSError(.malformed, "biometric template without a data block (5F2E/7F2E)")
         }
         dataBlock = block.bytes

@@ -21,10 +21,10 @@ public struct CommonFile: LDSFileModel, Equatable {
     public init(_ bytes: [UInt8]) throws(LDSError) {
         var (node, warnings) = try OuterTLV.parse(bytes, kind: .com)
         rawBytes = bytes
-        ldsVersion = node.child(tag: 0x5F01)?.text
-        unicodeVersion = node.child(tag: 0x5F36)?.text
-        tagList = node.child(tag: 0x5C).map { splitTagList($0.content) } ?? []
-        if node.child(tag: 0x5C) == nil { warnings.append("EF.COM has no tag list (5C)") }
+        ldsVersion = node.child(ASN1Tag(0x5F01))?.text
+        unicodeVersion = node.child(ASN1Tag(0x5F36))?.text
+        tagList = node.child(ASN1Tag(0x5C)).map { splitTagList($0.content) } ?? []
+        if node.child(ASN1Tag(0x5C)) == nil { warnings.append("EF.COM has no tag list (5C)") }
         var groups: [LDSFileKind] = []
         for tag in tagList {
             if let kind = LDSFileKind.allCases.first(where: { $0.dataGroupNumber != nil && UInt32($0.outerTag) == tag })

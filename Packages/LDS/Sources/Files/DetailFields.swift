@@ -53,21 +53,21 @@ struct DetailReader {
     init(_ node: ASN1Node) { self.node = node }
 
     /// The tag list (5C), when present.
-    var tagList: [UInt32] { node.child(tag: 0x5C).map { splitTagList($0.content) } ?? [] }
+    var tagList: [UInt32] { node.child(ASN1Tag(0x5C)).map { splitTagList($0.content) } ?? [] }
 
-    func text(_ tag: UInt64) -> String? { node.child(tag: tag)?.text }
+    func text(_ tag: UInt64) -> String? { node.child(ASN1Tag(tag))?.text }
 
-    func date(_ tag: UInt64) -> LDSDate? { node.child(tag: tag).map { LDSDate($0.content) } }
+    func date(_ tag: UInt64) -> LDSDate? { node.child(ASN1Tag(tag)).map { LDSDate($0.content) } }
 
     func image(_ tag: UInt64) -> DocumentImage? {
-        node.child(tag: tag).map { DocumentImage(bytes: $0.bytes) }
+        node.child(ASN1Tag(tag)).map { DocumentImage(bytes: $0.bytes) }
     }
 
     /// The texts under a `A0` template (02 count, then repeated `tag`) — other names, other
     /// persons; the count is checked against what is there, a mismatch is a warning.
     mutating func names(in template: UInt64, _ tag: UInt64) -> [String] {
-        guard let group = node.child(tag: template) else { return [] }
-        let names = group.children(tag: tag).map(\.text)
+        guard let group = node.child(ASN1Tag(template)) else { return [] }
+        let names = group.children(ASN1Tag(tag)).map(\.text)
         if let count = group.child(.integer).flatMap({ try? $0.intValue() }), count != names.count {
             warnings.append(
                 "template \(String(template, radix: 16, uppercase: true)) announces \(count) entries, holds \(names.count)"
@@ -84,23 +84,23 @@ struct DetailWriter {
 
     mutating func text(_ tag: UInt64, _ value: String?) {
         guard let value else { return }
-        add(tag, tlv(tag, Array(value.utf8)))
+        add(tag, DER.tlv(ASN1Tag(tag), Array(value.utf8)))
     }
 
     mutating func date(_ tag: UInt64, _ value: LDSDate?) {
         guard let value else { return }
-        add(tag, tlv(tag, value.encoded))
+        add(tag, DER.tlv(ASN1Tag(tag), value.encoded))
     }
 
     mutating func image(_ tag: UInt64, _ value: DocumentImage?) {
         guard let value else { return }
-        add(tag, tlv(tag, value.bytes))
+        add(tag, DER.tlv(ASN1Tag(tag), value.bytes))
     }
 
     mutating func names(_ template: UInt64, _ tag: UInt64, _ names: [String]) {
         guard !names.isEmpty else { return }
-        let content = [DER.integer(names.count)] + names.map { tlv(tag, Array($0.utf8)) }
-        add(template, constructed(template, content))
+        let content = [DER.integer(names.count)] + names.map { DER.tlv(ASN1Tag(tag), Array($0.utf8)) }
+        add(template, DER.constructed(ASN1Tag(template), content))
     }
 
     private mutating func add(_ tag: UInt64, _ element: [UInt8]) {
@@ -110,7 +110,7 @@ struct DetailWriter {
 
     /// The file: outer tag, the 5C tag list, then the elements.
     func file(outerTag: UInt64) -> [UInt8] {
-        let tagList = tags.flatMap(tagBytes)
-        return constructed(outerTag, [tlv(0x5C, tagList)] + elements)
+        let tagList = tags.flatMap { ASN1Tag($0).encoded }
+        return DER.constructed(ASN1Tag(outerTag), [DER.tlv(ASN1Tag(0x5C), tagList)] + elements)
     }
 }

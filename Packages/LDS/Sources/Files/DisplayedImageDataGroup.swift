@@ -23,7 +23,7 @@ public struct DisplayedImageDataGroup: LDSFileModel, Equatable {
         var (node, warnings) = try OuterTLV.parse(bytes, kind: kind)
         self.kind = kind
         rawBytes = bytes
-        images = node.children(tag: imageTag).map { DocumentImage(bytes: $0.bytes) }
+        images = node.children(ASN1Tag(imageTag)).map { DocumentImage(bytes: $0.bytes) }
         if let count = node.child(.integer).flatMap({ try? $0.intValue() }), count != images.count {
             warnings.append("\(kind.rawValue) announces \(count) images, holds \(images.count)")
         }
@@ -33,7 +33,8 @@ public struct DisplayedImageDataGroup: LDSFileModel, Equatable {
     /// The file for these images (DER): count, then each image under the group's tag.
     public static func encoded(images: [[UInt8]], kind: LDSFileKind) -> [UInt8] {
         let imageTag: UInt64 = kind == .dg7 ? 0x5F43 : 0x5F40
-        return constructed(UInt64(kind.outerTag), [DER.integer(images.count)] + images.map { tlv(imageTag, $0) })
+        return DER.constructed(
+            ASN1Tag(UInt64(kind.outerTag)), [DER.integer(images.count)] + images.map { DER.tlv(ASN1Tag(imageTag), $0) })
     }
 
     public var json: JSONValue { ["kind": kind.json, "images": .array(images), "rawBytes": .bytes(rawBytes)] }

@@ -101,17 +101,6 @@ func asn1<Result>(_ body: () throws(ASN1Error) -> Result) throws(LDSError) -> Re
     }
 }
 
-/// The bytes of a tag written as a number (0x5F1F → 5F 1F).
-func tagBytes(_ tag: UInt64) -> [UInt8] {
-    var bytes: [UInt8] = []
-    var rest = tag
-    repeat {
-        bytes.insert(UInt8(truncatingIfNeeded: rest), at: 0)
-        rest >>= 8
-    } while rest != 0
-    return bytes
-}
-
 func hex(_ byte: UInt8) -> String {
     let digits = Array("0123456789ABCDEF")
     return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
@@ -122,30 +111,6 @@ func hex(_ bytes: some Sequence<UInt8>) -> String {
 }
 
 extension ASN1Node {
-    /// The first child whose tag bytes are `tag` (written as ISO 7816 writes it, e.g. 0x5F1C).
-    ///
-    /// ICAO data groups use tags such as 5F1C next to 5C: as BER tags both are [APPLICATION 28]
-    /// (5F1C is the non-minimal form), so `ASN1Tag` equality cannot tell them apart. Tag
-    /// encodings are prefix-free, so comparing the leading bytes is exact.
-    func child(tag: UInt64) -> ASN1Node? {
-        let encoded = tagBytes(tag)
-        return children.first { $0.encodedBytes.starts(with: encoded) }
-    }
-
-    /// Every child whose tag bytes are `tag`.
-    func children(tag: UInt64) -> [ASN1Node] {
-        let encoded = tagBytes(tag)
-        return children.filter { $0.encodedBytes.starts(with: encoded) }
-    }
-
-    /// `child(tag:)`, or a `missingElement` error naming `what`.
-    func requiredChild(tag: UInt64, _ what: String) throws(ASN1Error) -> ASN1Node {
-        guard let found = child(tag: tag) else {
-            throw ASN1Error(.missingElement, "\(what) (tag \(String(tag, radix: 16, uppercase: true))) missing")
-        }
-        return found
-    }
-
     /// The content as text: UTF-8 as ICAO 9303-10 requires, ISO 8859-1 when it is not valid
     /// UTF-8 (older chips), so no byte is lost.
     var text: String { decodeText(content) }

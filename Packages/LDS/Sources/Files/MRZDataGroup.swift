@@ -16,7 +16,7 @@ public struct MRZDataGroup: LDSFileModel, Equatable {
 
     public init(_ bytes: [UInt8]) throws(LDSError) {
         let (node, warnings) = try OuterTLV.parse(bytes, kind: .dg1)
-        let data = try asn1 { () throws(ASN1Error) in try node.requiredChild(tag: 0x5F1F, "MRZ data") }
+        let data = try asn1 { () throws(ASN1Error) in try node.requiredChild(ASN1Tag(0x5F1F), "MRZ data") }
         rawBytes = bytes
         mrzText = data.text
         machineReadableZone = try Self.parse(mrzText)

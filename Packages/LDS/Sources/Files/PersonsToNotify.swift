@@ -56,9 +56,9 @@ public struct PersonsToNotify: LDSFileModel, Equatable {
             writer.text(0x5F51, person.name)
             writer.text(0x5F52, person.telephone)
             writer.text(0x5F53, person.address)
-            return constructed(0xA1 + UInt64(index), writer.elements)
+            return DER.constructed(ASN1Tag(0xA1 + UInt64(index)), writer.elements)
         }
-        return constructed(0x70, [DER.integer(persons.count)] + templates)
+        return DER.constructed(ASN1Tag(0x70), [DER.integer(persons.count)] + templates)
     }
 
     public var json: JSONValue { ["persons": .array(persons), "rawBytes": .bytes(rawBytes)] }

@@ -8,12 +8,12 @@ extension CommonFile {
     public static func encoded(
         ldsVersion: String = "0108", unicodeVersion: String = "040000", dataGroups: [LDSFileKind]
     ) -> [UInt8] {
-        constructed(
-            0x60,
+        DER.constructed(
+            ASN1Tag(0x60),
             [
-                tlv(0x5F01, Array(ldsVersion.utf8)),
-                tlv(0x5F36, Array(unicodeVersion.utf8)),
-                tlv(0x5C, dataGroups.filter { $0.dataGroupNumber != nil }.map(\.outerTag)),
+                DER.tlv(ASN1Tag(0x5F01), Array(ldsVersion.utf8)),
+                DER.tlv(ASN1Tag(0x5F36), Array(unicodeVersion.utf8)),
+                DER.tlv(ASN1Tag(0x5C), dataGroups.filter { $0.dataGroupNumber != nil }.map(\.outerTag)),
             ])
     }
 }
@@ -21,7 +21,7 @@ extension CommonFile {
 extension MRZDataGroup {
     /// DG1 holding the zone's lines, concatenated as ICAO 9303-10 stores them.
     public static func encoded(mrzLines: [String]) -> [UInt8] {
-        constructed(0x61, [tlv(0x5F1F, Array(mrzLines.joined().utf8))])
+        DER.constructed(ASN1Tag(0x61), [DER.tlv(ASN1Tag(0x5F1F), Array(mrzLines.joined().utf8))])
     }
 }
 
@@ -39,28 +39,18 @@ extension BiometricDataGroup {
         record += [1, imageDataType] + bigEndian(width, count: 2) + bigEndian(height, count: 2)
         record += [1, 2] + [0, 0] + [0, 0]  // colour space, source type, device type, quality
         record += image
-        let header = constructed(
-            0xA1,
+        let header = DER.constructed(
+            ASN1Tag(0xA1),
             [
-                tlv(0x81, [0x02]), tlv(0x82, [0x00]),
-                tlv(0x87, [0x01, 0x01]), tlv(0x88, [0x00, 0x08]),
+                DER.tlv(ASN1Tag(0x81), [0x02]), DER.tlv(ASN1Tag(0x82), [0x00]),
+                DER.tlv(ASN1Tag(0x87), [0x01, 0x01]), DER.tlv(ASN1Tag(0x88), [0x00, 0x08]),
             ])
-        let template = constructed(0x7F60, [header, tlv(0x5F2E, record)])
-        return constructed(0x75, [constructed(0x7F61, [DER.integer(1), template])])
+        let template = DER.constructed(ASN1Tag(0x7F60), [header, DER.tlv(ASN1Tag(0x5F2E), record)])
+        return DER.constructed(ASN1Tag(0x75), [DER.constructed(ASN1Tag(0x7F61), [DER.integer(1), template])])
     }
 }
 
 /// `value` as `count` big-endian bytes (truncated to them).
 func bigEndian(_ value: Int, count: Int) -> [UInt8] {
     (0..<count).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
-}
-
-/// A TLV with the tag written byte for byte as given (0x5F1C stays 5F 1C; see `child(tag:)`).
-func tlv(_ tag: UInt64, _ content: some Collection<UInt8>) -> [UInt8] {
-    tagBytes(tag) + DER.length(content.count) + Array(content)
-}
-
-/// A constructed TLV of the elements, in order.
-func constructed(_ tag: UInt64, _ elements: [[UInt8]]) -> [UInt8] {
-    tlv(tag, elements.flatMap { $0 })
 }
