@@ -136,6 +136,37 @@ func measure(seconds: Double, _ body: (Int) -> Void) -> Double {
     return Double(iterations) / elapsed
 }
 
+/// Operations per second of `ours` and of `openssl`, measured in alternating slices of about
+/// `seconds / 10` each (after a warm-up), so that a machine whose load changes during the run slows
+/// both sides alike and the ratio stays meaningful.
+func measurePair(seconds: Double, ours: (Int) -> Void, openssl: (Int) -> Void) -> (ours: Double, openssl: Double) {
+    let slices = 10
+    var totals = (ours: (iterations: 0, seconds: 0.0), openssl: (iterations: 0, seconds: 0.0))
+    for index in 0..<3 {
+        ours(index)
+        openssl(index)
+    }
+    func slice(_ body: (Int) -> Void, _ total: inout (iterations: Int, seconds: Double)) {
+        let start = DispatchTime.now().uptimeNanoseconds
+        var elapsed = 0.0
+        repeat {
+            for _ in 0..<4 {
+                body(total.iterations)
+                total.iterations += 1
+            }
+            elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        } while elapsed < seconds / Double(slices)
+        total.seconds += elapsed
+    }
+    for _ in 0..<slices {
+        slice(ours, &totals.ours)
+        slice(openssl, &totals.openssl)
+    }
+    return (
+        Double(totals.ours.iterations) / totals.ours.seconds, Double(totals.openssl.iterations) / totals.openssl.seconds
+    )
+}
+
 private func benchCurve(_ curve: EllipticCurve, reference: OpenSSLBenchCurve, seconds: Double) -> [OperationResult] {
     let count = 16
     let scalars = (0..<count).compactMap { _ in try? BigInt.random(below: curve.order) }
@@ -148,21 +179,21 @@ private func benchCurve(_ curve: EllipticCurve, reference: OpenSSLBenchCurve, se
         for item in scalarsSSL { BN_free(item) }
     }
     var sink = 0
-    let opensslPointMultiply = measure(seconds: seconds) { index in
-        sink &+= Int(reference.multiply(pointsSSL[index % count], scalarsSSL[index % count]))
-    }
-    let opensslGeneratorMultiply = measure(seconds: seconds) { index in
-        sink &+= Int(reference.multiply(nil, scalarsSSL[index % count]))
-    }
-    let variableBase = measure(seconds: seconds) { index in
-        sink &+= curve.multiply(points[index % count], by: scalars[index % count]).isInfinity ? 1 : 0
-    }
-    let secret = measure(seconds: seconds) { index in
-        sink &+= ((try? curve.multiplySecret(points[index % count], by: scalars[index % count])) == nil) ? 1 : 0
-    }
-    let fixed = measure(seconds: seconds) { index in
-        sink &+= ((try? curve.multiplyGenerator(by: scalars[index % count])) == nil) ? 1 : 0
-    }
+    let variableBase = measurePair(
+        seconds: seconds,
+        ours: { index in sink &+= curve.multiply(points[index % count], by: scalars[index % count]).isInfinity ? 1 : 0
+        },
+        openssl: { index in sink &+= Int(reference.multiply(pointsSSL[index % count], scalarsSSL[index % count])) })
+    let secret = measurePair(
+        seconds: seconds,
+        ours: { index in
+            sink &+= ((try? curve.multiplySecret(points[index % count], by: scalars[index % count])) == nil) ? 1 : 0
+        },
+        openssl: { index in sink &+= Int(reference.multiply(pointsSSL[index % count], scalarsSSL[index % count])) })
+    let fixed = measurePair(
+        seconds: seconds,
+        ours: { index in sink &+= ((try? curve.multiplyGenerator(by: scalars[index % count])) == nil) ? 1 : 0 },
+        openssl: { index in sink &+= Int(reference.multiply(nil, scalarsSSL[index % count])) })
 
     // ECDSA: OpenSSL signs random digests; both sides verify the same signatures.
     let keys = (0..<count).map { index in (scalars[index], points[index]) }
@@ -180,25 +211,28 @@ private func benchCurve(_ curve: EllipticCurve, reference: OpenSSLBenchCurve, se
         for item in sslKeys { copenssl_ec_key_free(item) }
         for item in sslSignatures { ECDSA_SIG_free(item) }
     }
-    let opensslVerify = measure(seconds: seconds) { index in
-        let signature = signatures[index % count]
-        sink &+= Int(
-            copenssl_ecdsa_do_verify(
-                signature.digest, Int32(signature.digest.count), sslSignatures[index % count], sslKeys[signature.key]))
-    }
-    let verify = measure(seconds: seconds) { index in
-        let signature = signatures[index % count]
-        let valid = try? ECDSA.verify(
-            publicKey: points[signature.key], digest: signature.digest,
-            signature: ECDSASignature(r: signature.r, s: signature.s), curve: curve)
-        sink &+= valid == true ? 1 : 0
-    }
+    let verify = measurePair(
+        seconds: seconds,
+        ours: { index in
+            let signature = signatures[index % count]
+            let valid = try? ECDSA.verify(
+                publicKey: points[signature.key], digest: signature.digest,
+                signature: ECDSASignature(r: signature.r, s: signature.s), curve: curve)
+            sink &+= valid == true ? 1 : 0
+        },
+        openssl: { index in
+            let signature = signatures[index % count]
+            sink &+= Int(
+                copenssl_ecdsa_do_verify(
+                    signature.digest, Int32(signature.digest.count), sslSignatures[index % count],
+                    sslKeys[signature.key]))
+        })
     if sink == 42 { print("") }
     return [
-        OperationResult(operation: "variable-base", ours: variableBase, openssl: opensslPointMultiply),
-        OperationResult(operation: "secret-scalar", ours: secret, openssl: opensslPointMultiply),
-        OperationResult(operation: "fixed-base", ours: fixed, openssl: opensslGeneratorMultiply),
-        OperationResult(operation: "ecdsa-verify", ours: verify, openssl: opensslVerify),
+        OperationResult(operation: "variable-base", ours: variableBase.ours, openssl: variableBase.openssl),
+        OperationResult(operation: "secret-scalar", ours: secret.ours, openssl: secret.openssl),
+        OperationResult(operation: "fixed-base", ours: fixed.ours, openssl: fixed.openssl),
+        OperationResult(operation: "ecdsa-verify", ours: verify.ours, openssl: verify.openssl),
     ]
 }
 
@@ -226,32 +260,34 @@ private func benchGroup(_ group: DHGroup, seconds: Double) -> [OperationResult] 
         BN_CTX_free(context)
     }
     var sink = 0
-    let opensslVariable = measure(seconds: seconds) { index in
-        sink &+= Int(
-            BN_mod_exp_mont(result, basesSSL[index % count], exponentsSSL[index % count], p, context, montgomery))
-    }
-    let opensslSecret = measure(seconds: seconds) { index in
-        sink &+= Int(
-            BN_mod_exp_mont_consttime(
-                result, basesSSL[index % count], exponentsSSL[index % count], p, context, montgomery))
-    }
-    let opensslFixed = measure(seconds: seconds) { index in
-        sink &+= Int(BN_mod_exp_mont(result, g, exponentsSSL[index % count], p, context, montgomery))
-    }
-    let variable = measure(seconds: seconds) { index in
-        sink &+= group.power(bases[index % count], exponents[index % count]).isZero ? 1 : 0
-    }
-    let secret = measure(seconds: seconds) { index in
-        sink &+= ((try? group.powerSecret(bases[index % count], exponents[index % count])) == nil) ? 1 : 0
-    }
-    let fixed = measure(seconds: seconds) { index in
-        sink &+= ((try? group.generatorPower(exponents[index % count])) == nil) ? 1 : 0
-    }
+    let variable = measurePair(
+        seconds: seconds,
+        ours: { index in sink &+= group.power(bases[index % count], exponents[index % count]).isZero ? 1 : 0 },
+        openssl: { index in
+            sink &+= Int(
+                BN_mod_exp_mont(result, basesSSL[index % count], exponentsSSL[index % count], p, context, montgomery))
+        })
+    let secret = measurePair(
+        seconds: seconds,
+        ours: { index in
+            sink &+= ((try? group.powerSecret(bases[index % count], exponents[index % count])) == nil) ? 1 : 0
+        },
+        openssl: { index in
+            sink &+= Int(
+                BN_mod_exp_mont_consttime(
+                    result, basesSSL[index % count], exponentsSSL[index % count], p, context, montgomery))
+        })
+    let fixed = measurePair(
+        seconds: seconds,
+        ours: { index in sink &+= ((try? group.generatorPower(exponents[index % count])) == nil) ? 1 : 0 },
+        openssl: { index in
+            sink &+= Int(BN_mod_exp_mont(result, g, exponentsSSL[index % count], p, context, montgomery))
+        })
     if sink == 42 { print("") }
     return [
-        OperationResult(operation: "variable-base", ours: variable, openssl: opensslVariable),
-        OperationResult(operation: "secret-exponent", ours: secret, openssl: opensslSecret),
-        OperationResult(operation: "fixed-base", ours: fixed, openssl: opensslFixed),
+        OperationResult(operation: "variable-base", ours: variable.ours, openssl: variable.openssl),
+        OperationResult(operation: "secret-exponent", ours: secret.ours, openssl: secret.openssl),
+        OperationResult(operation: "fixed-base", ours: fixed.ours, openssl: fixed.openssl),
     ]
 }
 

@@ -51,6 +51,52 @@ enum FixedSizeMontgomery<Size: LimbCount> {
         subtractModulusIfNeeded(r, t, carry: t[n], p: p)
     }
 
+    /// r = a²/R mod p: the n(n-1)/2 cross products once, doubled, plus the diagonal, then Montgomery
+    /// reduction row by row (SOS). `t` is scratch of 2·count limbs; r may alias a.
+    @inline(__always)
+    static func square(_ r: Limbs, _ a: UnsafePointer<Limb>, p: UnsafePointer<Limb>, negativeInverse: Limb, t: Limbs) {
+        let n = Size.count
+        for index in 0..<(2 * n) { t[index] = 0 }
+        for i in 0..<(n - 1) {
+            let ai = UInt128(a[i])
+            var carry: UInt128 = 0
+            for j in (i + 1)..<n {
+                let sum = ai &* UInt128(a[j]) &+ UInt128(t[i + j]) &+ carry
+                t[i + j] = Limb(truncatingIfNeeded: sum)
+                carry = sum >> 64
+            }
+            t[i + n] = Limb(truncatingIfNeeded: carry)
+        }
+        var shifted: Limb = 0
+        for index in 0..<(2 * n) {
+            let limb = t[index]
+            t[index] = (limb << 1) | shifted
+            shifted = limb >> 63
+        }
+        var carry: UInt128 = 0
+        for i in 0..<n {
+            let low = UInt128(a[i]) &* UInt128(a[i]) &+ UInt128(t[2 * i]) &+ carry
+            t[2 * i] = Limb(truncatingIfNeeded: low)
+            let high = UInt128(t[2 * i + 1]) &+ (low >> 64)
+            t[2 * i + 1] = Limb(truncatingIfNeeded: high)
+            carry = high >> 64
+        }
+        var extra: UInt128 = 0
+        for i in 0..<n {
+            let m = UInt128(t[i] &* negativeInverse)
+            carry = 0
+            for j in 0..<n {
+                let sum = m &* UInt128(p[j]) &+ UInt128(t[i + j]) &+ carry
+                t[i + j] = Limb(truncatingIfNeeded: sum)
+                carry = sum >> 64
+            }
+            let top = UInt128(t[i + n]) &+ carry &+ extra
+            t[i + n] = Limb(truncatingIfNeeded: top)
+            extra = top >> 64
+        }
+        subtractModulusIfNeeded(r, t + n, carry: Limb(truncatingIfNeeded: extra), p: p)
+    }
+
     /// r = t - p if t + carry·2^(64n) ≥ p, else t (t < 2p).
     @inline(__always)
     static func subtractModulusIfNeeded(_ r: Limbs, _ t: UnsafePointer<Limb>, carry: Limb, p: UnsafePointer<Limb>) {

@@ -144,10 +144,21 @@ final class MontgomeryField: @unchecked Sendable {
     /// r = a²/R mod p. r may alias a.
     @inline(__always)
     func square(_ r: Limbs, _ a: UnsafePointer<Limb>, scratch: Limbs) {
-        guard kernelLimbs == 0 else {
-            multiply(r, a, a, scratch: scratch)
-            return
+        let k = negativeInverse
+        switch kernelLimbs {
+        case 3: FixedSizeMontgomery<ThreeLimbs>.square(r, a, p: p, negativeInverse: k, t: scratch)
+        case 4: FixedSizeMontgomery<FourLimbs>.square(r, a, p: p, negativeInverse: k, t: scratch)
+        case 5: FixedSizeMontgomery<FiveLimbs>.square(r, a, p: p, negativeInverse: k, t: scratch)
+        case 6: FixedSizeMontgomery<SixLimbs>.square(r, a, p: p, negativeInverse: k, t: scratch)
+        case 7: FixedSizeMontgomery<SevenLimbs>.square(r, a, p: p, negativeInverse: k, t: scratch)
+        case 8: FixedSizeMontgomery<EightLimbs>.square(r, a, p: p, negativeInverse: k, t: scratch)
+        case 9: FixedSizeMontgomery<NineLimbs>.square(r, a, p: p, negativeInverse: k, t: scratch)
+        default: squareWithGMP(r, a, scratch: scratch)
         }
+    }
+
+    @inline(__always)
+    private func squareWithGMP(_ r: Limbs, _ a: UnsafePointer<Limb>, scratch: Limbs) {
         __gmpn_sqr(scratch, a, limbCount)
         let carry = cgmp_mpn_redc_1(r, scratch, p, limbCount, negativeInverse)
         reduceOnce(r, carry: carry, scratch: scratch)
