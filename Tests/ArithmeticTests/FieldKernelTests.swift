@@ -20,30 +20,32 @@ import Testing
             #expect(swift.kernelLimbs == limbCount)
             #expect(gmp.kernelLimbs == 0)
             let workspace = Workspace(limbCount: limbCount, temporaries: 6)
-            let (a, b, r1, r2) = (
-                workspace.temporary(0), workspace.temporary(1), workspace.temporary(2), workspace.temporary(3)
-            )
             let s = workspace.scratch
             var values = [BigInt(0), BigInt(1), modulus - BigInt(1), modulus - BigInt(2)]
             values += (0..<30).map { _ in BigInt(bytes: openSSLRandomBytes(8 * limbCount)).modulo(modulus) }
             for (index, x) in values.enumerated() {
                 let y = values[(index * 7 + 3) % values.count]
-                gmp.load(x, into: a, scratch: s)
-                gmp.load(y, into: b, scratch: s)
-                swift.multiply(r1, a, b, scratch: s)
-                gmp.multiply(r2, a, b, scratch: s)
-                #expect(gmp.value(of: r1, scratch: s) == x.multiplied(by: y, modulo: modulus))
-                #expect(gmp.value(of: r2, scratch: s) == x.multiplied(by: y, modulo: modulus))
-                swift.square(r1, a, scratch: s)
-                #expect(gmp.value(of: r1, scratch: s) == x.multiplied(by: x, modulo: modulus))
-                swift.add(r1, a, b, scratch: s)
-                gmp.add(r2, a, b, scratch: s)
-                #expect(gmp.value(of: r1, scratch: s) == x.adding(y, modulo: modulus))
-                #expect(gmp.value(of: r2, scratch: s) == x.adding(y, modulo: modulus))
-                swift.subtract(r1, a, b)
-                gmp.subtract(r2, a, b)
-                #expect(gmp.value(of: r1, scratch: s) == x.subtracting(y, modulo: modulus))
-                #expect(gmp.value(of: r2, scratch: s) == x.subtracting(y, modulo: modulus))
+                // Each field in its own representation (P-521's Swift field is plain, the others Montgomery).
+                for (field, offset) in [(swift, 0), (gmp, 3)] {
+                    let (a, b, r) = (
+                        workspace.temporary(offset), workspace.temporary(offset + 1), workspace.temporary(offset + 2)
+                    )
+                    field.load(x, into: a, scratch: s)
+                    field.load(y, into: b, scratch: s)
+                    field.multiply(r, a, b, scratch: s)
+                    #expect(field.value(of: r, scratch: s) == x.multiplied(by: y, modulo: modulus))
+                    field.square(r, a, scratch: s)
+                    #expect(field.value(of: r, scratch: s) == x.multiplied(by: x, modulo: modulus))
+                    field.add(r, a, b, scratch: s)
+                    #expect(field.value(of: r, scratch: s) == x.adding(y, modulo: modulus))
+                    field.subtract(r, a, b)
+                    #expect(field.value(of: r, scratch: s) == x.subtracting(y, modulo: modulus))
+                    field.invertRegular(r, a, scratch: s)
+                    if !x.isZero {
+                        #expect(
+                            field.value(of: r, scratch: s) == x.inverse(modulo: modulus) || !modulus.isProbablePrime())
+                    }
+                }
             }
         }
     }

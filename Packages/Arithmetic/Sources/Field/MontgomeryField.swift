@@ -27,6 +27,8 @@ final class MontgomeryField: @unchecked Sendable {
 
     /// The limb count whose `FixedSizeMontgomery` kernels serve this field, or 0 for GMP's `mpn` calls.
     let kernelLimbs: Int
+    /// P-521's field with the Swift kernels: plain representation (R = 1) and `MersenneP521` products.
+    let isPlainP521: Bool
 
     /// Whether fields use the Swift kernels by default: in optimised builds, where they are fastest for
     /// curve-sized fields. Debug builds (unspecialised generics, very slow) use GMP, and the tests check
@@ -47,12 +49,13 @@ final class MontgomeryField: @unchecked Sendable {
         self.modulus = modulus
         limbCount = (modulus.bitWidth + 63) / 64
         kernelLimbs = swiftKernels && (3...9).contains(limbCount) ? limbCount : 0
+        isPlainP521 = kernelLimbs == MersenneP521.limbCount && MersenneP521.isModulus(modulus)
         byteLength = modulus.byteCount
         p = .allocate(capacity: limbCount)
         rSquared = .allocate(capacity: limbCount)
         one = .allocate(capacity: limbCount)
         MontgomeryField.store(modulus, into: p, limbCount: limbCount)
-        let r = BigInt(1) << (64 * limbCount)
+        let r = isPlainP521 ? BigInt(1) : BigInt(1) << (64 * limbCount)
         MontgomeryField.store(r.modulo(modulus), into: one, limbCount: limbCount)
         MontgomeryField.store((r * r).modulo(modulus), into: rSquared, limbCount: limbCount)
         // Newton iteration for p0^-1 mod 2^64: each step doubles the number of correct bits.
@@ -100,6 +103,10 @@ final class MontgomeryField: @unchecked Sendable {
     /// r = a/R mod p (r must lie outside the `scratchLimbs` limbs of `scratch`).
     func fromMontgomery(_ r: Limbs, _ a: UnsafePointer<Limb>, scratch: Limbs) {
         let n = limbCount
+        if isPlainP521 {
+            r.update(from: a, count: n)
+            return
+        }
         scratch.update(from: a, count: n)
         (scratch + n).update(repeating: 0, count: n)
         let carry = cgmp_mpn_redc_1(r, scratch, p, n, negativeInverse)
@@ -120,6 +127,10 @@ final class MontgomeryField: @unchecked Sendable {
     /// r = a·b/R mod p. r may alias a or b.
     @inline(__always)
     func multiply(_ r: Limbs, _ a: UnsafePointer<Limb>, _ b: UnsafePointer<Limb>, scratch: Limbs) {
+        if isPlainP521 {
+            MersenneP521.multiply(r, a, b, p: p, t: scratch)
+            return
+        }
         let k = negativeInverse
         switch kernelLimbs {
         case 3: FixedSizeMontgomery<ThreeLimbs>.multiply(r, a, b, p: p, negativeInverse: k, t: scratch)
@@ -144,6 +155,10 @@ final class MontgomeryField: @unchecked Sendable {
     /// r = a²/R mod p. r may alias a.
     @inline(__always)
     func square(_ r: Limbs, _ a: UnsafePointer<Limb>, scratch: Limbs) {
+        if isPlainP521 {
+            MersenneP521.square(r, a, p: p, t: scratch)
+            return
+        }
         let k = negativeInverse
         switch kernelLimbs {
         case 3: FixedSizeMontgomery<ThreeLimbs>.square(r, a, p: p, negativeInverse: k, t: scratch)
