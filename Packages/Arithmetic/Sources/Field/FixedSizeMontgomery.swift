@@ -51,10 +51,48 @@ enum FixedSizeMontgomery<Size: LimbCount> {
         subtractModulusIfNeeded(r, t, carry: t[n], p: p)
     }
 
-    /// r = a²/R mod p: the n(n-1)/2 cross products once, doubled, plus the diagonal, then Montgomery
-    /// reduction row by row (SOS). `t` is scratch of 2·count limbs; r may alias a.
+    /// r = a²/R mod p: `squareProduct` then a row-by-row Montgomery reduction (SOS). `t` is scratch of
+    /// 2·count limbs; r may alias a.
     @inline(__always)
     static func square(_ r: Limbs, _ a: UnsafePointer<Limb>, p: UnsafePointer<Limb>, negativeInverse: Limb, t: Limbs) {
+        let n = Size.count
+        squareProduct(t, a)
+        var extra: UInt128 = 0
+        for i in 0..<n {
+            let m = UInt128(t[i] &* negativeInverse)
+            var carry: UInt128 = 0
+            for j in 0..<n {
+                let sum = m &* UInt128(p[j]) &+ UInt128(t[i + j]) &+ carry
+                t[i + j] = Limb(truncatingIfNeeded: sum)
+                carry = sum >> 64
+            }
+            let top = UInt128(t[i + n]) &+ carry &+ extra
+            t[i + n] = Limb(truncatingIfNeeded: top)
+            extra = top >> 64
+        }
+        subtractModulusIfNeeded(r, t + n, carry: Limb(truncatingIfNeeded: extra), p: p)
+    }
+
+    /// t = a·b, 2·count limbs (schoolbook).
+    @inline(__always)
+    static func product(_ t: Limbs, _ a: UnsafePointer<Limb>, _ b: UnsafePointer<Limb>) {
+        let n = Size.count
+        for index in 0..<(2 * n) { t[index] = 0 }
+        for i in 0..<n {
+            let bi = UInt128(b[i])
+            var carry: UInt128 = 0
+            for j in 0..<n {
+                let sum = UInt128(a[j]) &* bi &+ UInt128(t[i + j]) &+ carry
+                t[i + j] = Limb(truncatingIfNeeded: sum)
+                carry = sum >> 64
+            }
+            t[i + n] = Limb(truncatingIfNeeded: carry)
+        }
+    }
+
+    /// t = a², 2·count limbs: the n(n-1)/2 cross products once, doubled, plus the diagonal.
+    @inline(__always)
+    static func squareProduct(_ t: Limbs, _ a: UnsafePointer<Limb>) {
         let n = Size.count
         for index in 0..<(2 * n) { t[index] = 0 }
         for i in 0..<(n - 1) {
@@ -81,20 +119,6 @@ enum FixedSizeMontgomery<Size: LimbCount> {
             t[2 * i + 1] = Limb(truncatingIfNeeded: high)
             carry = high >> 64
         }
-        var extra: UInt128 = 0
-        for i in 0..<n {
-            let m = UInt128(t[i] &* negativeInverse)
-            carry = 0
-            for j in 0..<n {
-                let sum = m &* UInt128(p[j]) &+ UInt128(t[i + j]) &+ carry
-                t[i + j] = Limb(truncatingIfNeeded: sum)
-                carry = sum >> 64
-            }
-            let top = UInt128(t[i + n]) &+ carry &+ extra
-            t[i + n] = Limb(truncatingIfNeeded: top)
-            extra = top >> 64
-        }
-        subtractModulusIfNeeded(r, t + n, carry: Limb(truncatingIfNeeded: extra), p: p)
     }
 
     /// r = t - p if t + carry·2^(64n) ≥ p, else t (t < 2p).

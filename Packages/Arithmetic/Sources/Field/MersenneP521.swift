@@ -12,50 +12,14 @@ enum MersenneP521 {
     static func multiply(
         _ r: Limbs, _ a: UnsafePointer<Limb>, _ b: UnsafePointer<Limb>, p: UnsafePointer<Limb>, t: Limbs
     ) {
-        let n = limbCount
-        for index in 0..<(2 * n) { t[index] = 0 }
-        for i in 0..<n {
-            let bi = UInt128(b[i])
-            var carry: UInt128 = 0
-            for j in 0..<n {
-                let sum = UInt128(a[j]) &* bi &+ UInt128(t[i + j]) &+ carry
-                t[i + j] = Limb(truncatingIfNeeded: sum)
-                carry = sum >> 64
-            }
-            t[i + n] = Limb(truncatingIfNeeded: carry)
-        }
+        FixedSizeMontgomery<NineLimbs>.product(t, a, b)
         reduce(r, t, p: p)
     }
 
-    /// r = a² mod p: cross products once, doubled, plus the diagonal. `t` is scratch of 18 limbs.
+    /// r = a² mod p. `t` is scratch of 18 limbs.
     @inline(__always)
     static func square(_ r: Limbs, _ a: UnsafePointer<Limb>, p: UnsafePointer<Limb>, t: Limbs) {
-        let n = limbCount
-        for index in 0..<(2 * n) { t[index] = 0 }
-        for i in 0..<(n - 1) {
-            let ai = UInt128(a[i])
-            var carry: UInt128 = 0
-            for j in (i + 1)..<n {
-                let sum = ai &* UInt128(a[j]) &+ UInt128(t[i + j]) &+ carry
-                t[i + j] = Limb(truncatingIfNeeded: sum)
-                carry = sum >> 64
-            }
-            t[i + n] = Limb(truncatingIfNeeded: carry)
-        }
-        var shifted: Limb = 0
-        for index in 0..<(2 * n) {
-            let limb = t[index]
-            t[index] = (limb << 1) | shifted
-            shifted = limb >> 63
-        }
-        var carry: UInt128 = 0
-        for i in 0..<n {
-            let low = UInt128(a[i]) &* UInt128(a[i]) &+ UInt128(t[2 * i]) &+ carry
-            t[2 * i] = Limb(truncatingIfNeeded: low)
-            let high = UInt128(t[2 * i + 1]) &+ (low >> 64)
-            t[2 * i + 1] = Limb(truncatingIfNeeded: high)
-            carry = high >> 64
-        }
+        FixedSizeMontgomery<NineLimbs>.squareProduct(t, a)
         reduce(r, t, p: p)
     }
 
