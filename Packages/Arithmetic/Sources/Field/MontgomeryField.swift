@@ -29,8 +29,8 @@ final class MontgomeryField: @unchecked Sendable {
     let kernelLimbs: Int
     /// P-521's field with the Swift kernels: plain representation (R = 1) and `MersenneP521` products.
     let isPlainP521: Bool
-    /// P-256's field with the Swift kernels: `MontgomeryP256`'s multiplication-free reduction.
-    let isP256: Bool
+    /// P-224's or P-256's field with the Swift kernels: `NISTMontgomery`'s multiplication-free reduction.
+    let nistPrime: NISTMontgomery.Prime?
 
     /// Whether fields use the Swift kernels by default: in optimised builds, where they are fastest for
     /// curve-sized fields. Debug builds (unspecialised generics, very slow) use GMP, and the tests check
@@ -52,7 +52,7 @@ final class MontgomeryField: @unchecked Sendable {
         limbCount = (modulus.bitWidth + 63) / 64
         kernelLimbs = swiftKernels && (3...9).contains(limbCount) ? limbCount : 0
         isPlainP521 = kernelLimbs == MersenneP521.limbCount && MersenneP521.isModulus(modulus)
-        isP256 = kernelLimbs == 4 && MontgomeryP256.isModulus(modulus)
+        nistPrime = kernelLimbs == 4 ? NISTMontgomery.prime(for: modulus) : nil
         byteLength = modulus.byteCount
         p = .allocate(capacity: limbCount)
         rSquared = .allocate(capacity: limbCount)
@@ -134,8 +134,8 @@ final class MontgomeryField: @unchecked Sendable {
             MersenneP521.multiply(r, a, b, p: p, t: scratch)
             return
         }
-        if isP256 {
-            MontgomeryP256.multiply(r, a, b, p: p, t: scratch)
+        if let nistPrime {
+            NISTMontgomery.multiply(r, a, b, p: p, prime: nistPrime, t: scratch)
             return
         }
         let k = negativeInverse
@@ -166,8 +166,8 @@ final class MontgomeryField: @unchecked Sendable {
             MersenneP521.square(r, a, p: p, t: scratch)
             return
         }
-        if isP256 {
-            MontgomeryP256.square(r, a, p: p, t: scratch)
+        if let nistPrime {
+            NISTMontgomery.square(r, a, p: p, prime: nistPrime, t: scratch)
             return
         }
         let k = negativeInverse
