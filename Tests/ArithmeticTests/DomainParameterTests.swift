@@ -40,6 +40,17 @@ import Testing
         }
     }
 
+    /// Brainpool's r1 curves compute on their isomorphic a = -3 form (their t1 twins); NIST curves have
+    /// a = -3 already. The differential tests check the results either way.
+    @Test func brainpoolCurvesUseTheirAMinusThreeForm() throws {
+        for id in standardCurveIDs {
+            let curve = try #require(standardCurve(id))
+            let isBrainpool = curve.name?.hasPrefix("brainpool") ?? false
+            #expect((curve.context.isomorphism != nil) == isBrainpool, "\(curve.name ?? "")")
+            #expect(curve.a == curve.p - BigInt(3) || isBrainpool)
+        }
+    }
+
     /// The 1024-bit group against the worked example's group (App. G.2, RFC 5114 section 2.1).
     @Test func modp1024MatchesWorkedExample() throws {
         let group = try #require(StandardDomainParameters.group(id: 0))

@@ -11,6 +11,9 @@ final class CurveContext: @unchecked Sendable {
     let cofactor: BigInt
     let field: MontgomeryField
     let arithmetic: JacobianArithmetic
+    /// When a ≠ -3 and the curve has an isomorphic form with a = -3 (Brainpool's r1 curves do: their t1
+    /// twins), the arithmetic runs there, where doubling is cheaper; points are mapped at the boundary.
+    let isomorphism: CurveIsomorphism?
     let multiplier: ScalarMultiplier
     /// The generator, affine, in Montgomery form.
     let generatorLimbs: LimbBuffer
@@ -43,7 +46,9 @@ final class CurveContext: @unchecked Sendable {
         self.order = order
         self.cofactor = cofactor
         field = MontgomeryField(modulus: p)
-        arithmetic = JacobianArithmetic(field: field, a: a, b: b)
+        isomorphism = CurveIsomorphism(p: p, a: a)
+        arithmetic = JacobianArithmetic(
+            field: field, a: isomorphism == nil ? a : p - BigInt(3), b: isomorphism?.mapB(b, p: p) ?? b)
         multiplier = ScalarMultiplier(curve: arithmetic, order: order)
         generatorLimbs = LimbBuffer(count: 2 * field.limbCount)
         keepsGeneratorTables = keepsTables
@@ -66,7 +71,8 @@ final class CurveContext: @unchecked Sendable {
 
     /// Writes an affine point's coordinates (reduced mod p) in Montgomery form; infinity is not allowed.
     func loadAffine(_ point: ECPoint, into limbs: Limbs) {
-        guard case .affine(let x, let y) = point else { return }
+        guard case .affine(var x, var y) = point else { return }
+        if let isomorphism { (x, y) = isomorphism.mapIn(x: x, y: y, p: p) }
         let workspace = Workspace(limbCount: field.limbCount, temporaries: 0)
         field.load(x.modulo(p), into: limbs, scratch: workspace.scratch)
         field.load(y.modulo(p), into: limbs + field.limbCount, scratch: workspace.scratch)
@@ -74,10 +80,11 @@ final class CurveContext: @unchecked Sendable {
 
     func affinePoint(from limbs: UnsafePointer<Limb>) -> ECPoint {
         let workspace = Workspace(limbCount: field.limbCount, temporaries: 0)
-        return .affine(
-            x: field.value(of: limbs, scratch: workspace.scratch),
-            y: field.value(of: limbs + field.limbCount, scratch: workspace.scratch)
-        )
+        let x = field.value(of: limbs, scratch: workspace.scratch)
+        let y = field.value(of: limbs + field.limbCount, scratch: workspace.scratch)
+        guard let isomorphism else { return .affine(x: x, y: y) }
+        let (mappedX, mappedY) = isomorphism.mapOut(x: x, y: y, p: p)
+        return .affine(x: mappedX, y: mappedY)
     }
 
     /// Affine form of a Jacobian point of public data.
@@ -86,5 +93,41 @@ final class CurveContext: @unchecked Sendable {
         let affine = LimbBuffer(count: 2 * field.limbCount)
         arithmetic.normalize(affine.pointer, limbs, regular: false, workspace)
         return affinePoint(from: affine.pointer)
+    }
+}
+
+/// The isomorphism (x, y) ↦ (u²x, u³y) from y² = x³ + ax + b onto y² = x³ - 3x + b·u⁶, for a u with
+/// a·u⁴ ≡ -3 (mod p), when one exists.
+struct CurveIsomorphism: Sendable {
+    let u2: BigInt
+    let u3: BigInt
+    let u2Inverse: BigInt
+    let u3Inverse: BigInt
+
+    init?(p: BigInt, a: BigInt) {
+        let minusThree = p - BigInt(3)
+        guard a != minusThree, !a.isZero, let aInverse = a.inverse(modulo: p) else { return nil }
+        // u⁴ = -3/a: a square root s of it, then u with u² = s (one of ±s may be a square).
+        let fourth = minusThree.multiplied(by: aInverse, modulo: p)
+        guard let s = fourth.squareRoot(modulo: p) else { return nil }
+        let candidates = [s, (p - s).modulo(p)]
+        guard let u = candidates.lazy.compactMap({ $0.squareRoot(modulo: p) }).first, !u.isZero,
+            let uInverse = u.inverse(modulo: p)
+        else { return nil }
+        u2 = u.multiplied(by: u, modulo: p)
+        u3 = u2.multiplied(by: u, modulo: p)
+        u2Inverse = uInverse.multiplied(by: uInverse, modulo: p)
+        u3Inverse = u2Inverse.multiplied(by: uInverse, modulo: p)
+        guard a.multiplied(by: u2.multiplied(by: u2, modulo: p), modulo: p) == minusThree else { return nil }
+    }
+
+    func mapB(_ b: BigInt, p: BigInt) -> BigInt { b.multiplied(by: u3.multiplied(by: u3, modulo: p), modulo: p) }
+
+    func mapIn(x: BigInt, y: BigInt, p: BigInt) -> (BigInt, BigInt) {
+        (x.multiplied(by: u2, modulo: p), y.multiplied(by: u3, modulo: p))
+    }
+
+    func mapOut(x: BigInt, y: BigInt, p: BigInt) -> (BigInt, BigInt) {
+        (x.multiplied(by: u2Inverse, modulo: p), y.multiplied(by: u3Inverse, modulo: p))
     }
 }
