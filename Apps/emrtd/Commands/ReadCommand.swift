@@ -164,8 +164,10 @@ enum ReadCommand: Command {
     }
 
     private static func describe(_ log: [DebugInfo.Entry]) -> String {
-        log.map { String(format: "%8.3f  ", Double($0.millisecondsSinceStart) / 1000) + $0.message }
-            .joined(separator: "\n")
+        log.map { entry in
+            String(format: "%8.3f  ", Double(entry.millisecondsSinceStart) / 1000)
+                + entry.message.replacingOccurrences(of: "\n", with: "\n          ")
+        }.joined(separator: "\n")
     }
 
     /// Every file read in the dump layout, and every image (with PNG renderings).

@@ -265,6 +265,10 @@ struct ReadProcedure {
             var verdict = PassiveAuthentication.verify(
                 securityObject: files.sod ?? [], dataGroups: files.dataGroups, trustStore: trustStore, at: Date())
             verdict.status = .denied
+            if files.sod == nil {
+                // Without EF.SOD there is nothing to check against: say that, not "malformed".
+                verdict.errors = [.malformedSignedData("EF.SOD was not read, so no signature or hash can be checked")]
+            }
             return verdict
         }
         return PassiveAuthentication.verify(
