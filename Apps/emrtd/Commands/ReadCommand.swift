@@ -68,7 +68,8 @@ enum ReadCommand: Command {
             }
             transport = SimulatedChip(files: files)
         } else {
-            transport = try connect(readerName ?? "")
+            // ReaderConfig's default answer timeout, applied where the transport is made.
+            transport = try connect(readerName ?? "", timeout: .milliseconds(ReaderConfig().timeoutMs))
         }
 
         let config = ReaderConfig(
@@ -116,11 +117,12 @@ enum ReadCommand: Command {
         }
     }
 
-    private static func connect(_ name: String) throws -> PCSCTransport {
+    /// The card in reader `name` (or the only reader holding one), each answer awaited `timeout`.
+    private static func connect(_ name: String, timeout: Duration) throws -> PCSCTransport {
         do throws(TransportError) {
             let context = try PCSCContext()
             let reader = try context.waitForCard(in: name.isEmpty ? nil : name, timeout: .seconds(10))
-            return try context.connect(reader: reader.name)
+            return try context.connect(reader: reader.name, timeout: timeout)
         } catch {
             throw CommandFailure("cannot reach the card: \(error)")
         }

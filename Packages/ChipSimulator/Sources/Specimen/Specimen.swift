@@ -84,19 +84,10 @@ public struct Specimen: Sendable {
             files[dataGroup: 5] = DisplayedImageDataGroup.encoded(images: [face], kind: .dg5)
             files[dataGroup: 7] = DisplayedImageDataGroup.encoded(images: [face], kind: .dg7)
             files[dataGroup: 13] = DER.tlv(ASN1Tag(0x6D), DER.utf8String("NATIONAL DATA"))
-            files[dataGroup: 16] = DER.constructed(
-                ASN1Tag(0x70),
-                [
-                    DER.integer(1),
-                    DER.constructed(
-                        ASN1Tag(0xA1),
-                        [
-                            DER.tlv(ASN1Tag(0x5F50), Array("20240101".utf8)),
-                            DER.tlv(ASN1Tag(0x5F51), Array("ERIKSSON<<LARS".utf8)),
-                            DER.tlv(ASN1Tag(0x5F52), Array("+00 555 0101".utf8)),
-                            DER.tlv(ASN1Tag(0x5F53), Array("17 EXAMPLE STREET<UTOPIA".utf8)),
-                        ]),
-                ])
+            files[dataGroup: 16] = PersonsToNotify.encoded(persons: [
+                PersonsToNotify.Person(
+                    name: "ERIKSSON<<LARS", telephone: "+00 555 0101", address: "17 EXAMPLE STREET<UTOPIA")
+            ])
         }
         let dataGroups = (1...16).compactMap { number in
             files[dataGroup: number].flatMap { _ in LDSFileKind.dataGroup(number) }
