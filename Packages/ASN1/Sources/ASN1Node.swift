@@ -109,12 +109,6 @@ private struct Parser {
     let rules: EncodingRules
     let maxDepth: Int
 
-    init(bytes: ArraySlice<UInt8>, rules: EncodingRules, maxDepth: Int) {
-        self.bytes = bytes
-        self.rules = rules
-        self.maxDepth = maxDepth
-    }
-
     mutating func node(at index: inout Int, depth: Int) throws(ASN1Error) -> ASN1Node {
         guard depth <= maxDepth else {
             throw ASN1Error(.tooDeep, "nesting deeper than \(maxDepth) at offset \(index - bytes.startIndex)")
