@@ -121,36 +121,46 @@ enum FixedSizeMontgomery<Size: LimbCount> {
         }
     }
 
-    /// r = t - p if t + carry·2^(64n) ≥ p, else t (t < 2p).
+    /// r = t - p if t + carry·2^(64n) ≥ p, else t (t < 2p; r must not alias t): the difference in one
+    /// carry chain, then a masked selection.
     @inline(__always)
     static func subtractModulusIfNeeded(_ r: Limbs, _ t: UnsafePointer<Limb>, carry: Limb, p: UnsafePointer<Limb>) {
         let n = Size.count
-        // First pass: only the borrow of t - p decides.
         var borrow: UInt128 = 0
         for j in 0..<n {
-            borrow = (UInt128(t[j]) &- UInt128(p[j]) &- borrow) >> 127
-        }
-        // Subtract p when there was a carry out, or when t ≥ p (no borrow).
-        let mask = 0 &- (carry | (Limb(truncatingIfNeeded: borrow) ^ 1))
-        borrow = 0
-        for j in 0..<n {
-            let difference = UInt128(t[j]) &- UInt128(p[j] & mask) &- borrow
+            let difference = UInt128(t[j]) &- UInt128(p[j]) &- borrow
             r[j] = Limb(truncatingIfNeeded: difference)
             borrow = difference >> 127
         }
+        select(r, t, keepDifference: carry | (Limb(truncatingIfNeeded: borrow) ^ 1))
     }
 
-    /// r = a + b mod p (a, b < p). `t` is scratch of count limbs.
+    /// r = keepDifference ? r : t, by masks.
+    @inline(__always)
+    private static func select(_ r: Limbs, _ t: UnsafePointer<Limb>, keepDifference: Limb) {
+        let keep = 0 &- keepDifference
+        for j in 0..<Size.count {
+            r[j] = (r[j] & keep) | (t[j] & ~keep)
+        }
+    }
+
+    /// r = a + b mod p (a, b < p). `t` is scratch of count limbs. The sum and the sum minus p come out
+    /// of one pass; a mask keeps the right one.
     @inline(__always)
     static func add(_ r: Limbs, _ a: UnsafePointer<Limb>, _ b: UnsafePointer<Limb>, p: UnsafePointer<Limb>, t: Limbs) {
         let n = Size.count
         var carry: UInt128 = 0
+        var borrow: UInt128 = 0
         for j in 0..<n {
             let sum = UInt128(a[j]) &+ UInt128(b[j]) &+ carry
-            t[j] = Limb(truncatingIfNeeded: sum)
+            let low = Limb(truncatingIfNeeded: sum)
             carry = sum >> 64
+            let difference = UInt128(low) &- UInt128(p[j]) &- borrow
+            borrow = difference >> 127
+            t[j] = low
+            r[j] = Limb(truncatingIfNeeded: difference)
         }
-        subtractModulusIfNeeded(r, t, carry: Limb(truncatingIfNeeded: carry), p: p)
+        select(r, t, keepDifference: Limb(truncatingIfNeeded: carry) | (Limb(truncatingIfNeeded: borrow) ^ 1))
     }
 
     /// r = a - b mod p (a, b < p).
