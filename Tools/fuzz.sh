@@ -8,7 +8,8 @@
 # Targets are declared in Fuzz/targets (seeds, dictionaries, input size) and written in
 # Fuzz/Sources. Corpora, logs and crashers live under $FUZZ_DIR (default /tmp/emrtd-fuzz),
 # never in the repository: corpus/<target> grows across runs, crashers/<target> keeps every
-# input that crashed, hung or ran out of memory. Exits 1 when any target found one.
+# input that crashed, hung or ran out of memory, history.tsv one line per run (for totals).
+# Exits 1 when any target found one.
 # CPU-polite runs: `nice -n 19 Tools/fuzz.sh ...`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,7 +33,7 @@ main() {
         --seconds) seconds="$2"; shift 2 ;;
         --minimize) minimize="$2"; crasher="$3"; shift 3 ;;
         --list) known_targets; exit 0 ;;
-        -h | --help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h | --help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "unknown option $1" >&2; exit 2 ;;
         *) targets+=("$1"); shift ;;
         esac
@@ -80,7 +81,7 @@ minimize_crasher() {
     FUZZ_TARGET="$target" "$binary" "${limits[@]}" -minimize_crash=1 -max_total_time="$seconds" \
         -exact_artifact_path="$crasher.min" "$crasher" || true
     echo "== minimised: $crasher.min ($(wc -c <"$crasher.min") bytes)"
-    xxd "$crasher.min" | head -40
+    od -Ax -tx1z -v "$crasher.min" | head -40
 }
 
 known_targets() { grep -v '^#' Fuzz/targets | awk 'NF { print $1 }'; }
@@ -97,7 +98,7 @@ seed_index() {
     [[ -d "$shared_data" ]] && roots+=("$shared_data")
     find "${roots[@]}" -type f ! -name '*.swift' ! -name '*.md' -print0 |
         while IFS= read -r -d '' file; do
-            echo "$(head -c1 "$file" | xxd -p -u) $(stat -c %s "$file") $file"
+            echo "$(head -c1 "$file" | od -An -tx1 | tr -d ' \n' | tr a-f A-F) $(stat -c %s "$file") $file"
         done
 }
 
@@ -142,6 +143,8 @@ run_target() {
         -dict="$dictionary" -artifact_prefix="$crashers/" -print_final_stats=1 \
         "$corpus" "$fuzz_dir/seeds/$target" >"$log" 2>&1 || status=$?
     echo "   $(final_figures "$target")"
+    printf '%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$target" "$seconds" "$status" \
+        "$(final_figures "$target")" >>"$fuzz_dir/history.tsv"
 
     # A timeout is wall-clock time: on a loaded machine a slow but finite input can hit it. Each
     # one is run again alone; one that then finishes is set aside (.unreproduced), not a failure.
@@ -178,3 +181,4 @@ final_figures() {
 }
 
 main "$@"
+exit
