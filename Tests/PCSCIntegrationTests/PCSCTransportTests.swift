@@ -61,6 +61,10 @@ import Transport
             #expect(throws: TransportError.cancelled) {
                 try context.waitForCard(in: empty.name, timeout: .seconds(20))
             }
+            // Cancelling is sticky: a cancel that lands just before a wait is not lost.
+            #expect(throws: TransportError.cancelled) {
+                try context.waitForCard(in: empty.name, timeout: .seconds(20))
+            }
         }
     }
 }

@@ -14,7 +14,9 @@ public struct PCSCReader: Sendable, Hashable {
 /// A connection to the PC/SC service (pcscd): lists readers, waits for a card, connects.
 ///
 /// Creating one fails with `TransportError.io` naming pcscd when the service is not running.
-/// `cancel()` may be called from any thread to end a `waitForCard` in progress.
+/// `cancel()` may be called from any thread: it ends a `waitForCard` in progress and every later
+/// one (a cancel that arrives just before the wait starts is not lost); make a new context to wait
+/// again.
 public final class PCSCContext: Sendable {
     let context: SCARDCONTEXT
     private let isCancelled = Atomic<Bool>(false)
@@ -49,7 +51,6 @@ public final class PCSCContext: Sendable {
     /// `.cancelled` after `cancel()`, `.io` when the named reader does not exist, no reader is
     /// connected, or several readers hold a card and none was named.
     public func waitForCard(in reader: String? = nil, timeout: Duration) throws(TransportError) -> PCSCReader {
-        isCancelled.store(false, ordering: .relaxed)
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         while true {
@@ -70,15 +71,21 @@ public final class PCSCContext: Sendable {
                     "several readers hold a card (\(withCard.map(\.name).joined(separator: ", "))): name one")
             }
             if let found = withCard.first { return found }
+            guard !isCancelled.load(ordering: .relaxed) else { throw .cancelled }
             let remaining = clock.now.duration(to: deadline)
             guard remaining > .zero else { throw .timeout }
-            guard !isCancelled.load(ordering: .relaxed) else { throw .cancelled }
-            // Blocks until a watched reader changes (a card arrives) or the time is up.
-            try states.waitForChange(context: context, milliseconds: Self.milliseconds(remaining))
+            // Blocks until a watched reader changes (a card arrives), in slices: each one re-checks the
+            // cancel flag (an SCardCancel just before the wait would be lost) and the reader list.
+            do throws(TransportError) {
+                try states.waitForChange(
+                    context: context, milliseconds: Self.milliseconds(min(remaining, Self.waitSlice)))
+            } catch .timeout {
+                continue
+            }
         }
     }
 
-    /// Ends a `waitForCard` in progress (it throws `.cancelled`).
+    /// Ends a `waitForCard` in progress and refuses later ones (they throw `.cancelled`).
     public func cancel() {
         isCancelled.store(true, ordering: .relaxed)
         SCardCancel(context)
@@ -121,6 +128,8 @@ public final class PCSCContext: Sendable {
         }
         return states
     }
+
+    static let waitSlice = Duration.milliseconds(250)
 
     static func milliseconds(_ duration: Duration) -> DWORD {
         let (seconds, attoseconds) = duration.components

@@ -15,8 +15,8 @@ public struct PCSCProtocols: OptionSet, Sendable {
 /// A card in a PC/SC reader, as a `CardTransport`.
 ///
 /// Beyond passing APDUs through, it does what ISO 7816-4 leaves to the terminal: a 61xx answer is
-/// followed by GET RESPONSE until the whole response is in, a 6Cxx answer is re-issued once with
-/// the exact Le the card named. Each exchange has a deadline (`timeout`): pcsc-lite cannot abort
+/// followed by GET RESPONSE until the whole response is in, a 6Cxx answer to a plain command is
+/// re-issued once with the exact Le the card named. Each exchange has a deadline (`timeout`): pcsc-lite cannot abort
 /// a transmit, so the exchange runs on the transport's own queue and, when the deadline passes
 /// or `cancel()` is called, the caller gets `.timeout`/`.cancelled` and the transport refuses
 /// further commands (the card may still be working on the abandoned one, so any later answer
@@ -103,7 +103,10 @@ public final class PCSCTransport: CardTransport {
 
     public func transmit(_ command: CommandAPDU) throws(TransportError) -> ResponseAPDU {
         var response = try exchange(command)
-        if let exact = response.statusWord.exactLength, exact != command.expectedLength {
+        // Not under secure messaging: the protected command's MAC covers an SSC the chip has
+        // already used, so it cannot be sent twice; the 6Cxx goes up to the caller instead.
+        let isProtected = command.cla & 0x0C != 0
+        if let exact = response.statusWord.exactLength, exact != command.expectedLength, !isProtected {
             var again = command
             again.expectedLength = exact
             response = try exchange(again)
