@@ -63,17 +63,19 @@ let package = Package(
         + libraries.map {
             .testTarget(
                 name: "\($0.name)Tests",
-                dependencies: [.target(name: $0.name)] + $0.testDependencies,
+                dependencies: [.target(name: $0.name), "TestSupport"] + $0.testDependencies,
                 path: "Tests/\($0.name)Tests",
                 resources: $0.testResources
             )
         }
         + [
+            // What the test targets share: ../shared, prerequisites, subprocesses, the PC/SC rig.
+            .target(name: "TestSupport", path: "Tests/TestSupport"),
             .testTarget(
-                name: "PCSCIntegrationTests", dependencies: ["PCSC", "AccessControl"],
+                name: "PCSCIntegrationTests", dependencies: ["PCSC", "AccessControl", "TestSupport"],
                 path: "Tests/PCSCIntegrationTests"),
             .testTarget(
-                name: "EmrtdIntegrationTests", dependencies: ["Emrtd", "ChipSimulator", "CMS", "LDS"],
+                name: "EmrtdIntegrationTests", dependencies: ["Emrtd", "ChipSimulator", "CMS", "LDS", "TestSupport"],
                 path: "Tests/EmrtdIntegrationTests"),
             .executableTarget(
                 name: "emrtd",

@@ -1,5 +1,6 @@
 import ASN1
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct ParserTests {
@@ -104,7 +105,7 @@ import Testing
     }
 
     @Test func everySharedDataFileParsesAsBER() throws {
-        guard let data = SharedData.folder("data") else { return }
+        guard let data = Prerequisites.shared("data") else { return }
         // Images, PEM and text are not BER; npa_key files are raw private scalars.
         let skipped = ["jpg", "jpeg", "jp2", "png", "pem", "md", "txt", "j2k", "wsq", "py", "go", "json"]
         let rawFiles = ["npa_key"]

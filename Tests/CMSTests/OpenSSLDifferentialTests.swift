@@ -1,30 +1,20 @@
 import ASN1
 import Foundation
+import TestSupport
 import Testing
 
 @testable import CMS
 
 /// Certificate fields compared with what the `openssl` CLI reads from the same files.
 @Suite struct OpenSSLDifferentialTests {
+    /// `openssl`'s standard output, nil when it fails.
     static func openssl(_ arguments: [String]) -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return process.terminationStatus == 0 ? String(decoding: output, as: UTF8.self) : nil
+        guard let result = try? Subprocess.run("/usr/bin/openssl", arguments), result.status == 0 else { return nil }
+        return result.output
     }
 
     @Test func certificateFields() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl") else {
-            if ProcessInfo.processInfo.environment["CI"] == "true" { Issue.record("CI requires the openssl CLI") }
-            print("skipped: /usr/bin/openssl is missing (Debian package openssl)")
-            return
-        }
+        guard Prerequisites.tool("openssl", package: "openssl") != nil else { return }
         guard let folder = TestFiles.shared("gmrtd/sod_samples") else { return }
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
             .filter { $0.hasSuffix("_CSCA.der") || $0.hasSuffix("_DSC.der") }.sorted()
@@ -57,11 +47,7 @@ import Testing
     /// byte for byte, so it cannot find Malaysia's DSC, whose SignerInfo writes the issuer in
     /// another RDN order (SOURCES.md).
     @Test func signaturesAgreeWithOpenSSL() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl") else {
-            if ProcessInfo.processInfo.environment["CI"] == "true" { Issue.record("CI requires the openssl CLI") }
-            print("skipped: /usr/bin/openssl is missing (Debian package openssl)")
-            return
-        }
+        guard Prerequisites.tool("openssl", package: "openssl") != nil else { return }
         var files: [(name: String, sod: URL, extra: URL?)] = []
         for pki in ["rsa", "ecdsa"] {
             let folder = TestFiles.fixtures.appendingPathComponent("pa-faults/\(pki)")

@@ -1,27 +1,16 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Where the tests' files live: `../shared/data` beside the repository (real documents;
 /// missing outside CI is a skip with a printed reason, under `CI=true` a failure) and the
 /// committed fixtures in `Tests/Fixtures/CMS`.
 enum TestFiles {
-    static let repositoryRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let sharedData = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/data")
-    static let fixtures = repositoryRoot.appendingPathComponent("Tests/Fixtures/CMS")
+    static let sharedData = Prerequisites.shared.appendingPathComponent("data")
+    static let fixtures = Prerequisites.repositoryRoot.appendingPathComponent("Tests/Fixtures/CMS")
 
     /// `../shared/data/<path>` when it exists; otherwise nil after recording why.
-    static func shared(_ path: String) -> URL? {
-        let url = sharedData.appendingPathComponent(path)
-        if FileManager.default.fileExists(atPath: url.path) { return url }
-        let reason = "\(url.path) is missing"
-        if ProcessInfo.processInfo.environment["CI"] == "true" {
-            Issue.record("CI requires ../shared: \(reason)")
-        } else {
-            print("skipped: \(reason)")
-        }
-        return nil
-    }
+    static func shared(_ path: String) -> URL? { Prerequisites.shared("data/" + path) }
 
     static func bytes(_ url: URL) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: url))

@@ -2,6 +2,7 @@ import ASN1
 import CryptoPrimitives
 import Foundation
 import LDS
+import TestSupport
 import Testing
 
 @testable import ChipSimulator
@@ -18,25 +19,9 @@ import Testing
 
     /// Runs `openssl` with `arguments`; nil (test skipped, or failed in CI) without the binary.
     static func openssl(_ arguments: [String]) throws -> (status: Int32, output: String)? {
-        let binary = "/usr/bin/openssl"
-        guard FileManager.default.isExecutableFile(atPath: binary) else {
-            if SharedData.isCI {
-                Issue.record("CI=true but \(binary) is missing (Debian package openssl)")
-            } else {
-                print("skipped: \(binary) is missing (apt-get install openssl)")
-            }
-            return nil
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        guard let binary = Prerequisites.tool("openssl", package: "openssl") else { return nil }
+        let result = try Subprocess.run(binary, arguments)
+        return (result.status, result.combinedOutput)
     }
 
     @Test func securityObjectVerifiesWithOpenSSL() throws {
@@ -105,7 +90,6 @@ import Testing
 /// The synthetic face decodes with an independent JPEG decoder (Pillow's libjpeg) to the drawing.
 @Suite struct SyntheticFaceTests {
     @Test func decodesWithPillow() throws {
-        let python = "/usr/bin/python3"
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("face-\(UUID().uuidString).jpg")
         defer { try? FileManager.default.removeItem(at: path) }
         try Data(SyntheticFace.jpeg()).write(to: path)
@@ -116,28 +100,10 @@ import Testing
             print(image.format, image.mode, image.size[0], image.size[1])
             print(" ".join(str(image.getpixel((8 * x + 4, 8 * y + 4))) for y in range(15) for x in range(12)))
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-c", script, path.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        guard FileManager.default.isExecutableFile(atPath: python), (try? process.run()) != nil else {
-            if SharedData.isCI {
-                Issue.record("CI=true but \(python) cannot run")
-            } else {
-                print("skipped: no \(python)")
-            }
-            return
-        }
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        guard let python = Prerequisites.tool("python3", package: "python3") else { return }
+        let output = try Subprocess.run(python, ["-c", script, path.path]).combinedOutput
         if output.contains("No module named 'PIL'") {
-            if SharedData.isCI {
-                Issue.record("CI=true but python3-pil is missing")
-            } else {
-                print("skipped: python3-pil missing")
-            }
+            Prerequisites.unavailable("Pillow (Debian package python3-pil)")
             return
         }
         let lines = output.split(separator: "\n")

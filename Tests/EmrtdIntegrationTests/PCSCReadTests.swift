@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import LDS
+import TestSupport
 import Testing
 
 /// `emrtd read --reader` behind a real pcscd through vsmartcard's vpcd: on the chip simulator
@@ -27,51 +28,8 @@ import Testing
 
     static func skipUnlessRigAvailable() -> Bool {
         guard let missing = missingRequirement() else { return false }
-        if SharedData.isCI {
-            Issue.record("CI=true but the PC/SC rig cannot run: \(missing)")
-        } else {
-            print("skipped: \(missing)")
-        }
+        Prerequisites.unavailable("the PC/SC rig (\(missing))")
         return true
-    }
-
-    /// Runs a program; returns its exit status and standard output (standard error is appended
-    /// when the program fails, for the test message). It is spawned and reaped with
-    /// posix_spawn/waitpid and its output goes to files: the daemons a start script leaves
-    /// running inherit descriptors, which keep pipes open and Foundation's `Process` from ever
-    /// seeing the script end.
-    @discardableResult
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (
-        status: Int32, output: String
-    ) {
-        let directory = try temporaryDirectory("emrtd-run")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let outputPath = directory.appendingPathComponent("stdout").path
-        let errorPath = directory.appendingPathComponent("stderr").path
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0.key)=\($0.value)" }
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = variables.map { strdup($0) } + [nil]
-        defer { for pointer in argv + envp { free(pointer) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
-        guard spawned == 0 else { throw PCSCRigError("cannot start \(executable): errno \(spawned)") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        var text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-        if exitStatus != 0 { text += (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
-        return (exitStatus, text)
-    }
-
-    struct PCSCRigError: Error {
-        let reason: String
-        init(_ reason: String) { self.reason = reason }
     }
 
     static func temporaryDirectory(_ name: String) throws -> URL {
@@ -84,20 +42,20 @@ import Testing
         if Self.skipUnlessRigAvailable() { return }
         let state = try Self.temporaryDirectory("emrtd-simulator")
         defer { try? FileManager.default.removeItem(at: state) }
-        let script = SharedData.repositoryRoot.appendingPathComponent("Tools/simulator.sh").path
+        let script = Prerequisites.repositoryRoot.appendingPathComponent("Tools/simulator.sh").path
         let environment = ["EMRTD_SIMULATOR_STATE": state.path, "EMRTD_BIN": Self.emrtd.path]
         let csca = state.appendingPathComponent("csca.pem").path
-        let started = try Self.run(script, ["start", "--rich", "--csca-out", csca], environment: environment)
-        defer { _ = try? Self.run(script, ["stop"], environment: environment) }
-        try #require(started.status == 0, "simulator.sh start: \(started.output)")
-        let read = try Self.run(
+        let started = try Subprocess.run(script, ["start", "--rich", "--csca-out", csca], environment: environment)
+        defer { _ = try? Subprocess.run(script, ["stop"], environment: environment) }
+        try #require(started.status == 0, "simulator.sh start: \(started.combinedOutput)")
+        let read = try Subprocess.run(
             Self.emrtd.path,
             [
                 "read", "--reader", "Virtual PCD 00 00", "--mrz", "L898902C", "690806", "940623", "--csca", csca,
                 "--no-builtin", "--json",
             ],
             environment: ["PCSCLITE_CSOCK_NAME": state.appendingPathComponent("run/pcscd.comm").path])
-        try #require(read.status == 0, "emrtd read: \(read.output)")
+        try #require(read.status == 0, "emrtd read: \(read.combinedOutput)")
         let document = try JSONValue.parse(read.output)
         #expect(document["authenticationStatus"]?["data"]?["status"] == "authenticated")
         #expect(document["accessControlProtocolUsed"] == "bac")
@@ -109,45 +67,16 @@ import Testing
     /// that, and the data is `denied`.
     @Test func ePassEmulator() throws {
         if Self.skipUnlessRigAvailable() { return }
-        guard let peers = SharedData.url("peers/start-vicc-epass.sh")?.deletingLastPathComponent() else { return }
-        let lock = open("/tmp/emrtd-pcscd.lock", O_CREAT | O_RDWR, 0o666)
-        try #require(lock >= 0, "cannot open /tmp/emrtd-pcscd.lock")
-        // Another test holding the machine's pcscd: wait up to two minutes, then give up.
-        var locked = false
-        for _ in 0..<240 {
-            if flock(lock, LOCK_EX | LOCK_NB) == 0 {
-                locked = true
-                break
-            }
-            usleep(500_000)
+        let read = try EPassEmulator.run {
+            try Subprocess.run(
+                Self.emrtd.path,
+                [
+                    "read", "--reader", EPassEmulator.readerName, "--mrz", "L898902C", "690806", "940623",
+                    "--no-builtin", "--json",
+                ])
         }
-        guard locked else {
-            close(lock)
-            if SharedData.isCI {
-                Issue.record("/tmp/emrtd-pcscd.lock stayed taken for 2 minutes")
-            } else {
-                print("skipped: another test holds the machine's pcscd (/tmp/emrtd-pcscd.lock)")
-            }
-            return
-        }
-        defer {
-            flock(lock, LOCK_UN)
-            close(lock)
-        }
-        let state = try Self.temporaryDirectory("emrtd-peers")
-        defer { try? FileManager.default.removeItem(at: state) }
-        let environment = ["PEERS_STATE_DIR": state.path]
-        let started = try Self.run(
-            peers.appendingPathComponent("start-vicc-epass.sh").path, [], environment: environment)
-        defer { _ = try? Self.run(peers.appendingPathComponent("stop.sh").path, [], environment: environment) }
-        try #require(started.status == 0, "start-vicc-epass.sh: \(started.output)")
-        let read = try Self.run(
-            Self.emrtd.path,
-            [
-                "read", "--reader", "Virtual PCD 00 00", "--mrz", "L898902C", "690806", "940623", "--no-builtin",
-                "--json",
-            ])
-        try #require(read.status == 0, "emrtd read: \(read.output)")
+        guard let read else { return }
+        try #require(read.status == 0, "emrtd read: \(read.combinedOutput)")
         let document = try JSONValue.parse(read.output)
         guard case .array(let warnings)? = document["warnings"] else {
             Issue.record("no warnings array")

@@ -1,5 +1,6 @@
 import ChipSimulator
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Emrtd
@@ -10,7 +11,7 @@ import Testing
 @Suite struct RealDataTests {
     /// Copies a JMRTD test document into a temporary directory in the `dump` layout.
     static func dumpDirectory(_ folder: String, names: [String: String]) throws -> URL? {
-        guard let source = SharedData.url("data/jmrtd/\(folder)") else { return nil }
+        guard let source = Prerequisites.shared("data/jmrtd/\(folder)") else { return nil }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(folder)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         for (from, to) in names {

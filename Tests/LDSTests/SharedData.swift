@@ -1,38 +1,16 @@
 import Foundation
+import TestSupport
 import Testing
 
-/// Test data from `<repo root>/../shared` and tools from Debian packages: a test that needs
-/// them skips with a printed reason when they are missing, and fails when `CI=true`.
+/// Test data from `<repo root>/../shared/data` and tools from Debian packages, through
+/// TestSupport's `Prerequisites` (a skip with a printed reason, a failure when `CI=true`).
 enum SharedData {
-    static let repositoryRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let dataDirectory = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/data")
+    static let dataDirectory = Prerequisites.shared.appendingPathComponent("data")
 
-    static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
-
-    /// Records a missing prerequisite: an issue in CI, a printed skip elsewhere. Returns false.
-    static func unavailable(_ what: String) -> Bool {
-        if isCI {
-            Issue.record("\(what) is missing (required when CI=true)")
-        } else {
-            print("skipped: \(what) is missing")
-        }
-        return false
-    }
-
-    static var isAvailable: Bool {
-        FileManager.default.fileExists(atPath: dataDirectory.path) || unavailable("../shared/data")
-    }
+    static var isAvailable: Bool { Prerequisites.shared("data") != nil }
 
     /// The bytes of `path` (relative to ../shared/data), nil (after recording) when absent.
-    static func file(_ path: String) -> [UInt8]? {
-        let url = dataDirectory.appendingPathComponent(path)
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            _ = unavailable("../shared/data/\(path)")
-            return nil
-        }
-        return [UInt8](data)
-    }
+    static func file(_ path: String) -> [UInt8]? { Prerequisites.sharedBytes("data/" + path) }
 
     /// Every file under ../shared/data whose relative path satisfies `include`, sorted.
     static func files(where include: (String) -> Bool) -> [String] {
@@ -47,26 +25,12 @@ enum SharedData {
         }.sorted()
     }
 
-    /// The path of an executable on PATH, nil (after recording) when absent.
-    static func tool(_ name: String, package: String) -> String? {
-        for directory in ["/usr/bin", "/usr/local/bin", "/bin"] {
-            let path = directory + "/" + name
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        _ = unavailable("\(name) (Debian package \(package))")
-        return nil
-    }
+    /// The path of an executable, nil (after recording) when absent.
+    static func tool(_ name: String, package: String) -> String? { Prerequisites.tool(name, package: package) }
 
     /// Runs a tool and returns its exit status.
     static func run(_ path: String, _ arguments: [String]) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+        try Subprocess.run(path, arguments).status
     }
 
     /// A fresh temporary directory for one test.

@@ -4,6 +4,7 @@ import Glibc
 import LDS
 import MRZ
 import PCSC
+import TestSupport
 import Testing
 import Transport
 
@@ -11,7 +12,7 @@ import Transport
 /// expected bytes come from an independent client, the peers' Python BAC reader, in the same run.
 @Suite(.serialized) struct EPassDumpTests {
     /// EF.COM, DG1 and DG2 as `bac_read.py`'s BAC and secure messaging read them (chunks of 223).
-    static func referenceFiles() -> [String: [UInt8]]? {
+    static func referenceFiles() throws -> [String: [UInt8]]? {
         let script = """
             import sys
             sys.path.insert(0, sys.argv[1])
@@ -25,9 +26,9 @@ import Transport
             for name, fid in (("COM", b"\\x01\\x1e"), ("DG1", b"\\x01\\x01"), ("DG2", b"\\x01\\x02")):
                 print(name, b.read_file_sm(sm, fid).hex())
             """
-        let result = EPassEmulator.shell("/usr/bin/python3", ["-c", script, EPassEmulator.peers.path])
+        let result = try Subprocess.run("/usr/bin/python3", ["-c", script, EPassEmulator.peers.path])
         guard result.status == 0 else {
-            EPassEmulator.unavailable("the Python reference client failed: \(result.output)")
+            Prerequisites.unavailable("a working Python reference client (\(result.combinedOutput))")
             return nil
         }
         var files: [String: [UInt8]] = [:]
@@ -48,7 +49,7 @@ import Transport
         let bundle = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
         let path = URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent("emrtd").path
         guard FileManager.default.isExecutableFile(atPath: path) else {
-            EPassEmulator.unavailable("\(path) is not built (swift build builds it)")
+            Prerequisites.unavailable("\(path) (swift build builds it)")
             return nil
         }
         return path
@@ -61,14 +62,14 @@ import Transport
     @Test func dumpReadsWhatTheEmulatorServesTwentyTimesInARow() throws {
         guard let emrtd = Self.emrtdExecutable() else { return }
         try EPassEmulator.run {
-            guard let reference = Self.referenceFiles() else { return }
+            guard let reference = try Self.referenceFiles() else { return }
             for run in 1...20 {
                 let directory = Self.temporaryDirectory()
                 defer { try? FileManager.default.removeItem(at: directory) }
                 // --reader omitted: the ePass is the only reader holding a card.
-                let result = EPassEmulator.shell(
+                let result = try Subprocess.run(
                     emrtd, ["dump", "--mrz", "L898902C<", "690806", "940623", "--out", directory.path])
-                #expect(result.status == 0, "run \(run): \(result.output)")
+                #expect(result.status == 0, "run \(run): \(result.combinedOutput)")
                 for name in ["COM", "DG1", "DG2"] {
                     let written = try? [UInt8](Data(contentsOf: directory.appendingPathComponent(name + ".bin")))
                     #expect(written == reference[name], "run \(run): \(name).bin differs")
@@ -85,50 +86,52 @@ import Transport
         try EPassEmulator.run {
             let directory = Self.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
-            let wrong = EPassEmulator.shell(
+            let wrong = try Subprocess.run(
                 emrtd,
                 [
                     "dump", "--reader", EPassEmulator.readerName, "--mrz", "L898902C<", "690806", "940624", "--out",
                     directory.path, "--debug",
                 ])
             #expect(wrong.status == 1)
-            #expect(wrong.output.contains("access control failed: BAC failed"))
-            #expect(wrong.output.contains("6988"))
-            #expect(wrong.output.contains("<40 bytes redacted>"))
+            #expect(wrong.combinedOutput.contains("access control failed: BAC failed"))
+            #expect(wrong.combinedOutput.contains("6988"))
+            #expect(wrong.combinedOutput.contains("<40 bytes redacted>"))
             #expect((try? FileManager.default.contentsOfDirectory(atPath: directory.path))?.isEmpty ?? true)
-            let right = EPassEmulator.shell(
+            let right = try Subprocess.run(
                 emrtd,
                 [
                     "dump", "--reader", EPassEmulator.readerName, "--mrz", "L898902C<", "690806", "940623", "--out",
                     directory.path,
                 ])
-            #expect(right.status == 0, "\(right.output)")
+            #expect(right.status == 0, "\(right.combinedOutput)")
         }
     }
 
     @Test func noCardNoReaderNoServiceAreClearFailures() throws {
         guard let emrtd = Self.emrtdExecutable() else { return }
-        let noService = EPassEmulator.shell(
+        let noService = try Subprocess.run(
             emrtd, ["readers"], environment: ["PCSCLITE_CSOCK_NAME": "/nonexistent/pcscd.comm"])
         #expect(noService.status == 1)
-        #expect(noService.output.contains("pcscd"))
+        #expect(noService.combinedOutput.contains("pcscd"))
         try EPassEmulator.run {
-            let listed = EPassEmulator.shell(emrtd, ["readers"])
+            let listed = try Subprocess.run(emrtd, ["readers"])
             #expect(listed.status == 0)
-            #expect(listed.output.contains("\(EPassEmulator.readerName): card present (ATR 3B951381018073FF01000B)"))
+            #expect(
+                listed.combinedOutput.contains("\(EPassEmulator.readerName): card present (ATR 3B951381018073FF01000B)")
+            )
             let arguments = ["--mrz", "L898902C<", "690806", "940623", "--out", Self.temporaryDirectory().path]
-            let noCard = EPassEmulator.shell(emrtd, ["dump", "--reader", "Virtual PCD 00 01"] + arguments)
+            let noCard = try Subprocess.run(emrtd, ["dump", "--reader", "Virtual PCD 00 01"] + arguments)
             #expect(noCard.status == 1)
-            #expect(noCard.output.contains("no card in the reader 'Virtual PCD 00 01'"))
-            let noReader = EPassEmulator.shell(emrtd, ["dump", "--reader", "No Such Reader"] + arguments)
+            #expect(noCard.combinedOutput.contains("no card in the reader 'Virtual PCD 00 01'"))
+            let noReader = try Subprocess.run(emrtd, ["dump", "--reader", "No Such Reader"] + arguments)
             #expect(noReader.status == 1)
-            #expect(noReader.output.contains("no PC/SC reader named 'No Such Reader'"))
+            #expect(noReader.combinedOutput.contains("no PC/SC reader named 'No Such Reader'"))
         }
     }
 
     @Test func theLibraryReadsTheSameBytesAndNamesBACOnAWrongKey() throws {
         try EPassEmulator.run {
-            guard let reference = Self.referenceFiles() else { return }
+            guard let reference = try Self.referenceFiles() else { return }
             let context = try PCSCContext()
             let link = LoggingTransport(try context.connect(reader: EPassEmulator.readerName))
             var session = try ChipAccess.open(
@@ -161,7 +164,7 @@ extension EPassDumpTests {
     /// on exercises the extended path of the reader and of secure messaging over a real pcscd.
     @Test func extendedLengthReadsTheSameBytesInFewerCommands() throws {
         try EPassEmulator.run {
-            guard let reference = Self.referenceFiles() else { return }
+            guard let reference = try Self.referenceFiles() else { return }
             let context = try PCSCContext()
             let key = try AccessKey.mrz(documentNumber: "L898902C<", dateOfBirth: "690806", dateOfExpiry: "940623")
             var counts: [Bool: Int] = [:]

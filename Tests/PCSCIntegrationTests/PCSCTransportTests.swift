@@ -1,5 +1,6 @@
 import Foundation
 import PCSC
+import TestSupport
 import Testing
 import Transport
 

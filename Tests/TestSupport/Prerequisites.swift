@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+/// What a test needs from outside the repository: `../shared` beside it (real documents,
+/// vectors, third-party peers) and programs from Debian packages.
+///
+/// A missing prerequisite is a skip with a printed reason on a developer's machine and a
+/// failure under `CI=true`, where everything must be present.
+public enum Prerequisites {
+    /// The repository's root folder, found from this file.
+    public static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// `../shared` beside the repository.
+    public static let shared = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared")
+
+    public static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
+
+    /// Records that `what` is missing: an issue under `CI=true`, a printed skip elsewhere.
+    public static func unavailable(_ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        if isCI {
+            Issue.record("CI=true requires \(what)", sourceLocation: sourceLocation)
+        } else {
+            print("skipped: \(what) is missing")
+        }
+    }
+
+    /// `../shared/<relativePath>`, or nil after recording that it is missing.
+    public static func shared(_ relativePath: String, sourceLocation: SourceLocation = #_sourceLocation) -> URL? {
+        let url = shared.appendingPathComponent(relativePath)
+        if FileManager.default.fileExists(atPath: url.path) { return url }
+        unavailable(url.path, sourceLocation: sourceLocation)
+        return nil
+    }
+
+    /// The bytes of `../shared/<relativePath>`, or nil after recording that it is missing.
+    public static func sharedBytes(_ relativePath: String, sourceLocation: SourceLocation = #_sourceLocation)
+        -> [UInt8]?
+    {
+        guard let url = shared(relativePath, sourceLocation: sourceLocation),
+            let data = FileManager.default.contents(atPath: url.path)
+        else { return nil }
+        return [UInt8](data)
+    }
+
+    /// The path of the program `name` from Debian package `package`, or nil after recording
+    /// that it is missing.
+    public static func tool(_ name: String, package: String, sourceLocation: SourceLocation = #_sourceLocation)
+        -> String?
+    {
+        for directory in ["/usr/bin", "/usr/sbin", "/usr/local/bin", "/bin"] {
+            let path = directory + "/" + name
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        unavailable("\(name) (Debian package \(package))", sourceLocation: sourceLocation)
+        return nil
+    }
+}
