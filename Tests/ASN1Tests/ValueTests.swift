@@ -37,6 +37,9 @@ import Testing
         #expect(ASN1ObjectIdentifier("1.2.840.113549.1.1.10").name == "id-RSASSA-PSS")
         #expect(KnownObjectIdentifiers.oid(named: "brainpoolP256r1")?.dotted == "1.3.36.3.3.2.8.1.1.7")
         #expect(ASN1ObjectIdentifier(dotted: "1.2.") == nil && ASN1ObjectIdentifier(dotted: "3.1") == nil)
+        // 40·2 + y must fit the first encoded arc (found by the fuzzing helper).
+        #expect(ASN1ObjectIdentifier(dotted: "2.18446744073709551615") == nil)
+        #expect(ASN1ObjectIdentifier(dotted: "2.18446744073709551535")?.content.count == 10)
         #expect(throws: ASN1Error.self) { try ASN1ObjectIdentifier(content: [0x2A, 0x86]) }
         #expect(throws: ASN1Error.self) { try ASN1ObjectIdentifier(content: [0x2A, 0x80, 0x01]) }
     }

@@ -13,7 +13,10 @@ public struct ASN1ObjectIdentifier: Hashable, Sendable, CustomStringConvertible,
             guard !part.isEmpty, part.allSatisfy(\.isASCII), let arc = UInt64(part) else { return nil }
             arcs.append(arc)
         }
-        guard arcs.count >= 2, arcs[0] <= 2, arcs[0] == 2 || arcs[1] < 40 else { return nil }
+        // The first two arcs share one encoded value, 40·x + y, which must fit.
+        guard arcs.count >= 2, arcs[0] <= 2, arcs[0] == 2 || arcs[1] < 40, arcs[1] <= UInt64.max - 80 else {
+            return nil
+        }
         self.arcs = arcs
     }
 
