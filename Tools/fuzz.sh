@@ -47,6 +47,12 @@ main() {
     local target failed=() summary=()
     for target in "${targets[@]}"; do manifest_line "$target" >/dev/null; done
     mkdir -p "$fuzz_dir"
+    # Two runs sharing $fuzz_dir would overwrite each other's seeds, logs and crasher checks.
+    exec 9>"$fuzz_dir/lock"
+    if ! flock -n 9; then
+        echo "== waiting for the other Tools/fuzz.sh using $fuzz_dir (or set FUZZ_DIR)"
+        flock 9
+    fi
     seed_index >"$fuzz_dir/seed-index"
     for target in "${targets[@]}"; do
         if run_target "$target" "$seconds"; then
@@ -160,8 +166,8 @@ run_target() {
     if ((status == 70 && new_artifacts == 0)); then status=0; fi
     if ((status != 0 || new_artifacts > 0)); then
         echo "!! $target FAILED (exit $status); log: $log"
-        grep -E -A12 '^==[0-9]+==ERROR|deadly signal|Fatal error|fuzz property|ERROR: libFuzzer' "$log" | head -40 || true
-        grep -E 'Test unit written to' "$log" || true
+        grep -a -E -A12 '^==[0-9]+==ERROR|deadly signal|Fatal error|fuzz property|ERROR: libFuzzer' "$log" | head -40 || true
+        grep -a -E 'Test unit written to' "$log" || true
         return 1
     fi
 }
@@ -171,10 +177,10 @@ run_target() {
 final_figures() {
     local log="$fuzz_dir/logs/$1.log"
     local status_line runs rate rss
-    status_line=$(grep -E '^#[0-9]+' "$log" | tail -1 || true)
-    runs=$(grep -m1 '^stat::number_of_executed_units' "$log" | awk '{ print $2 }' || true)
-    rate=$(grep -m1 '^stat::average_exec_per_sec' "$log" | awk '{ print $2 }' || true)
-    rss=$(grep -m1 '^stat::peak_rss_mb' "$log" | awk '{ print $2 }' || true)
+    status_line=$(grep -a -E '^#[0-9]+' "$log" | tail -1 || true)
+    runs=$(grep -a -m1 '^stat::number_of_executed_units' "$log" | awk '{ print $2 }' || true)
+    rate=$(grep -a -m1 '^stat::average_exec_per_sec' "$log" | awk '{ print $2 }' || true)
+    rss=$(grep -a -m1 '^stat::peak_rss_mb' "$log" | awk '{ print $2 }' || true)
     printf 'execs %s (%s/s)  %s  corp %s  rss %s MB' "${runs:-?}" "${rate:-?}" \
         "$(grep -oE 'cov: [0-9]+ ft: [0-9]+' <<<"$status_line" || echo 'cov: ? ft: ?')" \
         "$(grep -oE 'corp: [0-9]+/[0-9]+[a-zA-Z]*' <<<"$status_line" | cut -d' ' -f2 || echo '?')" "${rss:-?}"
