@@ -16,14 +16,15 @@ struct Library {
 
 let libraries: [Library] = [
     Library(name: "ASN1", dependencies: []),
-    Library(name: "MRZ", dependencies: [], testResources: [.copy("Fixtures")]),
+    Library(name: "JSON", dependencies: []),
+    Library(name: "MRZ", dependencies: ["JSON"], testResources: [.copy("Fixtures")]),
     Library(name: "Arithmetic", dependencies: ["CGMP"], testDependencies: ["COpenSSL"]),
     Library(name: "CryptoPrimitives", dependencies: ["COpenSSL", "Arithmetic"]),
     Library(name: "Transport", dependencies: []),
     Library(name: "PCSC", dependencies: ["Transport", "CPCSCLite"]),
     Library(name: "SecureMessaging", dependencies: ["Transport", "CryptoPrimitives"]),
-    Library(name: "LDS", dependencies: ["ASN1", "MRZ", "COpenJPEG", "CLibPNG"]),
-    Library(name: "CMS", dependencies: ["ASN1", "Arithmetic", "CryptoPrimitives"]),
+    Library(name: "LDS", dependencies: ["ASN1", "JSON", "MRZ", "COpenJPEG", "CLibPNG"]),
+    Library(name: "CMS", dependencies: ["ASN1", "JSON", "Arithmetic", "CryptoPrimitives"]),
     Library(
         name: "AccessControl",
         dependencies: ["Transport", "SecureMessaging", "CryptoPrimitives", "Arithmetic", "ASN1", "MRZ", "LDS"]
@@ -35,7 +36,7 @@ let libraries: [Library] = [
     Library(
         name: "Emrtd",
         dependencies: [
-            "ASN1", "MRZ", "Arithmetic", "CryptoPrimitives", "Transport", "SecureMessaging",
+            "ASN1", "JSON", "MRZ", "Arithmetic", "CryptoPrimitives", "Transport", "SecureMessaging",
             "AccessControl", "ChipAuthentication", "CMS", "LDS",
         ]
     ),
@@ -80,7 +81,7 @@ let package = Package(
             .executableTarget(
                 name: "emrtd",
                 dependencies: [
-                    "ASN1", "MRZ", "LDS", "CMS", "Transport", "PCSC", "Emrtd", "ChipSimulator", "AccessControl",
+                    "ASN1", "JSON", "MRZ", "LDS", "CMS", "Transport", "PCSC", "Emrtd", "ChipSimulator", "AccessControl",
                     "SecureMessaging",
                 ],
                 path: "Apps/emrtd"

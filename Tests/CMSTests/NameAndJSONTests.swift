@@ -1,5 +1,6 @@
 import ASN1
 import Foundation
+import JSON
 import Testing
 
 @testable import CMS
@@ -69,6 +70,6 @@ import Testing
         #expect(der.count % 4 == 0)
         #expect(Data(base64Encoded: der).map { [UInt8]($0) } == verdict.documentSignerCertificate?.der)
         #expect(dsc["notBefore"] as? String == "2024-01-01T00:00:00Z")
-        #expect(JSONTree.string("a\"\\\u{1}").serialized() == "\"a\\\"\\\\\\u0001\"")
+        #expect(JSONValue.string("a\"\\\u{1}").serialized() == "\"a\\\"\\\\\\u0001\"")
     }
 }

@@ -1,6 +1,7 @@
 import CMS
 import ChipSimulator
 import Foundation
+import JSON
 import LDS
 import MRZ
 import Testing

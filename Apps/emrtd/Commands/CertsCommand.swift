@@ -1,4 +1,5 @@
 import CMS
+import JSON
 
 /// `emrtd certs`: describes the certificates in a file.
 enum CertsCommand: Command {
@@ -22,7 +23,7 @@ enum CertsCommand: Command {
         } catch let error as CMSError {
             throw CommandFailure("\(file): \(error.reason)")
         }
-        print(JSONTree.array(infos.map(\.json)).serialized())
+        print(JSONValue.array(infos).serialized(pretty: true))
         return 0
     }
 }

@@ -1,5 +1,6 @@
 import CMS
 import Foundation
+import JSON
 
 /// `emrtd masterlist`: inspects a CSCA master list, or imports it into the default bundle.
 enum MasterListCommand: Command {
@@ -33,7 +34,7 @@ enum MasterListCommand: Command {
         let roots = try rootFile.map(loadCertificates) ?? []
         let verification = list.verify(roots: roots, at: time)
         guard importing else {
-            print(report(list, verification).serialized())
+            print(report(list, verification).serialized(pretty: true))
             return verification.signatureValid && verification.signerChainValid != false ? 0 : 3
         }
         guard rootFile != nil else { throw UsageError("import needs --ml-root CERT") }
@@ -44,17 +45,17 @@ enum MasterListCommand: Command {
         return try write(list, to: output, append: append)
     }
 
-    private static func report(_ list: MasterList, _ verification: MasterList.Verification) -> JSONTree {
-        .object([
-            ("certificates", .integer(list.certificates.count)),
-            ("countries", .array(list.countries.map(JSONTree.string))),
-            ("signer", verification.signer.map { CertificateInfo($0).json } ?? .null),
-            ("signingTime", verification.signingTime.map { .string(ISO8601DateFormatter().string(from: $0)) } ?? .null),
-            ("signatureValid", .bool(verification.signatureValid)),
-            ("signerChainValid", verification.signerChainValid.map(JSONTree.bool) ?? .null),
-            ("root", verification.root.map { CertificateInfo($0).json } ?? .null),
-            ("errors", .array(verification.problems.map { .string($0.description) })),
-        ])
+    private static func report(_ list: MasterList, _ verification: MasterList.Verification) -> JSONValue {
+        [
+            "certificates": .integer(list.certificates.count),
+            "countries": .array(list.countries.map(JSONValue.string)),
+            "signer": .optional(verification.signer.map(CertificateInfo.init)),
+            "signingTime": .optional(verification.signingTime.map { ISO8601DateFormatter().string(from: $0) }),
+            "signatureValid": .bool(verification.signatureValid),
+            "signerChainValid": verification.signerChainValid.map(JSONValue.bool) ?? .null,
+            "root": .optional(verification.root.map(CertificateInfo.init)),
+            "errors": .array(verification.problems.map { .string($0.description) }),
+        ]
     }
 
     private static func write(_ list: MasterList, to output: String?, append: Bool) throws -> Int32 {

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import LDS
 
 /// `emrtd parse`: one LDS file (EF.COM, a data group, EF.CardAccess, EF.CardSecurity) as JSON.
@@ -24,7 +25,7 @@ enum ParseCommand: Command {
     }
 
     /// How each kind is parsed: the one dispatch table. EF.SOD belongs to the CMS package: its
-    /// case returns that package's model (as JSON, e.g. via `JSONValue.parse`) when it has one.
+    /// case returns that package's model (as JSON) when it has one.
     static func parser(for kind: LDSFileKind) -> (([UInt8]) throws -> Parsed)? {
         switch kind {
         case .sod: nil

@@ -42,7 +42,7 @@ enum VerifyCommand: Command {
         }
         let verdict = PassiveAuthentication.verify(
             securityObject: securityObject, dataGroups: dataGroups, trustStore: trust.store, at: trust.time)
-        print(verdict.json.serialized())
+        print(verdict.json.serialized(pretty: true))
         return verdict.status == .authenticated ? 0 : 3
     }
 }

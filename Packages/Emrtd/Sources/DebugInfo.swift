@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import LDS
 import Synchronization
 import Transport

@@ -1,3 +1,4 @@
+import JSON
 import LDS
 
 /// The raw bytes of every file read, exactly as the chip sent them (hash these, never a

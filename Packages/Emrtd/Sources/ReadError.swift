@@ -1,3 +1,4 @@
+import JSON
 import LDS
 import Transport
 

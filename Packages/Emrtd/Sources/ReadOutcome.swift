@@ -1,3 +1,4 @@
+import JSON
 import LDS
 
 /// A read summarised for statistics and support logs: how it ended and how long it took, with no

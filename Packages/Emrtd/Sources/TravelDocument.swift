@@ -1,5 +1,6 @@
 import CMS
 import Foundation
+import JSON
 import LDS
 import MRZ
 
@@ -113,7 +114,7 @@ extension TravelDocument: JSONRepresentable {
             "accessControlProtocolUsed": accessControlProtocolUsed.json,
             "paceMapping": .optional(paceMapping),
             "authenticationStatus": authenticationStatus.json,
-            "machineReadableZoneInformation": machineReadableZoneInformation.map(Self.machineReadableZoneJSON) ?? .null,
+            "machineReadableZoneInformation": .optional(machineReadableZoneInformation),
             "face": .optional(face),
             "fingerprints": .optional(fingerprints),
             "iris": .optional(iris),
@@ -130,16 +131,11 @@ extension TravelDocument: JSONRepresentable {
             "debugInfo": .optional(debugInfo),
         ]
     }
-
-    /// The MRZ package's own JSON of the zone, folded into this tree.
-    static func machineReadableZoneJSON(_ zone: MachineReadableZone) -> JSONValue {
-        (try? JSONValue.parse(machineReadableZoneToJson(zone))) ?? .null
-    }
 }
 
 extension AuthenticationStatus: JSONRepresentable {
     public var json: JSONValue {
-        ["data": JSONValue(data.json), "chip": chip.json]
+        ["data": data.json, "chip": chip.json]
     }
 }
 
@@ -152,20 +148,6 @@ extension ChipAuthenticationStatus: JSONRepresentable {
             "activeAuthenticationResponse": .optional(activeAuthenticationResponse),
             "reason": .string(reason),
         ]
-    }
-}
-
-extension JSONValue {
-    /// The CMS package's verdict tree in this package's JSON value type.
-    init(_ tree: JSONTree) {
-        switch tree {
-        case .null: self = .null
-        case .bool(let value): self = .bool(value)
-        case .integer(let value): self = .integer(value)
-        case .string(let value): self = .string(value)
-        case .array(let elements): self = .array(elements.map(JSONValue.init))
-        case .object(let members): self = .object(members.map { JSONMember($0.key, JSONValue($0.value)) })
-        }
     }
 }
 

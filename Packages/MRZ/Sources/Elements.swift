@@ -1,6 +1,6 @@
 /// Where an element sits in the zone: a line and an inclusive column range, all 0-based
 /// (`lineIndex` 0 is the first line, `startIndex` 0 the first character).
-public struct MrzPosition: Sendable, Hashable, Encodable {
+public struct MrzPosition: Sendable, Hashable {
     public let lineIndex: Int
     public let startIndex: Int
     public let endIndex: Int
@@ -18,14 +18,14 @@ public struct MrzPosition: Sendable, Hashable, Encodable {
 /// `raw` without its trailing fillers and with the inner fillers turned into spaces.
 /// `positions` has one range, or two for a document number continued in the optional data,
 /// and none for an optional-data field that such a document number used up.
-public struct MrzElement: Sendable, Hashable, Encodable {
+public struct MrzElement: Sendable, Hashable {
     public let value: String
     public let raw: String
     public let positions: [MrzPosition]
 }
 
 /// A check digit as printed and whether it matches the data it guards (ICAO 9303-3 §4.9).
-public struct MrzCheckDigit: Sendable, Hashable, Encodable {
+public struct MrzCheckDigit: Sendable, Hashable {
     /// The printed character (a digit when well-formed).
     public let value: String
     public let isValid: Bool
@@ -33,7 +33,7 @@ public struct MrzCheckDigit: Sendable, Hashable, Encodable {
 }
 
 /// A field followed by its check digit (the document number, the TD3 personal number).
-public struct MrzElementWithCheckDigit: Sendable, Hashable, Encodable {
+public struct MrzElementWithCheckDigit: Sendable, Hashable {
     public let value: String
     public let raw: String
     public let positions: [MrzPosition]
@@ -56,7 +56,7 @@ public struct MrzDateElement: Sendable, Hashable {
 /// The name field: `value` is the whole name (fillers as spaces); the primary identifier is the
 /// part before the first `<<`, the secondary identifier the rest (ICAO 9303-3 §4.6), each with
 /// its inner fillers as single spaces. The secondary identifier is empty when there is none.
-public struct MrzNameElement: Sendable, Hashable, Encodable {
+public struct MrzNameElement: Sendable, Hashable {
     public let value: String
     public let raw: String
     public let positions: [MrzPosition]

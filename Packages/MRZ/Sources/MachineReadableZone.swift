@@ -62,7 +62,7 @@ protocol CommonElements: Sendable {
 }
 
 /// ICAO 9303-5 §4.2.2: an identity card's 3 × 30 zone.
-public struct Td1MachineReadableZone: Sendable, Hashable, Encodable, CommonElements {
+public struct Td1MachineReadableZone: Sendable, Hashable, CommonElements {
     public let documentCode: MrzElement
     public let issuingStateOrOrganization: MrzElement
     /// Continued into the line-1 optional data when longer than 9 characters (two positions).

@@ -1,105 +1,104 @@
-import Foundation
+import JSON
 
-/// The zone as JSON: lowerCamel keys named as the Swift properties, every optional present as
-/// `null`, keys sorted so that output is stable.
+/// The zone as JSON text (see `MachineReadableZone.json`); `prettyPrinted` uses the layout this
+/// text has always had (`"key" : value`).
 public func machineReadableZoneToJson(_ zone: MachineReadableZone, prettyPrinted: Bool = false) -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = prettyPrinted ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys]
-    // Every value here is a string, number, bool, null, array or object: encoding cannot fail.
-    guard let data = try? encoder.encode(zone) else { return "null" }
-    return String(decoding: data, as: UTF8.self)
+    zone.json.serialized(prettyPrinted ? .foundationPretty : .compact)
 }
 
-// The synthesized `Encodable` leaves nil properties out; these spell every key out instead so
-// that `null` stays visible (the project's JSON rule). `encode(_:forKey:)` with an Optional
-// writes `null`, unlike `encodeIfPresent`.
+/// An object whose members are in key order, the order the zone's JSON has always had.
+private func sortedObject(_ members: [String: JSONValue]) -> JSONValue {
+    .object(members.sorted { $0.key < $1.key }.map { JSONMember($0.key, $0.value) })
+}
 
-extension MachineReadableZone: Encodable {
-    fileprivate enum CodingKeys: String, CodingKey {
-        case lines, travelDocumentType, td1, td2, td3
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(lines, forKey: .lines)
-        try container.encode(travelDocumentType, forKey: .travelDocumentType)
-        try container.encode(td1, forKey: .td1)
-        try container.encode(td2, forKey: .td2)
-        try container.encode(td3, forKey: .td3)
+extension MachineReadableZone: JSONRepresentable {
+    /// lowerCamel keys named as the Swift properties, every optional present as `null`, keys
+    /// sorted so that output is stable.
+    public var json: JSONValue {
+        sortedObject([
+            "lines": .array(lines.map(JSONValue.string)), "travelDocumentType": travelDocumentType.json,
+            "td1": .optional(td1), "td2": .optional(td2), "td3": .optional(td3),
+        ])
     }
 }
 
-extension MrzDateElement: Encodable {
-    fileprivate enum CodingKeys: String, CodingKey {
-        case value, raw, positions, year, month, day, checkDigit
-    }
+extension TravelDocumentType: JSONEnum {}
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(value, forKey: .value)
-        try container.encode(raw, forKey: .raw)
-        try container.encode(positions, forKey: .positions)
-        try container.encode(year, forKey: .year)
-        try container.encode(month, forKey: .month)
-        try container.encode(day, forKey: .day)
-        try container.encode(checkDigit, forKey: .checkDigit)
+extension MrzPosition: JSONRepresentable {
+    public var json: JSONValue {
+        sortedObject([
+            "lineIndex": .integer(lineIndex), "startIndex": .integer(startIndex), "endIndex": .integer(endIndex),
+        ])
     }
 }
 
-extension Td2MachineReadableZone: Encodable {
-    fileprivate enum CodingKeys: String, CodingKey {
-        case documentCode, issuingStateOrOrganization, name, documentNumber, nationality, dateOfBirth, sex
-        case dateOfExpiry, optionalData, compositeCheckDigit
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try encodeCommon(self, into: &container)
-        try container.encode(compositeCheckDigit, forKey: .compositeCheckDigit)
+extension MrzElement: JSONRepresentable {
+    public var json: JSONValue {
+        sortedObject(["value": .string(value), "raw": .string(raw), "positions": .array(positions)])
     }
 }
 
-extension Td3MachineReadableZone: Encodable {
-    fileprivate enum CodingKeys: String, CodingKey {
-        case documentCode, issuingStateOrOrganization, name, documentNumber, nationality, dateOfBirth, sex
-        case dateOfExpiry, optionalData, optionalDataCheckDigit, compositeCheckDigit
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try encodeCommon(self, into: &container)
-        try container.encode(optionalDataCheckDigit, forKey: .optionalDataCheckDigit)
-        try container.encode(compositeCheckDigit, forKey: .compositeCheckDigit)
+extension MrzCheckDigit: JSONRepresentable {
+    public var json: JSONValue {
+        sortedObject(["value": .string(value), "isValid": .bool(isValid), "position": position.json])
     }
 }
 
-/// The keys TD2 and TD3 share, written once.
-private protocol CommonCodingKeys: CodingKey {
-    static var documentCode: Self { get }
-    static var issuingStateOrOrganization: Self { get }
-    static var name: Self { get }
-    static var documentNumber: Self { get }
-    static var nationality: Self { get }
-    static var dateOfBirth: Self { get }
-    static var sex: Self { get }
-    static var dateOfExpiry: Self { get }
-    static var optionalData: Self { get }
+extension MrzElementWithCheckDigit: JSONRepresentable {
+    public var json: JSONValue {
+        sortedObject([
+            "value": .string(value), "raw": .string(raw), "positions": .array(positions),
+            "checkDigit": checkDigit.json,
+        ])
+    }
 }
 
-extension Td2MachineReadableZone.CodingKeys: CommonCodingKeys {}
-extension Td3MachineReadableZone.CodingKeys: CommonCodingKeys {}
+extension MrzDateElement: JSONRepresentable {
+    public var json: JSONValue {
+        sortedObject([
+            "value": .string(value), "raw": .string(raw), "positions": .array(positions), "year": .optional(year),
+            "month": .optional(month), "day": .optional(day), "checkDigit": checkDigit.json,
+        ])
+    }
+}
 
-private func encodeCommon<Keys: CommonCodingKeys>(
-    _ zone: some CommonElements,
-    into container: inout KeyedEncodingContainer<Keys>
-) throws {
-    try container.encode(zone.documentCode, forKey: .documentCode)
-    try container.encode(zone.issuingStateOrOrganization, forKey: .issuingStateOrOrganization)
-    try container.encode(zone.name, forKey: .name)
-    try container.encode(zone.documentNumber, forKey: .documentNumber)
-    try container.encode(zone.nationality, forKey: .nationality)
-    try container.encode(zone.dateOfBirth, forKey: .dateOfBirth)
-    try container.encode(zone.sex, forKey: .sex)
-    try container.encode(zone.dateOfExpiry, forKey: .dateOfExpiry)
-    try container.encode(zone.optionalData, forKey: .optionalData)
+extension MrzNameElement: JSONRepresentable {
+    public var json: JSONValue {
+        sortedObject([
+            "value": .string(value), "raw": .string(raw), "positions": .array(positions),
+            "primaryIdentifier": .string(primaryIdentifier), "secondaryIdentifier": .string(secondaryIdentifier),
+        ])
+    }
+}
+
+extension Td1MachineReadableZone: JSONRepresentable {
+    public var json: JSONValue {
+        sortedObject(commonMembers(self).merging(["compositeCheckDigit": compositeCheckDigit.json]) { $1 })
+    }
+}
+
+extension Td2MachineReadableZone: JSONRepresentable {
+    public var json: JSONValue {
+        sortedObject(commonMembers(self).merging(["compositeCheckDigit": .optional(compositeCheckDigit)]) { $1 })
+    }
+}
+
+extension Td3MachineReadableZone: JSONRepresentable {
+    public var json: JSONValue {
+        sortedObject(
+            commonMembers(self).merging([
+                "optionalDataCheckDigit": .optional(optionalDataCheckDigit),
+                "compositeCheckDigit": .optional(compositeCheckDigit),
+            ]) { $1 })
+    }
+}
+
+/// The members all three layouts share, written once.
+private func commonMembers(_ zone: some CommonElements) -> [String: JSONValue] {
+    [
+        "documentCode": zone.documentCode.json, "issuingStateOrOrganization": zone.issuingStateOrOrganization.json,
+        "name": zone.name.json, "documentNumber": zone.documentNumber.json, "nationality": zone.nationality.json,
+        "dateOfBirth": zone.dateOfBirth.json, "sex": zone.sex.json, "dateOfExpiry": zone.dateOfExpiry.json,
+        "optionalData": .array(zone.optionalData),
+    ]
 }

@@ -1,4 +1,5 @@
 import ASN1
+import JSON
 
 /// DG2 (face), DG3 (fingerprints), DG4 (irises): a biometric information group template of
 /// ISO/IEC 7816-11 holding one template per biometric, each a header and a data block.

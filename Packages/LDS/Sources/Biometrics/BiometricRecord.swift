@@ -1,4 +1,5 @@
 import ASN1
+import JSON
 
 /// Which standard a biometric data block follows.
 public enum BiometricStandard: String, Sendable, JSONEnum {

@@ -1,4 +1,5 @@
 import ASN1
+import JSON
 
 /// DG12, additional document details (ICAO 9303-10 §4.7.12). Dates as text or BCD bytes.
 ///

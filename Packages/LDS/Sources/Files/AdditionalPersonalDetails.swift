@@ -1,4 +1,5 @@
 import ASN1
+import JSON
 
 /// DG11, additional personal details (ICAO 9303-10 §4.7.11). Every field is optional; texts are
 /// kept as stored, `<` fillers and separators included (`SMITH<<JOHN<J`), empty ones as "".

@@ -1,4 +1,5 @@
 import ASN1
+import JSON
 
 /// EF.COM: the LDS and Unicode versions and the list of data groups present (ICAO 9303-10 §4.6.1).
 ///

@@ -1,4 +1,5 @@
 import ASN1
+import JSON
 
 /// A date from DG11, DG12 or DG16: ICAO 9303-10 writes `yyyymmdd` (or `yyyymmddhhmmss`) as text,
 /// some chips as BCD bytes (`19 70 01 01`). Both are kept: the digits and how they were stored.

@@ -1,4 +1,5 @@
 import ASN1
+import JSON
 
 /// DG5 (displayed portrait, images under 5F40) and DG7 (displayed signature or usual mark,
 /// under 5F43), ICAO 9303-10 §4.7.5 and §4.7.7.

@@ -1,3 +1,5 @@
+import JSON
+
 /// The elementary files of the LDS: which one a file is, its outer tag, identifiers and the
 /// size cap applied before its bytes are read or parsed.
 public enum LDSFileKind: String, Sendable, CaseIterable, JSONEnum {

@@ -1,4 +1,5 @@
 import ASN1
+import JSON
 
 /// A parsed LDS file: its model keeps the exact bytes it was parsed from and the non-fatal
 /// problems met on the way (record lengths off by a few bytes, an image that would not render…).

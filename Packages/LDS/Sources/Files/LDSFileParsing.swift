@@ -1,3 +1,5 @@
+import JSON
+
 /// The entry points that pick a file's model by its kind.
 public enum LDSFileParser {
     /// Parses a file as `kind`. EF.SOD is refused (`.unsupported`): the CMS package models it.

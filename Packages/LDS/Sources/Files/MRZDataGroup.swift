@@ -1,4 +1,5 @@
 import ASN1
+import JSON
 import MRZ
 
 /// DG1: the machine readable zone as the chip stores it (ICAO 9303-10 §4.7.1), parsed by the MRZ
@@ -45,7 +46,6 @@ public struct MRZDataGroup: LDSFileModel, Equatable {
     }
 
     public var json: JSONValue {
-        let zone = (try? JSONValue.parse(machineReadableZoneToJson(machineReadableZone))) ?? .null
-        return ["mrzText": .string(mrzText), "machineReadableZone": zone, "rawBytes": .bytes(rawBytes)]
+        ["mrzText": .string(mrzText), "machineReadableZone": machineReadableZone.json, "rawBytes": .bytes(rawBytes)]
     }
 }

@@ -1,4 +1,5 @@
 import ASN1
+import JSON
 
 /// DG13, optional details: issuer-defined content, kept raw, with a flat view of its data
 /// objects when the content parses as BER-TLV.

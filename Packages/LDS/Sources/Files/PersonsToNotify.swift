@@ -1,4 +1,5 @@
 import ASN1
+import JSON
 
 /// DG16, persons to notify (ICAO 9303-10 §4.7.16).
 ///

@@ -1,3 +1,5 @@
+import JSON
+
 /// How an image's bytes are encoded.
 public enum ImageFormat: String, Sendable, CaseIterable, JSONEnum {
     case jpeg

@@ -1,4 +1,5 @@
 import ASN1
+import JSON
 
 /// A public key as X.509 writes it (DG15's Active Authentication key, DG14's and EF.CardSecurity's
 /// Chip Authentication keys), with what a reader shows and what the protocols need: algorithm,

@@ -1,4 +1,5 @@
 import ASN1
+import JSON
 
 /// Key agreement of a PACE or Chip Authentication protocol OID.
 public enum KeyAgreement: String, Sendable, JSONEnum {

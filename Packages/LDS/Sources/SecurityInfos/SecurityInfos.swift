@@ -1,4 +1,5 @@
 import ASN1
+import JSON
 
 /// A SecurityInfos set: EF.CardAccess, DG14 (inside tag 6E) and the content EF.CardSecurity signs.
 ///

@@ -1,3 +1,5 @@
+import JSON
+
 /// Why a file or an image could not be parsed: one error type for the whole package, with a
 /// machine-readable code and a reason for people.
 public struct LDSError: Error, Sendable, Equatable, CustomStringConvertible {

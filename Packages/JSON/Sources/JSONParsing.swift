@@ -2,10 +2,9 @@ extension JSONValue {
     /// Nesting deeper than this is refused (the reader's own documents stay far below it).
     static let maximumParseDepth = 64
 
-    /// Parses JSON text (RFC 8259), for composing JSON that another package produced as text
-    /// (e.g. the MRZ package's `machineReadableZoneToJson`) into a tree. Numbers that are not
+    /// Parses JSON text (RFC 8259), e.g. to check what the CLI printed. Numbers that are not
     /// integers are refused: no model here carries one.
-    public static func parse(_ text: String) throws(LDSError) -> JSONValue {
+    public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
         var parser = JSONTextParser(bytes: Array(text.utf8))
         let value = try parser.value(depth: 0)
         parser.skipWhitespace()
@@ -14,11 +13,20 @@ extension JSONValue {
     }
 }
 
+/// Why a text is not JSON this package reads, and where.
+public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The byte offset in the UTF-8 text where parsing stopped.
+    public let offset: Int
+    public let reason: String
+
+    public var description: String { "JSON: \(reason) at offset \(offset)" }
+}
+
 private struct JSONTextParser {
     let bytes: [UInt8]
     var index = 0
 
-    func failure(_ what: String) -> LDSError { LDSError(.malformed, "JSON: \(what) at offset \(index)") }
+    func failure(_ what: String) -> JSONParseError { JSONParseError(offset: index, reason: what) }
 
     mutating func skipWhitespace() {
         while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
@@ -33,7 +41,7 @@ private struct JSONTextParser {
         return true
     }
 
-    mutating func value(depth: Int) throws(LDSError) -> JSONValue {
+    mutating func value(depth: Int) throws(JSONParseError) -> JSONValue {
         guard depth < JSONValue.maximumParseDepth else { throw failure("nesting too deep") }
         skipWhitespace()
         guard index < bytes.count else { throw failure("value expected") }
@@ -74,7 +82,7 @@ private struct JSONTextParser {
         }
     }
 
-    mutating func integer() throws(LDSError) -> Int {
+    mutating func integer() throws(JSONParseError) -> Int {
         let start = index
         if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
         while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
@@ -84,7 +92,7 @@ private struct JSONTextParser {
         return value
     }
 
-    mutating func string() throws(LDSError) -> String {
+    mutating func string() throws(JSONParseError) -> String {
         guard consume("\"") else { throw failure("string expected") }
         var scalars = String.UnicodeScalarView()
         var pendingHighSurrogate: UInt32?

@@ -1,9 +1,10 @@
 /// A JSON document as a value, with object members kept in the order they were written.
 ///
-/// Every LDS model has a JSON form in the shape the reader's `TravelDocument` carries: keys in
-/// lowerCamel case, bytes as padded standard base64, absent optionals as `null` with the key
-/// present, enums as their lowerCamel case names. Building the tree instead of using `Codable`
-/// keeps those rules in one place and lets `Emrtd` compose the models' trees into its own.
+/// The one JSON type of the reader: MRZ, LDS and CMS build their models' JSON forms with it and
+/// `Emrtd` composes those trees into the `TravelDocument`'s, with no text in between. Shape
+/// rules: keys in lowerCamel case, bytes as padded standard base64, absent optionals as `null`
+/// with the key present, enums as their lowerCamel case names. Building the tree instead of
+/// using `Codable` keeps those rules in one place.
 public indirect enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
@@ -50,12 +51,29 @@ public indirect enum JSONValue: Sendable, Equatable {
 
     /// The text of the document; `pretty` indents by two spaces per level.
     public func serialized(pretty: Bool = false) -> String {
+        serialized(pretty ? .pretty : .compact)
+    }
+
+    /// How `serialized(_:)` lays the text out.
+    public enum Layout: Sendable {
+        /// One line, no spaces.
+        case compact
+        /// Two spaces per level, `"key": value`.
+        case pretty
+        /// The layout of Foundation's `JSONEncoder` with `.prettyPrinted`: `"key" : value`, and
+        /// an empty array or object split over two lines. The MRZ package's pretty text has
+        /// always had it, so callers comparing that text keep working.
+        case foundationPretty
+    }
+
+    /// The text of the document in `layout`.
+    public func serialized(_ layout: Layout) -> String {
         var output = ""
-        write(to: &output, pretty: pretty, indent: 0)
+        write(to: &output, layout: layout, indent: 0)
         return output
     }
 
-    private func write(to output: inout String, pretty: Bool, indent: Int) {
+    private func write(to output: inout String, layout: Layout, indent: Int) {
         switch self {
         case .null: output += "null"
         case .bool(let value): output += value ? "true" : "false"
@@ -63,27 +81,29 @@ public indirect enum JSONValue: Sendable, Equatable {
         case .string(let value): Self.writeString(value, to: &output)
         case .array(let elements):
             writeContainer(
-                elements, open: "[", close: "]", to: &output, pretty: pretty, indent: indent
+                elements, open: "[", close: "]", to: &output, layout: layout, indent: indent
             ) { element, output, indent in
-                element.write(to: &output, pretty: pretty, indent: indent)
+                element.write(to: &output, layout: layout, indent: indent)
             }
         case .object(let members):
             writeContainer(
-                members, open: "{", close: "}", to: &output, pretty: pretty, indent: indent
+                members, open: "{", close: "}", to: &output, layout: layout, indent: indent
             ) { member, output, indent in
                 Self.writeString(member.key, to: &output)
-                output += pretty ? ": " : ":"
-                member.value.write(to: &output, pretty: pretty, indent: indent)
+                output += layout == .compact ? ":" : layout == .pretty ? ": " : " : "
+                member.value.write(to: &output, layout: layout, indent: indent)
             }
         }
     }
 
     private func writeContainer<Element>(
-        _ elements: [Element], open: String, close: String, to output: inout String, pretty: Bool, indent: Int,
+        _ elements: [Element], open: String, close: String, to output: inout String, layout: Layout, indent: Int,
         writeElement: (Element, inout String, Int) -> Void
     ) {
         output += open
+        let pretty = layout != .compact
         guard !elements.isEmpty else {
+            if layout == .foundationPretty { output += "\n\n" + String(repeating: " ", count: indent) }
             output += close
             return
         }

@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+
+@testable import JSON
+
+struct JSONValueTests {
+    /// RFC 4648 §10 test vectors.
+    @Test func base64IsStandardAndPadded() {
+        let vectors = [
+            "": "", "f": "Zg==", "fo": "Zm8=", "foo": "Zm9v", "foob": "Zm9vYg==", "fooba": "Zm9vYmE=",
+            "foobar": "Zm9vYmFy",
+        ]
+        for (input, output) in vectors {
+            #expect(JSONValue.bytes(Array(input.utf8)) == .string(output))
+        }
+        #expect(JSONValue.bytes([0xFB, 0xFF]) == .string("+/8="))
+    }
+
+    @Test func serializesWithNullsKeptAndOrderPreserved() {
+        let value: JSONValue = [
+            "zeta": .null, "alpha": .optional(nil as String?), "text": "a\"b\\c\n\u{01}é",
+            "list": [1, true, .array([])], "empty": [:],
+        ]
+        #expect(
+            value.serialized()
+                == #"{"zeta":null,"alpha":null,"text":"a\"b\\c\n\u0001é","list":[1,true,[]],"empty":{}}"#)
+        #expect(value["alpha"] == .null)
+        #expect(value["missing"] == nil)
+    }
+
+    @Test func parsesWhatItWritesAndOtherPackagesJSON() throws {
+        let text = #"{ "a" : [ -12, null, false, "\u00e9\ud83d\ude00\/" ], "b": {} }"#
+        let value = try JSONValue.parse(text)
+        #expect(value["a"] == .array([.integer(-12), .null, .bool(false), .string("é😀/")]))
+        #expect(try JSONValue.parse(value.serialized(pretty: true)) == value)
+        #expect(throws: JSONParseError.self) { try JSONValue.parse("{\"a\": 1.5}") }
+        #expect(throws: JSONParseError.self) { try JSONValue.parse("[1,]") }
+        #expect(throws: JSONParseError.self) { try JSONValue.parse(String(repeating: "[", count: 100)) }
+    }
+
+    /// The layout `machineReadableZoneToJson(prettyPrinted: true)` has always printed is the one
+    /// Foundation's encoder writes: checked against it, empty containers and nesting included.
+    @Test func foundationPrettyMatchesJSONEncoder() throws {
+        struct Sample: Encodable {
+            let alpha = [1, 2]
+            let beta: [Int] = []
+            let gamma: [String: Int] = [:]
+            let delta = ["inner": ["x"]]
+            let epsilon = "text"
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        let expected = String(decoding: try encoder.encode(Sample()), as: UTF8.self)
+        let value: JSONValue = [
+            "alpha": [1, 2], "beta": [], "delta": ["inner": ["x"]], "epsilon": "text", "gamma": [:],
+        ]
+        #expect(value.serialized(.foundationPretty) == expected)
+    }
+
+    @Test func prettyIndentsByTwoWithoutSpaceBeforeColon() {
+        let value: JSONValue = ["a": [1, [:]], "b": []]
+        #expect(value.serialized(pretty: true) == "{\n  \"a\": [\n    1,\n    {}\n  ],\n  \"b\": []\n}")
+        #expect(value.serialized(.compact) == value.serialized())
+    }
+}
