@@ -54,6 +54,8 @@ import Transport
         #expect(document.face?.images.first?.format == .jpeg)
         #expect(document.additionalPersonalDetails?.placeOfBirth == "ZENITH,UTOPIA")
         #expect(document.additionalDocumentDetails?.issuingAuthority == "UTOPIA PASSPORT OFFICE")
+        #expect(document.additionalDocumentDetails?.dateOfIssue == LDSDate(value: "19890624", encoding: .bcd))
+        #expect(document.additionalPersonalDetails?.fullDateOfBirth == LDSDate(value: "19690806", encoding: .text))
         #expect(document.ldsVersion == "0108" && document.unicodeVersion == "040000")
         #expect(document.authenticationStatus.chip.status == .notSupported)
         #expect(document.ldsMasterFile.filesRead == [.com, .sod, .dg1, .dg2, .dg11, .dg12])

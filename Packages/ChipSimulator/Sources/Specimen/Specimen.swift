@@ -70,12 +70,15 @@ public struct Specimen: Sendable {
         files[dataGroup: 11] =
             AdditionalPersonalDetails(
                 fullName: "ERIKSSON<<ANNA<MARIA", otherNames: ["ERIKSSON<<ANNA"], personalNumber: "ZE184226B",
-                placeOfBirth: "ZENITH,UTOPIA", permanentAddress: "17 EXAMPLE STREET<UTOPIA",
+                fullDateOfBirth: LDSDate(value: "19690806", encoding: .text), placeOfBirth: "ZENITH,UTOPIA",
+                permanentAddress: "17 EXAMPLE STREET<UTOPIA",
                 telephone: "+00 555 0100", profession: "SPECIMEN", title: "DR"
             ).encoded()
         files[dataGroup: 12] =
             AdditionalDocumentDetails(
-                issuingAuthority: "UTOPIA PASSPORT OFFICE", endorsementsAndObservations: "SPECIMEN, NOT VALID",
+                issuingAuthority: "UTOPIA PASSPORT OFFICE", dateOfIssue: LDSDate(value: "19890624", encoding: .bcd),
+                endorsementsAndObservations: "SPECIMEN, NOT VALID",
+                dateAndTimeOfPersonalization: LDSDate(value: "19890601120000", encoding: .bcd),
                 personalizationSystemSerialNumber: "EMRTD-SIM-1"
             ).encoded()
         if rich {

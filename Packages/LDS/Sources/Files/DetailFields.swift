@@ -25,8 +25,8 @@ public struct LDSDate: Sendable, Equatable, JSONRepresentable {
         }
     }
 
-    /// Writes `value` back as text or BCD.
-    init(value: String, encoding: Encoding) {
+    /// A date to write, as text or BCD (e.g. `LDSDate(value: "19690806", encoding: .bcd)`).
+    public init(value: String, encoding: Encoding) {
         self.value = value
         self.encoding = encoding
     }
