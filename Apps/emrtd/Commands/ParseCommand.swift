@@ -1,11 +1,12 @@
+import CMS
 import Foundation
 import JSON
 import LDS
 
-/// `emrtd parse`: one LDS file (EF.COM, a data group, EF.CardAccess, EF.CardSecurity) as JSON.
+/// `emrtd parse`: one LDS file (EF.COM, EF.SOD, a data group, EF.CardAccess, EF.CardSecurity) as JSON.
 enum ParseCommand: Command {
     static let name = "parse"
-    static let summary = "parse an LDS file (EF.COM, DG1–DG16, EF.CardAccess, EF.CardSecurity) and print it as JSON"
+    static let summary = "parse an LDS file (EF.COM, EF.SOD, DG1–DG16, EF.CardAccess, EF.CardSecurity) as JSON"
     static let usage = """
         usage: emrtd parse FILE [--as KIND] [--images DIR]
 
@@ -24,11 +25,12 @@ enum ParseCommand: Command {
         let images: [DocumentImage]
     }
 
-    /// How each kind is parsed: the one dispatch table. EF.SOD belongs to the CMS package: its
-    /// case returns that package's model (as JSON) when it has one.
-    static func parser(for kind: LDSFileKind) -> (([UInt8]) throws -> Parsed)? {
+    /// How each kind is parsed: the one dispatch table. EF.SOD is the CMS package's (its
+    /// signature is `emrtd verify`'s business; this shows what it holds).
+    static func parser(for kind: LDSFileKind) -> ([UInt8]) throws -> Parsed {
         switch kind {
-        case .sod: nil
+        case .sod:
+            { bytes in Parsed(json: try DocumentSecurityObject(bytes: bytes).json, warnings: [], images: []) }
         default:
             { bytes in
                 let model = try LDSFileParser.parse(bytes, as: kind)
@@ -58,13 +60,12 @@ enum ParseCommand: Command {
             }
             kind = guessed
         }
-        guard let parse = parser(for: kind) else {
-            throw CommandFailure("\(kind.rawValue) files are not modelled yet")
-        }
         let parsed: Parsed
         do {
-            parsed = try parse(bytes)
+            parsed = try parser(for: kind)(bytes)
         } catch let error as LDSError {
+            throw CommandFailure("\(kind.rawValue): \(error)")
+        } catch let error as CMSError {
             throw CommandFailure("\(kind.rawValue): \(error)")
         }
         if let imageDirectory {

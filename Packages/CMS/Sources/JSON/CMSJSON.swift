@@ -1,3 +1,4 @@
+import Foundation
 import JSON
 
 // The JSON forms of this package's verdicts and certificate descriptions, which `Emrtd` folds
@@ -40,6 +41,35 @@ extension DataGroupHashResult: JSONRepresentable {
         [
             "dataGroup": .integer(dataGroup), "status": .string(status.rawValue),
             "expectedHash": .optional(expectedHash), "computedHash": .optional(computedHash),
+        ]
+    }
+}
+
+/// EF.SOD as `emrtd parse` shows it: the LDSSecurityObject, what signed it, and its certificates
+/// (whether the signature holds is Passive Authentication's verdict, not this).
+extension DocumentSecurityObject: JSONRepresentable {
+    public var json: JSONValue {
+        [
+            "eContentType": .string(signedData.contentType.name ?? signedData.contentType.dotted),
+            "version": .integer(version), "hashAlgorithm": .string(hashAlgorithm.displayName),
+            "dataGroupHashes": .array(
+                dataGroupHashes.sorted { $0.key < $1.key }.map {
+                    ["dataGroup": .integer($0.key), "hash": .bytes($0.value)]
+                }
+            ),
+            "ldsVersion": .optional(ldsVersion), "unicodeVersion": .optional(unicodeVersion),
+            "signerInfos": .array(signedData.signerInfos.map(\.json)),
+            "certificates": .array(signedData.certificates.map { CertificateInfo($0).json }),
+        ]
+    }
+}
+
+extension SignerInfo: JSONRepresentable {
+    public var json: JSONValue {
+        [
+            "digestAlgorithm": .string(digestAlgorithm.displayName),
+            "signatureAlgorithm": .string(signatureAlgorithm?.description ?? signatureAlgorithmIdentifier.dotted),
+            "signingTime": .optional(signedAttributes?.signingTime.map { ISO8601DateFormatter().string(from: $0) }),
         ]
     }
 }
