@@ -72,6 +72,7 @@ let package = Package(
         + [
             // What the test targets share: ../shared, prerequisites, subprocesses, the PC/SC rig.
             .target(name: "TestSupport", path: "Tests/TestSupport"),
+            .testTarget(name: "EmrtdCLITests", dependencies: ["TestSupport", "JSON"], path: "Tests/EmrtdCLITests"),
             .testTarget(
                 name: "PCSCIntegrationTests", dependencies: ["PCSC", "AccessControl", "TestSupport"],
                 path: "Tests/PCSCIntegrationTests"),

@@ -1,0 +1,99 @@
+import Foundation
+import JSON
+import TestSupport
+import Testing
+
+/// The `emrtd` executable as a user runs it: its exit statuses (0 done, 1 failed, 2 usage,
+/// 3 not verified) and its JSON, on the ICAO specimens and the real documents in ../shared.
+@Suite struct CLITests {
+    /// `emrtd`, built beside this test bundle by `swift build --build-tests`.
+    static func emrtd() -> String? {
+        let bundle = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
+        let path = URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent("emrtd").path
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            Prerequisites.unavailable("\(path) (swift build builds it)")
+            return nil
+        }
+        return path
+    }
+
+    @Test func helpVersionAndUsageErrors() throws {
+        guard let emrtd = Self.emrtd() else { return }
+        let help = try Subprocess.run(emrtd, ["--help"])
+        #expect(help.status == 0)
+        for command in ["mrz", "parse", "verify", "certs", "masterlist", "readers", "dump", "read", "simulate"] {
+            #expect(help.output.contains("  \(command) "), "--help does not list \(command)")
+        }
+        #expect(try Subprocess.run(emrtd, ["--version"]).output.hasPrefix("emrtd "))
+        let unknown = try Subprocess.run(emrtd, ["frobnicate"])
+        #expect(unknown.status == 2 && unknown.errorOutput.contains("unknown command"))
+        let badOption = try Subprocess.run(emrtd, ["verify", "--sod"])
+        #expect(badOption.status == 2 && badOption.errorOutput.contains("usage: emrtd verify"))
+    }
+
+    @Test func mrzPrintsTheSpecimenAndRefusesGarbage() throws {
+        guard let emrtd = Self.emrtd() else { return }
+        let result = try Subprocess.run(
+            emrtd,
+            [
+                "mrz", "I<UTOD231458907<<<<<<<<<<<<<<<", "7408122F1204159UTO<<<<<<<<<<<6",
+                "ERIKSSON<<ANNA<MARIA<<<<<<<<<<",
+            ])
+        #expect(result.status == 0)
+        let zone = try JSONValue.parse(result.output)
+        #expect(zone["travelDocumentType"] == "td1")
+        #expect(zone["td1"]?["documentNumber"]?["value"] == "D23145890")
+        #expect(zone["td1"]?["name"]?["secondaryIdentifier"] == "ANNA MARIA")
+        let garbage = try Subprocess.run(emrtd, ["mrz", "HELLO"])
+        #expect(garbage.status == 1 && garbage.errorOutput.split(separator: "\n").count == 1)
+    }
+
+    @Test func verifyALoneSODAgainstItsCSCA() throws {
+        guard let emrtd = Self.emrtd(), let folder = Prerequisites.shared("data/gmrtd/sod_samples") else { return }
+        let sod = folder.appendingPathComponent("FR_EF_SOD.bin").path
+        let trusted = try Subprocess.run(
+            emrtd,
+            ["verify", "--sod", sod, "--csca", folder.appendingPathComponent("FR_CSCA.der").path, "--no-builtin"])
+        // The data groups are absent: their hashes come out notRead, the signature and chain hold.
+        let verdict = try JSONValue.parse(trusted.output)
+        #expect(verdict["sodSignatureValid"] == true && verdict["certificateChainValid"] == true)
+        #expect(verdict["issuingCountry"] == "FR")
+        guard case .array(let hashes)? = verdict["dataGroupHashes"] else {
+            Issue.record("no dataGroupHashes")
+            return
+        }
+        #expect(hashes.allSatisfy { $0["status"] == "notRead" } && hashes.count == 7)
+        let untrusted = try Subprocess.run(
+            emrtd,
+            ["verify", "--sod", sod, "--csca", folder.appendingPathComponent("DE_CSCA.der").path, "--no-builtin"])
+        #expect(untrusted.status == 3)
+        #expect(try JSONValue.parse(untrusted.output)["status"] == "authorityCertificatesNotProvided")
+    }
+
+    @Test func certsAndParseReadEverySOD() throws {
+        guard let emrtd = Self.emrtd(), let folder = Prerequisites.shared("data/gmrtd/sod_samples") else { return }
+        let certs = try Subprocess.run(emrtd, ["certs", folder.appendingPathComponent("UK_DSC.der").path])
+        #expect(certs.status == 0)
+        guard case .array(let infos) = try JSONValue.parse(certs.output) else {
+            Issue.record("certs printed no array")
+            return
+        }
+        #expect(infos.count == 1 && infos.first?["country"] == "GB")
+        let parsed = try Subprocess.run(emrtd, ["parse", folder.appendingPathComponent("DE_EF_SOD.bin").path])
+        #expect(parsed.status == 0)
+        let sod = try JSONValue.parse(parsed.output)
+        #expect(sod["kind"] == "sod" && sod["model"]?["hashAlgorithm"] == "SHA-384")
+    }
+
+    @Test func masterListCountsAndVerifies() throws {
+        guard let emrtd = Self.emrtd(), let folder = Prerequisites.shared("data/gmrtd/master_list") else { return }
+        let list = folder.appendingPathComponent("NL_ML_2026-07-22.ml").path
+        let verified = try Subprocess.run(
+            emrtd, ["masterlist", list, "--ml-root", folder.appendingPathComponent("NL_ROOT_CA.cer").path])
+        #expect(verified.status == 0, "\(verified.combinedOutput)")
+        #expect(try JSONValue.parse(verified.output)["certificates"] == 411)
+        let wrongRoot = try Subprocess.run(
+            emrtd, ["masterlist", list, "--ml-root", folder.appendingPathComponent("DE_ROOT_CA_CSCA07.cer").path])
+        #expect(wrongRoot.status == 3)
+    }
+}
