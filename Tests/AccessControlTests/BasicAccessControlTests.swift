@@ -1,6 +1,7 @@
 import CryptoPrimitives
 import MRZ
 import SecureMessaging
+import TestSupport
 import Testing
 import Transport
 

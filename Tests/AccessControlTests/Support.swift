@@ -2,14 +2,8 @@ import CryptoPrimitives
 import MRZ
 import SecureMessaging
 import Synchronization
+import TestSupport
 import Transport
-
-/// Hex literals in tests, written as the published vectors print them (spaces allowed).
-func hex(_ string: String) -> [UInt8] {
-    let digits = string.filter { !$0.isWhitespace }.map { UInt8(String($0), radix: 16)! }
-    precondition(digits.count % 2 == 0, "odd hex literal")
-    return stride(from: 0, to: digits.count, by: 2).map { digits[$0] << 4 | digits[$0 + 1] }
-}
 
 /// ICAO 9303-11 Appendix D (D.2–D.4), as published; the same values as
 /// `../shared/vectors/icao9303-11.json` `bac` and `sm_examples`.

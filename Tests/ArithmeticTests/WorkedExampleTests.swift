@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import Arithmetic
@@ -12,11 +13,11 @@ import Testing
         let mapPCD = big("7F4EF07B9EA82FD78AD689B38D0BC78CF21F249D953BC46F4C6E19259C010F99")
         let mapPICC = big("498FF49756F2DC1587840041839A85982BE7761D14715FB091EFA7BCE9058560")
         let mapPublicPCD = try curve.decodePoint(
-            hexBytes(
+            hex(
                 "047ACF3EFC982EC45565A4B155129EFBC74650DCBFA6362D896FC70262E0C2CC5E544552DCB6725218799115B55C9BAA6D9F6BC3A9618E70C25AF71777A9C4922D"
             ))
         let mapPublicPICC = try curve.decodePoint(
-            hexBytes(
+            hex(
                 "04824FBA91C9CBE26BEF53A0EBE7342A3BF178CEA9F45DE0B70AA601651FBA3F5730D8C879AAA9C9F73991E61B58F4D52EB87A0A0C709A49DC63719363CCD13C54"
             ))
         #expect(try curve.publicKey(for: mapPCD) == mapPublicPCD)
@@ -26,14 +27,14 @@ import Testing
         #expect(h == (try curve.sharedPoint(privateKey: mapPICC, peerPublicKey: mapPublicPCD)))
         #expect(
             try curve.encode(h)
-                == hexBytes(
+                == hex(
                     "0460332EF2450B5D247EF6D3868397D398852ED6E8CAF6FFEEF6BF85CA57057FD50840CA7415BAF3E43BD414D35AA4608B93A2CAF3A4E3EA4E82C9C13D03EB7181"
                 ))
 
         let mapped = try curve.genericMapping(nonce: big("3F00C4D39D153F2B2A214A078D899B22"), sharedPoint: h)
         #expect(
             try curve.encode(mapped)
-                == hexBytes(
+                == hex(
                     "048CED63C91426D4F0EB1435E7CB1D74A46723A0AF21C89634F65A9AE87A9265E28C879506743F8611AC33645C5B985C80B5F09A0B83407C1B6A4D857AE76FE522"
                 ))
 
@@ -43,15 +44,15 @@ import Testing
         let ephPublicPICC = try curve.publicKey(for: ephPICC, generator: mapped)
         #expect(
             try curve.encode(ephPublicPCD)
-                == hexBytes(
+                == hex(
                     "042DB7A64C0355044EC9DF190514C625CBA2CEA48754887122F3A5EF0D5EDD301C3556F3B3B186DF10B857B58F6A7EB80F20BA5DC7BE1D43D9BF850149FBB36462"
                 ))
         #expect(
             try curve.encode(ephPublicPICC)
-                == hexBytes(
+                == hex(
                     "049E880F842905B8B3181F7AF7CAA9F0EFB743847F44A306D2D28C1D9EC65DF6DB7764B22277A2EDDC3C265A9F018F9CB852E111B768B326904B59A0193776F094"
                 ))
-        let k = hexBytes("28768D20701247DAE81804C9E780EDE582A9996DB4A315020B2733197DB84925")
+        let k = hex("28768D20701247DAE81804C9E780EDE582A9996DB4A315020B2733197DB84925")
         #expect(try curve.sharedSecret(privateKey: ephPCD, peerPublicKey: ephPublicPICC) == k)
         #expect(try curve.sharedSecret(privateKey: ephPICC, peerPublicKey: ephPublicPCD) == k)
     }
@@ -71,7 +72,7 @@ import Testing
         let h = try group.sharedSecret(privateKey: mapPCD, peerPublicValue: mapPublicPICC)
         #expect(
             h
-                == hexBytes(
+                == hex(
                     "5BABEBEF5B74E5BA94B5C063FDA15F1F1CDE94873EE0A5D3A2FCAB49F258D07F544F13CB66658C3AFEE9E727389BE3F6CBBBD32128A8C21DD6EEA3CF7091CDDFB08B8D007D40318DCCA4FFBF51208790FB4BD111E5A968ED6B6F08B26CA87C410B3CE0C310CE104EABD16629AA48620C1279270CB0750C0D37C57FFFE302AE7F"
                 ))
         #expect(h == (try group.sharedSecret(privateKey: mapPICC, peerPublicValue: mapPublicPCD)))
@@ -96,7 +97,7 @@ import Testing
                 == big(
                     "075693D9AE941877573E634B6E644F8E60AF17A0076B8B123D9201074D36152BD8B3A213F53820C42ADC79AB5D0AEEC3AEFB91394DA476BD97B9B14D0A65C1FC71A0E019CB08AF55E1F729005FBA7E3FA5DC41899238A250767A6D46DB974064386CD456743585F8E5D90CC8B4004B1F6D866C79CE0584E49687FF61BC29AEA1"
                 ))
-        let k = hexBytes(
+        let k = hex(
             "6BABC7B3A72BCD7EA385E4C62DB2625BD8613B24149E146A629311C4CA6698E38B834B6A9E9CD7184BA8834AFF5043D436950C4C1E7832367C10CB8C314D40E5990B0DF7013E64B4549E2270923D06F08CFF6BD3E977DDE6ABE4C31D55C0FA2E465E553E77BDF75E3193D3834FC26E8EB1EE2FA1E4FC97C18C3F6CFFFE2607FD"
         )
         #expect(try group.sharedSecret(privateKey: ephPCD, peerPublicValue: ephPublicPICC) == k)
@@ -106,10 +107,10 @@ import Testing
     @Test func integratedMappingECDH() throws {
         let curve = try #require(standardCurve(13))
         let mapped = try curve.integratedMapping(
-            pseudoRandom: hexBytes("A2F8FF2DF50E52C6599F386ADCB595D229F6A167ADE2BE5F2C3296ADD5B7430E"))
+            pseudoRandom: hex("A2F8FF2DF50E52C6599F386ADCB595D229F6A167ADE2BE5F2C3296ADD5B7430E"))
         #expect(
             try curve.encode(mapped)
-                == hexBytes(
+                == hex(
                     "048E82D31559ED0FDE92A4D0498ADD3C23BABA94FB77691E31E90AEA77FB17D4274C1AE14BD0C3DBAC0C871B7F3608169364437CA30AC243A089D3F266C1E60FAD"
                 ))
         let ephPCD = big("A73FB703AC1436A18E0CFA5ABB3F7BEC7A070E7A6788486BEE230C4A22762595")
@@ -118,23 +119,23 @@ import Testing
         let ephPublicPICC = try curve.publicKey(for: ephPICC, generator: mapped)
         #expect(
             try curve.encode(ephPublicPCD)
-                == hexBytes(
+                == hex(
                     "0489CBA23FFE96AA18D824627C3E934E54A9FD0B87A95D1471DC1C0ABFDCD640D46755DE9B7B778280B6BEBD57439ADFEB0E21FD4ED6DF42578C13418A59B34C37"
                 ))
         #expect(
             try curve.encode(ephPublicPICC)
-                == hexBytes(
+                == hex(
                     "0467F78E5F7F7686082B293E8D087E056916D0F74BC01A5F8957D0DE45691E51E8932B69A962B52A0985AD2C0A271EE6A13A8ADDDCD1A3A994B9DED257F4D22753"
                 ))
         #expect(
             try curve.sharedSecret(privateKey: ephPCD, peerPublicKey: ephPublicPICC)
-                == hexBytes("4F150FDE1D4F0E38E95017B891BAE17133A0DF45B0D3E18B60BA7BEAFDC2C713"))
+                == hex("4F150FDE1D4F0E38E95017B891BAE17133A0DF45B0D3E18B60BA7BEAFDC2C713"))
     }
 
     @Test func integratedMappingDH() throws {
         let group = try #require(StandardDomainParameters.group(id: 0))
         let mapped = try group.integratedMapping(
-            pseudoRandom: hexBytes(
+            pseudoRandom: hex(
                 "A0C7C50C002061A51CC87D254EF38068607417B6EE1B36473CFB800D2D2E5FA2B6980F01105D24FAB22ACD1BFA5C8A4C093ECDFAFE6D7125D42A843E338603835CF19AFAFF75EFE21DC5F6AA1F9AE46C25087E7368166FB08C1E4627AFED7D93570417B790FF7F747E57F432B04E1236819E0DFEF5B6E77CA4999925328182D2"
             ))
         #expect(
@@ -155,7 +156,7 @@ import Testing
         )
         #expect(
             try group.sharedSecret(privateKey: ephPCD, peerPublicValue: peer)
-                == hexBytes(
+                == hex(
                     "419410D6C0A17A4C07C54872CE1CBCEB0A2705C1A434C8A89A4CFE41F1D78124CA7EC52BDE7615E5345E48AB1ABB6E7D1D59A57F3174084D3CA4570397C1F62228BDFDB2DA191EA2239E2C060DBE3BBC23C2FCD0AF12E0F9E0B99FCF91FF1959011D5798B2FCBC1F14FCC24E441F4C8F9B08D977E9498560E63E7FFAB3134EA7"
                 ))
     }

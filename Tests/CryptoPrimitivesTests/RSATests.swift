@@ -1,4 +1,5 @@
 import COpenSSL
+import TestSupport
 import Testing
 
 @testable import CryptoPrimitives

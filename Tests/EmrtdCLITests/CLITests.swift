@@ -6,16 +6,7 @@ import Testing
 /// The `emrtd` executable as a user runs it: its exit statuses (0 done, 1 failed, 2 usage,
 /// 3 not verified) and its JSON, on the ICAO specimens and the real documents in ../shared.
 @Suite struct CLITests {
-    /// `emrtd`, built beside this test bundle by `swift build --build-tests`.
-    static func emrtd() -> String? {
-        let bundle = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
-        let path = URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent("emrtd").path
-        guard FileManager.default.isExecutableFile(atPath: path) else {
-            Prerequisites.unavailable("\(path) (swift build builds it)")
-            return nil
-        }
-        return path
-    }
+    static func emrtd() -> String? { Prerequisites.builtExecutable("emrtd") }
 
     @Test func helpVersionAndUsageErrors() throws {
         guard let emrtd = Self.emrtd() else { return }

@@ -44,16 +44,7 @@ import Transport
         return files
     }
 
-    /// The `emrtd` executable built beside this test bundle.
-    static func emrtdExecutable() -> String? {
-        let bundle = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
-        let path = URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent("emrtd").path
-        guard FileManager.default.isExecutableFile(atPath: path) else {
-            Prerequisites.unavailable("\(path) (swift build builds it)")
-            return nil
-        }
-        return path
-    }
+    static func emrtdExecutable() -> String? { Prerequisites.builtExecutable("emrtd") }
 
     static func temporaryDirectory() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("emrtd-dump-\(UUID().uuidString)")
@@ -180,18 +171,4 @@ extension EPassDumpTests {
             #expect((counts[true] ?? 0) < (counts[false] ?? 0), "\(counts)")
         }
     }
-}
-
-/// Bytes from lower- or upper-case hex; nil on anything else.
-func bytes(hex: String) -> [UInt8]? {
-    guard hex.count.isMultiple(of: 2) else { return nil }
-    var result: [UInt8] = []
-    var index = hex.startIndex
-    while index < hex.endIndex {
-        let next = hex.index(index, offsetBy: 2)
-        guard let byte = UInt8(hex[index..<next], radix: 16) else { return nil }
-        result.append(byte)
-        index = next
-    }
-    return result
 }

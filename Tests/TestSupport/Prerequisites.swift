@@ -55,4 +55,16 @@ public enum Prerequisites {
         unavailable("\(name) (Debian package \(package))", sourceLocation: sourceLocation)
         return nil
     }
+
+    /// The path of `name`, an executable of this package built beside the test bundle
+    /// (`swift build --build-tests` builds it), or nil after recording that it is missing.
+    public static func builtExecutable(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) -> String? {
+        let bundle = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
+        let path = URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent(name).path
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            unavailable("\(path) (swift build builds it)", sourceLocation: sourceLocation)
+            return nil
+        }
+        return path
+    }
 }
