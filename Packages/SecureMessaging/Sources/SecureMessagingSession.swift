@@ -81,17 +81,7 @@ public struct SecureMessagingSession: Sendable, CustomStringConvertible {
         }
         let counter = incremented(sendSequenceCounter)
         let cla = command.cla | 0x0C
-        var objects: [UInt8] = []
-        if !command.data.isEmpty {
-            let cryptogram = try crypt(command.data, counter: counter, encrypt: true)
-            objects +=
-                command.ins & 1 == 1
-                ? encodeDataObject(tag: SecureMessagingTag.oddInstructionCryptogram, value: cryptogram)
-                : encodeDataObject(
-                    tag: SecureMessagingTag.cryptogram,
-                    value: [SecureMessagingTag.paddingIndicator] + cryptogram
-                )
-        }
+        var objects = try cryptogramObject(command.data, counter: counter, instruction: command.ins)
         if let expectedLength = command.expectedLength {
             objects += encodeDataObject(
                 tag: SecureMessagingTag.expectedLength,
@@ -257,17 +247,7 @@ public struct SecureMessagingSession: Sendable, CustomStringConvertible {
     ) throws(SecureMessagingError) -> ResponseAPDU {
         try requireIntact()
         let counter = incremented(sendSequenceCounter)
-        var objects: [UInt8] = []
-        if !response.data.isEmpty {
-            let cryptogram = try crypt(response.data, counter: counter, encrypt: true)
-            objects +=
-                command.ins & 1 == 1
-                ? encodeDataObject(tag: SecureMessagingTag.oddInstructionCryptogram, value: cryptogram)
-                : encodeDataObject(
-                    tag: SecureMessagingTag.cryptogram,
-                    value: [SecureMessagingTag.paddingIndicator] + cryptogram
-                )
-        }
+        var objects = try cryptogramObject(response.data, counter: counter, instruction: command.ins)
         if includeProcessingStatus {
             objects += encodeDataObject(
                 tag: SecureMessagingTag.processingStatus,
@@ -293,6 +273,19 @@ public struct SecureMessagingSession: Sendable, CustomStringConvertible {
         if let failure {
             throw SecureMessagingError(.sessionBroken, "the session broke earlier: \(failure.reason)")
         }
+    }
+
+    /// `data` encrypted into DO'85' for an odd instruction (BER-TLV data, no padding-content
+    /// indicator) or DO'87' otherwise; nothing for no data. Commands and answers share the rule.
+    func cryptogramObject(_ data: [UInt8], counter: [UInt8], instruction: UInt8) throws(SecureMessagingError)
+        -> [UInt8]
+    {
+        guard !data.isEmpty else { return [] }
+        let cryptogram = try crypt(data, counter: counter, encrypt: true)
+        return instruction & 1 == 1
+            ? encodeDataObject(tag: SecureMessagingTag.oddInstructionCryptogram, value: cryptogram)
+            : encodeDataObject(
+                tag: SecureMessagingTag.cryptogram, value: [SecureMessagingTag.paddingIndicator] + cryptogram)
     }
 
     /// Pads and encrypts, or decrypts and unpads, under KSenc with the IV for `counter`.
