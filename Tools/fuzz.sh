@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing of every parser a chip or a file can reach (libFuzzer + ASan).
 #
-#   Tools/fuzz.sh [--seconds N] [TARGET...]     build, then run each TARGET (all when none) N s
+#   Tools/fuzz.sh [--seconds N] [--runs R] [TARGET...]
+#                                               build, then run each TARGET (all when none) N s,
+#                                               or until it has executed R inputs if that is sooner
 #   Tools/fuzz.sh --minimize TARGET FILE        shrink a crasher to FILE.min
 #   Tools/fuzz.sh --list                        the targets
 #
@@ -9,7 +11,8 @@
 # Fuzz/Sources. Corpora, logs and crashers live under $FUZZ_DIR (default /tmp/emrtd-fuzz),
 # never in the repository: corpus/<target> grows across runs, crashers/<target> keeps every
 # input that crashed, hung or ran out of memory, history.tsv one line per run (for totals).
-# Exits 1 when any target found one.
+# Exits 1 when any target found one. Scripts fuzzing different targets may run side by side
+# (one per core); a target already being fuzzed waits for that run to end.
 # CPU-polite runs: `nice -n 19 Tools/fuzz.sh ...`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,13 +30,14 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 export SWIFT_BACKTRACE=enable=no
 
 main() {
-    local seconds=60 minimize="" crasher="" targets=()
+    local seconds=60 runs=-1 minimize="" crasher="" targets=()
     while (($#)); do
         case "$1" in
         --seconds) seconds="$2"; shift 2 ;;
+        --runs) runs="$2"; shift 2 ;;
         --minimize) minimize="$2"; crasher="$3"; shift 3 ;;
         --list) known_targets; exit 0 ;;
-        -h | --help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h | --help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "unknown option $1" >&2; exit 2 ;;
         *) targets+=("$1"); shift ;;
         esac
@@ -46,23 +50,18 @@ main() {
     ((${#targets[@]})) || mapfile -t targets < <(known_targets)
     local target failed=() summary=()
     for target in "${targets[@]}"; do manifest_line "$target" >/dev/null; done
-    mkdir -p "$fuzz_dir"
-    # Two runs sharing $fuzz_dir would overwrite each other's seeds, logs and crasher checks.
-    exec 9>"$fuzz_dir/lock"
-    if ! flock -n 9; then
-        echo "== waiting for the other Tools/fuzz.sh using $fuzz_dir (or set FUZZ_DIR)"
-        flock 9
-    fi
-    seed_index >"$fuzz_dir/seed-index"
+    mkdir -p "$fuzz_dir/locks"
+    seed_index >"$fuzz_dir/seed-index.$$"
+    mv "$fuzz_dir/seed-index.$$" "$fuzz_dir/seed-index"
     for target in "${targets[@]}"; do
-        if run_target "$target" "$seconds"; then
+        if run_target "$target" "$seconds" "$runs"; then
             summary+=("$(printf '%-13s ok      %s' "$target" "$(final_figures "$target")")")
         else
             summary+=("$(printf '%-13s FAILED  %s' "$target" "$(final_figures "$target")")")
             failed+=("$target")
         fi
     done
-    echo "== summary (${seconds} s each; crashers in $fuzz_dir/crashers)"
+    echo "== summary (${seconds} s each$( ((runs < 0)) || echo " or $runs executions"); crashers in $fuzz_dir/crashers)"
     printf '%s\n' "${summary[@]}"
     if ((${#failed[@]})); then
         echo "!! failing targets: ${failed[*]} (minimise with: Tools/fuzz.sh --minimize TARGET FILE)"
@@ -130,22 +129,30 @@ collect_seeds() {
     ls "$seeds" | wc -l
 }
 
-# Runs TARGET for SECONDS; fails when it crashed, hung or ran out of memory.
+# Runs TARGET for SECONDS or RUNS executions (-1: no limit); fails when it crashed, hung or ran
+# out of memory.
 run_target() {
-    local target="$1" seconds="$2" line max_len dictionaries patterns name status=0 artifact new_artifacts=0
+    local target="$1" seconds="$2" runs="$3" line max_len dictionaries patterns name status=0 artifact new_artifacts=0
     line=$(manifest_line "$target")
     read -r _ max_len dictionaries patterns <<<"$line"
     read -ra patterns <<<"$patterns"
     local corpus="$fuzz_dir/corpus/$target" crashers="$fuzz_dir/crashers/$target"
     local log="$fuzz_dir/logs/$target.log" dictionary="$fuzz_dir/dictionaries/$target.dict"
     mkdir -p "$corpus" "$crashers" "$(dirname "$log")" "$(dirname "$dictionary")"
+    # Two runs of one target would overwrite each other's seeds, log and crasher checks.
+    exec 9>"$fuzz_dir/locks/$target"
+    if ! flock -n 9; then
+        echo "== waiting for the other run of $target in $fuzz_dir (or set FUZZ_DIR)"
+        flock 9
+    fi
     local seed_count
     seed_count=$(collect_seeds "$target" "$max_len" "${patterns[@]}")
     for name in ${dictionaries//+/ }; do cat "Fuzz/Dictionaries/$name.dict"; done >"$dictionary"
-    touch "$fuzz_dir/run-start"
+    local run_start="$fuzz_dir/locks/$target.start"
+    touch "$run_start"
 
-    echo "== $target: ${seconds} s, $seed_count seeds, corpus $(ls "$corpus" | wc -l) units, dictionary $dictionaries"
-    FUZZ_TARGET="$target" "$binary" "${limits[@]}" -max_total_time="$seconds" -max_len="$max_len" \
+    echo "== $target: ${seconds} s$( ((runs < 0)) || echo " or $runs executions"), $seed_count seeds, corpus $(ls "$corpus" | wc -l) units, dictionary $dictionaries"
+    FUZZ_TARGET="$target" "$binary" "${limits[@]}" -max_total_time="$seconds" -runs="$runs" -max_len="$max_len" \
         -dict="$dictionary" -artifact_prefix="$crashers/" -print_final_stats=1 \
         "$corpus" "$fuzz_dir/seeds/$target" >"$log" 2>&1 || status=$?
     echo "   $(final_figures "$target")"
@@ -162,8 +169,9 @@ run_target() {
         else
             new_artifacts=$((new_artifacts + 1))
         fi
-    done < <(find "$crashers" -type f -newer "$fuzz_dir/run-start" ! -name '*.unreproduced')
+    done < <(find "$crashers" -type f -newer "$run_start" ! -name '*.unreproduced')
     if ((status == 70 && new_artifacts == 0)); then status=0; fi
+    exec 9>&-
     if ((status != 0 || new_artifacts > 0)); then
         echo "!! $target FAILED (exit $status); log: $log"
         grep -a -E -A12 '^==[0-9]+==ERROR|deadly signal|Fatal error|fuzz property|ERROR: libFuzzer' "$log" | head -40 || true
