@@ -90,7 +90,7 @@ let package = Package(
             // The libFuzzer targets (Tools/fuzz.sh builds them with sanitizers; a plain build replays inputs).
             .executableTarget(
                 name: "emrtd-fuzz",
-                dependencies: ["ASN1", "MRZ", "LDS", "CMS", "Transport", "SecureMessaging"],
+                dependencies: ["ASN1", "MRZ", "LDS", "CMS", "Transport", "SecureMessaging", "AccessControl"],
                 path: "Fuzz/Sources"
             ),
             .executableTarget(

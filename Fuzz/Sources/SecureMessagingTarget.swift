@@ -32,7 +32,7 @@ let secureMessagingTarget = FuzzTarget(name: "sm") { input in
 
 /// A fresh session with published keys: 3DES after the 9303-11 BAC example (its SSC), or AES-128
 /// after the BSI EAC worked example's PACE (SSC zero).
-private func knownSession(aes: Bool) throws -> SecureMessagingSession {
+func knownSession(aes: Bool) throws -> SecureMessagingSession {
     if aes {
         return try SecureMessagingSession(
             encryptionKey: SymmetricKey(.aes128, bytes: hexBytes("68406B4162100563D9C901A6154D2901")),
