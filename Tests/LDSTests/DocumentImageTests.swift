@@ -54,6 +54,25 @@ struct DocumentImageTests {
         #expect(decodedGrey.channels == 2 && decodedGrey.samples == greyAlpha.samples)
     }
 
+    /// `renderImages: false` keeps every image, format and pixel size and leaves only the PNG out;
+    /// the default renders each JPEG 2000 image.
+    @Test(arguments: [
+        ("jmrtd/bsi2008/Datagroup2.bin", LDSFileKind.dg2), ("jmrtd/bsi2008/Datagroup4.bin", .dg4),
+        ("tsemrtd/EF_DG5.bin", .dg5), ("tsemrtd/EF_DG7.bin", .dg7),
+    ])
+    func parsingWithoutRenderingKeepsTheImages(path: String, kind: LDSFileKind) throws {
+        guard let file = SharedData.file(path) else { return }
+        let rendered = try #require(LDSFileParser.parse(file, as: kind) as? any ImageHolding)
+        let bare = try #require(LDSFileParser.parse(file, as: kind, renderImages: false) as? any ImageHolding)
+        #expect(!rendered.documentImages.isEmpty)
+        #expect(rendered.documentImages.allSatisfy { !$0.format.isJPEG2000 || $0.png != nil })
+        #expect(bare.documentImages.allSatisfy { $0.png == nil && $0.renderingFailure == nil })
+        #expect(bare.documentImages.map(\.bytes) == rendered.documentImages.map(\.bytes))
+        #expect(bare.documentImages.map(\.format) == rendered.documentImages.map(\.format))
+        #expect(bare.documentImages.map(\.width) == rendered.documentImages.map(\.width))
+        #expect(bare.documentImages.map(\.height) == rendered.documentImages.map(\.height))
+    }
+
     /// Every JPEG 2000 image in ../shared/data renders to a PNG of the same size and pixels as
     /// `opj_decompress` (OpenJPEG's reference tool) produces from the same bytes.
     @Test(arguments: [
@@ -109,3 +128,8 @@ struct DocumentImageTests {
         [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52]
         + [0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x01, 0x08, 0x02, 0x00, 0x00, 0x00]
 }
+
+/// The data groups that hold images, seen alike by the rendering test.
+private protocol ImageHolding { var documentImages: [DocumentImage] { get } }
+extension BiometricDataGroup: ImageHolding { var documentImages: [DocumentImage] { images } }
+extension DisplayedImageDataGroup: ImageHolding { var documentImages: [DocumentImage] { images } }

@@ -17,8 +17,8 @@ public struct BiometricDataGroup: LDSFileModel, Equatable {
     /// Every image of every template, in order.
     public var images: [DocumentImage] { templates.flatMap { $0.record.images.map(\.image) } }
 
-    /// `kind` is `.dg2`, `.dg3` or `.dg4`.
-    public init(_ bytes: [UInt8], kind: LDSFileKind) throws(LDSError) {
+    /// `kind` is `.dg2`, `.dg3` or `.dg4`; `renderImages: false` skips the PNG renderings.
+    public init(_ bytes: [UInt8], kind: LDSFileKind, renderImages: Bool = true) throws(LDSError) {
         guard [.dg2, .dg3, .dg4].contains(kind) else {
             throw LDSError(.unsupported, "\(kind.rawValue) is not a biometric data group")
         }
@@ -29,7 +29,9 @@ public struct BiometricDataGroup: LDSFileModel, Equatable {
         } catch  where error.code == .malformed {
             // Real chips write BER lengths that are off by a few bytes; the record inside is
             // still found by its signature rather than losing the face.
-            guard let template = BiometricTemplate(recoveringFrom: bytes) else { throw error }
+            guard let template = BiometricTemplate(recoveringFrom: bytes, renderImages: renderImages) else {
+                throw error
+            }
             self.kind = kind
             rawBytes = bytes
             templates = [template]
@@ -46,7 +48,7 @@ public struct BiometricDataGroup: LDSFileModel, Equatable {
         }
         var templates: [BiometricTemplate] = []
         for node in templateNodes {
-            let template = try BiometricTemplate(node)
+            let template = try BiometricTemplate(node, renderImages: renderImages)
             warnings += template.record.warnings
             templates.append(template)
         }
@@ -68,25 +70,25 @@ public struct BiometricTemplate: Sendable, Equatable, JSONRepresentable {
     public let dataBlock: [UInt8]
     public let record: BiometricRecord
 
-    init(_ node: ASN1Node) throws(LDSError) {
+    init(_ node: ASN1Node, renderImages: Bool) throws(LDSError) {
         let headerNode = node.children.first { $0.tag.tagClass == .contextSpecific && $0.isConstructed }
         header = BiometricHeader(headerNode)
         guard let block = node.child(ASN1Tag(0x5F2E)) ?? node.child(ASN1Tag(0x7F2E)) else {
             throw LDSError(.malformed, "biometric template without a data block (5F2E/7F2E)")
         }
         dataBlock = block.bytes
-        record = BiometricRecord(dataBlock: dataBlock)
+        record = BiometricRecord(dataBlock: dataBlock, renderImages: renderImages)
     }
 
     /// A template for the record found by its signature in a file whose TLVs do not parse: the
     /// data block runs from the signature to the end of the file, the header is unknown.
-    init?(recoveringFrom bytes: [UInt8]) {
+    init?(recoveringFrom bytes: [UInt8], renderImages: Bool) {
         let signatures: [[UInt8]] =
             [Array("FAC\0".utf8), Array("FIR\0".utf8), Array("IIR\0".utf8)] + imageSignatures
         guard let start = firstOccurrence(of: signatures, in: bytes) else { return nil }
         header = BiometricHeader(nil)
         dataBlock = Array(bytes[start...])
-        record = BiometricRecord(dataBlock: dataBlock)
+        record = BiometricRecord(dataBlock: dataBlock, renderImages: renderImages)
         if record.images.isEmpty { return nil }
     }
 

@@ -37,25 +37,29 @@ public struct BiometricRecord: Sendable, Equatable, JSONRepresentable {
 
     /// Reads a biometric data block (or a bare record file): 19794 by its magic, 39794 by its
     /// APPLICATION tag, a bare image by its signature; a block of none of these keeps any image
-    /// found inside it. Never fails: what cannot be read is a warning.
-    public init(dataBlock bytes: [UInt8]) {
+    /// found inside it. Never fails: what cannot be read is a warning. `renderImages: false` skips
+    /// the JPEG 2000 → PNG rendering (the costly part) when only the record is wanted.
+    public init(dataBlock bytes: [UInt8], renderImages: Bool = true) {
         let magic = Array(bytes.prefix(4))
         if magic == Array("FAC\0".utf8) {
-            self = ISO19794.face(bytes)
+            self = ISO19794.face(bytes, render: renderImages)
         } else if magic == Array("FIR\0".utf8) {
-            self = ISO19794.finger(bytes)
+            self = ISO19794.finger(bytes, render: renderImages)
         } else if magic == Array("IIR\0".utf8) {
-            self = ISO19794.iris(bytes)
+            self = ISO19794.iris(bytes, render: renderImages)
         } else if ImageFormat.detect(bytes) != .unknown {
             self.init(
-                standard: .rawImage, version: nil, images: [BiometricImage(image: DocumentImage(bytes: bytes))],
+                standard: .rawImage, version: nil,
+                images: [BiometricImage(image: DocumentImage(bytes: bytes, render: renderImages))],
                 warnings: ["biometric data block is a bare image without an ISO 19794/39794 record"])
         } else if let nodes = try? ASN1Node.parseAll(bytes, rules: .ber, maxDepth: OuterTLV.maximumDepth),
-            let record = nodes.lazy.compactMap(ISO39794.record).first
+            let record = nodes.lazy.compactMap({ ISO39794.record($0, render: renderImages) }).first
         {
             self = record
         } else {
-            let found = embeddedImage(in: bytes).map { [BiometricImage(image: DocumentImage(bytes: $0))] } ?? []
+            let found =
+                embeddedImage(in: bytes).map { [BiometricImage(image: DocumentImage(bytes: $0, render: renderImages))] }
+                ?? []
             self.init(
                 standard: .unknown, version: nil, images: found,
                 warnings: ["biometric data block in an unknown format (\(found.count) embedded image found)"])

@@ -4,12 +4,12 @@
 enum ISO19794 {
     /// ISO/IEC 19794-5: "FAC\0", version, record length (4), image count (2), then per image a
     /// facial record header (20), feature points (8 each), image information (12), image data.
-    static func face(_ bytes: [UInt8]) -> BiometricRecord {
+    static func face(_ bytes: [UInt8], render: Bool) -> BiometricRecord {
         var reader = ByteReader(bytes, offset: 4)
         let version = reader.read(4).map(versionText)
         var warnings: [String] = []
         guard let recordLength = reader.uint(4), let count = reader.uint(2) else {
-            return truncated(.iso19794Face, version, bytes)
+            return truncated(.iso19794Face, version, bytes, render: render)
         }
         if recordLength != bytes.count {
             warnings.append("19794-5 record length \(recordLength) differs from the data block's \(bytes.count)")
@@ -46,7 +46,8 @@ enum ISO19794 {
                 deviceType: deviceType, quality: quality)
             let declaredFormat: ImageFormat = dataType == 0 ? .jpeg : dataType == 1 ? .jpeg2000 : .unknown
             let image = DocumentImage(
-                bytes: data, declaredFormat: declaredFormat, declaredWidth: width, declaredHeight: height)
+                bytes: data, declaredFormat: declaredFormat, declaredWidth: width, declaredHeight: height,
+                render: render)
             images.append(BiometricImage(image: image, quality: quality, face: info))
         }
         if reader.remaining > 0 {
@@ -58,12 +59,12 @@ enum ISO19794 {
     /// ISO/IEC 19794-4: "FIR\0", version, record length (6), device (2), acquisition level (2),
     /// finger count (1), scale units (1), resolutions (8), depth (1), compression (1), reserved
     /// (2); then per finger a view header (14) and its image.
-    static func finger(_ bytes: [UInt8]) -> BiometricRecord {
+    static func finger(_ bytes: [UInt8], render: Bool) -> BiometricRecord {
         var reader = ByteReader(bytes, offset: 4)
         let version = reader.read(4).map(versionText)
         guard reader.skip(6 + 2 + 2), let count = reader.uint(1), reader.skip(1 + 8 + 1),
             let compression = reader.uint(1), reader.skip(2)
-        else { return truncated(.iso19794Finger, version, bytes) }
+        else { return truncated(.iso19794Finger, version, bytes, render: render) }
         let declaredFormat: ImageFormat =
             switch compression {
             case 2: .wsq
@@ -88,7 +89,8 @@ enum ISO19794 {
                 warnings.append("19794-4 image \(index + 1) declares \(declared) bytes, \(data.count) present")
             }
             let image = DocumentImage(
-                bytes: data, declaredFormat: declaredFormat, declaredWidth: width, declaredHeight: height)
+                bytes: data, declaredFormat: declaredFormat, declaredWidth: width, declaredHeight: height,
+                render: render)
             images.append(BiometricImage(image: image, position: position, quality: quality))
         }
         return BiometricRecord(standard: .iso19794Finger, version: version, images: images, warnings: warnings)
@@ -98,15 +100,15 @@ enum ISO19794 {
     /// length (2), properties (2), diameter (2), image format (2), width (2), height (2), depth (1),
     /// transformation (1), device unique ID (16); per subtype its feature (1) and image count (2);
     /// per image sequence (2), quality (1), rotation (2), uncertainty (2), length (4), data.
-    static func iris(_ bytes: [UInt8]) -> BiometricRecord {
+    static func iris(_ bytes: [UInt8], render: Bool) -> BiometricRecord {
         var reader = ByteReader(bytes, offset: 4)
         let version = reader.read(4).map(versionText)
         guard reader.skip(4 + 2), let subtypes = reader.uint(1), let headerLength = reader.uint(2),
             reader.skip(2 + 2), let format = reader.uint(2), let width = reader.uint(2), let height = reader.uint(2)
-        else { return truncated(.iso19794Iris, version, bytes) }
+        else { return truncated(.iso19794Iris, version, bytes, render: render) }
         var warnings: [String] = []
         guard headerLength >= 27, reader.skip(headerLength - 27) else {
-            return truncated(.iso19794Iris, version, bytes)
+            return truncated(.iso19794Iris, version, bytes, render: render)
         }
         let declaredFormat: ImageFormat =
             switch format {
@@ -130,7 +132,8 @@ enum ISO19794 {
                     warnings.append("19794-6 image \(index + 1) declares \(length) bytes, \(data.count) present")
                 }
                 let image = DocumentImage(
-                    bytes: data, declaredFormat: declaredFormat, declaredWidth: width, declaredHeight: height)
+                    bytes: data, declaredFormat: declaredFormat, declaredWidth: width, declaredHeight: height,
+                    render: render)
                 images.append(BiometricImage(image: image, position: feature, quality: quality))
             }
         }
@@ -138,10 +141,11 @@ enum ISO19794 {
     }
 
     /// A record whose header is cut short: any image inside it is still shown.
-    private static func truncated(_ standard: BiometricStandard, _ version: String?, _ bytes: [UInt8])
+    private static func truncated(_ standard: BiometricStandard, _ version: String?, _ bytes: [UInt8], render: Bool)
         -> BiometricRecord
     {
-        let found = embeddedImage(in: bytes).map { [BiometricImage(image: DocumentImage(bytes: $0))] } ?? []
+        let found =
+            embeddedImage(in: bytes).map { [BiometricImage(image: DocumentImage(bytes: $0, render: render))] } ?? []
         return BiometricRecord(
             standard: standard, version: version, images: found, warnings: ["\(standard.rawValue) header is truncated"])
     }

@@ -9,7 +9,7 @@ import ASN1
 ///     representationBlocks [1] SEQUENCE OF RepresentationBlock, … }
 /// ```
 enum ISO39794 {
-    static func record(_ block: ASN1Node) -> BiometricRecord? {
+    static func record(_ block: ASN1Node, render: Bool) -> BiometricRecord? {
         guard let record = find(block) else { return nil }
         let standard: BiometricStandard =
             switch record.tag.number {
@@ -26,7 +26,7 @@ enum ISO39794 {
         var images: [BiometricImage] = []
         for (index, representation) in representations.enumerated() {
             if let data = imageData(in: representation) {
-                images.append(BiometricImage(image: DocumentImage(bytes: data)))
+                images.append(BiometricImage(image: DocumentImage(bytes: data, render: render)))
             } else {
                 warnings.append("39794 representation \(index + 1) holds no recognised image")
             }

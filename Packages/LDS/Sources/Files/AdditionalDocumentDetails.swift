@@ -23,9 +23,10 @@ public struct AdditionalDocumentDetails: LDSFileModel, Equatable {
     public var personalizationSystemSerialNumber: String?
     public var warnings: [String]
 
-    public init(_ bytes: [UInt8]) throws(LDSError) {
+    /// `renderImages: false` skips the PNG rendering of a JPEG 2000 image.
+    public init(_ bytes: [UInt8], renderImages: Bool = true) throws(LDSError) {
         let (node, outerWarnings) = try OuterTLV.parse(bytes, kind: .dg12)
-        var reader = DetailReader(node)
+        var reader = DetailReader(node, renderImages: renderImages)
         rawBytes = bytes
         tagList = reader.tagList
         issuingAuthority = reader.text(0x5F19)

@@ -28,9 +28,10 @@ public struct AdditionalPersonalDetails: LDSFileModel, Equatable {
     public var custodyInformation: String?
     public var warnings: [String]
 
-    public init(_ bytes: [UInt8]) throws(LDSError) {
+    /// `renderImages: false` skips the PNG rendering of a JPEG 2000 image.
+    public init(_ bytes: [UInt8], renderImages: Bool = true) throws(LDSError) {
         let (node, outerWarnings) = try OuterTLV.parse(bytes, kind: .dg11)
-        var reader = DetailReader(node)
+        var reader = DetailReader(node, renderImages: renderImages)
         rawBytes = bytes
         tagList = reader.tagList
         fullName = reader.text(0x5F0E)

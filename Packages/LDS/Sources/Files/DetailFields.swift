@@ -49,9 +49,14 @@ public struct LDSDate: Sendable, Equatable, JSONRepresentable {
 /// Reading the data objects of DG11, DG12 and DG16 templates: text, dates, images, counts.
 struct DetailReader {
     let node: ASN1Node
+    /// Whether JPEG 2000 images get their PNG rendering.
+    let renderImages: Bool
     var warnings: [String] = []
 
-    init(_ node: ASN1Node) { self.node = node }
+    init(_ node: ASN1Node, renderImages: Bool) {
+        self.node = node
+        self.renderImages = renderImages
+    }
 
     /// The tag list (5C), when present.
     var tagList: [UInt32] { node.child(ASN1Tag(0x5C)).map { splitTagList($0.content) } ?? [] }
@@ -61,7 +66,7 @@ struct DetailReader {
     func date(_ tag: UInt64) -> LDSDate? { node.child(ASN1Tag(tag)).map { LDSDate($0.content) } }
 
     func image(_ tag: UInt64) -> DocumentImage? {
-        node.child(ASN1Tag(tag)).map { DocumentImage(bytes: $0.bytes) }
+        node.child(ASN1Tag(tag)).map { DocumentImage(bytes: $0.bytes, render: renderImages) }
     }
 
     /// The texts under a `A0` template (02 count, then repeated `tag`) — other names, other

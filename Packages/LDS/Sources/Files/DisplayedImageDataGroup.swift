@@ -13,8 +13,8 @@ public struct DisplayedImageDataGroup: LDSFileModel, Equatable {
     public let images: [DocumentImage]
     public let warnings: [String]
 
-    /// `kind` is `.dg5` or `.dg7`.
-    public init(_ bytes: [UInt8], kind: LDSFileKind) throws(LDSError) {
+    /// `kind` is `.dg5` or `.dg7`; `renderImages: false` skips the PNG renderings.
+    public init(_ bytes: [UInt8], kind: LDSFileKind, renderImages: Bool = true) throws(LDSError) {
         let imageTag: UInt64
         switch kind {
         case .dg5: imageTag = 0x5F40
@@ -24,7 +24,7 @@ public struct DisplayedImageDataGroup: LDSFileModel, Equatable {
         var (node, warnings) = try OuterTLV.parse(bytes, kind: kind)
         self.kind = kind
         rawBytes = bytes
-        images = node.children(ASN1Tag(imageTag)).map { DocumentImage(bytes: $0.bytes) }
+        images = node.children(ASN1Tag(imageTag)).map { DocumentImage(bytes: $0.bytes, render: renderImages) }
         if let count = node.child(.integer).flatMap({ try? $0.intValue() }), count != images.count {
             warnings.append("\(kind.rawValue) announces \(count) images, holds \(images.count)")
         }

@@ -3,15 +3,19 @@ import JSON
 /// The entry points that pick a file's model by its kind.
 public enum LDSFileParser {
     /// Parses a file as `kind`. EF.SOD is refused (`.unsupported`): the CMS package models it.
-    public static func parse(_ bytes: [UInt8], as kind: LDSFileKind) throws(LDSError) -> any LDSFileModel {
+    /// JPEG 2000 images are rendered to PNG unless `renderImages` is false: rendering a face costs
+    /// far more than parsing its data group, and a caller keeping the chip's bytes may not want it.
+    public static func parse(_ bytes: [UInt8], as kind: LDSFileKind, renderImages: Bool = true) throws(LDSError)
+        -> any LDSFileModel
+    {
         switch kind {
         case .com: return try CommonFile(bytes)
         case .dg1: return try MRZDataGroup(bytes)
-        case .dg2, .dg3, .dg4: return try BiometricDataGroup(bytes, kind: kind)
-        case .dg5, .dg7: return try DisplayedImageDataGroup(bytes, kind: kind)
+        case .dg2, .dg3, .dg4: return try BiometricDataGroup(bytes, kind: kind, renderImages: renderImages)
+        case .dg5, .dg7: return try DisplayedImageDataGroup(bytes, kind: kind, renderImages: renderImages)
         case .dg6, .dg8, .dg9, .dg10: return try RawDataGroup(bytes, kind: kind)
-        case .dg11: return try AdditionalPersonalDetails(bytes)
-        case .dg12: return try AdditionalDocumentDetails(bytes)
+        case .dg11: return try AdditionalPersonalDetails(bytes, renderImages: renderImages)
+        case .dg12: return try AdditionalDocumentDetails(bytes, renderImages: renderImages)
         case .dg13: return try OptionalDetails(bytes)
         case .dg14, .cardAccess: return try SecurityInfos(bytes, kind: kind)
         case .dg15: return try ActiveAuthenticationPublicKey(bytes)
@@ -23,9 +27,11 @@ public enum LDSFileParser {
 
     /// Parses a file without throwing: a file that cannot be parsed gives a nil model and a
     /// warning (for optional data groups, which never fail a read).
-    public static func parseLeniently(_ bytes: [UInt8], as kind: LDSFileKind) -> LDSParseResult {
+    public static func parseLeniently(_ bytes: [UInt8], as kind: LDSFileKind, renderImages: Bool = true)
+        -> LDSParseResult
+    {
         do {
-            let model = try parse(bytes, as: kind)
+            let model = try parse(bytes, as: kind, renderImages: renderImages)
             return LDSParseResult(kind: kind, model: model, warnings: model.warnings.map { "\(kind.rawValue): \($0)" })
         } catch {
             return LDSParseResult(kind: kind, model: nil, warnings: [failureWarning(kind, error)])

@@ -38,7 +38,7 @@ public struct PersonsToNotify: LDSFileModel, Equatable {
         var (node, warnings) = try OuterTLV.parse(bytes, kind: .dg16)
         rawBytes = bytes
         persons = node.children.filter { $0.tag.tagClass == .contextSpecific && $0.isConstructed }.map { template in
-            let reader = DetailReader(template)
+            let reader = DetailReader(template, renderImages: false)  // DG16 holds no images
             return Person(
                 dateDataRecorded: reader.date(0x5F50), name: reader.text(0x5F51), telephone: reader.text(0x5F52),
                 address: reader.text(0x5F53))
