@@ -10,7 +10,8 @@
 # Targets are declared in Fuzz/targets (seeds, dictionaries, input size) and written in
 # Fuzz/Sources. Corpora, logs and crashers live under $FUZZ_DIR (default /tmp/emrtd-fuzz),
 # never in the repository: corpus/<target> grows across runs, crashers/<target> keeps every
-# input that crashed, hung or ran out of memory, history.tsv one line per run (for totals).
+# input that crashed, hung or ran out of memory, history.tsv one line per run (for totals; its
+# last column is the commit the targets were built from, "+changes" when the tree differed).
 # Exits 1 when any target found one. Scripts fuzzing different targets may run side by side
 # (one per core); a target already being fuzzed waits for that run to end.
 # CPU-polite runs: `nice -n 19 Tools/fuzz.sh ...`.
@@ -77,6 +78,8 @@ build() {
         -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --product emrtd-fuzz 2>&1 |
         grep -v -e "Cannot export local symbol '__asan_extra_spill_area'" -e "^\[" || true
     [[ -x "$binary" ]] || { echo "fuzz build failed" >&2; exit 2; }
+    built_from="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+    git diff --quiet HEAD -- . 2>/dev/null || built_from+="+changes"
     objdump -h "$binary" | grep -c __sancov_cntrs >/dev/null && nm "$binary" | grep -c __asan_report_load >/dev/null ||
         { echo "$binary lacks coverage counters or AddressSanitizer" >&2; exit 2; }
 }
@@ -156,8 +159,8 @@ run_target() {
         -dict="$dictionary" -artifact_prefix="$crashers/" -print_final_stats=1 \
         "$corpus" "$fuzz_dir/seeds/$target" >"$log" 2>&1 || status=$?
     echo "   $(final_figures "$target")"
-    printf '%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$target" "$seconds" "$status" \
-        "$(final_figures "$target")" >>"$fuzz_dir/history.tsv"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$target" "$seconds" "$status" \
+        "$(final_figures "$target")" "$built_from" >>"$fuzz_dir/history.tsv"
 
     # A timeout is wall-clock time: on a loaded machine a slow but finite input can hit it. Each
     # one is run again alone; one that then finishes is set aside (.unreproduced), not a failure.
