@@ -6,6 +6,7 @@
 #                                               or until it has executed R inputs if that is sooner
 #   Tools/fuzz.sh --minimize TARGET FILE        shrink a crasher to FILE.min
 #   Tools/fuzz.sh --list                        the targets
+#   Tools/fuzz.sh --report                      per target: its best run, totals, open crashers
 #
 # Targets are declared in Fuzz/targets (seeds, dictionaries, input size) and written in
 # Fuzz/Sources. Corpora, logs and crashers live under $FUZZ_DIR (default /tmp/emrtd-fuzz),
@@ -38,7 +39,8 @@ main() {
         --runs) runs="$2"; shift 2 ;;
         --minimize) minimize="$2"; crasher="$3"; shift 3 ;;
         --list) known_targets; exit 0 ;;
-        -h | --help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --report) report; exit 0 ;;
+        -h | --help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "unknown option $1" >&2; exit 2 ;;
         *) targets+=("$1"); shift ;;
         esac
@@ -90,6 +92,36 @@ minimize_crasher() {
         -exact_artifact_path="$crasher.min" "$crasher" || true
     echo "== minimised: $crasher.min ($(wc -c <"$crasher.min") bytes)"
     od -Ax -tx1z -v "$crasher.min" | head -40
+}
+
+# From history.tsv, per target: the run with the most executions among clean runs (exit 0), whether
+# it met the acceptance bar (10 million executions or an hour), every run's executions summed,
+# and the crashers not yet dealt with (timeouts set aside as .unreproduced are not counted).
+report() {
+    local history="$fuzz_dir/history.tsv" target open
+    [[ -f "$history" ]] || { echo "no runs recorded in $history" >&2; exit 1; }
+    printf '%-13s %12s %6s %6s %6s  %-9s %-4s %13s %5s  %s\n' target executions limit cov ft commit bar \
+        "all runs" runs "open crashers"
+    for target in $(known_targets); do
+        open=$(find "$fuzz_dir/crashers/$target" -type f ! -name '*.unreproduced' 2>/dev/null | wc -l)
+        awk -F'\t' -v name="$target" -v open="$open" '
+            $2 == name {
+                match($5, /execs [0-9]+/); execs = substr($5, RSTART + 6, RLENGTH - 6) + 0
+                runs++; total += execs
+                if ($4 == 0 && execs >= best) {
+                    best = execs; seconds = $3; commit = ($6 == "" ? "?" : $6)
+                    cov = ft = "?"
+                    if (match($5, /cov: [0-9]+/)) cov = substr($5, RSTART + 5, RLENGTH - 5)
+                    if (match($5, /ft: [0-9]+/)) ft = substr($5, RSTART + 4, RLENGTH - 4)
+                }
+            }
+            END {
+                if (runs == 0) { printf "%-13s %12s\n", name, "never run"; exit }
+                bar = (best >= 10000000 || seconds >= 3600) ? "yes" : "no"
+                printf "%-13s %12d %6s %6s %6s  %-9s %-4s %13d %5d  %d\n", name, best, seconds, cov, ft, commit, bar, \
+                    total, runs, open
+            }' "$history"
+    done
 }
 
 known_targets() { grep -v '^#' Fuzz/targets | awk 'NF { print $1 }'; }
