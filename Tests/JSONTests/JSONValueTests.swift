@@ -28,6 +28,23 @@ struct JSONValueTests {
         #expect(value["missing"] == nil)
     }
 
+    /// Every control character, quote and backslash, amid non-ASCII text and long unescaped
+    /// runs: Foundation's parser reads back exactly the string written.
+    @Test func stringsRoundTripThroughFoundation() throws {
+        let controls = String(String.UnicodeScalarView((0..<0x20).compactMap(Unicode.Scalar.init)))
+        let samples = [
+            "", controls, "\"\\/", "é😀中文\u{7F}\u{2028}", "MUSTERMANN<<ERIKA" + controls + "Ωmega\"end\\",
+            String(repeating: "ABCDabcd0123+/==", count: 2000) + "\n" + String(repeating: "é", count: 100),
+        ]
+        for sample in samples {
+            let written = JSONValue.array([.string(sample)]).serialized()
+            let read = try JSONSerialization.jsonObject(with: Data(written.utf8)) as? [String]
+            #expect(read == [sample])
+            #expect(try JSONValue.parse(written) == .array([.string(sample)]))
+        }
+        #expect(JSONValue.string("\u{01}\u{1F}\t").serialized() == #""\u0001\u001f\t""#)
+    }
+
     @Test func parsesWhatItWritesAndOtherPackagesJSON() throws {
         let text = #"{ "a" : [ -12, null, false, "\u00e9\ud83d\ude00\/" ], "b": {} }"#
         let value = try JSONValue.parse(text)

@@ -117,22 +117,40 @@ public indirect enum JSONValue: Sendable, Equatable {
         output += close
     }
 
+    /// Writes `value` quoted, copying the runs between the characters JSON must escape whole: a
+    /// face in base64 is 20–80 KB of text with nothing to escape. The escaped characters are all
+    /// ASCII, which never occurs inside a multi-byte UTF-8 sequence, so every run ends on a
+    /// character boundary.
     private static func writeString(_ value: String, to output: inout String) {
         output += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: output.unicodeScalars.append(scalar)
+        let utf8 = value.utf8
+        var runStart = utf8.startIndex
+        var index = runStart
+        while index < utf8.endIndex {
+            let byte = utf8[index]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                output += value[runStart..<index]
+                output += escaped(byte)
+                runStart = utf8.index(after: index)
             }
+            index = utf8.index(after: index)
         }
+        output += value[runStart...]
         output += "\""
+    }
+
+    /// The JSON escape of a quote, a backslash or a control character.
+    private static func escaped(_ byte: UInt8) -> String {
+        switch byte {
+        case UInt8(ascii: "\""): return "\\\""
+        case UInt8(ascii: "\\"): return "\\\\"
+        case UInt8(ascii: "\n"): return "\\n"
+        case UInt8(ascii: "\r"): return "\\r"
+        case UInt8(ascii: "\t"): return "\\t"
+        default:
+            let hex = String(byte, radix: 16)
+            return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        }
     }
 }
 
