@@ -96,7 +96,7 @@ let package = Package(
             .executableTarget(
                 name: "emrtd-bench",
                 dependencies: [
-                    "Arithmetic", "CryptoPrimitives", "COpenSSL", "SecureMessaging", "Transport", "ASN1", "CMS",
+                    "Arithmetic", "CryptoPrimitives", "COpenSSL", "SecureMessaging", "Transport", "ASN1", "CMS", "JSON",
                 ],
                 path: "Apps/emrtd-bench"
             ),
