@@ -16,6 +16,15 @@ struct JSONValueTests {
         #expect(JSONValue.bytes([0xFB, 0xFF]) == .string("+/8="))
     }
 
+    /// Every length from 0 to 300 (each remainder, many full groups) against Foundation's encoder.
+    @Test func base64MatchesFoundation() {
+        var generator = SystemRandomNumberGenerator()
+        for length in 0...300 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            #expect(JSONValue.bytes(bytes) == .string(Data(bytes).base64EncodedString()), "length \(length)")
+        }
+    }
+
     @Test func serializesWithNullsKeptAndOrderPreserved() {
         let value: JSONValue = [
             "zeta": .null, "alpha": .optional(nil as String?), "text": "a\"b\\c\n\u{01}é",

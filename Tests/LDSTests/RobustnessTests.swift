@@ -52,6 +52,17 @@ struct RobustnessTests {
         }
     }
 
+    /// The earliest signature wins whichever is listed first; one cut by the end is not found.
+    @Test func firstOccurrenceFindsTheEarliestSignature() {
+        let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF]
+        let face = Array("FAC\0".utf8)
+        #expect(firstOccurrence(of: [jpeg, face], in: [1, 2] + face + [9] + jpeg) == 2)
+        #expect(firstOccurrence(of: [face, jpeg], in: [0xFF, 0xFF, 0xD8, 0xFF] + face) == 1)
+        #expect(firstOccurrence(of: [jpeg], in: [0, 0xFF, 0xD8]) == nil)
+        #expect(firstOccurrence(of: [jpeg], in: []) == nil)
+        #expect(firstOccurrence(of: [jpeg], in: jpeg) == 0)
+    }
+
     @Test func paddingAfterTheImage() throws {
         let record = try Self.faceRecord(image: Self.jpeg) + [UInt8](repeating: 0, count: 16)
         let group = try BiometricDataGroup(Self.dataGroup2(block: record), kind: .dg2)

@@ -208,20 +208,22 @@ enum Base64 {
     static func encode(_ bytes: [UInt8]) -> String {
         var output: [UInt8] = []
         output.reserveCapacity((bytes.count + 2) / 3 * 4)
-        var index = 0
-        while index < bytes.count {
-            let count = min(3, bytes.count - index)
-            var group = UInt32(bytes[index]) << 16
-            if count > 1 { group |= UInt32(bytes[index + 1]) << 8 }
-            if count > 2 { group |= UInt32(bytes[index + 2]) }
-            for position in 0..<4 {
-                if position <= count {
-                    output.append(alphabet[Int((group >> UInt32(18 - 6 * position)) & 0x3F)])
-                } else {
-                    output.append(UInt8(ascii: "="))
-                }
+        func append(_ group: UInt32, characters: Int) {
+            for position in 0..<characters {
+                output.append(alphabet[Int((group >> UInt32(18 - 6 * position)) & 0x3F)])
             }
+        }
+        let remainder = bytes.count % 3
+        var index = 0
+        while index < bytes.count - remainder {
+            append(UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2]), characters: 4)
             index += 3
+        }
+        // The last one or two bytes: two or three characters, then padding to four.
+        if remainder > 0 {
+            let last = UInt32(bytes[index]) << 16 | (remainder == 2 ? UInt32(bytes[index + 1]) << 8 : 0)
+            append(last, characters: remainder + 1)
+            output += Array(repeating: UInt8(ascii: "="), count: 3 - remainder)
         }
         return String(decoding: output, as: UTF8.self)
     }

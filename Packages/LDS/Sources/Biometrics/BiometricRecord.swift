@@ -140,12 +140,13 @@ func embeddedImage(in bytes: [UInt8]) -> [UInt8]? {
     firstOccurrence(of: imageSignatures, in: bytes).map { Array(bytes[$0...]) }
 }
 
-/// Where the earliest of `signatures` starts in `bytes`.
+/// Where the earliest of `signatures` starts in `bytes`: one pass, stopping at the first match
+/// (a malformed DG2 is searched whole, up to its 10 MB cap).
 func firstOccurrence(of signatures: [[UInt8]], in bytes: [UInt8]) -> Int? {
-    signatures.compactMap { signature -> Int? in
-        guard bytes.count >= signature.count else { return nil }
-        return (0...(bytes.count - signature.count)).first {
-            bytes[$0..<$0 + signature.count].elementsEqual(signature)
+    bytes.indices.first { start in
+        signatures.contains { signature in
+            signature.first == bytes[start] && bytes.count - start >= signature.count
+                && bytes[start..<start + signature.count].elementsEqual(signature)
         }
-    }.min()
+    }
 }
