@@ -38,14 +38,18 @@ struct JSONValueTests {
     }
 
     /// Every control character, quote and backslash, amid non-ASCII text and long unescaped
-    /// runs: Foundation's parser reads back exactly the string written.
+    /// runs, and each kind at every position of the eight-byte words the writer skips clean text
+    /// by: Foundation's parser reads back exactly the string written.
     @Test func stringsRoundTripThroughFoundation() throws {
         let controls = String(String.UnicodeScalarView((0..<0x20).compactMap(Unicode.Scalar.init)))
         let samples = [
             "", controls, "\"\\/", "é😀中文\u{7F}\u{2028}", "MUSTERMANN<<ERIKA" + controls + "Ωmega\"end\\",
             String(repeating: "ABCDabcd0123+/==", count: 2000) + "\n" + String(repeating: "é", count: 100),
         ]
-        for sample in samples {
+        let positioned = ["\"", "\\", "\u{0}", "\u{1F}", "\n"].flatMap { special in
+            (0..<17).map { String(repeating: "x", count: $0) + special + String(repeating: "é", count: 12) }
+        }
+        for sample in samples + positioned {
             let written = JSONValue.array([.string(sample)]).serialized()
             let read = try JSONSerialization.jsonObject(with: Data(written.utf8)) as? [String]
             #expect(read == [sample])

@@ -20,7 +20,7 @@ public indirect enum JSONValue: Sendable, Equatable {
 
     /// `null` for nil, else the wrapped value's JSON.
     public static func optional<Value: JSONRepresentable>(_ value: Value?) -> JSONValue {
-        value.map(\.json) ?? .null
+        value.map { $0.json } ?? .null
     }
 
     /// `null` for nil, else a string.
@@ -40,7 +40,7 @@ public indirect enum JSONValue: Sendable, Equatable {
 
     /// An array of the elements' JSON forms.
     public static func array<Element: JSONRepresentable>(_ elements: [Element]) -> JSONValue {
-        .array(elements.map(\.json))
+        .array(elements.map { $0.json })
     }
 
     /// The value of `key` when this is an object holding it.
@@ -125,7 +125,7 @@ public indirect enum JSONValue: Sendable, Equatable {
         output += "\""
         let utf8 = value.utf8
         var runStart = utf8.startIndex
-        var index = runStart
+        var index = utf8.index(runStart, offsetBy: cleanPrefixCount(of: value))
         while index < utf8.endIndex {
             let byte = utf8[index]
             if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
@@ -137,6 +137,35 @@ public indirect enum JSONValue: Sendable, Equatable {
         }
         output += value[runStart...]
         output += "\""
+    }
+
+    /// How many leading bytes of `value` need no escaping, found eight at a time: the byte loop
+    /// then only walks the last few bytes of a clean string. Zero when the string's UTF-8 is not
+    /// contiguous (a bridged string), which leaves all the work to the byte loop.
+    private static func cleanPrefixCount(of value: String) -> Int {
+        value.utf8.withContiguousStorageIfAvailable { bytes in
+            guard let base = bytes.baseAddress else { return 0 }
+            let raw = UnsafeRawPointer(base)
+            var offset = 0
+            while offset + 8 <= bytes.count,
+                !mayNeedEscaping(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            {
+                offset += 8
+            }
+            return offset
+        } ?? 0
+    }
+
+    /// Whether any byte of `word` is a control character, a quote or a backslash (the bit tricks
+    /// "has a byte below n" and "has a zero byte", exact for the question "any byte?").
+    private static func mayNeedEscaping(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        func hasByteBelow(_ limit: UInt64, _ word: UInt64) -> Bool {
+            (word &- ones &* limit) & ~word & highBits != 0
+        }
+        return hasByteBelow(0x20, word) || hasByteBelow(1, word ^ (ones &* 0x22))
+            || hasByteBelow(1, word ^ (ones &* 0x5C))
     }
 
     /// The JSON escape of a quote, a backslash or a control character.
@@ -206,25 +235,36 @@ enum Base64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     static func encode(_ bytes: [UInt8]) -> String {
-        var output: [UInt8] = []
-        output.reserveCapacity((bytes.count + 2) / 3 * 4)
-        func append(_ group: UInt32, characters: Int) {
-            for position in 0..<characters {
-                output.append(alphabet[Int((group >> UInt32(18 - 6 * position)) & 0x3F)])
+        let length = (bytes.count + 2) / 3 * 4
+        return String(unsafeUninitializedCapacity: length) { output in
+            bytes.withUnsafeBufferPointer { input in
+                alphabet.withUnsafeBufferPointer { alphabet in
+                    /// The four characters of a 24-bit group, `=` after the first `significant`.
+                    func write(_ group: UInt32, at offset: Int, significant: Int = 4) {
+                        for position in 0..<4 {
+                            output[offset + position] =
+                                position < significant
+                                ? alphabet[Int(group >> UInt32(18 - 6 * position) & 0x3F)] : UInt8(ascii: "=")
+                        }
+                    }
+                    var read = 0
+                    var written = 0
+                    while input.count - read >= 3 {
+                        write(
+                            UInt32(input[read]) << 16 | UInt32(input[read + 1]) << 8 | UInt32(input[read + 2]),
+                            at: written)
+                        read += 3
+                        written += 4
+                    }
+                    // The last one or two bytes: two or three characters, then padding.
+                    switch input.count - read {
+                    case 1: write(UInt32(input[read]) << 16, at: written, significant: 2)
+                    case 2: write(UInt32(input[read]) << 16 | UInt32(input[read + 1]) << 8, at: written, significant: 3)
+                    default: break
+                    }
+                }
             }
+            return length
         }
-        let remainder = bytes.count % 3
-        var index = 0
-        while index < bytes.count - remainder {
-            append(UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2]), characters: 4)
-            index += 3
-        }
-        // The last one or two bytes: two or three characters, then padding to four.
-        if remainder > 0 {
-            let last = UInt32(bytes[index]) << 16 | (remainder == 2 ? UInt32(bytes[index + 1]) << 8 : 0)
-            append(last, characters: remainder + 1)
-            output += Array(repeating: UInt8(ascii: "="), count: 3 - remainder)
-        }
-        return String(decoding: output, as: UTF8.self)
     }
 }
