@@ -45,23 +45,55 @@ def iris(image, image_format, width, height):
     return b"IIR\x00010\x00" + struct.pack(">I", 8 + 4 + len(header) + len(body)) + header + body
 
 
-def biometric_group(outer_tag, record, biometric_type):
-    """ICAO 9303-10 DG2-DG4: a biometric information group template with one template."""
-    header = tlv(0xA1, tlv(0x80, b"\x01\x01"), tlv(0x81, bytes([biometric_type])), tlv(0x87, b"\x01\x01"),
-                 tlv(0x88, b"\x00\x08"))
-    return tlv(outer_tag, tlv(0x7F61, tlv(0x02, b"\x01"), tlv(0x7F60, header, tlv(0x5F2E, record))))
+def iso39794(part, *representations):
+    """ISO/IEC 39794-4/-5/-6 ([APPLICATION part]): a version block (generation 3, 2019), then the
+    representation blocks, each a SEQUENCE of the given fields."""
+    version = tlv(0xA0, tlv(0x80, b"\x03"), tlv(0x81, b"\x07\xe3"))
+    return tlv(0x60 + part, version, tlv(0xA1, *[tlv(0x30, *fields) for fields in representations]))
 
+
+capture_date = tlv(0xA2, tlv(0x80, b"\x07\xe3"), tlv(0x81, b"\x07"), tlv(0x82, b"\x08"))
+
+
+def biometric_group(outer_tag, header, data_block):
+    """ICAO 9303-10 DG2-DG4: a biometric information group template with one template."""
+    return tlv(outer_tag, tlv(0x7F61, tlv(0x02, b"\x01"), tlv(0x7F60, tlv(0xA1, *header), data_block)))
+
+
+def header_19794(biometric_type):
+    """The biometric header template of a 19794 record: type, owner ISO/IEC JTC 1/SC 37, type 8."""
+    return [tlv(0x80, b"\x01\x01"), tlv(0x81, bytes([biometric_type])), tlv(0x87, b"\x01\x01"),
+            tlv(0x88, b"\x00\x08")]
+
+
+def group_19794(outer_tag, record, biometric_type):
+    return biometric_group(outer_tag, header_19794(biometric_type), tlv(0x5F2E, record))
+
+
+# 39794 records: a face with its image three levels down, a finger image, an iris image and an
+# iris representation without one (a warning).
+face_39794 = iso39794(5, [tlv(0x80, b"\x01"), tlv(0xA1, tlv(0xA0, tlv(0xA0, tlv(0x80, jp2)))), capture_date])
+finger_39794 = iso39794(4, [tlv(0xA0, tlv(0x80, b"\x02")), tlv(0x83, j2k), capture_date])
+iris_39794 = iso39794(6, [tlv(0x80, b"\x01"), tlv(0x82, b"\x08"), tlv(0x88, jp2)], [tlv(0x80, b"\x02")])
+# In a data group the 39794 record is a constructed data block, in DG2 under a [1] choice.
+header_39794 = [tlv(0x87, b"\x01\x01"), tlv(0x88, b"\x00\x2a")]
 
 files = {
-    "dg2/face-jp2": biometric_group(0x75, face(jp2, 1, 8, 8), 0x02),
-    "dg2/face-j2k": biometric_group(0x75, face(j2k, 1, 16, 12), 0x02),
-    "dg3/finger-jp2": biometric_group(0x63, finger(jp2, 4, 8, 8), 0x08),
-    "dg4/iris-jp2": biometric_group(0x76, iris(jp2, 0x0E, 8, 8), 0x10),
+    "dg2/face-jp2": group_19794(0x75, face(jp2, 1, 8, 8), 0x02),
+    "dg2/face-j2k": group_19794(0x75, face(j2k, 1, 16, 12), 0x02),
+    "dg2/face-39794": biometric_group(0x75, header_39794, tlv(0x7F2E, tlv(0xA1, face_39794))),
+    "dg3/finger-jp2": group_19794(0x63, finger(jp2, 4, 8, 8), 0x08),
+    "dg3/finger-39794": biometric_group(0x63, header_39794[:1], tlv(0x7F2E, finger_39794)),
+    "dg4/iris-jp2": group_19794(0x76, iris(jp2, 0x0E, 8, 8), 0x10),
+    "dg4/iris-39794": biometric_group(0x76, header_39794[:1], tlv(0x7F2E, iris_39794)),
     "dg5/portrait-jp2": tlv(0x65, tlv(0x02, b"\x01"), tlv(0x5F40, jp2)),
     "dg7/signature-j2k": tlv(0x67, tlv(0x02, b"\x01"), tlv(0x5F43, j2k)),
     "biometric/face-jp2": face(jp2, 1, 8, 8),
     "biometric/finger-j2k": finger(j2k, 4, 16, 12),
     "biometric/iris-jp2": iris(jp2, 0x0E, 8, 8),
+    "biometric/face-39794": face_39794,
+    "biometric/finger-39794": finger_39794,
+    "biometric/iris-39794": iris_39794,
 }
 for name, content in files.items():
     os.makedirs(os.path.dirname(f"{seeds}/{name}"), exist_ok=True)
