@@ -97,6 +97,7 @@ let package = Package(
                 name: "emrtd-bench",
                 dependencies: [
                     "Arithmetic", "CryptoPrimitives", "COpenSSL", "SecureMessaging", "Transport", "ASN1", "CMS", "JSON",
+                    "LDS", "COpenJPEG",
                 ],
                 path: "Apps/emrtd-bench"
             ),

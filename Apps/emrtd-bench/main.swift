@@ -5,7 +5,7 @@ import Foundation
 /// Suites register themselves in `allSuites`.
 let allSuites: [String: (_ arguments: [String]) -> Int32] = [
     "curves": curvesSuite, "hash": hashSuite, "sm": secureMessagingSuite, "pa": passiveAuthenticationSuite,
-    "json": jsonSuite,
+    "json": jsonSuite, "image": imageSuite,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

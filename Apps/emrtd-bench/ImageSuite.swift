@@ -1,0 +1,82 @@
+import COpenJPEG
+import Foundation
+import LDS
+
+/// `emrtd-bench image [--json]`: rendering JPEG 2000 images of ../shared/data (two DG2 faces,
+/// a DG4 iris, a DG7 signature; tsemrtd's DG5 holds bsi2008's face again) to PNG through
+/// `DocumentImage`, beside OpenJPEG decoding the same image alone (`opj_read_header` and
+/// `opj_decode` over a file stream, as `opj_decompress` starts). The codec is the floor of a
+/// rendering, so the ratio (below 1) is the share of our rendering that is OpenJPEG's: the rest
+/// is ours, bringing the components to 8 bits, interleaving them and writing the PNG. Results
+/// are images per second.
+func imageSuite(_ arguments: [String]) -> Int32 {
+    let data = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/data")
+    let samples: [(path: String, kind: LDSFileKind)] = [
+        ("jmrtd/bsi2008/Datagroup2.bin", .dg2), ("jmrtd/loes2006/ef0102.bin", .dg2),
+        ("jmrtd/bsi2008/Datagroup4.bin", .dg4), ("tsemrtd/EF_DG7.bin", .dg7),
+    ]
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("emrtd-bench-image-\(getpid())")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    var rows: [BenchRow] = []
+    do {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        for sample in samples {
+            let file = [UInt8](try Data(contentsOf: data.appendingPathComponent(sample.path)))
+            guard let image = firstJPEG2000Image(in: file, kind: sample.kind), let width = image.width,
+                let height = image.height
+            else {
+                FileHandle.standardError.write(Data("emrtd-bench image: no JPEG 2000 image in \(sample.path)\n".utf8))
+                return 1
+            }
+            let path = directory.appendingPathComponent("image.\(image.format.fileExtension)").path
+            try Data(image.bytes).write(to: URL(fileURLWithPath: path))
+            let codec = image.format == .jpeg2000 ? OPJ_CODEC_JP2 : OPJ_CODEC_J2K
+            guard openJPEGDecodes(path, codec: codec), DocumentImage(bytes: image.bytes).png != nil else {
+                FileHandle.standardError.write(Data("emrtd-bench image: \(sample.path) does not decode\n".utf8))
+                return 1
+            }
+            let times = compareNanosecondsPerOperation(
+                emrtd: { _ = DocumentImage(bytes: image.bytes) },
+                reference: { _ = openJPEGDecodes(path, codec: codec) }
+            )
+            rows.append(
+                BenchRow(
+                    name: "\(sample.path) \(width)×\(height)", emrtd: 1e9 / times.emrtd,
+                    reference: 1e9 / times.reference, unit: "images/s"))
+        }
+    } catch {
+        FileHandle.standardError.write(Data("emrtd-bench image: \(error)\n".utf8))
+        return 1
+    }
+    printBenchRows(
+        rows, title: "image: emrtd JPEG 2000 → PNG vs OpenJPEG decode alone", json: arguments.contains("--json"))
+    return 0
+}
+
+/// The first JPEG 2000 image a data group holds, unrendered.
+private func firstJPEG2000Image(in file: [UInt8], kind: LDSFileKind) -> DocumentImage? {
+    let images: [DocumentImage]
+    switch try? LDSFileParser.parse(file, as: kind, renderImages: false) {
+    case let group as BiometricDataGroup: images = group.images
+    case let group as DisplayedImageDataGroup: images = group.images
+    default: images = []
+    }
+    return images.first { $0.format.isJPEG2000 }
+}
+
+/// OpenJPEG alone: header and decode of the file at `path` with the default parameters.
+private func openJPEGDecodes(_ path: String, codec format: OPJ_CODEC_FORMAT) -> Bool {
+    guard let stream = opj_stream_create_default_file_stream(path, 1) else { return false }
+    defer { opj_stream_destroy(stream) }
+    guard let codec = opj_create_decompress(format) else { return false }
+    defer { opj_destroy_codec(codec) }
+    var parameters = opj_dparameters_t()
+    opj_set_default_decoder_parameters(&parameters)
+    var header: UnsafeMutablePointer<opj_image_t>?
+    guard opj_setup_decoder(codec, &parameters) != 0, opj_read_header(stream, codec, &header) != 0,
+        let image = header
+    else { return false }
+    defer { opj_image_destroy(image) }
+    return opj_decode(codec, stream, image) != 0 && opj_end_decompress(codec, stream) != 0
+}
