@@ -58,4 +58,19 @@ struct JPEG2000EdgeTests {
                 == 0)
         #expect(DecodedPNG([UInt8](try Data(contentsOf: output))) == ours)
     }
+
+    /// Noise does not compress: the PNG comes close to libpng's upper bound, which the encoder
+    /// writes into in one pass, for every layout and for rows of one pixel and many.
+    @Test(arguments: [(1, 1), (1, 300), (2_000, 3), (97, 61)])
+    func noiseEncodesToPNGInOnePass(width: Int, height: Int) throws {
+        var generator = SplitMix64(seed: UInt64(width * height))
+        for layout in [PixelImage.Layout.grey, .greyAlpha, .rgb, .rgbAlpha] {
+            let samples = (0..<width * height * layout.channels).map { _ in UInt8(truncatingIfNeeded: generator.next())
+            }
+            let image = PixelImage(width: width, height: height, layout: layout, samples: samples)
+            let decoded = try #require(DecodedPNG(try PNGEncoder.encode(image)))
+            #expect(decoded.width == width && decoded.height == height && decoded.channels == layout.channels)
+            #expect(decoded.samples == samples)
+        }
+    }
 }

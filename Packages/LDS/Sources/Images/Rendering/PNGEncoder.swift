@@ -10,20 +10,35 @@ enum PNGEncoder {
         descriptor.height = png_uint_32(image.height)
         descriptor.format = format(of: image.layout)
         let rowStride = png_int_32(image.width * image.layout.channels)
-        var size: png_alloc_size_t = 0
-        let sized = image.samples.withUnsafeBytes { samples in
-            png_image_write_to_memory(&descriptor, nil, &size, 0, samples.baseAddress, rowStride, nil)
-        }
-        guard sized != 0, size > 0 else { throw failure(descriptor) }
-        var output = [UInt8](repeating: 0, count: Int(size))
-        let written = output.withUnsafeMutableBytes { memory in
-            image.samples.withUnsafeBytes { samples in
-                png_image_write_to_memory(
-                    &descriptor, memory.baseAddress, &size, 0, samples.baseAddress, rowStride, nil)
+        // One pass into a buffer of libpng's own upper bound (`PNG_IMAGE_PNG_SIZE_MAX`): asking
+        // libpng for the size first would compress the image twice, and compression is most of
+        // a rendering's time. Should a zlib ever exceed the bound, libpng says how much it needs.
+        var capacity = maximumSize(of: image)
+        for _ in 0..<2 {
+            var size = capacity
+            var output = [UInt8](repeating: 0, count: capacity)
+            let written = output.withUnsafeMutableBytes { memory in
+                image.samples.withUnsafeBytes { samples in
+                    png_image_write_to_memory(
+                        &descriptor, memory.baseAddress, &size, 0, samples.baseAddress, rowStride, nil)
+                }
             }
+            if written != 0 {
+                output.removeLast(capacity - size)
+                return output
+            }
+            guard size > capacity else { break }
+            capacity = size
         }
-        guard written != 0 else { throw failure(descriptor) }
-        return Array(output.prefix(Int(size)))
+        throw failure(descriptor)
+    }
+
+    /// `PNG_IMAGE_PNG_SIZE_MAX` of png.h for a non-colour-mapped image: the chunks libpng writes
+    /// around the data, and zlib's bound on the filtered rows (a filter byte before each row).
+    private static func maximumSize(of image: PixelImage) -> Int {
+        let filtered = image.height * (image.width * image.layout.channels + 1)
+        let compressed = filtered + (filtered + 7) >> 3 + (filtered + 63) >> 6 + 11
+        return 8 + 25 + 16 + 44 + 12 + 12 + 12 * (compressed / Int(PNG_ZBUF_SIZE)) + compressed
     }
 
     private static func format(of layout: PixelImage.Layout) -> png_uint_32 {
