@@ -59,6 +59,48 @@ struct JPEG2000EdgeTests {
         #expect(DecodedPNG([UInt8](try Data(contentsOf: output))) == ours)
     }
 
+    /// PGX carries precisions above 16 bits, which are scaled per sample rather than through
+    /// the table. (OpenJPEG's PGX reader cuts signed samples to 11 bits whatever the header
+    /// says, so signed scaling is tested on `SampleScale` itself, below.)
+    @Test(arguments: [20, 24])
+    func wideSamplesAreScaledToEightBits(precision: Int) throws {
+        let directory = try SharedData.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var generator = SplitMix64(seed: UInt64(precision))
+        let (width, height) = (11, 5)
+        let range = 1 << precision
+        var samples = (0..<width * height).map { _ in Int(generator.next() % UInt64(range)) }
+        (samples[0], samples[1]) = (0, range - 1)
+        let header = Array("PG ML + \(precision) \(width) \(height)\n".utf8)
+        let body = samples.flatMap { sample in (0..<4).reversed().map { UInt8(truncatingIfNeeded: sample >> ($0 * 8)) }
+        }
+        let input = directory.appendingPathComponent("samples.pgx")
+        try Data(header + body).write(to: input)
+        guard let codestream = try Self.compress(input, to: "samples.j2k", in: directory) else { return }
+        let decoded = try #require(DocumentImage(bytes: codestream).png.flatMap(DecodedPNG.init))
+        #expect(decoded.channels == 1 && decoded.width == width && decoded.height == height)
+        let maximum = range - 1
+        #expect(decoded.samples == samples.map { UInt8(($0 * 255 + maximum / 2) / maximum) })
+        #expect(decoded.samples.prefix(2) == [0, 255])
+    }
+
+    /// Signed samples are shifted up by half their range, then clamped and scaled like
+    /// unsigned ones; the table (up to 16 bits) and the arithmetic (above) agree.
+    @Test func signedSamplesAreShiftedByHalfTheirRange() {
+        for precision in [1, 8, 12, 16] {
+            let maximum = (1 << precision) - 1
+            let half = 1 << (precision - 1)
+            let scale = SampleScale(precision: precision, signed: true)
+            let expected = (-half - 2...half + 1).map { sample in
+                UInt8((min(max(sample + half, 0), maximum) * 255 + maximum / 2) / maximum)
+            }
+            #expect((-half - 2...half + 1).map { scale.eightBit(Int32($0)) } == expected, "precision \(precision)")
+        }
+        let wide = SampleScale(precision: 24, signed: true)
+        let wideSamples: [Int32] = [-(1 << 23) - 1, -(1 << 23), 0, (1 << 23) - 1, 1 << 23]
+        #expect(wideSamples.map(wide.eightBit) == [0, 0, 128, 255, 255])
+    }
+
     /// Noise does not compress: the PNG comes close to libpng's upper bound, which the encoder
     /// writes into in one pass, for every layout and for rows of one pixel and many.
     @Test(arguments: [(1, 1), (1, 300), (2_000, 3), (97, 61)])
@@ -72,5 +114,15 @@ struct JPEG2000EdgeTests {
             #expect(decoded.width == width && decoded.height == height && decoded.channels == layout.channels)
             #expect(decoded.samples == samples)
         }
+    }
+
+    /// The cap on declared samples sits above the largest document images (a 1000 ppi slap of
+    /// four fingers is about 3200×3000 grey) and keeps what a few hundred bytes can make
+    /// OpenJPEG allocate to 64 MB of samples.
+    @Test func sampleCapAdmitsLargeDocumentImagesAndRefusesMore() {
+        let slap = FuzzRegressionTests.codestream(width: 3_200, height: 3_000, tileWidth: 3_200, tileHeight: 3_000)
+        #expect(throws: Never.self) { try JPEG2000Decoder.checkDeclaredSize(slap, format: .jpeg2000Codestream) }
+        let above = FuzzRegressionTests.codestream(width: 4_096, height: 4_097, tileWidth: 4_096, tileHeight: 4_097)
+        #expect(DocumentImage(bytes: above).renderingFailure?.contains("4096×4097×1 samples is refused") == true)
     }
 }
