@@ -87,4 +87,41 @@ import Testing
             emrtd, ["masterlist", list, "--ml-root", folder.appendingPathComponent("DE_ROOT_CA_CSCA07.cer").path])
         #expect(wrongRoot.status == 3)
     }
+
+    /// `parse --images` writes a JPEG 2000 face and its PNG rendering; `--no-render` keeps the
+    /// face's bytes and size in the JSON and the image file, and leaves the PNG out of both.
+    @Test func parseRendersImagesUnlessToldNot() throws {
+        guard let emrtd = Self.emrtd(), let file = Prerequisites.shared("data/jmrtd/bsi2008/Datagroup2.bin") else {
+            return
+        }
+        func first(_ value: JSONValue?) -> JSONValue? {
+            guard case .array(let elements)? = value else { return nil }
+            return elements.first
+        }
+        func faceImage(_ output: String) throws -> JSONValue? {
+            let template = first(try JSONValue.parse(output)["model"]?["templates"])
+            return first(template?["record"]?["images"])?["image"]
+        }
+        var faces: [JSONValue] = []
+        for extra in [[], ["--no-render"]] {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parse-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let result = try Subprocess.run(emrtd, ["parse", file.path, "--images", directory.path] + extra)
+            #expect(result.status == 0, "\(result.combinedOutput)")
+            let face = try #require(try faceImage(result.output))
+            let written = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+            if extra.isEmpty {
+                #expect(face["png"] != JSONValue.null)
+                #expect(written == ["dg2-1.jp2", "dg2-1.png"])
+            } else {
+                #expect(face["png"] == JSONValue.null)
+                #expect(written == ["dg2-1.jp2"])
+            }
+            faces.append(face)
+        }
+        for key in ["format", "width", "height", "bytes"] {
+            #expect(faces[0][key] == faces[1][key], "\(key) differs without rendering")
+        }
+        #expect(faces[0]["width"] == 413)
+    }
 }

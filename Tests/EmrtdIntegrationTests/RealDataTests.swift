@@ -21,12 +21,13 @@ import Testing
         return directory
     }
 
-    static func read(_ directory: URL) throws -> TravelDocument {
+    static func read(_ directory: URL, renderImages: Bool = true) throws -> TravelDocument {
         defer { try? FileManager.default.removeItem(at: directory) }
         let chip = SimulatedChip(
             configuration: ChipConfiguration(files: try ChipFiles(directory: directory), enforcesAccessControl: false))
         let reader = try EmrtdReader(
-            config: ReaderConfig(useBuiltInAuthorityCertificates: false), chipAccess: PlainChipAccess())
+            config: ReaderConfig(useBuiltInAuthorityCertificates: false, renderImages: renderImages),
+            chipAccess: PlainChipAccess())
         return try reader.read(transport: chip, accessKey: OrchestrationTests.accessKey)
     }
 
@@ -62,15 +63,13 @@ import Testing
     /// Loes 2006 (the Netherlands): SHA-256 hashes of DG1, DG2 and DG15 match and the RSA
     /// signature verifies; without the Dutch test CSCA the verdict is
     /// `authorityCertificatesNotProvided`.
+    static let loes2006Files = [
+        "ef011E.bin": "COM.bin", "ef011D.bin": "SOD.bin", "ef0101.bin": "DG1.bin", "ef0102.bin": "DG2.bin",
+        "ef010F.bin": "DG15.bin",
+    ]
+
     @Test func loes2006() throws {
-        guard
-            let directory = try Self.dumpDirectory(
-                "loes2006",
-                names: [
-                    "ef011E.bin": "COM.bin", "ef011D.bin": "SOD.bin", "ef0101.bin": "DG1.bin", "ef0102.bin": "DG2.bin",
-                    "ef010F.bin": "DG15.bin",
-                ])
-        else { return }
+        guard let directory = try Self.dumpDirectory("loes2006", names: Self.loes2006Files) else { return }
         let document = try Self.read(directory)
         let data = document.authenticationStatus.data
         #expect(data.dataGroupHashes.map(\.dataGroup) == [1, 2, 15])
@@ -80,5 +79,23 @@ import Testing
         #expect(data.status == .authorityCertificatesNotProvided)
         #expect(document.activeAuthenticationPublicKey != nil)
         #expect(document.machineReadableZoneInformation?.fields.documentNumber == "XX0001328")
+    }
+
+    /// `renderImages: false`: the face comes without its PNG, and everything else of the read
+    /// (its bytes, pixel size, the data verdict) is what a rendering read gives.
+    @Test func readWithoutRenderingKeepsTheFace() throws {
+        guard let first = try Self.dumpDirectory("loes2006", names: Self.loes2006Files),
+            let second = try Self.dumpDirectory("loes2006", names: Self.loes2006Files)
+        else { return }
+        let rendered = try Self.read(first)
+        let bare = try Self.read(second, renderImages: false)
+        let renderedFace = try #require(rendered.face?.images.first)
+        let bareFace = try #require(bare.face?.images.first)
+        #expect(renderedFace.png != nil)
+        #expect(bareFace.png == nil && bareFace.renderingFailure == nil)
+        #expect(bareFace.bytes == renderedFace.bytes && bareFace.format == .jpeg2000)
+        #expect(bareFace.width == 449 && bareFace.height == 598)
+        #expect(bare.authenticationStatus.data == rendered.authenticationStatus.data)
+        #expect(bare.warnings == rendered.warnings)
     }
 }

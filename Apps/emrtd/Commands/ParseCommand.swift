@@ -8,13 +8,14 @@ enum ParseCommand: Command {
     static let name = "parse"
     static let summary = "parse an LDS file (EF.COM, EF.SOD, DG1–DG16, EF.CardAccess, EF.CardSecurity) as JSON"
     static let usage = """
-        usage: emrtd parse FILE [--as KIND] [--images DIR]
+        usage: emrtd parse FILE [--as KIND] [--images DIR] [--no-render]
 
         Prints the file's model as JSON: {"kind", "model", "warnings"}. The kind is guessed from
         the first byte (60 COM, 61 DG1, 75 DG2 … 70 DG16, 77 SOD, 31 CardAccess, 30 CardSecurity)
         unless --as gives it: com, sod, dg1 … dg16, cardAccess (or cardaccess), cardSecurity.
         --images DIR writes every image of the file into DIR (.jpg, .jp2, .j2k, .wsq, …) and,
-        for JPEG 2000, its PNG rendering next to it.
+        for JPEG 2000, its PNG rendering next to it. --no-render leaves JPEG 2000 images
+        unrendered ("png": null): the image's bytes, format and size are kept.
         Exit status: 0 parsed, 1 unreadable or not parseable, 2 wrong command line.
         """
 
@@ -27,13 +28,13 @@ enum ParseCommand: Command {
 
     /// How each kind is parsed: the one dispatch table. EF.SOD is the CMS package's (its
     /// signature is `emrtd verify`'s business; this shows what it holds).
-    static func parser(for kind: LDSFileKind) -> ([UInt8]) throws -> Parsed {
+    static func parser(for kind: LDSFileKind, renderImages: Bool) -> ([UInt8]) throws -> Parsed {
         switch kind {
         case .sod:
             { bytes in Parsed(json: try DocumentSecurityObject(bytes: bytes).json, warnings: [], images: []) }
         default:
             { bytes in
-                let model = try LDSFileParser.parse(bytes, as: kind)
+                let model = try LDSFileParser.parse(bytes, as: kind, renderImages: renderImages)
                 return Parsed(json: model.json, warnings: model.warnings, images: model.images)
             }
         }
@@ -42,6 +43,7 @@ enum ParseCommand: Command {
     static func run(_ arguments: inout ArgumentReader) throws -> Int32 {
         let kindName = try arguments.option("--as")
         let imageDirectory = try arguments.option("--images")
+        let renderImages = !arguments.flag("--no-render")
         let positionals = try arguments.positionals()
         guard positionals.count == 1, let path = positionals.first else { throw UsageError("give one FILE") }
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -62,7 +64,7 @@ enum ParseCommand: Command {
         }
         let parsed: Parsed
         do {
-            parsed = try parser(for: kind)(bytes)
+            parsed = try parser(for: kind, renderImages: renderImages)(bytes)
         } catch let error as LDSError {
             throw CommandFailure("\(kind.rawValue): \(error)")
         } catch let error as CMSError {

@@ -15,6 +15,7 @@ enum ReadCommand: Command {
         usage: emrtd read (--reader NAME | --simulator [DIR])
                           (--mrz DOCNUMBER DATEOFBIRTH DATEOFEXPIRY | --can CAN | --mrz-lines LINE...)
                           [--csca FILE]... [--no-builtin] [--json] [--out DIR] [--challenge HEX] [--debug]
+                          [--no-render]
 
         Opens the chip with the MRZ's BAC key (or PACE when supported), reads EF.COM, EF.SOD and
         every data group, checks them by Passive Authentication against the trusted CSCAs
@@ -24,6 +25,7 @@ enum ReadCommand: Command {
         writes every file read (COM.bin, SOD.bin, DG1.bin…, the `emrtd dump` layout) and every
         image (with PNG renderings of JPEG 2000). --challenge gives the 8-byte Active
         Authentication challenge (hex); --debug keeps the log of every step and APDU.
+        --no-render leaves JPEG 2000 images unrendered (no PNG in the JSON or in DIR).
 
         --reader NAME reads the card in that PC/SC reader ("" for the only reader with a card).
         --simulator reads the chip simulator in this process: the files of DIR (dump layout), or
@@ -41,6 +43,7 @@ enum ReadCommand: Command {
         let json = arguments.flag("--json")
         let output = try arguments.option("--out")
         let debug = arguments.flag("--debug")
+        let renderImages = !arguments.flag("--no-render")
         let challenge = try arguments.option("--challenge").map { text in
             guard let bytes = bytes(fromHex: text) else { throw UsageError("--challenge takes hex digits") }
             return bytes
@@ -73,7 +76,8 @@ enum ReadCommand: Command {
         }
 
         let config = ReaderConfig(
-            useBuiltInAuthorityCertificates: !noBuiltIn, authorityCertificates: authorities, debug: debug)
+            useBuiltInAuthorityCertificates: !noBuiltIn, authorityCertificates: authorities, debug: debug,
+            renderImages: renderImages)
         let progress = isatty(STDERR_FILENO) == 1 && !json ? ProgressBar() : nil
         let clock = ContinuousClock()
         let start = clock.now

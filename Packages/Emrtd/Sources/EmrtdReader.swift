@@ -82,7 +82,7 @@ public final class EmrtdReader: Sendable {
 
         var procedure = ReadProcedure(
             recorder: recorder, listener: listener, trustStore: trustStore,
-            activeAuthenticationChallenge: activeAuthenticationChallenge)
+            activeAuthenticationChallenge: activeAuthenticationChallenge, renderImages: config.renderImages)
         if let trustStoreWarning { procedure.warnings.append(trustStoreWarning) }
         do throws(ReadError) {
             return try procedure.run(link: link, accessKey: accessKey, chipAccess: chipAccess)
@@ -105,18 +105,20 @@ struct ReadProcedure {
     let listener: (any ReadListener)?
     let trustStore: TrustStore
     let activeAuthenticationChallenge: [UInt8]?
+    let renderImages: Bool
     var files = LdsMasterFile()
     var warnings: [String] = []
     var deniedFiles: [LDSFileKind] = []
 
     init(
         recorder: DebugRecorder, listener: (any ReadListener)?, trustStore: TrustStore,
-        activeAuthenticationChallenge: [UInt8]?
+        activeAuthenticationChallenge: [UInt8]?, renderImages: Bool
     ) {
         self.recorder = recorder
         self.listener = listener
         self.trustStore = trustStore
         self.activeAuthenticationChallenge = activeAuthenticationChallenge
+        self.renderImages = renderImages
     }
 
     /// The mandatory data groups: without DG1 there is no document (an error); without DG2 the
@@ -313,20 +315,26 @@ struct ReadProcedure {
             accessControlProtocolUsed: opened.protocolUsed, paceMapping: opened.paceMapping,
             authenticationStatus: AuthenticationStatus(data: data, chip: chipVerdict(securityInfos: securityInfos)),
             machineReadableZoneInformation: dg1?.machineReadableZone,
-            face: parsed(.dg2) { (bytes) throws(LDSError) in try BiometricDataGroup(bytes, kind: .dg2) },
-            fingerprints: parsed(.dg3) { (bytes) throws(LDSError) in try BiometricDataGroup(bytes, kind: .dg3) },
-            iris: parsed(.dg4) { (bytes) throws(LDSError) in try BiometricDataGroup(bytes, kind: .dg4) },
+            face: parsed(.dg2) { (bytes) throws(LDSError) in
+                try BiometricDataGroup(bytes, kind: .dg2, renderImages: renderImages)
+            },
+            fingerprints: parsed(.dg3) { (bytes) throws(LDSError) in
+                try BiometricDataGroup(bytes, kind: .dg3, renderImages: renderImages)
+            },
+            iris: parsed(.dg4) { (bytes) throws(LDSError) in
+                try BiometricDataGroup(bytes, kind: .dg4, renderImages: renderImages)
+            },
             displayedPortrait: parsed(.dg5) { (bytes) throws(LDSError) in
-                try DisplayedImageDataGroup(bytes, kind: .dg5)
+                try DisplayedImageDataGroup(bytes, kind: .dg5, renderImages: renderImages)
             },
             displayedSignature: parsed(.dg7) { (bytes) throws(LDSError) in
-                try DisplayedImageDataGroup(bytes, kind: .dg7)
+                try DisplayedImageDataGroup(bytes, kind: .dg7, renderImages: renderImages)
             },
             additionalPersonalDetails: parsed(.dg11) { (bytes) throws(LDSError) in
-                try AdditionalPersonalDetails(bytes)
+                try AdditionalPersonalDetails(bytes, renderImages: renderImages)
             },
             additionalDocumentDetails: parsed(.dg12) { (bytes) throws(LDSError) in
-                try AdditionalDocumentDetails(bytes)
+                try AdditionalDocumentDetails(bytes, renderImages: renderImages)
             },
             optionalDetails: parsed(.dg13) { (bytes) throws(LDSError) in try OptionalDetails(bytes) },
             securityInfos: securityInfos,

@@ -1,5 +1,5 @@
-/// How an `EmrtdReader` reads: which CSCAs it trusts, how long it waits for the chip, and whether
-/// it keeps a debug log.
+/// How an `EmrtdReader` reads: which CSCAs it trusts, how long it waits for the chip, whether it
+/// keeps a debug log, and whether it renders JPEG 2000 images.
 public struct ReaderConfig: Sendable {
     /// Trust the CSCA bundle built from `masterlist/` (see masterlist/README.md).
     public var useBuiltInAuthorityCertificates: Bool
@@ -12,14 +12,20 @@ public struct ReaderConfig: Sendable {
     public var timeoutMs: Int
     /// Keep a log of every step and APDU (secrets redacted) in `debugInfo`.
     public var debug: Bool
+    /// Render each JPEG 2000 image (face, fingerprints, iris, portrait, signature, DG11/DG12
+    /// images) to PNG in `DocumentImage.png`. Rendering a face takes tens of milliseconds,
+    /// mostly compressing the PNG; a back end that keeps or forwards the image's own bytes
+    /// turns it off, and every image keeps its bytes, format and pixel size either way.
+    public var renderImages: Bool
 
     public init(
         useBuiltInAuthorityCertificates: Bool = true, authorityCertificates: [[UInt8]] = [], timeoutMs: Int = 5000,
-        debug: Bool = false
+        debug: Bool = false, renderImages: Bool = true
     ) {
         self.useBuiltInAuthorityCertificates = useBuiltInAuthorityCertificates
         self.authorityCertificates = authorityCertificates
         self.timeoutMs = timeoutMs
         self.debug = debug
+        self.renderImages = renderImages
     }
 }
