@@ -6,7 +6,7 @@
 #                                               or until it has executed R inputs if that is sooner
 #   Tools/fuzz.sh --minimize TARGET FILE        shrink a crasher to FILE.min
 #   Tools/fuzz.sh --list                        the targets
-#   Tools/fuzz.sh --report                      per target: its best run, totals, open crashers
+#   Tools/fuzz.sh --report                      per target: the run that counts, totals, open crashers
 #
 # Targets are declared in Fuzz/targets (seeds, dictionaries, input size) and written in
 # Fuzz/Sources. Corpora, logs and crashers live under $FUZZ_DIR (default /tmp/emrtd-fuzz),
@@ -94,32 +94,36 @@ minimize_crasher() {
     od -Ax -tx1z -v "$crasher.min" | head -40
 }
 
-# From history.tsv, per target: the run with the most executions among clean runs (exit 0), whether
-# it met the acceptance bar (10 million executions or an hour), every run's executions summed,
-# and the crashers not yet dealt with (timeouts set aside as .unreproduced are not counted).
+# From history.tsv, per target: the run that counts, that is the latest clean run (exit 0) that met
+# the acceptance bar (10 million executions or an hour), else the clean run with the most
+# executions; every run's executions summed; and the crashers not yet dealt with (timeouts set
+# aside as .unreproduced are not counted). A later run on newer code replaces an earlier one.
 report() {
     local history="$fuzz_dir/history.tsv" target open
     [[ -f "$history" ]] || { echo "no runs recorded in $history" >&2; exit 1; }
-    printf '%-13s %12s %6s %6s %6s  %-9s %-4s %13s %5s  %s\n' target executions limit cov ft commit bar \
-        "all runs" runs "open crashers"
+    printf '%-13s %12s %6s %6s %6s  %-9s %-20s %-4s %13s %5s  %s\n' target executions limit cov ft commit ended \
+        bar "all runs" runs "open crashers"
     for target in $(known_targets); do
         open=$(find "$fuzz_dir/crashers/$target" -type f ! -name '*.unreproduced' 2>/dev/null | wc -l)
         awk -F'\t' -v name="$target" -v open="$open" '
+            function keep(line_execs) {
+                execs_kept = line_execs; seconds = $3; ended = $1; commit = ($6 == "" ? "?" : $6)
+                cov = ft = "?"
+                if (match($5, /cov: [0-9]+/)) cov = substr($5, RSTART + 5, RLENGTH - 5)
+                if (match($5, /ft: [0-9]+/)) ft = substr($5, RSTART + 4, RLENGTH - 4)
+            }
             $2 == name {
                 match($5, /execs [0-9]+/); execs = substr($5, RSTART + 6, RLENGTH - 6) + 0
                 runs++; total += execs
-                if ($4 == 0 && execs >= best) {
-                    best = execs; seconds = $3; commit = ($6 == "" ? "?" : $6)
-                    cov = ft = "?"
-                    if (match($5, /cov: [0-9]+/)) cov = substr($5, RSTART + 5, RLENGTH - 5)
-                    if (match($5, /ft: [0-9]+/)) ft = substr($5, RSTART + 4, RLENGTH - 4)
-                }
+                if ($4 != 0) next
+                met = execs >= 10000000 || $3 >= 3600
+                if (met) { counted = 1; keep(execs) }
+                else if (!counted && execs >= execs_kept) keep(execs)
             }
             END {
                 if (runs == 0) { printf "%-13s %12s\n", name, "never run"; exit }
-                bar = (best >= 10000000 || seconds >= 3600) ? "yes" : "no"
-                printf "%-13s %12d %6s %6s %6s  %-9s %-4s %13d %5d  %d\n", name, best, seconds, cov, ft, commit, bar, \
-                    total, runs, open
+                printf "%-13s %12d %6s %6s %6s  %-9s %-20s %-4s %13d %5d  %d\n", name, execs_kept, seconds, cov, ft, \
+                    commit, ended, (counted ? "yes" : "no"), total, runs, open
             }' "$history"
     done
 }
