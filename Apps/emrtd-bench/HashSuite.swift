@@ -61,6 +61,31 @@ struct BenchRow: Encodable {
     }
 }
 
+extension BenchRow {
+    /// A row of operations per second, from `compareNanosecondsPerOperation`'s times.
+    init(name: String, nanosecondsPerOperation times: (emrtd: Double, reference: Double), unit: String) {
+        self.init(name: name, emrtd: 1e9 / times.emrtd, reference: 1e9 / times.reference, unit: unit)
+    }
+}
+
+/// Runs a suite's measurements and prints their rows; an error thrown while measuring fails the
+/// suite (exit 1) with a line naming it.
+func runSuite(_ name: String, title: String, arguments: [String], _ measure: () throws -> [BenchRow]) -> Int32 {
+    do {
+        printBenchRows(try measure(), title: title, json: arguments.contains("--json"))
+        return 0
+    } catch {
+        FileHandle.standardError.write(Data("emrtd-bench \(name): \(error)\n".utf8))
+        return 1
+    }
+}
+
+/// A suite's failure to set up its measurement, such as a sample that is missing or unreadable.
+struct BenchFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
 func printBenchRows(_ rows: [BenchRow], title: String, json: Bool) {
     if json {
         let encoder = JSONEncoder()

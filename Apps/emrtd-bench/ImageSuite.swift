@@ -18,40 +18,26 @@ func imageSuite(_ arguments: [String]) -> Int32 {
     ]
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("emrtd-bench-image-\(getpid())")
     defer { try? FileManager.default.removeItem(at: directory) }
-    var rows: [BenchRow] = []
-    do {
+    return runSuite("image", title: "image: emrtd JPEG 2000 → PNG vs OpenJPEG decode alone", arguments: arguments) {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        for sample in samples {
+        return try samples.map { sample in
             let file = [UInt8](try Data(contentsOf: data.appendingPathComponent(sample.path)))
             guard let image = firstJPEG2000Image(in: file, kind: sample.kind), let width = image.width,
                 let height = image.height
-            else {
-                FileHandle.standardError.write(Data("emrtd-bench image: no JPEG 2000 image in \(sample.path)\n".utf8))
-                return 1
-            }
+            else { throw BenchFailure("no JPEG 2000 image in \(sample.path)") }
             let path = directory.appendingPathComponent("image.\(image.format.fileExtension)").path
             try Data(image.bytes).write(to: URL(fileURLWithPath: path))
             let codec = image.format == .jpeg2000 ? OPJ_CODEC_JP2 : OPJ_CODEC_J2K
             guard openJPEGDecodes(path, codec: codec), DocumentImage(bytes: image.bytes).png != nil else {
-                FileHandle.standardError.write(Data("emrtd-bench image: \(sample.path) does not decode\n".utf8))
-                return 1
+                throw BenchFailure("\(sample.path) does not decode")
             }
             let times = compareNanosecondsPerOperation(
                 emrtd: { _ = DocumentImage(bytes: image.bytes) },
                 reference: { _ = openJPEGDecodes(path, codec: codec) }
             )
-            rows.append(
-                BenchRow(
-                    name: "\(sample.path) \(width)×\(height)", emrtd: 1e9 / times.emrtd,
-                    reference: 1e9 / times.reference, unit: "images/s"))
+            return BenchRow(name: "\(sample.path) \(width)×\(height)", nanosecondsPerOperation: times, unit: "images/s")
         }
-    } catch {
-        FileHandle.standardError.write(Data("emrtd-bench image: \(error)\n".utf8))
-        return 1
     }
-    printBenchRows(
-        rows, title: "image: emrtd JPEG 2000 → PNG vs OpenJPEG decode alone", json: arguments.contains("--json"))
-    return 0
 }
 
 /// The first JPEG 2000 image a data group holds, unrendered.

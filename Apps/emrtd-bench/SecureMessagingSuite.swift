@@ -10,9 +10,8 @@ import Transport
 /// encryption and one decryption) with contexts reused: the reference is the cost
 /// of the cryptography alone, so the ratio shows what the SM layer adds.
 func secureMessagingSuite(_ arguments: [String]) -> Int32 {
-    var rows: [BenchRow] = []
-    for cipher in [BlockCipher.aes128, .aes256] {
-        do {
+    runSuite("sm", title: "sm: emrtd secure messaging vs the bare libcrypto operations", arguments: arguments) {
+        try [BlockCipher.aes128, .aes256].map { cipher in
             let encryptionKey = try SymmetricKey(cipher, secret: SecretBytes.random(count: cipher.keyLength))
             let macKey = try SymmetricKey(cipher, secret: SecretBytes.random(count: cipher.keyLength))
             var reader = try SecureMessagingSession(encryptionKey: encryptionKey, macKey: macKey)
@@ -32,22 +31,10 @@ func secureMessagingSuite(_ arguments: [String]) -> Int32 {
                 },
                 reference: { reference.exchange(responseLength: 223) }
             )
-            rows.append(
-                BenchRow(
-                    name: "\(cipher) READ BINARY 223 B exchange",
-                    emrtd: 1e9 / times.emrtd,
-                    reference: 1e9 / times.reference,
-                    unit: "exchanges/s"
-                )
-            )
-        } catch {
-            FileHandle.standardError.write(Data("sm: \(error)\n".utf8))
-            return 1
+            return BenchRow(
+                name: "\(cipher) READ BINARY 223 B exchange", nanosecondsPerOperation: times, unit: "exchanges/s")
         }
     }
-    printBenchRows(
-        rows, title: "sm: emrtd secure messaging vs the bare libcrypto operations", json: arguments.contains("--json"))
-    return 0
 }
 
 /// The cryptographic operations of one AES SM exchange, called directly on
