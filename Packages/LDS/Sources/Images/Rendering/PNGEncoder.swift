@@ -23,10 +23,7 @@ enum PNGEncoder {
                         &descriptor, memory.baseAddress, &size, 0, samples.baseAddress, rowStride, nil)
                 }
             }
-            if written != 0 {
-                output.removeLast(capacity - size)
-                return output
-            }
+            if written != 0 { return Array(output.prefix(size)) }  // sized to the PNG, not the bound
             guard size > capacity else { break }
             capacity = size
         }
