@@ -60,14 +60,15 @@ import Testing
         #expect(document.authenticationStatus.chip.reason.contains("Chip Authentication"))
     }
 
-    /// Loes 2006 (the Netherlands): SHA-256 hashes of DG1, DG2 and DG15 match and the RSA
-    /// signature verifies; without the Dutch test CSCA the verdict is
-    /// `authorityCertificatesNotProvided`.
+    /// JMRTD's loes2006 files under their `dump` names.
     static let loes2006Files = [
         "ef011E.bin": "COM.bin", "ef011D.bin": "SOD.bin", "ef0101.bin": "DG1.bin", "ef0102.bin": "DG2.bin",
         "ef010F.bin": "DG15.bin",
     ]
 
+    /// Loes 2006 (the Netherlands): SHA-256 hashes of DG1, DG2 and DG15 match and the RSA
+    /// signature verifies; without the Dutch test CSCA the verdict is
+    /// `authorityCertificatesNotProvided`.
     @Test func loes2006() throws {
         guard let directory = try Self.dumpDirectory("loes2006", names: Self.loes2006Files) else { return }
         let document = try Self.read(directory)

@@ -101,10 +101,10 @@ struct JPEG2000EdgeTests {
         #expect(wideSamples.map(wide.eightBit) == [0, 0, 128, 255, 255])
     }
 
-    /// Noise does not compress: the PNG comes close to libpng's upper bound, which the encoder
-    /// writes into in one pass, for every layout and for rows of one pixel and many.
+    /// Noise does not compress, so its PNG comes closest to the upper bound the encoder sizes its
+    /// buffer by: every layout, rows of one pixel and of thousands, read back sample for sample.
     @Test(arguments: [(1, 1), (1, 300), (2_000, 3), (97, 61)])
-    func noiseEncodesToPNGInOnePass(width: Int, height: Int) throws {
+    func incompressibleNoiseRoundTripsThroughPNG(width: Int, height: Int) throws {
         var generator = SplitMix64(seed: UInt64(width * height))
         for layout in [PixelImage.Layout.grey, .greyAlpha, .rgb, .rgbAlpha] {
             let samples = (0..<width * height * layout.channels).map { _ in UInt8(truncatingIfNeeded: generator.next())
