@@ -55,8 +55,9 @@ let package = Package(
         .executable(name: "emrtd-bench", targets: ["emrtd-bench"]),
     ],
     targets: systemLibraries.map {
-        // pkg-config adds -I/usr/include/PCSC, which pcsc-lite's own headers need.
-        .systemLibrary(name: $0, path: "Packages/System/\($0)", pkgConfig: $0 == "CPCSCLite" ? "libpcsclite" : nil)
+        // No pkg-config: libpcsclite's Cflags carry -pthread, which SwiftPM refuses with a warning on
+        // every build; CPCSCLite's forwarding headers stand in for its -I/usr/include/PCSC.
+        .systemLibrary(name: $0, path: "Packages/System/\($0)")
     }
         + libraries.map {
             .target(name: $0.name, dependencies: $0.dependencies, path: "Packages/\($0.name)/Sources")

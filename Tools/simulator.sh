@@ -9,8 +9,8 @@
 #
 # vpcd listens on 0.0.0.0:35963/35964 (hard-coded), so pcscd and the simulator run in a private
 # network namespace that has only a loopback interface: nothing is reachable from outside. pcscd
-# also gets a private mount namespace in which $STATE/run is bound over /run/pcscd, so it never
-# meets another pcscd (e.g. the one ../shared/peers starts); PC/SC clients reach this one with
+# also gets a private mount namespace, with a tmpfs over /run and $STATE/run bound over /run/pcscd, so
+# it never meets another pcscd (e.g. the one ../shared/peers starts); PC/SC clients reach this one with
 #   export PCSCLITE_CSOCK_NAME=$STATE/run/pcscd.comm
 # (`start` prints it). Processes are recorded with their start times and stopped by PID (never
 # by name). Needs root (namespaces).
@@ -87,7 +87,10 @@ start() {
     rm -f "$PIDFILE"
     rm -rf "$STATE/run"
     mkdir -p "$STATE/run"
-    unshare --net --mount sh -c 'mount --bind "$1" /run/pcscd && ip link set lo up && exec pcscd --foreground --apdu --debug' \
+    # A tmpfs over /run in pcscd's own mount namespace: /run/pcscd need not exist on this
+    # machine (it does not until some pcscd has run), and nothing is created outside $STATE.
+    unshare --net --mount sh -c 'mount -t tmpfs -o mode=0755 tmpfs /run && mkdir /run/pcscd &&
+        mount --bind "$1" /run/pcscd && ip link set lo up && exec pcscd --foreground --apdu --debug' \
         sh "$STATE/run" > "$STATE/pcscd.log" 2>&1 < /dev/null &
     local pcscd=$!
     sleep 0.3

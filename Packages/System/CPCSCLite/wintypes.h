@@ -1,0 +1,2 @@
+// See pcsclite.h in this folder: forwards pcsc-lite's <wintypes.h> to its real place.
+#include <PCSC/wintypes.h>
