@@ -17,17 +17,20 @@ struct Library {
 let libraries: [Library] = [
     Library(name: "ASN1", dependencies: []),
     Library(name: "JSON", dependencies: []),
+    Library(name: "ICAO", dependencies: ["ASN1", "JSON"]),
     Library(name: "MRZ", dependencies: ["JSON"], testResources: [.copy("Fixtures")]),
     Library(name: "Arithmetic", dependencies: ["CGMP"], testDependencies: ["COpenSSL"]),
-    Library(name: "CryptoPrimitives", dependencies: ["COpenSSL", "Arithmetic"]),
+    Library(name: "CryptoPrimitives", dependencies: ["COpenSSL", "Arithmetic", "ICAO"]),
     Library(name: "Transport", dependencies: []),
     Library(name: "PCSC", dependencies: ["Transport", "CPCSCLite"]),
-    Library(name: "SecureMessaging", dependencies: ["Transport", "CryptoPrimitives"]),
-    Library(name: "LDS", dependencies: ["ASN1", "JSON", "MRZ", "COpenJPEG", "CLibPNG"]),
+    Library(name: "SecureMessaging", dependencies: ["Transport", "CryptoPrimitives", "ICAO"]),
+    Library(name: "LDS", dependencies: ["ASN1", "JSON", "ICAO", "MRZ", "COpenJPEG", "CLibPNG"]),
     Library(name: "CMS", dependencies: ["ASN1", "JSON", "Arithmetic", "CryptoPrimitives"]),
     Library(
         name: "AccessControl",
-        dependencies: ["Transport", "SecureMessaging", "CryptoPrimitives", "Arithmetic", "ASN1", "MRZ", "LDS"]
+        dependencies: [
+            "Transport", "SecureMessaging", "CryptoPrimitives", "Arithmetic", "ASN1", "ICAO", "MRZ", "LDS",
+        ]
     ),
     Library(
         name: "ChipAuthentication",
@@ -36,17 +39,19 @@ let libraries: [Library] = [
     Library(
         name: "Emrtd",
         dependencies: [
-            "ASN1", "JSON", "MRZ", "Arithmetic", "CryptoPrimitives", "Transport", "SecureMessaging",
+            "ASN1", "JSON", "ICAO", "MRZ", "Arithmetic", "CryptoPrimitives", "Transport", "SecureMessaging",
             "AccessControl", "ChipAuthentication", "CMS", "LDS",
         ]
     ),
     Library(
         name: "ChipSimulator",
-        dependencies: ["Transport", "SecureMessaging", "CryptoPrimitives", "Arithmetic", "ASN1", "LDS", "COpenSSL"]
+        dependencies: [
+            "Transport", "SecureMessaging", "CryptoPrimitives", "Arithmetic", "ASN1", "ICAO", "LDS", "COpenSSL",
+        ]
     ),
 ]
 
-let systemLibraries = ["CGMP", "COpenSSL", "COpenJPEG", "CPCSCLite", "CLibPNG"]
+let systemLibraries = ["CGMP", "COpenSSL", "COpenJPEG", "CLibPNG"]
 
 let package = Package(
     name: "emrtd",
@@ -55,10 +60,14 @@ let package = Package(
         .executable(name: "emrtd-bench", targets: ["emrtd-bench"]),
     ],
     targets: systemLibraries.map {
-        // No pkg-config: libpcsclite's Cflags carry -pthread, which SwiftPM refuses with a warning on
-        // every build; CPCSCLite's forwarding headers stand in for its -I/usr/include/PCSC.
         .systemLibrary(name: $0, path: "Packages/System/\($0)")
     }
+        + [
+            // pcsc-lite as a C target, not a system library: pkg-config's flags for it carry
+            // -pthread, which SwiftPM refuses with a warning on every build (include/pcsclite.h).
+            .target(
+                name: "CPCSCLite", path: "Packages/System/CPCSCLite", linkerSettings: [.linkedLibrary("pcsclite")])
+        ]
         + libraries.map {
             .target(name: $0.name, dependencies: $0.dependencies, path: "Packages/\($0.name)/Sources")
         }
@@ -98,7 +107,7 @@ let package = Package(
                 name: "emrtd-bench",
                 dependencies: [
                     "Arithmetic", "CryptoPrimitives", "COpenSSL", "SecureMessaging", "Transport", "ASN1", "CMS", "JSON",
-                    "LDS", "COpenJPEG",
+                    "LDS", "COpenJPEG", "ICAO",
                 ],
                 path: "Apps/emrtd-bench"
             ),

@@ -1,6 +1,7 @@
 import COpenSSL
 import CryptoPrimitives
 import Foundation
+import ICAO
 import SecureMessaging
 import Transport
 

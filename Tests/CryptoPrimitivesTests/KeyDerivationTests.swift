@@ -2,6 +2,7 @@ import TestSupport
 import Testing
 
 @testable import CryptoPrimitives
+import ICAO
 
 struct KeyDerivationTests {
     private func derivedBytes(

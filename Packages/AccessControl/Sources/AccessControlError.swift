@@ -1,16 +1,6 @@
+import ICAO
 import SecureMessaging
 import Transport
-
-/// The access protocols that can open a chip.
-public enum AccessProtocol: String, Sendable, Hashable {
-    /// Basic Access Control (ICAO 9303-11 §4.3).
-    case bac
-    /// Password Authenticated Connection Establishment (ICAO 9303-11 §4.4).
-    case pace
-
-    /// The name users know it by: `BAC`, `PACE`.
-    public var displayName: String { rawValue.uppercased() }
-}
 
 /// Why the chip could not be opened.
 public struct AccessControlError: Error, Sendable, CustomStringConvertible {
@@ -34,14 +24,14 @@ public struct AccessControlError: Error, Sendable, CustomStringConvertible {
 
     public let code: Code
     /// The protocol that failed, nil before any protocol started (e.g. SELECT of the application).
-    public let accessProtocol: AccessProtocol?
+    public let accessProtocol: AccessControlProtocol?
     public let reason: String
     /// The chip's status word when one decided the failure.
     public let statusWord: StatusWord?
     public let transportError: TransportError?
 
     public init(
-        _ code: Code, _ accessProtocol: AccessProtocol?, _ reason: String, statusWord: StatusWord? = nil,
+        _ code: Code, _ accessProtocol: AccessControlProtocol?, _ reason: String, statusWord: StatusWord? = nil,
         transportError: TransportError? = nil
     ) {
         self.code = code
@@ -51,7 +41,9 @@ public struct AccessControlError: Error, Sendable, CustomStringConvertible {
         self.transportError = transportError
     }
 
-    static func transport(_ error: TransportError, _ accessProtocol: AccessProtocol?, while action: String) -> Self {
+    static func transport(_ error: TransportError, _ accessProtocol: AccessControlProtocol?, while action: String)
+        -> Self
+    {
         AccessControlError(.transport, accessProtocol, "\(action): \(error)", transportError: error)
     }
 

@@ -1,4 +1,5 @@
 import CryptoPrimitives
+import ICAO
 import LDS
 import MRZ
 import SecureMessaging
@@ -9,7 +10,7 @@ import Transport
 /// Whichever protocol ran (BAC now, PACE later) hands over a `SecureMessagingSession`; nothing
 /// after this point depends on which one it was.
 public struct ChipSession: Sendable {
-    public let accessProtocol: AccessProtocol
+    public let accessProtocol: AccessControlProtocol
     /// The secure channel over the card link; its `failure` tells why a session broke.
     public let channel: SecureChannel
     /// EF.CardAccess as read from the MF before access control, nil when the chip has none.
@@ -20,7 +21,7 @@ public struct ChipSession: Sendable {
     public var fileReader: FileReader
 
     public init(
-        accessProtocol: AccessProtocol, session: SecureMessagingSession, link: any CardTransport,
+        accessProtocol: AccessControlProtocol, session: SecureMessagingSession, link: any CardTransport,
         cardAccess: [UInt8]?, warnings: [String] = []
     ) {
         self.accessProtocol = accessProtocol

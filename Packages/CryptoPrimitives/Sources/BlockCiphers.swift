@@ -1,21 +1,7 @@
 import COpenSSL
+import ICAO
 
-/// The block ciphers of ICAO 9303 secure messaging and PACE.
-public enum BlockCipher: String, Sendable, Hashable, CaseIterable {
-    /// Two-key triple DES (EDE, K1 K2 K1), 16-byte keys.
-    case tripleDES
-    case aes128, aes192, aes256
-
-    public var keyLength: Int {
-        switch self {
-        case .tripleDES, .aes128: 16
-        case .aes192: 24
-        case .aes256: 32
-        }
-    }
-
-    public var blockSize: Int { self == .tripleDES ? 8 : 16 }
-
+extension BlockCipher {
     /// CBC and ECB implementations of this cipher in libcrypto's default
     /// provider (two-key 3DES is `DES-EDE`, which the default provider keeps).
     fileprivate var implementations: Implementations {

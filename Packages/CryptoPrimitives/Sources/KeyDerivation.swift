@@ -1,3 +1,5 @@
+import ICAO
+
 /// The key derivation function of ICAO Doc 9303-11 §9.7.1:
 /// `KDF(K, c) = H(K || [nonce] || c)` with a 32-bit big-endian counter `c`,
 /// truncated to the cipher's key length. H is SHA-1 for 3DES and AES-128 and

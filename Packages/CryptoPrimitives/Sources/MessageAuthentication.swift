@@ -1,4 +1,5 @@
 import COpenSSL
+import ICAO
 
 extension SymmetricKey {
     /// ISO/IEC 9797-1 MAC algorithm 3 with DES ("retail MAC") and padding method

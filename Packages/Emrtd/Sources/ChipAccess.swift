@@ -1,3 +1,4 @@
+import ICAO
 import LDS
 import MRZ
 import Transport

@@ -1,3 +1,4 @@
+import ICAO
 import JSON
 import LDS
 

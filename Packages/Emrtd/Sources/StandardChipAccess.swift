@@ -1,4 +1,5 @@
 import AccessControl
+import ICAO
 import LDS
 import MRZ
 import SecureMessaging

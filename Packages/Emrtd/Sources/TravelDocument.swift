@@ -1,5 +1,6 @@
 import CMS
 import Foundation
+import ICAO
 import JSON
 import LDS
 import MRZ
@@ -54,18 +55,8 @@ public struct TravelDocument: Sendable {
     public var debugInfo: DebugInfo?
 }
 
-/// How the chip was opened.
-public enum AccessControlProtocol: String, Sendable, Hashable, JSONEnum {
-    case bac
-    case pace
-}
-
-/// The PACE mapping used (ICAO 9303-11 §4.4).
-public enum PaceMapping: String, Sendable, Hashable, JSONEnum {
-    case genericMapping
-    case integratedMapping
-    case chipAuthenticationMapping
-}
+/// The reference model's name for the PACE mapping type (`ICAO.PACEMapping`).
+public typealias PaceMapping = PACEMapping
 
 /// Both verdicts of a read.
 public struct AuthenticationStatus: Sendable {

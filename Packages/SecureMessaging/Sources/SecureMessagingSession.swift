@@ -1,4 +1,5 @@
 import CryptoPrimitives
+import ICAO
 import Transport
 
 /// One secure messaging session (ICAO 9303-11 §9.8): the session keys from BAC,

@@ -1,4 +1,5 @@
 import ASN1
+import ICAO
 import JSON
 
 /// A public key as X.509 writes it (DG15's Active Authentication key, DG14's and EF.CardSecurity's
@@ -204,8 +205,8 @@ public struct PublicKeyInfo: Sendable, Equatable, JSONRepresentable {
         ParameterEncoding, String?, Int?, Int?
     ) {
         let id = try asn1 { () throws(ASN1Error) in try parameters.intValue() }
-        let entry = StandardizedDomainParameters.entry(id)
-        return (.standardized, entry?.name, entry?.bits, id)
+        let entry = StandardizedDomainParameters(id: id)
+        return (.standardized, entry?.name, entry?.fieldBits, id)
     }
 
     /// The standard curve whose parameters these are.
@@ -239,30 +240,6 @@ public struct PublicKeyInfo: Sendable, Equatable, JSONRepresentable {
             "dhParameters": .optional(dhParameters),
             "encoded": .bytes(encoded),
         ]
-    }
-}
-
-/// BSI TR-03110-3 Table 4: the standardized domain parameter IDs.
-public enum StandardizedDomainParameters {
-    /// (name, bits) of ID `id`: groups 0–2 are RFC 5114 MODP groups, 8–18 prime curves.
-    public static func entry(_ id: Int) -> (name: String, bits: Int)? {
-        switch id {
-        case 0: ("modp1024-160 (RFC 5114)", 1024)
-        case 1: ("modp2048-224 (RFC 5114)", 2048)
-        case 2: ("modp2048-256 (RFC 5114)", 2048)
-        case 8: ("secp192r1", 192)
-        case 9: ("brainpoolP192r1", 192)
-        case 10: ("secp224r1", 224)
-        case 11: ("brainpoolP224r1", 224)
-        case 12: ("secp256r1", 256)
-        case 13: ("brainpoolP256r1", 256)
-        case 14: ("brainpoolP320r1", 320)
-        case 15: ("secp384r1", 384)
-        case 16: ("brainpoolP384r1", 384)
-        case 17: ("brainpoolP512r1", 512)
-        case 18: ("secp521r1", 521)
-        default: nil
-        }
     }
 }
 

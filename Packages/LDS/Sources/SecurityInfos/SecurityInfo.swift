@@ -1,51 +1,6 @@
 import ASN1
+import ICAO
 import JSON
-
-/// Key agreement of a PACE or Chip Authentication protocol OID.
-public enum KeyAgreement: String, Sendable, JSONEnum {
-    case dh
-    case ecdh
-
-    /// From the tenth arc: id-PACE-DH-GM (1), -ECDH-GM (2), -DH-IM (3), -ECDH-IM (4), -ECDH-CAM
-    /// (6); id-CA-DH / id-PK-DH (1), id-CA-ECDH / id-PK-ECDH (2).
-    init?(protocolIdentifier: ASN1ObjectIdentifier) {
-        let isPACE = protocolIdentifier.hasPrefix(SecurityInfo.pacePrefix)
-        switch protocolIdentifier.arcs.dropFirst(9).first {
-        case 1: self = .dh
-        case 2: self = .ecdh
-        case 3 where isPACE: self = .dh
-        case 4 where isPACE, 6 where isPACE: self = .ecdh
-        default: return nil
-        }
-    }
-}
-
-/// The PACE mapping of a PACE protocol OID.
-public enum PACEMapping: String, Sendable, JSONEnum {
-    case genericMapping
-    case integratedMapping
-    case chipAuthenticationMapping
-}
-
-/// Cipher and MAC of a PACE or Chip Authentication protocol OID (the last arc).
-public enum SecureMessagingCipher: String, Sendable, JSONEnum {
-    /// 3DES-CBC with ISO 9797-1 MAC algorithm 3.
-    case tripleDES
-    /// AES-CBC with CMAC, 128/192/256-bit keys.
-    case aes128
-    case aes192
-    case aes256
-
-    init?(arc: UInt64) {
-        switch arc {
-        case 1: self = .tripleDES
-        case 2: self = .aes128
-        case 3: self = .aes192
-        case 4: self = .aes256
-        default: return nil
-        }
-    }
-}
 
 /// One entry of a SecurityInfos set (BSI TR-03110-3 §A.1, ICAO 9303-11 §9.2). Entries of an
 /// unknown protocol, and known ones that do not parse, are kept as `.unknown`, never fatal.
@@ -63,11 +18,19 @@ public enum SecurityInfo: Sendable, Equatable, JSONRepresentable {
     case activeAuthentication(ActiveAuthenticationInfo)
     case unknown(UnknownSecurityInfo)
 
-    static let pacePrefix: ASN1ObjectIdentifier = "0.4.0.127.0.7.2.2.4"
-    static let chipAuthenticationPrefix: ASN1ObjectIdentifier = "0.4.0.127.0.7.2.2.3"
-    static let publicKeyPrefix: ASN1ObjectIdentifier = "0.4.0.127.0.7.2.2.1"
-    static let terminalAuthentication: ASN1ObjectIdentifier = "0.4.0.127.0.7.2.2.2"
-    static let activeAuthentication: ASN1ObjectIdentifier = "2.23.136.1.1.5"
+    private static let pacePrefix = ProtocolIdentifiers.pace
+    private static let chipAuthenticationPrefix = ProtocolIdentifiers.chipAuthentication
+    private static let publicKeyPrefix = ProtocolIdentifiers.publicKey
+    private static let terminalAuthentication = ProtocolIdentifiers.terminalAuthentication
+    private static let activeAuthentication = ProtocolIdentifiers.activeAuthentication
+
+    /// The key agreement an id-PACE, id-CA or id-PK OID names (its tenth arc).
+    static func keyAgreement(of identifier: ASN1ObjectIdentifier) -> KeyAgreement? {
+        if identifier.hasPrefix(pacePrefix) {
+            return identifier.arcs.dropFirst(9).first.flatMap(PACEProtocol.family(arc:))?.keyAgreement
+        }
+        return ChipAuthenticationProtocol.keyAgreement(of: identifier)
+    }
 
     /// Classifies one SecurityInfo; `warning` says why a known protocol was kept as unknown.
     static func parse(_ node: ASN1Node) -> (info: SecurityInfo, warning: String?) {
@@ -233,19 +196,25 @@ public struct PACEInfo: Sendable, Equatable, JSONRepresentable {
     public let parameterId: Int?
     public let rawBytes: [UInt8]
 
-    public var keyAgreement: KeyAgreement? { KeyAgreement(protocolIdentifier: protocolIdentifier) }
+    /// Mapping, key agreement and cipher, when the OID names a protocol 9303-11 defines.
+    public var paceProtocol: PACEProtocol? { PACEProtocol(protocolIdentifier) }
 
-    public var mapping: PACEMapping? {
-        switch protocolIdentifier.arcs.dropFirst(9).first {
-        case 1, 2: .genericMapping
-        case 3, 4: .integratedMapping
-        case 6: .chipAuthenticationMapping
-        default: nil
-        }
+    public var keyAgreement: KeyAgreement? { family?.keyAgreement }
+
+    public var mapping: PACEMapping? { family?.mapping }
+
+    public var cipher: BlockCipher? {
+        protocolIdentifier.arcs.dropFirst(10).first.flatMap(BlockCipher.init(protocolArc:))
     }
 
-    public var cipher: SecureMessagingCipher? {
-        protocolIdentifier.arcs.dropFirst(10).first.flatMap(SecureMessagingCipher.init(arc:))
+    /// The standardized domain parameters `parameterId` names (nil for a proprietary ID, given by
+    /// a PACEDomainParameterInfo).
+    public var standardizedDomainParameters: StandardizedDomainParameters? {
+        parameterId.flatMap(StandardizedDomainParameters.init(id:))
+    }
+
+    private var family: (mapping: PACEMapping, keyAgreement: KeyAgreement)? {
+        protocolIdentifier.arcs.dropFirst(9).first.flatMap(PACEProtocol.family(arc:))
     }
 
     public var json: JSONValue {
@@ -281,7 +250,7 @@ public struct DomainParameterInfo: Sendable, Equatable, JSONRepresentable {
         standardizedDomainParameterId =
             algorithm.dotted == "0.4.0.127.0.7.1.2" ? try parameters.child(at: 1, "parameters").intValue() : nil
         if let id = standardizedDomainParameterId {
-            curveName = StandardizedDomainParameters.entry(id)?.name
+            curveName = StandardizedDomainParameters(id: id)?.name
         } else if parameters.children.count > 1, parameters.children[1].tag == .sequence {
             curveName = (try? PublicKeyInfo.ecParameters(parameters.children[1]))?.1
         } else {
@@ -292,7 +261,7 @@ public struct DomainParameterInfo: Sendable, Equatable, JSONRepresentable {
         self.rawBytes = rawBytes
     }
 
-    public var keyAgreement: KeyAgreement? { KeyAgreement(protocolIdentifier: protocolIdentifier) }
+    public var keyAgreement: KeyAgreement? { SecurityInfo.keyAgreement(of: protocolIdentifier) }
 
     public var json: JSONValue {
         [
@@ -310,10 +279,10 @@ public struct ChipAuthenticationInfo: Sendable, Equatable, JSONRepresentable {
     public let keyId: Int?
     public let rawBytes: [UInt8]
 
-    public var keyAgreement: KeyAgreement? { KeyAgreement(protocolIdentifier: protocolIdentifier) }
+    public var keyAgreement: KeyAgreement? { SecurityInfo.keyAgreement(of: protocolIdentifier) }
 
-    public var cipher: SecureMessagingCipher? {
-        protocolIdentifier.arcs.dropFirst(10).first.flatMap(SecureMessagingCipher.init(arc:))
+    public var cipher: BlockCipher? {
+        protocolIdentifier.arcs.dropFirst(10).first.flatMap(BlockCipher.init(protocolArc:))
     }
 
     public var json: JSONValue {
@@ -335,7 +304,7 @@ public struct ChipAuthenticationPublicKeyInfo: Sendable, Equatable, JSONRepresen
     public let isInline: Bool
     public let rawBytes: [UInt8]
 
-    public var keyAgreement: KeyAgreement? { KeyAgreement(protocolIdentifier: protocolIdentifier) }
+    public var keyAgreement: KeyAgreement? { SecurityInfo.keyAgreement(of: protocolIdentifier) }
 
     public var json: JSONValue {
         ["keyId": .optional(keyId), "keyAgreement": .optional(keyAgreement), "publicKey": publicKey.json]

@@ -1,0 +1,81 @@
+import ASN1
+
+/// ICAO 9303-11 §9.5.1's standardized domain parameters, by ID: the RFC 5114 MODP groups (0–2)
+/// and the NIST and Brainpool curves (8–18); 3–7 and 19–31 are reserved. A PACEInfo's
+/// `parameterId`, a `standardizedDomainParameters` AlgorithmIdentifier and MSE:Set AT's tag 84
+/// all name one of these. Arithmetic holds the curve or group of each (`domainParameters`).
+public enum StandardizedDomainParameters: Int, Sendable, Hashable, CaseIterable {
+    case modp1024Subgroup160 = 0
+    case modp2048Subgroup224 = 1
+    case modp2048Subgroup256 = 2
+    case secp192r1 = 8
+    case brainpoolP192r1 = 9
+    case secp224r1 = 10
+    case brainpoolP224r1 = 11
+    case secp256r1 = 12
+    case brainpoolP256r1 = 13
+    case brainpoolP320r1 = 14
+    case secp384r1 = 15
+    case brainpoolP384r1 = 16
+    case brainpoolP512r1 = 17
+    case secp521r1 = 18
+
+    /// The parameter ID (0–18).
+    public var id: Int { rawValue }
+
+    public var keyAgreement: KeyAgreement { rawValue <= 2 ? .dh : .ecdh }
+
+    /// The group's short RFC 5114 name (`modp2048-224 (RFC 5114)`), or the curve's name as SEC 2
+    /// and RFC 5639 spell it (`secp256r1`, `brainpoolP256r1`). The JSON of SecurityInfos and
+    /// public keys shows it.
+    public var name: String {
+        switch self {
+        case .modp1024Subgroup160: "modp1024-160 (RFC 5114)"
+        case .modp2048Subgroup224: "modp2048-224 (RFC 5114)"
+        case .modp2048Subgroup256: "modp2048-256 (RFC 5114)"
+        default: "\(self)"
+        }
+    }
+
+    /// The curve's object identifier (namedCurve); nil for the MODP groups, which have none.
+    public var curveIdentifier: ASN1ObjectIdentifier? {
+        switch self {
+        case .modp1024Subgroup160, .modp2048Subgroup224, .modp2048Subgroup256: nil
+        case .secp192r1: "1.2.840.10045.3.1.1"
+        case .brainpoolP192r1: "1.3.36.3.3.2.8.1.1.3"
+        case .secp224r1: "1.3.132.0.33"
+        case .brainpoolP224r1: "1.3.36.3.3.2.8.1.1.5"
+        case .secp256r1: "1.2.840.10045.3.1.7"
+        case .brainpoolP256r1: "1.3.36.3.3.2.8.1.1.7"
+        case .brainpoolP320r1: "1.3.36.3.3.2.8.1.1.9"
+        case .secp384r1: "1.3.132.0.34"
+        case .brainpoolP384r1: "1.3.36.3.3.2.8.1.1.11"
+        case .brainpoolP512r1: "1.3.36.3.3.2.8.1.1.13"
+        case .secp521r1: "1.3.132.0.35"
+        }
+    }
+
+    /// Bits of the field prime (the group's modulus, the curve's p).
+    public var fieldBits: Int {
+        switch self {
+        case .modp1024Subgroup160: 1024
+        case .modp2048Subgroup224, .modp2048Subgroup256: 2048
+        case .secp192r1, .brainpoolP192r1: 192
+        case .secp224r1, .brainpoolP224r1: 224
+        case .secp256r1, .brainpoolP256r1: 256
+        case .brainpoolP320r1: 320
+        case .secp384r1, .brainpoolP384r1: 384
+        case .brainpoolP512r1: 512
+        case .secp521r1: 521
+        }
+    }
+
+    /// The parameters with this ID, nil for reserved and unknown IDs.
+    public init?(id: Int) { self.init(rawValue: id) }
+
+    /// The curve with this namedCurve OID.
+    public init?(curveIdentifier: ASN1ObjectIdentifier) {
+        guard let match = Self.allCases.first(where: { $0.curveIdentifier == curveIdentifier }) else { return nil }
+        self = match
+    }
+}

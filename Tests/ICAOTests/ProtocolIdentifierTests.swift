@@ -1,0 +1,84 @@
+import ASN1
+import ICAO
+import Testing
+
+/// The vocabulary against ICAO 9303-11's tables, written out here: every PACE and CA OID the
+/// standard lists decodes to its parts and encodes back to itself.
+struct ProtocolIdentifierTests {
+    /// 9303-11 Table "PACE object identifiers" (and TR-03110-3 A.1.1.1), by dotted OID.
+    static let paceTable: [(String, PACEMapping, KeyAgreement, BlockCipher)] = [
+        ("0.4.0.127.0.7.2.2.4.1.1", .genericMapping, .dh, .tripleDES),
+        ("0.4.0.127.0.7.2.2.4.1.2", .genericMapping, .dh, .aes128),
+        ("0.4.0.127.0.7.2.2.4.1.3", .genericMapping, .dh, .aes192),
+        ("0.4.0.127.0.7.2.2.4.1.4", .genericMapping, .dh, .aes256),
+        ("0.4.0.127.0.7.2.2.4.2.1", .genericMapping, .ecdh, .tripleDES),
+        ("0.4.0.127.0.7.2.2.4.2.2", .genericMapping, .ecdh, .aes128),
+        ("0.4.0.127.0.7.2.2.4.2.3", .genericMapping, .ecdh, .aes192),
+        ("0.4.0.127.0.7.2.2.4.2.4", .genericMapping, .ecdh, .aes256),
+        ("0.4.0.127.0.7.2.2.4.3.1", .integratedMapping, .dh, .tripleDES),
+        ("0.4.0.127.0.7.2.2.4.3.2", .integratedMapping, .dh, .aes128),
+        ("0.4.0.127.0.7.2.2.4.3.3", .integratedMapping, .dh, .aes192),
+        ("0.4.0.127.0.7.2.2.4.3.4", .integratedMapping, .dh, .aes256),
+        ("0.4.0.127.0.7.2.2.4.4.1", .integratedMapping, .ecdh, .tripleDES),
+        ("0.4.0.127.0.7.2.2.4.4.2", .integratedMapping, .ecdh, .aes128),
+        ("0.4.0.127.0.7.2.2.4.4.3", .integratedMapping, .ecdh, .aes192),
+        ("0.4.0.127.0.7.2.2.4.4.4", .integratedMapping, .ecdh, .aes256),
+        ("0.4.0.127.0.7.2.2.4.6.2", .chipAuthenticationMapping, .ecdh, .aes128),
+        ("0.4.0.127.0.7.2.2.4.6.3", .chipAuthenticationMapping, .ecdh, .aes192),
+        ("0.4.0.127.0.7.2.2.4.6.4", .chipAuthenticationMapping, .ecdh, .aes256),
+    ]
+
+    @Test func everyPACEObjectIdentifierDecodesAndEncodesBack() throws {
+        for (dotted, mapping, keyAgreement, cipher) in Self.paceTable {
+            let identifier = try #require(ASN1ObjectIdentifier(dotted: dotted))
+            let decoded = try #require(PACEProtocol(identifier), "\(dotted)")
+            #expect(decoded.mapping == mapping && decoded.keyAgreement == keyAgreement && decoded.cipher == cipher)
+            #expect(decoded.identifier == identifier)
+            // The description is the OID's name in the ASN1 package's table.
+            #expect(decoded.description == identifier.name)
+        }
+    }
+
+    @Test func combinationsTheStandardLacksAreRefused() throws {
+        #expect(PACEProtocol(mapping: .chipAuthenticationMapping, keyAgreement: .dh, cipher: .aes128) == nil)
+        #expect(PACEProtocol(mapping: .chipAuthenticationMapping, keyAgreement: .ecdh, cipher: .tripleDES) == nil)
+        for dotted in [
+            "0.4.0.127.0.7.2.2.4.6.1", "0.4.0.127.0.7.2.2.4.5.2", "0.4.0.127.0.7.2.2.4.2.5",
+            "0.4.0.127.0.7.2.2.4.2", "0.4.0.127.0.7.2.2.3.2.2", "0.4.0.127.0.7.2.2.4.2.2.1",
+        ] {
+            #expect(PACEProtocol(try #require(ASN1ObjectIdentifier(dotted: dotted))) == nil, "\(dotted)")
+        }
+    }
+
+    @Test func everyChipAuthenticationObjectIdentifierDecodesAndEncodesBack() throws {
+        for (family, keyAgreement) in [(1, KeyAgreement.dh), (2, .ecdh)] {
+            for cipher in BlockCipher.allCases {
+                let dotted = "0.4.0.127.0.7.2.2.3.\(family).\(cipher.protocolArc)"
+                let identifier = try #require(ASN1ObjectIdentifier(dotted: dotted))
+                let decoded = try #require(ChipAuthenticationProtocol(identifier))
+                #expect(decoded.keyAgreement == keyAgreement && decoded.cipher == cipher)
+                #expect(decoded.identifier == identifier)
+                #expect(decoded.description == identifier.name)
+            }
+            let publicKey = try #require(ASN1ObjectIdentifier(dotted: "0.4.0.127.0.7.2.2.1.\(family)"))
+            #expect(ChipAuthenticationProtocol.keyAgreement(of: publicKey) == keyAgreement)
+        }
+    }
+
+    @Test func standardizedDomainParametersFollowTheTable() throws {
+        #expect(StandardizedDomainParameters.allCases.map(\.id) == [0, 1, 2] + Array(8...18))
+        for id in [3, 4, 5, 6, 7, 19, 31, -1] { #expect(StandardizedDomainParameters(id: id) == nil) }
+        #expect(StandardizedDomainParameters(id: 13) == .brainpoolP256r1)
+        #expect(StandardizedDomainParameters(id: 2)?.keyAgreement == .dh)
+        #expect(StandardizedDomainParameters(id: 8)?.keyAgreement == .ecdh)
+        for parameters in StandardizedDomainParameters.allCases {
+            if let curve = parameters.curveIdentifier {
+                #expect(StandardizedDomainParameters(curveIdentifier: curve) == parameters)
+                // The ASN1 package names the same OID the same way.
+                #expect(curve.name == parameters.name, "\(parameters)")
+            } else {
+                #expect(parameters.keyAgreement == .dh)
+            }
+        }
+    }
+}
