@@ -38,7 +38,8 @@ import Transport
         CommandAPDU(ins: 0xA4, p1: 0x02, p2: 0x0C, data: [UInt8(fid >> 8), UInt8(fid & 0xFF)])
     }
 
-    static let selectApplication = CommandAPDU(ins: 0xA4, p1: 0x04, p2: 0x0C, data: SimulatedChip.applicationIdentifier)
+    static let selectApplication = CommandAPDU(
+        ins: 0xA4, p1: 0x04, p2: 0x0C, data: [0xA0, 0x00, 0x00, 0x02, 0x47, 0x10, 0x01])
 
     @Test func masterFileAndApplication() throws {
         let chip = Self.openChip()

@@ -41,8 +41,6 @@ public struct ChipSession: Sendable {
 /// master file decides whether PACE is offered; without PACE the eMRTD application is selected in
 /// plain and BAC runs.
 public enum ChipAccess {
-    /// The eMRTD application identifier (ICAO 9303-10 §3.10.1).
-    public static let applicationIdentifier: [UInt8] = [0xA0, 0x00, 0x00, 0x02, 0x47, 0x10, 0x01]
 
     /// Opens the chip on `link` with `accessKey`.
     ///
@@ -97,7 +95,7 @@ public enum ChipAccess {
     static func selectApplication(_ link: any CardTransport) throws(AccessControlError) {
         let answer: ResponseAPDU
         do throws(TransportError) {
-            answer = try link.transmit(CommandAPDU(ins: 0xA4, p1: 0x04, p2: 0x0C, data: applicationIdentifier))
+            answer = try link.transmit(CommandAPDU(ins: 0xA4, p1: 0x04, p2: 0x0C, data: ApplicationIdentifier.emrtd))
         } catch {
             throw .transport(error, nil, while: "selecting the eMRTD application")
         }

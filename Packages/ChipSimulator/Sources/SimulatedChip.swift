@@ -1,6 +1,7 @@
 import ASN1
 import CryptoPrimitives
 import Glibc
+import ICAO
 import Synchronization
 import Transport
 
@@ -10,8 +11,6 @@ import Transport
 /// It answers like a card: every problem is a status word, never a thrown error, except the
 /// `tagLost` fault, which breaks the link as a card leaving the field does.
 public final class SimulatedChip: CardTransport {
-    /// The eMRTD application's identifier (LDS1, 9303-10 §3.10).
-    public static let applicationIdentifier: [UInt8] = [0xA0, 0x00, 0x00, 0x02, 0x47, 0x10, 0x01]
 
     public let configuration: ChipConfiguration
     private let bacKey: BasicAccessControlChip?
@@ -228,7 +227,7 @@ public final class SimulatedChip: CardTransport {
     private func select(_ command: CommandAPDU, state: inout State) -> ResponseAPDU {
         switch command.p1 {
         case 0x04:
-            guard command.data == Self.applicationIdentifier else { return ResponseAPDU(statusWord: .fileNotFound) }
+            guard command.data == ApplicationIdentifier.emrtd else { return ResponseAPDU(statusWord: .fileNotFound) }
             state.inApplication = true
             state.currentFile = nil
             return ResponseAPDU(statusWord: .success)
