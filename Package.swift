@@ -16,20 +16,21 @@ struct Library {
 
 let libraries: [Library] = [
     Library(name: "ASN1", dependencies: []),
+    Library(name: "Secrets", dependencies: []),
     Library(name: "JSON", dependencies: []),
     Library(name: "ICAO", dependencies: ["ASN1", "JSON"]),
-    Library(name: "MRZ", dependencies: ["JSON"], testResources: [.copy("Fixtures")]),
-    Library(name: "Arithmetic", dependencies: ["CGMP"], testDependencies: ["COpenSSL"]),
-    Library(name: "CryptoPrimitives", dependencies: ["COpenSSL", "Arithmetic", "ICAO"]),
+    Library(name: "MRZ", dependencies: ["JSON", "Secrets"], testResources: [.copy("Fixtures")]),
+    Library(name: "Arithmetic", dependencies: ["CGMP", "Secrets"], testDependencies: ["COpenSSL"]),
+    Library(name: "CryptoPrimitives", dependencies: ["COpenSSL", "Arithmetic", "ICAO", "Secrets"]),
     Library(name: "Transport", dependencies: []),
     Library(name: "PCSC", dependencies: ["Transport", "CPCSCLite"]),
-    Library(name: "SecureMessaging", dependencies: ["Transport", "CryptoPrimitives", "ICAO"]),
+    Library(name: "SecureMessaging", dependencies: ["Transport", "CryptoPrimitives", "ICAO", "Secrets"]),
     Library(name: "LDS", dependencies: ["ASN1", "JSON", "ICAO", "MRZ", "COpenJPEG", "CLibPNG"]),
     Library(name: "CMS", dependencies: ["ASN1", "JSON", "Arithmetic", "CryptoPrimitives"]),
     Library(
         name: "AccessControl",
         dependencies: [
-            "Transport", "SecureMessaging", "CryptoPrimitives", "Arithmetic", "ASN1", "ICAO", "MRZ", "LDS",
+            "Transport", "SecureMessaging", "CryptoPrimitives", "Arithmetic", "ASN1", "ICAO", "MRZ", "LDS", "Secrets",
         ]
     ),
     Library(
@@ -46,7 +47,8 @@ let libraries: [Library] = [
     Library(
         name: "ChipSimulator",
         dependencies: [
-            "Transport", "SecureMessaging", "CryptoPrimitives", "Arithmetic", "ASN1", "ICAO", "LDS", "COpenSSL",
+            "Transport", "SecureMessaging", "CryptoPrimitives", "Arithmetic", "ASN1", "ICAO", "LDS", "Secrets",
+            "COpenSSL",
         ]
     ),
 ]

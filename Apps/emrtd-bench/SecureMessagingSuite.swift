@@ -2,6 +2,7 @@ import COpenSSL
 import CryptoPrimitives
 import Foundation
 import ICAO
+import Secrets
 import SecureMessaging
 import Transport
 

@@ -2,6 +2,7 @@ import AccessControl
 import CryptoPrimitives
 import LDS
 import MRZ
+import Secrets
 import SecureMessaging
 import Synchronization
 import Transport
@@ -33,7 +34,8 @@ let chipTarget = FuzzTarget(name: "chip") { input in
     else { return }
     if setting & 8 != 0 {
         _ = try? ChipAccess.open(
-            chip, accessKey: specimenKey, random: { count in SecretBytes([UInt8](repeating: 0x5A, count: count)) })
+            chip, accessKey: specimenKey,
+            random: RandomSource { count in SecretBytes([UInt8](repeating: 0x5A, count: count)) })
         return
     }
     let link: any CardTransport

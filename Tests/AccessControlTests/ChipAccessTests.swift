@@ -22,7 +22,7 @@ import Transport
                 .exchange(AppendixD.externalAuthenticate, AppendixD.externalAuthenticateResponse),
             ] + AppendixD.secureMessagingTranscript.map { .exchange($0.command, $0.response) })
         var session = try ChipAccess.open(transport, accessKey: AppendixD.accessKey(), random: AppendixD.fixedRandom)
-        #expect(session.accessProtocol == .bac)
+        #expect(session.access == .bac)
         #expect(session.cardAccess == nil)
         #expect(session.warnings.isEmpty)
         #expect(try session.read(.com) == AppendixD.efCom)

@@ -1,5 +1,6 @@
 import CryptoPrimitives
 import MRZ
+import Secrets
 import SecureMessaging
 import Synchronization
 import TestSupport
@@ -41,9 +42,8 @@ enum AppendixD {
     }
 
     /// RND.IFD then K.IFD, as BAC asks for them.
-    static let fixedRandom: @Sendable (Int) throws -> SecretBytes = { count in
-        SecretBytes(count == 8 ? rndIFD : kIFD)
-    }
+    /// RND.IFD then K.IFD, as the example draws them.
+    static var fixedRandom: RandomSource { .replaying(rndIFD + kIFD) }
 
     static func session() throws -> SecureMessagingSession {
         try SecureMessagingSession(

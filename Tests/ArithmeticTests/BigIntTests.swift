@@ -1,3 +1,4 @@
+import Secrets
 import Testing
 
 @testable import Arithmetic
@@ -77,7 +78,9 @@ import Testing
             let value = try BigInt.random(below: bound)
             #expect(value >= BigInt(1) && value < bound)
         }
-        #expect(throws: ArithmeticError.self) { try BigInt.random(below: BigInt(5), using: { _ in [] }) }
+        #expect(throws: ArithmeticError.self) {
+            try BigInt.random(below: BigInt(5), using: RandomSource { _ in SecretBytes([]) })
+        }
     }
 
     @Test func derSignatureCodec() throws {

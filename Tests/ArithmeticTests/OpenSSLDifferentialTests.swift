@@ -25,10 +25,10 @@ import Testing
         let curve = try #require(standardCurve(id))
         let reference = try #require(OpenSSLCurve(parameterID: id))
         for _ in 0..<differentialCases(default: 8) {
-            let pointScalar = try BigInt.random(below: curve.order, using: { openSSLRandomBytes($0) })
+            let pointScalar = try BigInt.random(below: curve.order, using: openSSLRandomSource)
             let pointBytes = try #require(reference.multiply(nil, by: pointScalar))
             let point = try curve.decodePoint(pointBytes)
-            let k = try BigInt.random(below: curve.order, using: { openSSLRandomBytes($0) })
+            let k = try BigInt.random(below: curve.order, using: openSSLRandomSource)
             let expected = try #require(reference.multiply(pointBytes, by: k))
             #expect(try curve.encode(curve.multiply(point, by: k)) == expected)
             #expect(try curve.encode(curve.multiplySecret(point, by: k)) == expected)
@@ -63,7 +63,7 @@ import Testing
         let curve = try #require(standardCurve(id))
         let reference = try #require(OpenSSLCurve(parameterID: id))
         for _ in 0..<differentialCases(default: 16) {
-            let k = try BigInt.random(below: curve.order, using: { openSSLRandomBytes($0) })
+            let k = try BigInt.random(below: curve.order, using: openSSLRandomSource)
             let uncompressed = try #require(reference.multiply(nil, by: k))
             let compressed = try #require(reference.multiply(nil, by: k, compressed: true))
             #expect(try curve.encode(curve.decodePoint(compressed)) == uncompressed)
@@ -84,7 +84,7 @@ import Testing
         let reference = try #require(OpenSSLCurve(parameterID: id))
         let digestLengths = [20, 28, 32, 48, 64]
         for index in 0..<differentialCases(default: 10) {
-            let privateKey = try BigInt.random(below: curve.order, using: { openSSLRandomBytes($0) })
+            let privateKey = try BigInt.random(below: curve.order, using: openSSLRandomSource)
             let publicKey = try #require(reference.multiply(nil, by: privateKey))
             let digest = openSSLRandomBytes(digestLengths[index % digestLengths.count])
             let (r, s) = try #require(reference.sign(digest: digest, privateKey: privateKey))
@@ -135,7 +135,7 @@ import Testing
             order: parameters.order.minimalBytes, cofactor: parameters.cofactor.minimalBytes)
         #expect(explicit.standardParameterID == id)
         #expect(explicit == curve)
-        let privateKey = try BigInt.random(below: curve.order, using: { openSSLRandomBytes($0) })
+        let privateKey = try BigInt.random(below: curve.order, using: openSSLRandomSource)
         let publicKey = try #require(reference.multiply(nil, by: privateKey))
         let digest = openSSLRandomBytes(32)
         let (r, s) = try #require(reference.sign(digest: digest, privateKey: privateKey))
@@ -151,7 +151,7 @@ import Testing
         let q = try #require(group.subgroupOrder)
         for _ in 0..<differentialCases(default: 6) {
             let base = BigInt(bytes: openSSLRandomBytes(group.length)).modulo(group.p)
-            let exponent = try BigInt.random(below: q, using: { openSSLRandomBytes($0) })
+            let exponent = try BigInt.random(below: q, using: openSSLRandomSource)
             let expected = try #require(openSSLModExp(base, exponent, group.p))
             #expect(group.power(base, exponent) == expected)
             #expect(try group.powerSecret(base, exponent) == expected)

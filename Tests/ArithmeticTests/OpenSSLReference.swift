@@ -1,5 +1,6 @@
 import COpenSSL
 import Foundation
+import Secrets
 
 @testable import Arithmetic
 
@@ -127,6 +128,9 @@ func openSSLRandomBytes(_ count: Int) -> [UInt8] {
     _ = RAND_bytes(&bytes, Int32(count))
     return bytes
 }
+
+/// OpenSSL's generator as the random source of key generation.
+let openSSLRandomSource = RandomSource { count in SecretBytes(openSSLRandomBytes(count)) }
 
 /// How many random cases a differential test runs per parameter set: small by default so that debug
 /// `swift test` stays fast; ARITHMETIC_DIFFERENTIAL_CASES raises it for long runs (release builds).

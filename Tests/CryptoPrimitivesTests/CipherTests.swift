@@ -1,8 +1,9 @@
+import ICAO
+import Secrets
 import TestSupport
 import Testing
 
 @testable import CryptoPrimitives
-import ICAO
 
 struct CipherTests {
     /// FIPS 197 Appendix C: one block under 128/192/256-bit keys.

@@ -1,8 +1,9 @@
+import ICAO
+import Secrets
 import TestSupport
 import Testing
 
 @testable import CryptoPrimitives
-import ICAO
 
 struct KeyDerivationTests {
     private func derivedBytes(

@@ -1,8 +1,8 @@
+import ICAO
 import TestSupport
 import Testing
 
 @testable import CryptoPrimitives
-import ICAO
 
 struct MessageAuthenticationTests {
     static let rfc4493Key = hex("2b7e151628aed2a6abf7158809cf4f3c")

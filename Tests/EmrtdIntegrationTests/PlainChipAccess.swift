@@ -1,3 +1,4 @@
+import AccessControl
 import Emrtd
 import LDS
 import MRZ
@@ -15,7 +16,7 @@ struct PlainChipAccess: ChipAccessProcedure {
         let answer = try PlainFileReader.exchange(transport, select)
         guard answer.statusWord == .success else { throw ReadError(.accessControl, "no eMRTD application") }
         log("plain access (test stand-in)")
-        return OpenedChip(channel: transport, files: PlainFileReader(transport: transport), protocolUsed: .bac)
+        return OpenedChip(files: PlainFileReader(transport: transport), access: .bac)
     }
 }
 

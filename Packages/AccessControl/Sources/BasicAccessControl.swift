@@ -1,5 +1,6 @@
 import CryptoPrimitives
 import MRZ
+import Secrets
 import SecureMessaging
 import Transport
 
@@ -12,20 +13,14 @@ import Transport
 /// decrypted RND.IC and RND.IFD must be the two nonces of this run. Session keys come from
 /// K.IFD ⊕ K.IC, and the SSC is RND.IC[4..<8] ‖ RND.IFD[4..<8].
 public enum BasicAccessControl {
-    /// Where RND.IFD and K.IFD come from: the system CSPRNG, or fixed values in tests.
-    public typealias RandomSource = @Sendable (_ count: Int) throws -> SecretBytes
-
-    /// The CSPRNG (OpenSSL `RAND_bytes`).
-    public static let systemRandom: RandomSource = { count in try SecretBytes.random(count: count) }
-
     /// Runs BAC over `transport` (the eMRTD application already selected) and returns the secure
-    /// messaging session the chip now expects.
+    /// messaging session the chip now expects. RND.IFD and K.IFD come from `random`.
     ///
     /// - Throws: `AccessControlError` with `accessProtocol == .bac`: `.accessDenied` when the chip
     ///   refuses EXTERNAL AUTHENTICATE (a wrong MRZ: 6300, or 6988 as the ePass emulator answers),
     ///   `.chipVerificationFailed` when its cryptogram does not verify, `.notSupported` for a CAN.
     public static func establish(
-        accessKey: AccessKey, over transport: any CardTransport, random: RandomSource = systemRandom
+        accessKey: AccessKey, over transport: any CardTransport, random: RandomSource = .system
     ) throws(AccessControlError) -> SecureMessagingSession {
         guard accessKey.kind == .mrz else {
             throw AccessControlError(.notSupported, .bac, "BAC needs the MRZ; a CAN works only with PACE")
@@ -34,14 +29,11 @@ public enum BasicAccessControl {
         let challenge = try getChallenge(transport)
         let terminalNonce: SecretBytes
         let terminalKeyMaterial: SecretBytes
-        do {
-            terminalNonce = try random(8)
-            terminalKeyMaterial = try random(16)
+        do throws(SecretsError) {
+            terminalNonce = try random.bytes(count: 8)
+            terminalKeyMaterial = try random.bytes(count: 16)
         } catch {
-            throw AccessControlError(.internalFailure, .bac, "no random bytes: \(error)")
-        }
-        guard terminalNonce.count == 8, terminalKeyMaterial.count == 16 else {
-            throw AccessControlError(.internalFailure, .bac, "the random source returned the wrong number of bytes")
+            throw AccessControlError(.internalFailure, .bac, "no random bytes: \(error.reason)")
         }
         var cryptogram = try authenticationCryptogram(
             keys: keys, chipNonce: challenge, terminalNonce: terminalNonce, terminalKeyMaterial: terminalKeyMaterial)

@@ -1,30 +1,32 @@
-import CryptoPrimitives
 import ICAO
 import LDS
 import MRZ
+import Secrets
 import SecureMessaging
 import Transport
 
-/// An opened chip: the secure channel the access protocol set up, and a file reader over it.
+/// An opened chip: which protocol opened it, the secure channel it set up, and a file reader
+/// over that channel.
 ///
-/// Whichever protocol ran (BAC now, PACE later) hands over a `SecureMessagingSession`; nothing
-/// after this point depends on which one it was.
+/// Nothing after this point depends on which protocol ran, except Chip Authentication, which
+/// replaces the channel's session in place (`channel.replaceSession`): the file reader keeps
+/// its channel and the Le it learned.
 public struct ChipSession: Sendable {
-    public let accessProtocol: AccessControlProtocol
+    public let access: EstablishedAccess
     /// The secure channel over the card link; its `failure` tells why a session broke.
     public let channel: SecureChannel
     /// EF.CardAccess as read from the MF before access control, nil when the chip has none.
     public let cardAccess: [UInt8]?
-    /// Things the caller should know that did not stop the access (e.g. BAC used although
-    /// EF.CardAccess exists).
+    /// What the caller should know that did not stop the access (e.g. BAC used although
+    /// EF.CardAccess offers PACE).
     public let warnings: [String]
     public var fileReader: FileReader
 
     public init(
-        accessProtocol: AccessControlProtocol, session: SecureMessagingSession, link: any CardTransport,
-        cardAccess: [UInt8]?, warnings: [String] = []
+        access: EstablishedAccess, session: SecureMessagingSession, link: any CardTransport, cardAccess: [UInt8]?,
+        warnings: [String] = []
     ) {
-        self.accessProtocol = accessProtocol
+        self.access = access
         channel = SecureChannel(base: link, session: session)
         self.cardAccess = cardAccess
         self.warnings = warnings
@@ -37,30 +39,56 @@ public struct ChipSession: Sendable {
     }
 }
 
-/// The chip access procedure (ICAO 9303-11 §4.2), shaped for PACE to join: EF.CardAccess from the
-/// master file decides whether PACE is offered; without PACE the eMRTD application is selected in
-/// plain and BAC runs.
+/// The chip access procedure (ICAO 9303-11 §4.2): EF.CardAccess from the master file decides
+/// whether PACE is offered; without PACE (or when every offer fails before mutual
+/// authentication, and `preferences` allow it) the eMRTD application is selected in plain and
+/// BAC runs.
 public enum ChipAccess {
-
-    /// Opens the chip on `link` with `accessKey`.
+    /// Opens the chip on `link` with `accessKey`. Nonces and ephemeral keys come from `random`;
+    /// every step goes to `log` (never a secret).
     ///
-    /// - Throws: `AccessControlError`; a wrong MRZ is `.accessDenied` with `accessProtocol == .bac`.
+    /// - Throws: `AccessControlError`; a wrong MRZ is `.accessDenied` with `accessProtocol == .bac`;
+    ///   PACE offered but not allowed, and BAC not allowed either, is `.notSupported`.
     public static func open(
-        _ link: any CardTransport, accessKey: AccessKey,
-        random: BasicAccessControl.RandomSource = BasicAccessControl
-            .systemRandom
+        _ link: any CardTransport, accessKey: AccessKey, preferences: ChipAccessPreferences = ChipAccessPreferences(),
+        random: RandomSource = .system, log: @Sendable (String) -> Void = { _ in }
     ) throws(AccessControlError) -> ChipSession {
         selectMasterFile(link)
         let cardAccess = try readCardAccess(link)
         var warnings: [String] = []
-        if cardAccess != nil {
+        if let cardAccess {
+            let offers = paceOffers(in: cardAccess, preferences: preferences, log: log)
+            let listed = offers.isEmpty ? "none" : offers.map(\.description).joined(separator: "; ")
+            log("EF.CardAccess: \(cardAccess.count) bytes; PACE offers to try, in order: \(listed)")
             // PACE is not implemented yet: BAC is the fallback 9303-11 allows when the chip keeps it.
             warnings.append("EF.CardAccess is present (PACE offered) but this reader uses BAC")
+        } else {
+            log("no EF.CardAccess: the chip offers no PACE")
+        }
+        guard preferences.allowsBACFallback else {
+            throw AccessControlError(
+                .notSupported, nil,
+                cardAccess == nil
+                    ? "the chip offers no PACE and BAC is not allowed"
+                    : "no PACE offer could be used and BAC is not allowed")
         }
         try selectApplication(link)
         let session = try BasicAccessControl.establish(accessKey: accessKey, over: link, random: random)
-        return ChipSession(
-            accessProtocol: .bac, session: session, link: link, cardAccess: cardAccess, warnings: warnings)
+        log("BAC established")
+        return ChipSession(access: .bac, session: session, link: link, cardAccess: cardAccess, warnings: warnings)
+    }
+
+    /// The offers of EF.CardAccess to try, in order; a malformed file offers nothing (logged).
+    static func paceOffers(in cardAccess: [UInt8], preferences: ChipAccessPreferences, log: (String) -> Void)
+        -> [PACEOffer]
+    {
+        do throws(LDSError) {
+            let infos = try SecurityInfos(cardAccess, kind: .cardAccess)
+            return PACEOffer.offers(in: infos, preferences: preferences)
+        } catch {
+            log("EF.CardAccess does not parse (\(error.reason)): no PACE offer")
+            return []
+        }
     }
 
     /// SELECT MF, by identifier 3F00 and, when a chip refuses that form, without data. A chip

@@ -1,4 +1,5 @@
 import CryptoPrimitives
+import Secrets
 import Transport
 
 /// The chip's side of Basic Access Control (ICAO 9303-11 §4.3): GET CHALLENGE gives RND.IC,

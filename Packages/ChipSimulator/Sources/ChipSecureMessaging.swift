@@ -1,5 +1,6 @@
 import ASN1
 import CryptoPrimitives
+import Secrets
 import Transport
 
 /// The chip's side of 3DES secure messaging (ICAO 9303-11 §9.8), written apart from the reader's

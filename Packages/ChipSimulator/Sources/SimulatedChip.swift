@@ -2,6 +2,7 @@ import ASN1
 import CryptoPrimitives
 import Glibc
 import ICAO
+import Secrets
 import Synchronization
 import Transport
 
@@ -31,7 +32,9 @@ public final class SimulatedChip: CardTransport {
     }
 
     public convenience init(configuration: ChipConfiguration) {
-        self.init(configuration: configuration) { try? SecureRandom.bytes(count: $0) }
+        self.init(configuration: configuration) {
+            (try? RandomSource.system.bytes(count: $0))?.withUnsafeBytes { Array($0) }
+        }
     }
 
     init(configuration: ChipConfiguration, randomBytes: @escaping @Sendable (Int) -> [UInt8]?) {

@@ -1,5 +1,6 @@
 import COpenSSL
 import ICAO
+import Secrets
 
 extension BlockCipher {
     /// CBC and ECB implementations of this cipher in libcrypto's default

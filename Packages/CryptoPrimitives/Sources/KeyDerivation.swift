@@ -1,4 +1,5 @@
 import ICAO
+import Secrets
 
 /// The key derivation function of ICAO Doc 9303-11 §9.7.1:
 /// `KDF(K, c) = H(K || [nonce] || c)` with a 32-bit big-endian counter `c`,

@@ -1,5 +1,6 @@
 import COpenSSL
 import ICAO
+import Secrets
 
 extension SymmetricKey {
     /// ISO/IEC 9797-1 MAC algorithm 3 with DES ("retail MAC") and padding method

@@ -1,4 +1,5 @@
 import COpenSSL
+import Secrets
 
 /// How an RSA signature is padded, with every parameter explicit: callers take
 /// them from the AlgorithmIdentifier (RSASSA-PSS-params) or the protocol.

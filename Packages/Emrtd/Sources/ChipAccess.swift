@@ -1,13 +1,14 @@
+import AccessControl
 import ICAO
 import LDS
 import MRZ
 import Transport
 
 /// The two services the read takes from the access-control layer (the `AccessControl`
-/// package): opening the chip (DESIGN.md §3 steps 1–2: EF.CardAccess, PACE or BAC, the eMRTD
-/// application selected) and reading one elementary file over the opened channel (the READ
-/// BINARY ladder of §4). `EmrtdReader` runs everything after that: which files, in which order,
-/// progress, verdicts and the document.
+/// package): opening the chip (EF.CardAccess, PACE or BAC, the eMRTD application selected) and
+/// reading one elementary file over the opened channel (the READ BINARY ladder with its Le
+/// fallbacks). `EmrtdReader` runs everything after that: which files, in which order (`ReadPlan`),
+/// progress, verdicts and the document. Tests put a scripted chip behind this seam.
 public protocol ChipAccessProcedure: Sendable {
     /// Opens the chip on `transport` with `accessKey`. Steps go to `log` (never a secret).
     /// Throws `ReadError` (`accessControl` when the key is refused or no protocol fits, a
@@ -19,25 +20,20 @@ public protocol ChipAccessProcedure: Sendable {
 
 /// A chip opened by access control.
 public struct OpenedChip: Sendable {
-    /// The channel every further command goes through (secure messaging over the transport).
-    public var channel: any CardTransport
-    /// Reads elementary files over `channel`.
+    /// Reads elementary files over the secure channel access control set up.
     public var files: any ElementaryFileReader
-    public var protocolUsed: AccessControlProtocol
-    public var paceMapping: PaceMapping?
+    /// Which protocol opened the chip (and for PACE its mapping, parameters and PACE-CAM data).
+    public var access: EstablishedAccess
     /// EF.CardAccess as read from the master file, nil when the chip has none.
     public var cardAccess: [UInt8]?
     /// What access control tolerated (e.g. BAC after PACE was offered).
     public var warnings: [String]
 
     public init(
-        channel: any CardTransport, files: any ElementaryFileReader, protocolUsed: AccessControlProtocol,
-        paceMapping: PaceMapping? = nil, cardAccess: [UInt8]? = nil, warnings: [String] = []
+        files: any ElementaryFileReader, access: EstablishedAccess, cardAccess: [UInt8]? = nil, warnings: [String] = []
     ) {
-        self.channel = channel
         self.files = files
-        self.protocolUsed = protocolUsed
-        self.paceMapping = paceMapping
+        self.access = access
         self.cardAccess = cardAccess
         self.warnings = warnings
     }

@@ -1,3 +1,4 @@
+import AccessControl
 import CMS
 import Foundation
 import LDS
@@ -16,41 +17,33 @@ public final class EmrtdReader: Sendable {
     /// Why the built-in CSCA bundle could not be used, told in every document's warnings.
     private let trustStoreWarning: String?
     private let chipAccess: any ChipAccessProcedure
+    private let clock: @Sendable () -> Date
     private let running = Mutex<CancellableTransport?>(nil)
     private let busy = Atomic<Bool>(false)
 
-    /// Builds the trust store: the built-in bundle (unless switched off) plus
-    /// `config.authorityCertificates`; an entry without a certificate is `invalidArgument`.
-    /// `chipAccess` opens the chip and reads its files (the `AccessControl` package by default).
+    /// Builds the trust store (`TrustStore.assemble`: the built-in bundle unless switched off,
+    /// plus `config.authorityCertificates`; an entry without a certificate is `invalidArgument`).
+    /// `chipAccess` opens the chip and reads its files (the `AccessControl` package by default);
+    /// `clock` gives the time certificates are checked at, once per read.
     public init(
-        config: ReaderConfig = ReaderConfig(), chipAccess: any ChipAccessProcedure = StandardChipAccess()
+        config: ReaderConfig = ReaderConfig(), chipAccess: any ChipAccessProcedure = StandardChipAccess(),
+        clock: @escaping @Sendable () -> Date = { Date() }
     ) throws(ReadError) {
-        var store = TrustStore()
-        var warning: String?
-        if config.useBuiltInAuthorityCertificates {
-            do {
-                store = try DefaultTrustBundle.load()
-            } catch {
-                warning = "the built-in CSCA bundle is unavailable (\(error.reason)); only given CSCAs are trusted"
-            }
-        }
-        for (index, entry) in config.authorityCertificates.enumerated() {
-            let count: Int
-            do throws(CMSError) {
-                count = try CertificateFile(bytes: entry).certificates.count
-                try store.add(pemOrDer: entry)
-            } catch {
-                throw ReadError(.invalidArgument, "authority certificate entry \(index + 1): \(error.reason)")
-            }
-            guard count > 0 else {
-                throw ReadError(.invalidArgument, "authority certificate entry \(index + 1) holds no certificate")
-            }
-        }
         guard config.timeoutMs > 0 else { throw ReadError(.invalidArgument, "timeoutMs must be positive") }
+        do throws(CMSError) {
+            let assembled = try TrustStore.assemble(
+                includingDefaultBundle: config.useBuiltInAuthorityCertificates,
+                authorityCertificates: config.authorityCertificates)
+            trustStore = assembled.store
+            trustStoreWarning = assembled.defaultBundleProblem.map {
+                "the built-in CSCA bundle is unavailable (\($0)); only given CSCAs are trusted"
+            }
+        } catch {
+            throw ReadError(.invalidArgument, error.reason)
+        }
         self.config = config
-        trustStore = store
-        trustStoreWarning = warning
         self.chipAccess = chipAccess
+        self.clock = clock
     }
 
     /// Stops the running read before its next APDU; it fails with `cancelled`. No effect when
@@ -76,12 +69,14 @@ public final class EmrtdReader: Sendable {
         }
         defer { busy.store(false, ordering: .sequentiallyConsistent) }
         let recorder = DebugRecorder(isEnabled: config.debug)
-        let link = CancellableTransport(RecordingTransport(transport, recorder: recorder))
+        let link = CancellableTransport(
+            RecordingTransport(
+                DeadlineTransport(transport, timeout: .milliseconds(config.timeoutMs)), recorder: recorder))
         running.withLock { $0 = link }
         defer { running.withLock { $0 = nil } }
 
         var procedure = ReadProcedure(
-            recorder: recorder, listener: listener, trustStore: trustStore,
+            recorder: recorder, listener: listener, trustStore: trustStore, checkTime: clock(),
             activeAuthenticationChallenge: activeAuthenticationChallenge, renderImages: config.renderImages)
         if let trustStoreWarning { procedure.warnings.append(trustStoreWarning) }
         do throws(ReadError) {
@@ -98,12 +93,15 @@ public final class EmrtdReader: Sendable {
     }
 }
 
-/// One read, step by step (DESIGN.md §3). Holds what has been read so far, so that a failure
-/// keeps it.
+/// One read, step by step: open the chip, read EF.COM and EF.SOD, the data groups in the order
+/// of the `ReadPlan`, then Passive Authentication and the chip verdict. Holds what has been read
+/// so far, so that a failure keeps it.
 struct ReadProcedure {
     let recorder: DebugRecorder
     let listener: (any ReadListener)?
     let trustStore: TrustStore
+    /// When certificates are checked: the reader's clock, read once when the read began.
+    let checkTime: Date
     let activeAuthenticationChallenge: [UInt8]?
     let renderImages: Bool
     var files = LdsMasterFile()
@@ -111,23 +109,16 @@ struct ReadProcedure {
     var deniedFiles: [LDSFileKind] = []
 
     init(
-        recorder: DebugRecorder, listener: (any ReadListener)?, trustStore: TrustStore,
+        recorder: DebugRecorder, listener: (any ReadListener)?, trustStore: TrustStore, checkTime: Date,
         activeAuthenticationChallenge: [UInt8]?, renderImages: Bool
     ) {
         self.recorder = recorder
         self.listener = listener
         self.trustStore = trustStore
+        self.checkTime = checkTime
         self.activeAuthenticationChallenge = activeAuthenticationChallenge
         self.renderImages = renderImages
     }
-
-    /// The mandatory data groups: without DG1 there is no document (an error); without DG2 the
-    /// document is returned with a `denied` data verdict and a warning.
-    static let mandatoryDataGroups: [LDSFileKind] = [.dg1, .dg2]
-    /// Read whether or not EF.COM and EF.SOD list them (the chip may know more than they say).
-    static let alwaysTried: Set<LDSFileKind> = [.dg1, .dg2, .dg14, .dg15]
-    /// Protected by Extended Access Control: tried last, a refusal is recorded as denied.
-    static let extendedAccessFiles: [LDSFileKind] = [.dg3, .dg4]
 
     mutating func run(link: any CardTransport, accessKey: AccessKey, chipAccess: any ChipAccessProcedure)
         throws(ReadError) -> TravelDocument
@@ -136,7 +127,7 @@ struct ReadProcedure {
         recorder.note("access control started")
         let recorder = self.recorder
         let opened = try chipAccess.open(link, accessKey: accessKey) { recorder.note($0) }
-        recorder.note("access control done: \(opened.protocolUsed.rawValue)")
+        recorder.note("access control done: \(opened.access.accessControlProtocol.rawValue)")
         files.cardAccess = opened.cardAccess
         warnings += opened.warnings
 
@@ -154,15 +145,10 @@ struct ReadProcedure {
                 warnings.append("EF.SOD is malformed: \(error.reason)")
             }
         }
-        var wanted = Self.alwaysTried.union(common?.dataGroups ?? [])
-        for number in securityObject?.dataGroupHashes.keys ?? [:].keys {
-            if let kind = LDSFileKind.dataGroup(number) { wanted.insert(kind) }
-        }
-        let order =
-            wanted.subtracting(Self.extendedAccessFiles).sorted {
-                ($0.dataGroupNumber ?? 0) < ($1.dataGroupNumber ?? 0)
-            }
-            + Self.extendedAccessFiles.filter(wanted.contains)
+        let order = ReadPlan(
+            listed: common?.dataGroups, hashed: securityObject.map { Array($0.dataGroupHashes.keys) }
+        ).dataGroups
+        recorder.note("read plan: \(order.map(\.rawValue).joined(separator: " "))")
 
         // Sizes first, so progress is by size over everything that will be read.
         var sizes: [LDSFileKind: Int] = [:]
@@ -225,7 +211,9 @@ struct ReadProcedure {
         listener?.onDataAuthenticationStarted()
         recorder.note("passive authentication started")
         var data: DataAuthenticationStatus = passiveAuthentication(securityObject: securityObject)
-        for kind in Self.mandatoryDataGroups where files[kind] == nil {
+        // Without DG1 there is no document (an error above); without DG2 the document comes back
+        // with a `denied` data verdict and a warning.
+        for kind in ReadPlan.mandatoryDataGroups where files[kind] == nil {
             warnings.append("\(kind.rawValue) is mandatory but was not read: the data is not authenticated")
             data.status = .denied
         }
@@ -265,7 +253,7 @@ struct ReadProcedure {
     private func passiveAuthentication(securityObject: DocumentSecurityObject?) -> DataAuthenticationStatus {
         guard let securityObject else {
             var verdict = PassiveAuthentication.verify(
-                securityObject: files.sod ?? [], dataGroups: files.dataGroups, trustStore: trustStore, at: Date())
+                securityObject: files.sod ?? [], dataGroups: files.dataGroups, trustStore: trustStore, at: checkTime)
             verdict.status = .denied
             if files.sod == nil {
                 // Without EF.SOD there is nothing to check against: say that, not "malformed".
@@ -274,26 +262,30 @@ struct ReadProcedure {
             return verdict
         }
         return PassiveAuthentication.verify(
-            securityObject, dataGroups: files.dataGroups, trustStore: trustStore, at: Date())
+            securityObject, dataGroups: files.dataGroups, trustStore: trustStore, at: checkTime)
     }
 
-    /// The chip verdict. Chip Authentication, PACE-CAM and Active Authentication come in later
-    /// issues; until then the verdict says which one would have run.
-    private func chipVerdict(securityInfos: SecurityInfos?) -> ChipAuthenticationStatus {
-        let reason: String
-        if securityInfos?.chipAuthenticationInfos.isEmpty == false || securityInfos?.infos.isEmpty == false {
-            reason = "the chip offers Chip Authentication (DG14), which this reader does not run yet"
-        } else if files.dataGroups[15] != nil {
-            reason =
-                activeAuthenticationChallenge == nil
-                ? "the chip offers Active Authentication (DG15), which this reader does not run yet"
-                : "a challenge was given, but this reader does not run Active Authentication yet"
-        } else {
-            reason = "the chip offers neither Chip nor Active Authentication (no DG14, no DG15)"
+    /// What the read found out about the chip. Chip Authentication, PACE-CAM verification and
+    /// Active Authentication are not run yet: each one the document offers is `notRun`, saying so.
+    private func chipEvidence(access: EstablishedAccess, securityInfos: SecurityInfos?) -> ChipEvidence {
+        var evidence = ChipEvidence()
+        if access.paceMapping == .chipAuthenticationMapping {
+            evidence.chipAuthenticationMapping = .notRun(
+                "PACE-CAM opened the chip, but this reader does not verify its chip authentication data yet")
         }
-        return ChipAuthenticationStatus(
-            status: .notSupported, chipProtocol: nil, activeAuthentication: nil, activeAuthenticationResponse: nil,
-            reason: reason)
+        if securityInfos?.infos.contains(where: { if case .chipAuthenticationPublicKey = $0 { true } else { false } })
+            == true
+        {
+            evidence.chipAuthentication = .notRun(
+                "the chip offers Chip Authentication (DG14), which this reader does not run yet")
+        }
+        if files.dataGroups[15] != nil {
+            evidence.activeAuthentication = .notRun(
+                activeAuthenticationChallenge == nil
+                    ? "the chip offers Active Authentication (DG15), which this reader does not run yet"
+                    : "a challenge was given, but this reader does not run Active Authentication yet")
+        }
+        return evidence
     }
 
     /// Parses every file read into the document; a file that does not parse is a warning.
@@ -312,8 +304,9 @@ struct ReadProcedure {
         let securityInfos = parsed(.dg14) { (bytes) throws(LDSError) in try SecurityInfos(bytes, kind: .dg14) }
         var document = TravelDocument(
             ldsMasterFile: files, ldsVersion: common?.ldsVersion, unicodeVersion: common?.unicodeVersion,
-            accessControlProtocolUsed: opened.protocolUsed, paceMapping: opened.paceMapping,
-            authenticationStatus: AuthenticationStatus(data: data, chip: chipVerdict(securityInfos: securityInfos)),
+            accessControlProtocolUsed: opened.access.accessControlProtocol, paceMapping: opened.access.paceMapping,
+            authenticationStatus: AuthenticationStatus(
+                data: data, chip: ChipVerdict.decide(chipEvidence(access: opened.access, securityInfos: securityInfos))),
             machineReadableZoneInformation: dg1?.machineReadableZone,
             face: parsed(.dg2) { (bytes) throws(LDSError) in
                 try BiometricDataGroup(bytes, kind: .dg2, renderImages: renderImages)

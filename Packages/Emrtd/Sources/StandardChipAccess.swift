@@ -2,32 +2,39 @@ import AccessControl
 import ICAO
 import LDS
 import MRZ
+import Secrets
 import SecureMessaging
 import Synchronization
 import Transport
 
-/// The chip access of the `AccessControl` package (EF.CardAccess, BAC now, PACE later; the READ
-/// BINARY ladder) as the read uses it. `EmrtdReader(config:)` reads with this.
+/// The chip access of the `AccessControl` package (EF.CardAccess, PACE offers by preference, BAC;
+/// the READ BINARY ladder) as the read uses it. `EmrtdReader(config:)` reads with this.
 public struct StandardChipAccess: ChipAccessProcedure {
-    public init() {}
+    public let preferences: ChipAccessPreferences
+    /// Nonces and ephemeral keys of the access protocols.
+    public let random: RandomSource
+
+    public init(preferences: ChipAccessPreferences = ChipAccessPreferences(), random: RandomSource = .system) {
+        self.preferences = preferences
+        self.random = random
+    }
 
     public func open(
         _ transport: any CardTransport, accessKey: AccessKey, log: @escaping @Sendable (String) -> Void
     ) throws(ReadError) -> OpenedChip {
         let session: ChipSession
         do throws(AccessControlError) {
-            session = try ChipAccess.open(transport, accessKey: accessKey)
+            session = try ChipAccess.open(
+                transport, accessKey: accessKey, preferences: preferences, random: random, log: log)
         } catch {
             if let transportError = error.transportError {
                 throw ReadError(transport: transportError, during: error.description)
             }
             throw ReadError(.accessControl, error.description)
         }
-        log("\(session.accessProtocol.displayName) established")
-        let protocolUsed: AccessControlProtocol = session.accessProtocol == .pace ? .pace : .bac
         return OpenedChip(
-            channel: session.channel, files: SessionFileReader(session.fileReader), protocolUsed: protocolUsed,
-            cardAccess: session.cardAccess, warnings: session.warnings)
+            files: SessionFileReader(session.fileReader), access: session.access, cardAccess: session.cardAccess,
+            warnings: session.warnings)
     }
 }
 

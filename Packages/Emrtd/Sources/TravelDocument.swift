@@ -84,8 +84,9 @@ public struct ChipAuthenticationStatus: Sendable, Hashable {
     public var status: Status
     /// The protocol that gave the verdict; nil when none ran.
     public var chipProtocol: ChipProtocol?
-    /// Whether Active Authentication's signature verified; nil when it did not run.
-    public var activeAuthentication: Bool?
+    /// Active Authentication's own result when it ran (beside or instead of Chip Authentication
+    /// or PACE-CAM); nil when it did not run.
+    public var activeAuthentication: Status?
     /// The chip's INTERNAL AUTHENTICATE answer (the AA signature), when AA ran.
     public var activeAuthenticationResponse: [UInt8]?
     /// Why the verdict is what it is, in one sentence.
@@ -135,7 +136,7 @@ extension ChipAuthenticationStatus: JSONRepresentable {
         [
             "status": status.json,
             "protocol": .optional(chipProtocol),
-            "activeAuthentication": activeAuthentication.map(JSONValue.bool) ?? .null,
+            "activeAuthentication": .optional(activeAuthentication),
             "activeAuthenticationResponse": .optional(activeAuthenticationResponse),
             "reason": .string(reason),
         ]

@@ -1,3 +1,5 @@
+import Secrets
+
 /// What opens a chip: the MRZ's document number and dates (BAC, PACE with the MRZ) or the card
 /// access number (PACE with the CAN). Built only through the validating factories, so an
 /// `AccessKey` that exists is well-formed before any APDU is sent.
@@ -50,8 +52,7 @@ public struct AccessKey: Sendable, Equatable, CustomStringConvertible, CustomDeb
     /// Takes the password over and wipes the array it came in.
     private init(kind: Kind, wiping password: inout [UInt8]) {
         self.kind = kind
-        self.password = SecretBytes(password)
-        password.wipe()
+        self.password = SecretBytes(consuming: &password)
     }
 
     /// Lends the password the key derivation starts from (ICAO 9303-11 §4.3.2 for BAC, §4.4.3.1
@@ -59,7 +60,7 @@ public struct AccessKey: Sendable, Equatable, CustomStringConvertible, CustomDeb
     /// + check digit + date of expiry + check digit (e.g. `L898902C<369080619406236`), which
     /// BAC and PACE hash with SHA-1; for `.can` the CAN's ASCII digits. Do not keep a copy.
     public func withPasswordBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
-        try body(password.bytes)
+        try password.withUnsafeBytes(body)
     }
 
     public var description: String { "AccessKey.\(kind.rawValue)(<redacted>)" }
@@ -101,39 +102,4 @@ func mrzInformation(documentNumber: [UInt8], dateOfBirth: [UInt8], dateOfExpiry:
         information.append(UInt8(ascii: "0") + mrzCheckDigit(of: field))
     }
     return information
-}
-
-extension [UInt8] {
-    /// Best effort against secrets lingering in freed memory: the caller's strings and any
-    /// copies Swift made are out of reach.
-    mutating func wipe() {
-        withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) }
-    }
-}
-
-/// Password bytes in memory this package owns, zeroed on release (an Array's buffer could be
-/// copied or freed without wiping).
-private final class SecretBytes: @unchecked Sendable, Equatable {
-    // Written only in init and deinit; shared read-only in between.
-    private let storage: UnsafeMutableRawBufferPointer
-
-    init(_ bytes: [UInt8]) {
-        storage = .allocate(byteCount: bytes.count, alignment: 1)
-        storage.copyBytes(from: bytes)
-    }
-
-    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(storage) }
-
-    deinit {
-        storage.initializeMemory(as: UInt8.self, repeating: 0)
-        storage.deallocate()
-    }
-
-    /// Compares without stopping at the first difference, so timing does not tell where.
-    static func == (lhs: SecretBytes, rhs: SecretBytes) -> Bool {
-        guard lhs.storage.count == rhs.storage.count else { return false }
-        var difference: UInt8 = 0
-        for index in 0..<lhs.storage.count { difference |= lhs.storage[index] ^ rhs.storage[index] }
-        return difference == 0
-    }
 }

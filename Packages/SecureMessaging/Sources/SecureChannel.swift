@@ -12,6 +12,10 @@ import Transport
 /// secure messaging failure becomes `TransportError.unexpected` and the typed
 /// error stays available as `failure`. Either way, once the session is broken
 /// every later command fails fast; establish access again and make a new channel.
+///
+/// Chip Authentication re-keys a live channel: the chip answers its last command
+/// under the old keys, then both sides switch (`replaceSession`), so whatever
+/// reads through this channel (the file reader and the Le it learned) carries on.
 public final class SecureChannel: CardTransport {
     public let base: any CardTransport
     private let session: Mutex<SecureMessagingSession>
@@ -29,6 +33,19 @@ public final class SecureChannel: CardTransport {
     /// A copy of the current session state (keys and SSC), e.g. to hand the
     /// session to another channel.
     public var currentSession: SecureMessagingSession { session.withLock { $0 } }
+
+    /// Continues with `newSession` (new keys, possibly another cipher; its SSC, zero
+    /// after Chip Authentication) from the next command on. Call it after the answer
+    /// to the command that agreed the new keys was unwrapped under the old ones. A
+    /// session broken before stays broken: its failure is not forgotten by re-keying.
+    public func replaceSession(with newSession: SecureMessagingSession) throws(SecureMessagingError) {
+        try session.withLock { current throws(SecureMessagingError) in
+            if let failure = current.failure {
+                throw SecureMessagingError(.sessionBroken, "cannot re-key a broken session: \(failure.reason)")
+            }
+            current = newSession
+        }
+    }
 
     /// Sends `command` protected and returns the verified, decrypted response.
     /// A link failure breaks the session too: whether the chip counted the

@@ -1,5 +1,6 @@
 import CryptoPrimitives
 import ICAO
+import Secrets
 import Transport
 
 /// One secure messaging session (ICAO 9303-11 §9.8): the session keys from BAC,

@@ -1,4 +1,5 @@
 import CGMP
+import Secrets
 
 extension BigInt {
     public static func + (lhs: BigInt, rhs: BigInt) -> BigInt {
@@ -121,23 +122,26 @@ extension BigInt {
         __gmpz_probab_prime_p(storage.value, Int32(rounds)) != 0
     }
 
-    /// A uniformly random integer in [1, upperBound), drawn by rejection from `random`.
-    public static func random(
-        below upperBound: BigInt, using random: RandomBytes = systemRandomBytes
-    ) throws -> BigInt {
+    /// A uniformly random integer in [1, upperBound), drawn by rejection from `random` (the
+    /// candidate bytes stay in wiped memory until they become the integer).
+    public static func random(below upperBound: BigInt, using random: RandomSource = .system) throws -> BigInt {
         guard upperBound > BigInt(1) else { throw ArithmeticError(.invalidScalar, "empty range for a random integer") }
         let bits = upperBound.bitWidth
         let length = (bits + 7) / 8
         let topMask = UInt8(truncatingIfNeeded: (1 << (bits - (length - 1) * 8)) - 1)
         for _ in 0..<256 {
-            var bytes = try random(length)
-            guard bytes.count == length else {
-                throw ArithmeticError(
-                    .randomSourceFailed, "the random source returned \(bytes.count) of \(length) bytes")
+            let bytes: SecretBytes
+            do {
+                bytes = try random.bytes(count: length)
+            } catch {
+                throw ArithmeticError(.randomSourceFailed, error.reason)
             }
-            bytes[0] &= topMask
-            let candidate = BigInt(bytes: bytes)
-            bytes.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+            let candidate = bytes.withUnsafeBytes { raw in
+                var masked = [UInt8](raw)
+                defer { masked.wipe() }
+                masked[0] &= topMask
+                return BigInt(bytes: masked)
+            }
             if candidate.signum > 0 && candidate < upperBound { return candidate }
         }
         throw ArithmeticError(.randomSourceFailed, "the random source keeps returning out-of-range values")

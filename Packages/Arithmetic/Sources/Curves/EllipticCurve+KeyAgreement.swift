@@ -1,8 +1,10 @@
+import Secrets
+
 extension EllipticCurve {
     /// An ephemeral key pair on `generator` (the curve's own by default, or a PACE mapped generator):
     /// a private key uniform in [1, n) and its public point, computed on the regular path.
     public func generateKeyPair(
-        generator base: ECPoint? = nil, random: RandomBytes = systemRandomBytes
+        generator base: ECPoint? = nil, random: RandomSource = .system
     ) throws -> (privateKey: BigInt, publicKey: ECPoint) {
         let privateKey = try BigInt.random(below: order, using: random)
         return (privateKey, try publicKey(for: privateKey, generator: base))

@@ -1,4 +1,5 @@
 import CGMP
+import Secrets
 import Synchronization
 
 /// A multiplicative group mod a prime p with generator g, and the order q of the subgroup g generates
@@ -101,7 +102,7 @@ public struct DHGroup: Sendable, Hashable {
     }
 
     /// A key pair: a private exponent uniform in [1, q) (or [1, p - 1) without q) and g^x mod p.
-    public func generateKeyPair(random: RandomBytes = systemRandomBytes) throws -> (
+    public func generateKeyPair(random: RandomSource = .system) throws -> (
         privateKey: BigInt, publicKey: BigInt
     ) {
         let privateKey = try BigInt.random(below: subgroupOrder ?? (p - BigInt(1)), using: random)
@@ -110,7 +111,7 @@ public struct DHGroup: Sendable, Hashable {
 
     /// A key pair on another generator (a PACE mapped generator).
     public func generateKeyPair(
-        generator base: BigInt, random: RandomBytes = systemRandomBytes
+        generator base: BigInt, random: RandomSource = .system
     ) throws -> (privateKey: BigInt, publicKey: BigInt) {
         let privateKey = try BigInt.random(below: subgroupOrder ?? (p - BigInt(1)), using: random)
         return (privateKey, try powerSecret(base, privateKey))

@@ -69,3 +69,40 @@ public struct TrustStore: Sendable {
         }
     }
 }
+
+extension TrustStore {
+    /// The store a reader trusts: the default bundle (`DefaultTrustBundle`, when
+    /// `includingDefaultBundle`) plus every entry of `authorityCertificates` (a PEM bundle or one
+    /// DER certificate).
+    ///
+    /// - Returns: the store, and why the default bundle could not be used when it could not (the
+    ///   store then holds the given CSCAs only: a reader says so in its warnings, it does not stop).
+    /// - Throws: `CMSError` naming the entry (counted from 1) that does not parse or holds no
+    ///   certificate: a caller's mistake, told before any chip is read.
+    public static func assemble(includingDefaultBundle: Bool, authorityCertificates: [[UInt8]]) throws(CMSError)
+        -> (store: TrustStore, defaultBundleProblem: String?)
+    {
+        var store = TrustStore()
+        var problem: String?
+        if includingDefaultBundle {
+            do throws(CMSError) {
+                store = try DefaultTrustBundle.load()
+            } catch {
+                problem = error.reason
+            }
+        }
+        for (index, entry) in authorityCertificates.enumerated() {
+            let file: CertificateFile
+            do throws(CMSError) {
+                file = try CertificateFile(bytes: entry)
+                try store.add(pemOrDer: entry)
+            } catch {
+                throw CMSError(error.code, "authority certificate entry \(index + 1): \(error.reason)")
+            }
+            guard !file.certificates.isEmpty else {
+                throw CMSError(.unrecognizedInput, "authority certificate entry \(index + 1) holds no certificate")
+            }
+        }
+        return (store, problem)
+    }
+}

@@ -1,9 +1,9 @@
-import COpenSSL
+import Glibc
 
 /// Key material and other secrets (MRZ-derived seeds, session keys, nonces).
 ///
-/// The bytes live in memory this value allocates itself, are wiped with
-/// `OPENSSL_cleanse` when the last copy goes away, and never appear in a
+/// The bytes live in memory this value allocates itself, are wiped (`wipeMemory`) when the last
+/// copy goes away, and never appear in a
 /// `description` or a log. Copies of `SecretBytes` share one buffer, so
 /// passing a secret around never leaves stray copies behind; only
 /// `withUnsafeBytes` reveals the contents, and only for the duration of the call.
@@ -20,7 +20,7 @@ public struct SecretBytes: Sendable, Equatable, CustomStringConvertible, CustomD
         }
 
         deinit {
-            OPENSSL_cleanse(buffer.baseAddress, buffer.count)
+            wipeMemory(buffer)
             buffer.deallocate()
         }
     }
@@ -44,15 +44,17 @@ public struct SecretBytes: Sendable, Equatable, CustomStringConvertible, CustomD
 
     /// Fills `count` bytes inside the secret buffer, e.g. from a cipher or a hash.
     /// `body` receives the whole buffer and must initialize it completely.
-    public init(count: Int, initializingWith body: (UnsafeMutableRawBufferPointer) throws -> Void) rethrows {
+    public init<Failure: Error>(
+        count: Int, initializingWith body: (UnsafeMutableRawBufferPointer) throws(Failure) -> Void
+    ) throws(Failure) {
         self.count = count
         storage = Storage(count: count)
         try body(UnsafeMutableRawBufferPointer(rebasing: storage.buffer[0..<count]))
     }
 
-    /// `count` bytes from the operating system's CSPRNG (via `RAND_bytes`).
-    public static func random(count: Int) throws -> SecretBytes {
-        try SecretBytes(count: count) { buffer in try SecureRandom.fill(buffer) }
+    /// `count` bytes from the operating system's generator (`RandomSource.system`).
+    public static func random(count: Int) throws(SecretsError) -> SecretBytes {
+        try RandomSource.system.bytes(count: count)
     }
 
     /// The bytes, for the duration of `body` only. Do not let them escape into
@@ -93,7 +95,14 @@ extension Array where Element == UInt8 {
     /// Overwrites every byte with zero in a way the optimizer cannot drop, then
     /// empties the array. For temporary copies of secrets.
     public mutating func wipe() {
-        withUnsafeMutableBytes { OPENSSL_cleanse($0.baseAddress, $0.count) }
+        withUnsafeMutableBytes { wipeMemory($0) }
         removeAll()
     }
+}
+
+/// Zeroes `buffer` with `explicit_bzero`, which the compiler may not remove as a dead store: the
+/// one wiping idiom of the tree (`SecretBytes`, `[UInt8].wipe()`).
+func wipeMemory(_ buffer: UnsafeMutableRawBufferPointer) {
+    guard let base = buffer.baseAddress, buffer.count > 0 else { return }
+    explicit_bzero(base, buffer.count)
 }

@@ -1,0 +1,48 @@
+import ICAO
+import LDS
+
+/// One way EF.CardAccess says the chip runs PACE: a PACEInfo whose protocol 9303-11 defines,
+/// with the domain parameters its `parameterId` names.
+public struct PACEOffer: Sendable, Hashable, CustomStringConvertible {
+    public let paceProtocol: PACEProtocol
+    /// The PACEInfo's parameterId: standardized (0–18) or the chip's own (then a
+    /// PACEDomainParameterInfo with this ID holds the parameters). Nil when the PACEInfo names none.
+    public let parameterId: Int?
+
+    public init(paceProtocol: PACEProtocol, parameterId: Int?) {
+        self.paceProtocol = paceProtocol
+        self.parameterId = parameterId
+    }
+
+    /// The offers of `securityInfos` whose mapping `preferences` allows, in the order to try them:
+    /// by the preferences' order of mappings, then the strongest cipher first. PACEInfos of
+    /// protocols 9303-11 does not define are left out.
+    public static func offers(in securityInfos: SecurityInfos, preferences: ChipAccessPreferences) -> [PACEOffer] {
+        let offers = securityInfos.paceInfos.compactMap { info in
+            info.paceProtocol.map { PACEOffer(paceProtocol: $0, parameterId: info.parameterId) }
+        }
+        return preferences.paceMappings.flatMap { mapping in
+            offers.filter { $0.paceProtocol.mapping == mapping }
+                .sorted { $0.paceProtocol.cipher.strength > $1.paceProtocol.cipher.strength }
+        }
+    }
+
+    /// `id-PACE-ECDH-GM-AES-CBC-CMAC-128, parameters 13 (brainpoolP256r1)`.
+    public var description: String {
+        guard let parameterId else { return "\(paceProtocol), no parameter ID" }
+        let name = StandardizedDomainParameters(id: parameterId)?.name ?? "the chip's own"
+        return "\(paceProtocol), parameters \(parameterId) (\(name))"
+    }
+}
+
+extension BlockCipher {
+    /// The order offers are tried in: AES-256 first, 3DES last.
+    fileprivate var strength: Int {
+        switch self {
+        case .tripleDES: 0
+        case .aes128: 1
+        case .aes192: 2
+        case .aes256: 3
+        }
+    }
+}

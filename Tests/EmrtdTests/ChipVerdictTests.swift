@@ -1,0 +1,99 @@
+import Testing
+
+@testable import Emrtd
+
+/// The chip verdict on every combination of what PACE-CAM, Chip Authentication and Active
+/// Authentication gave, against the reference model's rules written out independently here.
+@Suite struct ChipVerdictTests {
+    static let outcomes: [ChipProtocolOutcome] = [
+        .notOffered, .notRun("not run"), .authenticated, .denied("did not verify"),
+    ]
+
+    /// The rules as the reference model states them: a denied AA denies; otherwise PACE-CAM, then
+    /// CA, decides when it ran; otherwise AA's result; with none, notSupported.
+    static func expected(_ evidence: ChipEvidence) -> (
+        ChipAuthenticationStatus.Status, ChipAuthenticationStatus.ChipProtocol?
+    ) {
+        if case .denied = evidence.activeAuthentication { return (.denied, .activeAuthentication) }
+        switch evidence.chipAuthenticationMapping {
+        case .authenticated: return (.authenticated, .paceChipAuthenticationMapping)
+        case .denied: return (.denied, .paceChipAuthenticationMapping)
+        default: break
+        }
+        switch evidence.chipAuthentication {
+        case .authenticated: return (.authenticated, .chipAuthentication)
+        case .denied: return (.denied, .chipAuthentication)
+        default: break
+        }
+        if case .authenticated = evidence.activeAuthentication { return (.authenticated, .activeAuthentication) }
+        return (.notSupported, nil)
+    }
+
+    @Test func everyCombinationFollowsTheRules() {
+        var combinations = 0
+        for mapping in Self.outcomes {
+            for chipAuthentication in Self.outcomes {
+                for active in Self.outcomes {
+                    let response: [UInt8]? = active == .authenticated ? [0x6A, 0xBC] : nil
+                    let evidence = ChipEvidence(
+                        chipAuthenticationMapping: mapping, chipAuthentication: chipAuthentication,
+                        activeAuthentication: active, activeAuthenticationResponse: response)
+                    let verdict = ChipVerdict.decide(evidence)
+                    let (status, chipProtocol) = Self.expected(evidence)
+                    #expect(verdict.status == status, "\(evidence)")
+                    #expect(verdict.chipProtocol == chipProtocol, "\(evidence)")
+                    // AA's own result is reported whenever it ran, whoever decided.
+                    let activeStatus: ChipAuthenticationStatus.Status? =
+                        switch active {
+                        case .authenticated: .authenticated
+                        case .denied: .denied
+                        default: nil
+                        }
+                    #expect(verdict.activeAuthentication == activeStatus)
+                    #expect(verdict.activeAuthenticationResponse == response)
+                    #expect(!verdict.reason.isEmpty)
+                    combinations += 1
+                }
+            }
+        }
+        #expect(combinations == 64)
+    }
+
+    @Test func notSupportedSaysWhichOfferedProtocolDidNotRun() {
+        let none = ChipVerdict.decide(ChipEvidence())
+        #expect(none.status == .notSupported && none.chipProtocol == nil)
+        #expect(none.reason.contains("neither"))
+        let onlyActive = ChipVerdict.decide(ChipEvidence(activeAuthentication: .notRun("AA: no challenge rule")))
+        #expect(onlyActive.reason == "AA: no challenge rule")
+        let both = ChipVerdict.decide(
+            ChipEvidence(chipAuthentication: .notRun("CA: not yet"), activeAuthentication: .notRun("AA: not yet")))
+        #expect(both.reason == "CA: not yet")
+    }
+
+    @Test func aDeniedVerdictCarriesTheReason() {
+        let verdict = ChipVerdict.decide(
+            ChipEvidence(chipAuthentication: .authenticated, activeAuthentication: .denied("the signature is wrong")))
+        #expect(verdict.reason == "the signature is wrong")
+    }
+
+    /// Every input of the rule: AA runs when DG15 holds a key and either a challenge was given or
+    /// neither CA nor PACE-CAM ran.
+    @Test(arguments: [false, true], [false, true])
+    func activeAuthenticationRunsByTheRule(dataGroup15HoldsKey: Bool, challengeGiven: Bool) {
+        for (chipAuthenticationRan, mappingRan) in [(false, false), (true, false), (false, true), (true, true)] {
+            let runs = ChipEvidence.activeAuthenticationRuns(
+                dataGroup15HoldsKey: dataGroup15HoldsKey, challengeGiven: challengeGiven,
+                chipAuthenticationRan: chipAuthenticationRan, chipAuthenticationMappingRan: mappingRan)
+            let nothingElseRan = !chipAuthenticationRan && !mappingRan
+            #expect(runs == (dataGroup15HoldsKey && (challengeGiven || nothingElseRan)))
+        }
+    }
+
+    /// A step list is composable: without the denial step, a verified CA wins over a denied AA.
+    @Test func stepsCompose() {
+        let evidence = ChipEvidence(chipAuthentication: .authenticated, activeAuthentication: .denied("bad"))
+        #expect(ChipVerdict.decide(evidence).status == .denied)
+        let withoutDenial = ChipVerdict.decide(evidence, steps: [ChipAuthenticationStep(), ActiveAuthenticationStep()])
+        #expect(withoutDenial.status == .authenticated && withoutDenial.chipProtocol == .chipAuthentication)
+    }
+}

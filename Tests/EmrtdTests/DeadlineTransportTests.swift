@@ -1,0 +1,52 @@
+import Glibc
+import Synchronization
+import Testing
+import Transport
+
+@testable import Emrtd
+
+/// `ReaderConfig.timeoutMs` applies to every exchange, whatever the transport does.
+@Suite struct DeadlineTransportTests {
+    /// Answers at once, or never (until released) once `stall` is set.
+    final class StallingTransport: CardTransport {
+        let stall = Atomic<Bool>(false)
+        let release = DispatchGate()
+        var supportsExtendedLength: Bool { false }
+
+        func transmit(_ command: CommandAPDU) throws(TransportError) -> ResponseAPDU {
+            if stall.load(ordering: .sequentiallyConsistent) { release.wait() }
+            return ResponseAPDU(data: [command.ins], statusWord: .success)
+        }
+    }
+
+    @Test func anAnswerInTimePassesThroughAndALateOneIsATimeoutThatEndsTheLink() throws {
+        let base = StallingTransport()
+        let transport = DeadlineTransport(base, timeout: .milliseconds(50))
+        #expect(try transport.transmit(CommandAPDU(ins: 0xB0, p1: 0, p2: 0)).data == [0xB0])
+
+        base.stall.store(true, ordering: .sequentiallyConsistent)
+        #expect(throws: TransportError.timeout) { try transport.transmit(CommandAPDU(ins: 0xB0, p1: 0, p2: 0)) }
+        // The chip may still be working on it: nothing more goes to this link.
+        base.stall.store(false, ordering: .sequentiallyConsistent)
+        base.release.open()
+        #expect(throws: TransportError.timeout) { try transport.transmit(CommandAPDU(ins: 0xA4, p1: 0, p2: 0)) }
+    }
+
+    @Test func transportErrorsPassThroughUnchanged() {
+        let transport = DeadlineTransport(ScriptedTransport([.failure("00B0000000", .tagLost)]), timeout: .seconds(5))
+        #expect(throws: TransportError.tagLost) {
+            try transport.transmit(CommandAPDU(ins: 0xB0, p1: 0, p2: 0, expectedLength: 256))
+        }
+    }
+}
+
+/// A gate threads wait at until it is opened.
+final class DispatchGate: Sendable {
+    private let isOpen = Mutex(false)
+
+    func wait() {
+        while !isOpen.withLock({ $0 }) { usleep(1000) }
+    }
+
+    func open() { isOpen.withLock { $0 = true } }
+}
