@@ -6,9 +6,9 @@ public struct ReaderConfig: Sendable {
     /// More trusted CSCAs: each entry a PEM bundle or one DER certificate. An entry holding no
     /// certificate is an `invalidArgument` error when the reader is made.
     public var authorityCertificates: [[UInt8]]
-    /// The longest wait for one answer of the chip, in milliseconds. The transport is made by the
-    /// caller, so this is the value to make it with (`emrtd read` passes it to `PCSCTransport`);
-    /// the reader itself only checks it is positive.
+    /// The longest wait for one answer of the chip, in milliseconds, for every APDU of the read:
+    /// a later answer fails the read with `TransportError.timeout`, whatever the transport does
+    /// (`emrtd read` also makes its `PCSCTransport` with it, so pcsc-lite gives up at the same time).
     public var timeoutMs: Int
     /// Keep a log of every step and APDU (secrets redacted) in `debugInfo`.
     public var debug: Bool
