@@ -10,13 +10,6 @@ public enum ChipProtocolOutcome: Sendable, Hashable {
     case authenticated
     /// Run, and the chip's answer did not verify.
     case denied(String)
-
-    var hasRun: Bool {
-        switch self {
-        case .authenticated, .denied: true
-        case .notOffered, .notRun: false
-        }
-    }
 }
 
 /// Everything the chip verdict is decided from.
@@ -65,47 +58,32 @@ public struct ActiveAuthenticationDenialStep: ChipVerdictStep {
     }
 }
 
-/// PACE-CAM decides when it ran: the chip proved (or failed to prove) its static key in PACE.
-public struct ChipAuthenticationMappingStep: ChipVerdictStep {
-    public init() {}
+/// One protocol's result decides when that protocol ran: PACE-CAM (the chip proved its static
+/// key in PACE), Chip Authentication (it answered under keys agreed with its DG14 key), Active
+/// Authentication (it signed the challenge with its DG15 key). A Chip Authentication failure
+/// never reaches here: a chip that cannot answer under the agreed keys fails the read
+/// (`ReadError.chipAuthentication`).
+public struct ProtocolResultStep: ChipVerdictStep {
+    public let chipProtocol: ChipAuthenticationStatus.ChipProtocol
+    let outcome: @Sendable (ChipEvidence) -> ChipProtocolOutcome
+    let successReason: String
+
+    public static let chipAuthenticationMapping = ProtocolResultStep(
+        chipProtocol: .paceChipAuthenticationMapping, outcome: { $0.chipAuthenticationMapping },
+        successReason: "PACE-CAM: the chip proved the key of its signed security data")
+    public static let chipAuthentication = ProtocolResultStep(
+        chipProtocol: .chipAuthentication, outcome: { $0.chipAuthentication },
+        successReason: "Chip Authentication: the chip answered under keys agreed with its DG14 key")
+    public static let activeAuthentication = ProtocolResultStep(
+        chipProtocol: .activeAuthentication, outcome: { $0.activeAuthentication },
+        successReason: "Active Authentication: the chip signed the challenge with its DG15 key")
+
     public func decide(_ evidence: ChipEvidence) -> ChipAuthenticationStatus? {
-        switch evidence.chipAuthenticationMapping {
-        case .authenticated:
-            ChipVerdict.status(
-                .authenticated, .paceChipAuthenticationMapping, evidence,
-                reason: "PACE-CAM: the chip proved the key of its signed security data")
-        case .denied(let reason):
-            ChipVerdict.status(.denied, .paceChipAuthenticationMapping, evidence, reason: reason)
+        switch outcome(evidence) {
+        case .authenticated: ChipVerdict.status(.authenticated, chipProtocol, evidence, reason: successReason)
+        case .denied(let reason): ChipVerdict.status(.denied, chipProtocol, evidence, reason: reason)
         case .notOffered, .notRun: nil
         }
-    }
-}
-
-/// Chip Authentication decides when it ran. Its failure never reaches here: a chip that cannot
-/// answer under the agreed keys fails the read (`ReadError.chipAuthentication`).
-public struct ChipAuthenticationStep: ChipVerdictStep {
-    public init() {}
-    public func decide(_ evidence: ChipEvidence) -> ChipAuthenticationStatus? {
-        switch evidence.chipAuthentication {
-        case .authenticated:
-            ChipVerdict.status(
-                .authenticated, .chipAuthentication, evidence,
-                reason: "Chip Authentication: the chip answered under keys agreed with its DG14 key")
-        case .denied(let reason):
-            ChipVerdict.status(.denied, .chipAuthentication, evidence, reason: reason)
-        case .notOffered, .notRun: nil
-        }
-    }
-}
-
-/// Active Authentication decides when nothing before did and it verified.
-public struct ActiveAuthenticationStep: ChipVerdictStep {
-    public init() {}
-    public func decide(_ evidence: ChipEvidence) -> ChipAuthenticationStatus? {
-        guard case .authenticated = evidence.activeAuthentication else { return nil }
-        return ChipVerdict.status(
-            .authenticated, .activeAuthentication, evidence,
-            reason: "Active Authentication: the chip signed the challenge with its DG15 key")
     }
 }
 
@@ -114,8 +92,8 @@ public enum ChipVerdict {
     /// The reference model's order: a denied Active Authentication, then PACE-CAM, then Chip
     /// Authentication, then Active Authentication; with none of them, `notSupported`.
     public static let standardSteps: [any ChipVerdictStep] = [
-        ActiveAuthenticationDenialStep(), ChipAuthenticationMappingStep(), ChipAuthenticationStep(),
-        ActiveAuthenticationStep(),
+        ActiveAuthenticationDenialStep(), ProtocolResultStep.chipAuthenticationMapping,
+        ProtocolResultStep.chipAuthentication, ProtocolResultStep.activeAuthentication,
     ]
 
     public static func decide(_ evidence: ChipEvidence, steps: [any ChipVerdictStep] = standardSteps)
