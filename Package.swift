@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 // emrtd: an ICAO Doc 9303 reader. One library product per package, so that a
 // team can depend on the MRZ parser or the CMS verifier alone. The layering
-// rules (who may import whom) are in CONTRIBUTING.md.
+// rules (who may import whom) are the map in CONTRIBUTING.md; Tools/check-imports.py holds
+// each library's dependencies here to its row there.
 import PackageDescription
 
 /// A library package under `Packages/<name>/Sources` with its test target
@@ -20,35 +21,19 @@ let libraries: [Library] = [
     Library(name: "ICAO", dependencies: ["ASN1", "JSON"]),
     Library(name: "MRZ", dependencies: ["JSON"], testResources: [.copy("Fixtures")]),
     Library(name: "Arithmetic", dependencies: ["CGMP"], testDependencies: ["COpenSSL"]),
-    Library(name: "CryptoPrimitives", dependencies: ["COpenSSL", "Arithmetic", "ICAO"]),
+    Library(name: "CryptoPrimitives", dependencies: ["COpenSSL", "ICAO"]),
     Library(name: "Transport", dependencies: []),
     Library(name: "PCSC", dependencies: ["Transport", "CPCSCLite"]),
     Library(name: "SecureMessaging", dependencies: ["Transport", "CryptoPrimitives", "ICAO"]),
     Library(name: "LDS", dependencies: ["ASN1", "JSON", "ICAO", "MRZ", "COpenJPEG", "CLibPNG"]),
     Library(name: "CMS", dependencies: ["ASN1", "JSON", "Arithmetic", "CryptoPrimitives"]),
     Library(
-        name: "AccessControl",
-        dependencies: [
-            "Transport", "SecureMessaging", "CryptoPrimitives", "Arithmetic", "ASN1", "ICAO", "MRZ", "LDS",
-        ]
-    ),
-    Library(
-        name: "ChipAuthentication",
-        dependencies: ["SecureMessaging", "Arithmetic", "CryptoPrimitives", "LDS", "CMS"]
-    ),
+        name: "AccessControl", dependencies: ["Transport", "SecureMessaging", "CryptoPrimitives", "ICAO", "MRZ", "LDS"]),
+    Library(name: "ChipAuthentication", dependencies: []),
     Library(
         name: "Emrtd",
-        dependencies: [
-            "ASN1", "JSON", "ICAO", "MRZ", "Arithmetic", "CryptoPrimitives", "Transport", "SecureMessaging",
-            "AccessControl", "ChipAuthentication", "CMS", "LDS",
-        ]
-    ),
-    Library(
-        name: "ChipSimulator",
-        dependencies: [
-            "Transport", "SecureMessaging", "CryptoPrimitives", "Arithmetic", "ASN1", "ICAO", "LDS", "COpenSSL",
-        ]
-    ),
+        dependencies: ["Transport", "SecureMessaging", "AccessControl", "ICAO", "MRZ", "LDS", "CMS", "JSON"]),
+    Library(name: "ChipSimulator", dependencies: ["Transport", "CryptoPrimitives", "ASN1", "ICAO", "LDS", "COpenSSL"]),
 ]
 
 let systemLibraries = ["CGMP", "COpenSSL", "COpenJPEG", "CLibPNG"]
@@ -92,8 +77,7 @@ let package = Package(
             .executableTarget(
                 name: "emrtd",
                 dependencies: [
-                    "ASN1", "JSON", "MRZ", "LDS", "CMS", "Transport", "PCSC", "Emrtd", "ChipSimulator", "AccessControl",
-                    "SecureMessaging",
+                    "JSON", "MRZ", "LDS", "CMS", "Transport", "PCSC", "Emrtd", "ChipSimulator", "AccessControl",
                 ],
                 path: "Apps/emrtd"
             ),
