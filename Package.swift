@@ -20,7 +20,7 @@ let libraries: [Library] = [
     Library(name: "JSON", dependencies: []),
     Library(name: "ICAO", dependencies: ["ASN1", "JSON"]),
     Library(name: "MRZ", dependencies: ["JSON"], testResources: [.copy("Fixtures")]),
-    Library(name: "Arithmetic", dependencies: ["CGMP"], testDependencies: ["COpenSSL"]),
+    Library(name: "Arithmetic", dependencies: ["CGMP"], testDependencies: ["OpenSSLReference"]),
     Library(name: "CryptoPrimitives", dependencies: ["COpenSSL", "ICAO"]),
     Library(name: "Transport", dependencies: []),
     Library(name: "PCSC", dependencies: ["Transport", "CPCSCLite"]),
@@ -67,6 +67,9 @@ let package = Package(
         + [
             // What the test targets share: ../shared, prerequisites, subprocesses, the PC/SC rig.
             .target(name: "TestSupport", path: "Tests/TestSupport"),
+            // OpenSSL as the independent reference of ArithmeticTests and of emrtd-bench's curves suite.
+            .target(
+                name: "OpenSSLReference", dependencies: ["Arithmetic", "COpenSSL"], path: "Tests/OpenSSLReference"),
             .testTarget(name: "EmrtdCLITests", dependencies: ["TestSupport", "JSON"], path: "Tests/EmrtdCLITests"),
             .testTarget(
                 name: "PCSCIntegrationTests", dependencies: ["PCSC", "AccessControl", "TestSupport"],
@@ -90,8 +93,8 @@ let package = Package(
             .executableTarget(
                 name: "emrtd-bench",
                 dependencies: [
-                    "Arithmetic", "CryptoPrimitives", "COpenSSL", "SecureMessaging", "Transport", "ASN1", "CMS", "JSON",
-                    "LDS", "COpenJPEG", "ICAO",
+                    "Arithmetic", "CryptoPrimitives", "COpenSSL", "OpenSSLReference", "SecureMessaging", "Transport",
+                    "ASN1", "CMS", "JSON", "LDS", "COpenJPEG", "ICAO",
                 ],
                 path: "Apps/emrtd-bench"
             ),
