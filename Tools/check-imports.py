@@ -42,7 +42,7 @@ TOOLCHAIN_MODULES = {
 IMPLICIT_TEST_DEPENDENCIES = {"TestSupport"}
 
 IMPORT = re.compile(
-    r"^\s*(?:@[A-Za-z_]+(?:\([^)]*\))?\s+)*import\s+"
+    r"^\s*(?:@[A-Za-z_]+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|fileprivate|private)\s+)?import\s+"
     r"(?:(?:typealias|struct|class|enum|protocol|let|var|func)\s+)?([A-Za-z_][A-Za-z0-9_]*)"
 )
 MODULE_IN_CELL = re.compile(r"^`([A-Za-z_][A-Za-z0-9_]*)`$")
