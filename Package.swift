@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 // emrtd: an ICAO Doc 9303 reader. One library product per package, so that a
 // team can depend on the MRZ parser or the CMS verifier alone. The layering
-// rules (who may import whom) are in CONTRIBUTING.md.
+// rules (who may import whom) are the map in CONTRIBUTING.md; Tools/check-imports.py holds
+// each library's dependencies here to its row there.
 import PackageDescription
 
 /// A library package under `Packages/<name>/Sources` with its test target
@@ -20,8 +21,8 @@ let libraries: [Library] = [
     Library(name: "JSON", dependencies: []),
     Library(name: "ICAO", dependencies: ["ASN1", "JSON"]),
     Library(name: "MRZ", dependencies: ["JSON", "Secrets"], testResources: [.copy("Fixtures")]),
-    Library(name: "Arithmetic", dependencies: ["CGMP", "Secrets"], testDependencies: ["COpenSSL"]),
-    Library(name: "CryptoPrimitives", dependencies: ["COpenSSL", "Arithmetic", "ICAO", "Secrets"]),
+    Library(name: "Arithmetic", dependencies: ["CGMP", "Secrets"], testDependencies: ["OpenSSLReference"]),
+    Library(name: "CryptoPrimitives", dependencies: ["COpenSSL", "ICAO", "Secrets"]),
     Library(name: "Transport", dependencies: []),
     Library(name: "PCSC", dependencies: ["Transport", "CPCSCLite"]),
     Library(name: "SecureMessaging", dependencies: ["Transport", "CryptoPrimitives", "ICAO", "Secrets"]),
@@ -29,28 +30,14 @@ let libraries: [Library] = [
     Library(name: "CMS", dependencies: ["ASN1", "JSON", "Arithmetic", "CryptoPrimitives"]),
     Library(
         name: "AccessControl",
-        dependencies: [
-            "Transport", "SecureMessaging", "CryptoPrimitives", "Arithmetic", "ASN1", "ICAO", "MRZ", "LDS", "Secrets",
-        ]
-    ),
-    Library(
-        name: "ChipAuthentication",
-        dependencies: ["SecureMessaging", "Arithmetic", "CryptoPrimitives", "LDS", "CMS"]
-    ),
+        dependencies: ["Transport", "SecureMessaging", "CryptoPrimitives", "ICAO", "MRZ", "LDS", "Secrets"]),
+    Library(name: "ChipAuthentication", dependencies: []),
     Library(
         name: "Emrtd",
-        dependencies: [
-            "ASN1", "JSON", "ICAO", "MRZ", "Arithmetic", "CryptoPrimitives", "Transport", "SecureMessaging",
-            "AccessControl", "ChipAuthentication", "CMS", "LDS",
-        ]
-    ),
+        dependencies: ["Transport", "SecureMessaging", "AccessControl", "ICAO", "MRZ", "LDS", "CMS", "JSON", "Secrets"]),
     Library(
         name: "ChipSimulator",
-        dependencies: [
-            "Transport", "SecureMessaging", "CryptoPrimitives", "Arithmetic", "ASN1", "ICAO", "LDS", "Secrets",
-            "COpenSSL",
-        ]
-    ),
+        dependencies: ["Transport", "CryptoPrimitives", "ASN1", "ICAO", "LDS", "COpenSSL", "Secrets"]),
 ]
 
 let systemLibraries = ["CGMP", "COpenSSL", "COpenJPEG", "CLibPNG"]
@@ -84,6 +71,9 @@ let package = Package(
         + [
             // What the test targets share: ../shared, prerequisites, subprocesses, the PC/SC rig.
             .target(name: "TestSupport", path: "Tests/TestSupport"),
+            // OpenSSL as the independent reference of ArithmeticTests and of emrtd-bench's curves suite.
+            .target(
+                name: "OpenSSLReference", dependencies: ["Arithmetic", "COpenSSL"], path: "Tests/OpenSSLReference"),
             .testTarget(name: "EmrtdCLITests", dependencies: ["TestSupport", "JSON"], path: "Tests/EmrtdCLITests"),
             .testTarget(
                 name: "PCSCIntegrationTests", dependencies: ["PCSC", "AccessControl", "TestSupport"],
@@ -94,8 +84,7 @@ let package = Package(
             .executableTarget(
                 name: "emrtd",
                 dependencies: [
-                    "ASN1", "JSON", "MRZ", "LDS", "CMS", "Transport", "PCSC", "Emrtd", "ChipSimulator", "AccessControl",
-                    "SecureMessaging",
+                    "JSON", "MRZ", "LDS", "CMS", "Transport", "PCSC", "Emrtd", "ChipSimulator", "AccessControl",
                 ],
                 path: "Apps/emrtd"
             ),
@@ -108,8 +97,8 @@ let package = Package(
             .executableTarget(
                 name: "emrtd-bench",
                 dependencies: [
-                    "Arithmetic", "CryptoPrimitives", "COpenSSL", "SecureMessaging", "Transport", "ASN1", "CMS", "JSON",
-                    "LDS", "COpenJPEG", "ICAO",
+                    "Arithmetic", "CryptoPrimitives", "COpenSSL", "OpenSSLReference", "SecureMessaging", "Transport",
+                    "ASN1", "CMS", "JSON", "LDS", "COpenJPEG", "ICAO",
                 ],
                 path: "Apps/emrtd-bench"
             ),

@@ -2,14 +2,13 @@ import COpenJPEG
 import Foundation
 import LDS
 
-/// `emrtd-bench image [--json]`: rendering JPEG 2000 images of ../shared/data (two DG2 faces,
-/// a DG4 iris, a DG7 signature; tsemrtd's DG5 holds bsi2008's face again) to PNG through
-/// `DocumentImage`, beside OpenJPEG decoding the same image alone (`opj_read_header` and
-/// `opj_decode` over a file stream, as `opj_decompress` starts). The codec is the floor of a
-/// rendering, so the ratio (below 1) is the share of our rendering that is OpenJPEG's: the rest
-/// is ours, bringing the components to 8 bits, interleaving them and writing the PNG. Results
-/// are images per second.
-func imageSuite(_ arguments: [String]) -> Int32 {
+/// `emrtd-bench image`: rendering JPEG 2000 images of ../shared/data (two DG2 faces, a DG4 iris,
+/// a DG7 signature; tsemrtd's DG5 holds bsi2008's face again) to PNG through `DocumentImage`,
+/// beside OpenJPEG decoding the same image alone (`opj_read_header` and `opj_decode` over a file
+/// stream, as `opj_decompress` starts). The codec is the floor of a rendering, so the ratio
+/// (below 1) is the share of our rendering that is OpenJPEG's: the rest is ours, bringing the
+/// components to 8 bits, interleaving them and writing the PNG. Rates in images per second.
+let imageSuite = Suite(name: "image", title: "image: emrtd JPEG 2000 → PNG vs OpenJPEG decode alone") { run in
     let data = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/data")
     let samples: [(path: String, kind: LDSFileKind)] = [
@@ -18,25 +17,22 @@ func imageSuite(_ arguments: [String]) -> Int32 {
     ]
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("emrtd-bench-image-\(getpid())")
     defer { try? FileManager.default.removeItem(at: directory) }
-    return runSuite("image", title: "image: emrtd JPEG 2000 → PNG vs OpenJPEG decode alone", arguments: arguments) {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return try samples.map { sample in
-            let file = [UInt8](try Data(contentsOf: data.appendingPathComponent(sample.path)))
-            guard let image = firstJPEG2000Image(in: file, kind: sample.kind), let width = image.width,
-                let height = image.height
-            else { throw BenchFailure("no JPEG 2000 image in \(sample.path)") }
-            let path = directory.appendingPathComponent("image.\(image.format.fileExtension)").path
-            try Data(image.bytes).write(to: URL(fileURLWithPath: path))
-            let codec = image.format == .jpeg2000 ? OPJ_CODEC_JP2 : OPJ_CODEC_J2K
-            guard openJPEGDecodes(path, codec: codec), DocumentImage(bytes: image.bytes).png != nil else {
-                throw BenchFailure("\(sample.path) does not decode")
-            }
-            let times = compareNanosecondsPerOperation(
-                emrtd: { _ = DocumentImage(bytes: image.bytes) },
-                reference: { _ = openJPEGDecodes(path, codec: codec) }
-            )
-            return BenchRow(name: "\(sample.path) \(width)×\(height)", nanosecondsPerOperation: times, unit: "images/s")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    for sample in samples {
+        let file = [UInt8](try Data(contentsOf: data.appendingPathComponent(sample.path)))
+        guard let image = firstJPEG2000Image(in: file, kind: sample.kind), let width = image.width,
+            let height = image.height
+        else { throw BenchFailure("no JPEG 2000 image in \(sample.path)") }
+        let path = directory.appendingPathComponent("image.\(image.format.fileExtension)").path
+        try Data(image.bytes).write(to: URL(fileURLWithPath: path))
+        let codec = image.format == .jpeg2000 ? OPJ_CODEC_JP2 : OPJ_CODEC_J2K
+        guard openJPEGDecodes(path, codec: codec), DocumentImage(bytes: image.bytes).png != nil else {
+            throw BenchFailure("\(sample.path) does not decode")
         }
+        run.compare(
+            "\(sample.path) \(width)×\(height)", unit: "images/s",
+            emrtd: { _ in _ = DocumentImage(bytes: image.bytes) },
+            reference: { _ in _ = openJPEGDecodes(path, codec: codec) })
     }
 }
 

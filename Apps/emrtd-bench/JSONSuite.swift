@@ -4,25 +4,22 @@ import JSON
 /// `emrtd-bench json`: writing a read document's JSON, `JSONValue.serialized()` against
 /// Foundation's `JSONSerialization` given the same tree as dictionaries and arrays (the tree is
 /// built before timing on both sides). The documents are shaped like a read's output: a few
-/// small objects of text, and data groups whose bytes are base64 (a face is 15–80 KB).
-func jsonSuite(_ arguments: [String]) -> Int32 {
-    var rows: [BenchRow] = []
+/// small objects of text, and data groups whose bytes are base64 (a face is 15–80 KB). Rates in
+/// MB/s of JSON written.
+let jsonSuite = Suite(name: "json", title: "json: emrtd vs Foundation JSONSerialization") { run in
     for (label, faceSize) in [("text only", 0), ("15 KB face", 15_000), ("80 KB face", 80_000)] {
         let document = benchDocument(faceSize: faceSize)
         let foundationTree = foundationObject(document)
         let size = document.serialized().utf8.count
-        let times = compareNanosecondsPerOperation(
-            emrtd: { _ = document.serialized() },
-            reference: { _ = try? JSONSerialization.data(withJSONObject: foundationTree) }
+        let rates = run.compare(
+            emrtd: { _ in _ = document.serialized() },
+            reference: { _ in _ = try? JSONSerialization.data(withJSONObject: foundationTree) }
         )
-        let megabytesPerSecond = { (nanoseconds: Double) in Double(size) / nanoseconds * 1e3 }
-        rows.append(
+        run.record(
             BenchRow(
-                name: "document, \(label) (\(size) B)", emrtd: megabytesPerSecond(times.emrtd),
-                reference: megabytesPerSecond(times.reference), unit: "MB/s"))
+                name: "document, \(label) (\(size) B)", emrtd: rates.emrtd * Double(size) / 1e6,
+                reference: rates.reference * Double(size) / 1e6, unit: "MB/s"))
     }
-    printBenchRows(rows, title: "json: emrtd vs Foundation JSONSerialization", json: arguments.contains("--json"))
-    return 0
 }
 
 /// A document-shaped tree: the holder's details with escapes and non-ASCII text, and when

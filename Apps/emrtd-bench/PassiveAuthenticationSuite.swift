@@ -3,56 +3,22 @@ import CMS
 import COpenSSL
 import Foundation
 
-/// `emrtd-bench pa [--json] [--seconds S]`: Passive Authentication of each real document in
+/// `emrtd-bench pa`: Passive Authentication of each real document in
 /// ../shared/data/gmrtd/sod_samples (EF.SOD signature, DSC against its CSCA, the data groups
 /// beside it) and the load of the German master list (parse, signature and signer chain, trust
 /// store), each beside OpenSSL doing the same work in the same run: `CMS_verify` of the
 /// SignedData (no chain), `X509_verify` of the DSC with the CSCA's key and EVP digests of the
 /// data groups; for the list, `CMS_verify`, `X509_verify` of the signer and `d2i_X509` of every
-/// certificate. Results are operations per second.
-func passiveAuthenticationSuite(_ arguments: [String]) -> Int32 {
-    var json = false
-    var seconds = 0.3
-    var iterator = arguments.makeIterator()
-    while let argument = iterator.next() {
-        switch argument {
-        case "--json": json = true
-        case "--seconds":
-            guard let value = iterator.next().flatMap(Double.init), value > 0 else { return benchUsage("--seconds S") }
-            seconds = value
-        default: return benchUsage("unknown argument \(argument)")
-        }
-    }
+/// certificate. Rates in operations per second.
+let passiveAuthenticationSuite = Suite(
+    name: "pa", title: "pa: emrtd Passive Authentication vs OpenSSL CMS_verify, X509_verify, EVP_Digest"
+) { run in
     let data = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/data/gmrtd")
-    do {
-        var results = try documents(in: data.appendingPathComponent("sod_samples")).map { document in
-            benchDocument(document, seconds: seconds)
-        }
-        results.append(try benchMasterList(in: data.appendingPathComponent("master_list"), seconds: seconds))
-        if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            FileHandle.standardOutput.write(try encoder.encode(results) + Data("\n".utf8))
-        } else {
-            print("operation                      emrtd/s    OpenSSL/s   ratio")
-            for result in results {
-                print(
-                    result.operation.padding(toLength: 28, withPad: " ", startingAt: 0)
-                        + String(format: "%11.0f  %11.0f  %6.2f", result.ours, result.openssl, result.ratio))
-            }
-        }
-        return 0
-    } catch {
-        FileHandle.standardError.write(Data("emrtd-bench pa: \(error)\n".utf8))
-        return 1
+    for document in try documents(in: data.appendingPathComponent("sod_samples")) {
+        benchDocument(document, run: run)
     }
-}
-
-private func benchUsage(_ message: String) -> Int32 {
-    FileHandle.standardError.write(
-        Data("emrtd-bench pa: \(message)\nusage: emrtd-bench pa [--json] [--seconds S]\n".utf8))
-    return 2
+    try benchMasterList(in: data.appendingPathComponent("master_list"), run: run)
 }
 
 private struct Document {
@@ -66,7 +32,7 @@ private struct Document {
 /// match its SignerInfo (another RDN order), so it would time a failure.
 private func documents(in folder: URL) throws -> [Document] {
     guard FileManager.default.fileExists(atPath: folder.path) else {
-        throw BenchError("\(folder.path) is missing (../shared beside the repository)")
+        throw BenchFailure("\(folder.path) is missing (../shared beside the repository)")
     }
     func read(_ name: String) -> [UInt8]? {
         FileManager.default.contents(atPath: folder.appendingPathComponent(name).path).map { [UInt8]($0) }
@@ -79,36 +45,39 @@ private func documents(in folder: URL) throws -> [Document] {
     }
 }
 
-private func benchDocument(_ document: Document, seconds: Double) -> OperationResult {
+private func benchDocument(_ document: Document, run: BenchRun) {
     let store = (try? Certificate(derEncoded: document.csca)).map { TrustStore([$0]) } ?? TrustStore()
     let checkTime = Date(timeIntervalSince1970: 1_780_272_000)  // 2026-06-01, inside every DSC's validity
-    let ours = measure(seconds: seconds) { _ in
-        let verdict = PassiveAuthentication.verify(
-            securityObject: document.securityObject, dataGroups: document.dataGroups, trustStore: store, at: checkTime)
-        precondition(verdict.sodSignatureValid, "\(document.country): \(verdict.errors)")
-    }
     let reference = OpenSSLDocumentCheck(document)
-    let openssl = measure(seconds: seconds) { _ in precondition(reference.run(), "OpenSSL: \(document.country)") }
-    return OperationResult(operation: "PA \(document.country)", ours: ours, openssl: openssl)
+    run.compare(
+        "PA \(document.country)", unit: "documents/s",
+        emrtd: { _ in
+            let verdict = PassiveAuthentication.verify(
+                securityObject: document.securityObject, dataGroups: document.dataGroups, trustStore: store,
+                at: checkTime)
+            precondition(verdict.sodSignatureValid, "\(document.country): \(verdict.errors)")
+        },
+        reference: { _ in precondition(reference.run(), "OpenSSL: \(document.country)") })
 }
 
-private func benchMasterList(in folder: URL, seconds: Double) throws -> OperationResult {
+private func benchMasterList(in folder: URL, run: BenchRun) throws {
     guard
         let list = FileManager.default.contents(
             atPath: folder.appendingPathComponent("DE_ML_2026-05-28-08-28-45.ml").path),
         let root = FileManager.default.contents(atPath: folder.appendingPathComponent("DE_ROOT_CA_CSCA07.cer").path)
-    else { throw BenchError("the German master list is missing from \(folder.path)") }
+    else { throw BenchFailure("the German master list is missing from \(folder.path)") }
     let listBytes = [UInt8](list)
     let rootCertificate = try Certificate(derEncoded: [UInt8](root))
     let signingDay = Date(timeIntervalSince1970: 1_780_012_800)  // 2026-05-29
-    let ours = measure(seconds: seconds) { _ in
-        var store = TrustStore()
-        guard let masterList = try? MasterList(bytes: listBytes) else { preconditionFailure("master list") }
-        precondition(store.add(masterList: masterList, roots: [rootCertificate], at: signingDay).isTrusted)
-    }
     let reference = try OpenSSLMasterListLoad(list: listBytes, root: [UInt8](root))
-    let openssl = measure(seconds: seconds) { _ in precondition(reference.run() == 588, "OpenSSL master list") }
-    return OperationResult(operation: "master list DE (588)", ours: ours, openssl: openssl)
+    run.compare(
+        "master list DE (588)", unit: "loads/s",
+        emrtd: { _ in
+            var store = TrustStore()
+            guard let masterList = try? MasterList(bytes: listBytes) else { preconditionFailure("master list") }
+            precondition(store.add(masterList: masterList, roots: [rootCertificate], at: signingDay).isTrusted)
+        },
+        reference: { _ in precondition(reference.run() == 588, "OpenSSL master list") })
 }
 
 /// OpenSSL's side of one document: the SignedData's signature, the DSC's signature by the
@@ -166,7 +135,7 @@ private struct OpenSSLMasterListLoad {
         self.list = list
         self.root = root
         let masterList = try MasterList(bytes: list)
-        guard let econtent = masterList.signedData.content else { throw BenchError("master list without content") }
+        guard let econtent = masterList.signedData.content else { throw BenchFailure("master list without content") }
         content = econtent
         let set = try ASN1Node.parse(econtent).child(at: 1, "certList")
         certificates = set.content.startIndex..<set.content.endIndex

@@ -6,36 +6,32 @@ import Secrets
 import SecureMessaging
 import Transport
 
-/// `emrtd-bench sm`: AES secure messaging exchanges (READ BINARY of 223 bytes:
-/// reader wrap, chip unwrap, chip wrap, reader unwrap) against the bare libcrypto
-/// calls the same exchange needs at least (four CMACs, two IV blocks, one CBC
-/// encryption and one decryption) with contexts reused: the reference is the cost
-/// of the cryptography alone, so the ratio shows what the SM layer adds.
-func secureMessagingSuite(_ arguments: [String]) -> Int32 {
-    runSuite("sm", title: "sm: emrtd secure messaging vs the bare libcrypto operations", arguments: arguments) {
-        try [BlockCipher.aes128, .aes256].map { cipher in
-            let encryptionKey = try SymmetricKey(cipher, secret: SecretBytes.random(count: cipher.keyLength))
-            let macKey = try SymmetricKey(cipher, secret: SecretBytes.random(count: cipher.keyLength))
-            var reader = try SecureMessagingSession(encryptionKey: encryptionKey, macKey: macKey)
-            var chip = reader
-            let read = CommandAPDU(ins: 0xB0, p1: 0, p2: 0, expectedLength: 223)
-            let answer = ResponseAPDU(data: [UInt8](repeating: 0x5A, count: 223), statusWord: .success)
-            let reference = try ReferenceSecureMessagingCrypto(
-                cipher: cipher, encryptionKey: encryptionKey, macKey: macKey)
-            let times = compareNanosecondsPerOperation(
-                emrtd: {
-                    do {
-                        let received = try chip.unwrapCommand(try reader.wrap(read))
-                        _ = try reader.unwrap(try chip.wrapResponse(answer, to: received))
-                    } catch {
-                        fatalError("secure messaging exchange failed: \(error)")
-                    }
-                },
-                reference: { reference.exchange(responseLength: 223) }
-            )
-            return BenchRow(
-                name: "\(cipher) READ BINARY 223 B exchange", nanosecondsPerOperation: times, unit: "exchanges/s")
-        }
+/// `emrtd-bench sm`: AES secure messaging exchanges (READ BINARY of 223 bytes: reader wrap, chip
+/// unwrap, chip wrap, reader unwrap) against the bare libcrypto calls the same exchange needs at
+/// least (four CMACs, two IV blocks, one CBC encryption and one decryption) with contexts reused:
+/// the reference is the cost of the cryptography alone, so the ratio shows what the SM layer adds.
+let secureMessagingSuite = Suite(
+    name: "sm", title: "sm: emrtd secure messaging vs the bare libcrypto operations"
+) { run in
+    for cipher in [BlockCipher.aes128, .aes256] {
+        let encryptionKey = try SymmetricKey(cipher, secret: SecretBytes.random(count: cipher.keyLength))
+        let macKey = try SymmetricKey(cipher, secret: SecretBytes.random(count: cipher.keyLength))
+        var reader = try SecureMessagingSession(encryptionKey: encryptionKey, macKey: macKey)
+        var chip = reader
+        let read = CommandAPDU(ins: 0xB0, p1: 0, p2: 0, expectedLength: 223)
+        let answer = ResponseAPDU(data: [UInt8](repeating: 0x5A, count: 223), statusWord: .success)
+        let reference = try ReferenceSecureMessagingCrypto(cipher: cipher, encryptionKey: encryptionKey, macKey: macKey)
+        run.compare(
+            "\(cipher) READ BINARY 223 B exchange", unit: "exchanges/s",
+            emrtd: { _ in
+                do {
+                    let received = try chip.unwrapCommand(try reader.wrap(read))
+                    _ = try reader.unwrap(try chip.wrapResponse(answer, to: received))
+                } catch {
+                    fatalError("secure messaging exchange failed: \(error)")
+                }
+            },
+            reference: { _ in reference.exchange(responseLength: 223) })
     }
 }
 

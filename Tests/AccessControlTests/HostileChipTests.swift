@@ -65,9 +65,11 @@ struct SplitMix {
         do throws(FileReadError) {
             let bytes = try reader.read(file)
             #expect(bytes.count <= file.maximumSize)
-            if case .header(let header) = TLVHeader.parse(bytes), let length = header.valueLength {
-                #expect(bytes.count == header.headerLength + length)
+            guard case .header(let header) = TLVHeader.parse(bytes) else {
+                Issue.record("seed \(seed): \(bytes.count) bytes returned that do not start with a TLV header")
+                return
             }
+            if let length = header.valueLength { #expect(bytes.count == header.headerLength + length) }
         } catch {
             #expect(error.file == file)
         }

@@ -1,3 +1,4 @@
+import OpenSSLReference
 import Secrets
 import Testing
 

@@ -1,3 +1,4 @@
+import OpenSSLReference
 import Testing
 
 @testable import Arithmetic

@@ -1,3 +1,5 @@
+import OpenSSLReference
+import Secrets
 import Testing
 
 @testable import Arithmetic
@@ -162,3 +164,6 @@ import Testing
         #expect(group.g.power(q, modulo: group.p) == BigInt(1))
     }
 }
+
+/// OpenSSL's generator as the random source of key generation (independent of the package's own).
+let openSSLRandomSource = RandomSource { count in SecretBytes(openSSLRandomBytes(count)) }

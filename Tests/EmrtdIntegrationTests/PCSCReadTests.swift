@@ -11,17 +11,15 @@ import Testing
 /// `/tmp/emrtd-pcscd.lock` as every test starting that pcscd does). Skips with a reason when
 /// the rig cannot run here, fails instead under `CI=true`.
 @Suite(.serialized) struct PCSCReadTests {
-    /// The `emrtd` executable built beside the test bundle.
-    static var emrtd: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("emrtd")
-    }
+    /// The `emrtd` executable built beside the test bundle (checked by `missingRequirement`).
+    static let emrtd = Prerequisites.builtExecutablePath("emrtd")
 
     /// Why the PC/SC rig cannot run here, or nil.
     static func missingRequirement() -> String? {
         if getuid() != 0 { return "not root (pcscd in a network namespace needs it)" }
         let needed = [
             "/usr/sbin/pcscd", "/etc/reader.conf.d/vpcd", "/usr/bin/unshare", "/usr/bin/nsenter", "/usr/bin/python3",
-            emrtd.path,
+            emrtd,
         ]
         for path in needed where !FileManager.default.fileExists(atPath: path) { return "\(path) is missing" }
         return nil
@@ -44,13 +42,13 @@ import Testing
         let state = try Self.temporaryDirectory("emrtd-simulator")
         defer { try? FileManager.default.removeItem(at: state) }
         let script = Prerequisites.repositoryRoot.appendingPathComponent("Tools/simulator.sh").path
-        let environment = ["EMRTD_SIMULATOR_STATE": state.path, "EMRTD_BIN": Self.emrtd.path]
+        let environment = ["EMRTD_SIMULATOR_STATE": state.path, "EMRTD_BIN": Self.emrtd]
         let csca = state.appendingPathComponent("csca.pem").path
         let started = try Subprocess.run(script, ["start", "--rich", "--csca-out", csca], environment: environment)
         defer { _ = try? Subprocess.run(script, ["stop"], environment: environment) }
         try #require(started.status == 0, "simulator.sh start: \(started.combinedOutput)")
         let read = try Subprocess.run(
-            Self.emrtd.path,
+            Self.emrtd,
             [
                 "read", "--reader", "Virtual PCD 00 00", "--mrz", "L898902C", "690806", "940623", "--csca", csca,
                 "--no-builtin", "--json",
@@ -70,7 +68,7 @@ import Testing
         if Self.skipUnlessRigAvailable() { return }
         let read = try EPassEmulator.run {
             try Subprocess.run(
-                Self.emrtd.path,
+                Self.emrtd,
                 [
                     "read", "--reader", EPassEmulator.readerName, "--mrz", "L898902C", "690806", "940623",
                     "--no-builtin", "--json",

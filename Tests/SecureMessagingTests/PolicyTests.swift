@@ -5,8 +5,9 @@ import Transport
 
 @testable import SecureMessaging
 
-/// The DESIGN.md §4 policies: wrong MACs, bare status words, missing DO'99',
-/// unauthenticated data, broken sessions.
+/// The policies for what real chips send, as `SecureMessagingSession.unwrap`'s doc comment
+/// states them: wrong MACs, bare status words, missing DO'99', unauthenticated data, broken
+/// sessions.
 struct PolicyTests {
     static let readFirstFour = ("00B0000004", "8709019FF0EC34F9922651990290008E08AD55CC17140B2DED9000")
 
@@ -162,7 +163,9 @@ struct PolicyTests {
         }
     }
 
-    @Test func randomResponsesNeverCrash() throws {
+    /// Random answers to a protected command (some starting like DO'87', DO'99', DO'8E' or DO'85')
+    /// never crash the session and are never accepted: none carries a valid MAC.
+    @Test func randomResponsesAreRefused() throws {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<500 {
             var session = try icaoSession()
@@ -170,7 +173,9 @@ struct PolicyTests {
             let length = Int.random(in: 0...40, using: &generator)
             var bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
             if length > 2, Bool.random(using: &generator) { bytes[0] = [0x87, 0x99, 0x8E, 0x85].randomElement()! }
-            _ = try? session.unwrap(ResponseAPDU(data: bytes, statusWord: .success))
+            #expect(throws: SecureMessagingError.self, "\(bytes)") {
+                try session.unwrap(ResponseAPDU(data: bytes, statusWord: .success))
+            }
         }
     }
 

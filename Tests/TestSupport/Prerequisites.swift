@@ -56,11 +56,17 @@ public enum Prerequisites {
         return nil
     }
 
-    /// The path of `name`, an executable of this package built beside the test bundle
-    /// (`swift build --build-tests` builds it), or nil after recording that it is missing.
-    public static func builtExecutable(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) -> String? {
+    /// Where `name`, an executable of this package, is built: beside the test bundle
+    /// (`swift build --build-tests` builds it there), whether it is there or not.
+    public static func builtExecutablePath(_ name: String) -> String {
         let bundle = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
-        let path = URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent(name).path
+        return URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent(name).path
+    }
+
+    /// The path of `name`, an executable of this package built beside the test bundle, or nil
+    /// after recording that it is missing.
+    public static func builtExecutable(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) -> String? {
+        let path = builtExecutablePath(name)
         guard FileManager.default.isExecutableFile(atPath: path) else {
             unavailable("\(path) (swift build builds it)", sourceLocation: sourceLocation)
             return nil

@@ -75,13 +75,13 @@ enum DumpCommand: Command {
         var failures = 0
         var outcomes: [(name: String, outcome: String)] = []
         if let cardAccess = session.cardAccess {
-            try write(cardAccess, named: "CardAccess", in: directory)
-            outcomes.append(("CardAccess", "read, \(cardAccess.count) bytes"))
+            try write(cardAccess, as: .cardAccess, in: directory)
+            outcomes.append((LDSFileKind.cardAccess.dumpName, "read, \(cardAccess.count) bytes"))
         } else {
-            outcomes.append(("CardAccess", "absent"))
+            outcomes.append((LDSFileKind.cardAccess.dumpName, "absent"))
         }
         for file in [LDSFileKind.com, .sod] + (1...16).compactMap(LDSFileKind.dataGroup) {
-            let name = fileName(file)
+            let name = file.dumpName
             let bytes: [UInt8]
             do throws(FileReadError) {
                 bytes = try session.read(file)
@@ -98,7 +98,7 @@ enum DumpCommand: Command {
                 if error.code == .secureMessaging || error.code == .transport { break }
                 continue
             }
-            try write(bytes, named: name, in: directory)
+            try write(bytes, as: file, in: directory)
             outcomes.append((name, "read, \(bytes.count) bytes"))
         }
         let elapsed = start.duration(to: clock.now)
@@ -111,19 +111,8 @@ enum DumpCommand: Command {
         return failures == 0 ? 0 : 1
     }
 
-    /// `COM`, `SOD`, `DG1` … `DG16`, `CardAccess`, `CardSecurity`: the dump layout's names.
-    static func fileName(_ file: LDSFileKind) -> String {
-        if let number = file.dataGroupNumber { return "DG\(number)" }
-        switch file {
-        case .com: return "COM"
-        case .sod: return "SOD"
-        case .cardAccess: return "CardAccess"
-        default: return "CardSecurity"
-        }
-    }
-
-    private static func write(_ bytes: [UInt8], named name: String, in directory: URL) throws {
-        let url = directory.appendingPathComponent(name + ".bin")
+    private static func write(_ bytes: [UInt8], as file: LDSFileKind, in directory: URL) throws {
+        let url = directory.appendingPathComponent(file.dumpFileName)
         do {
             try Data(bytes).write(to: url)
         } catch {

@@ -180,13 +180,9 @@ enum ReadCommand: Command {
     private static func write(_ document: TravelDocument, to directory: URL) throws {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let names: [LDSFileKind: String] = [
-                .com: "COM", .sod: "SOD", .cardAccess: "CardAccess", .cardSecurity: "CardSecurity",
-            ]
             for kind in document.ldsMasterFile.filesRead {
                 guard let bytes = document.ldsMasterFile[kind] else { continue }
-                let name = names[kind] ?? kind.rawValue.uppercased()
-                try Data(bytes).write(to: directory.appendingPathComponent("\(name).bin"))
+                try Data(bytes).write(to: directory.appendingPathComponent(kind.dumpFileName))
             }
             var images: [(String, DocumentImage)] = []
             images += (document.face?.images ?? []).enumerated().map { ("face-\($0.offset + 1)", $0.element) }

@@ -1,5 +1,6 @@
 import CMS
 import Foundation
+import LDS
 
 /// `emrtd verify`: Passive Authentication of files a dump wrote, offline.
 enum VerifyCommand: Command {
@@ -30,9 +31,10 @@ enum VerifyCommand: Command {
         switch (directory, sodFile) {
         case (let directory?, nil):
             let folder = URL(fileURLWithPath: directory)
-            securityObject = try readFile(folder.appendingPathComponent("SOD.bin").path)
+            securityObject = try readFile(folder.appendingPathComponent(LDSFileKind.sod.dumpFileName).path)
             for number in 1...16 {
-                let path = folder.appendingPathComponent("DG\(number).bin").path
+                guard let file = LDSFileKind.dataGroup(number) else { continue }
+                let path = folder.appendingPathComponent(file.dumpFileName).path
                 if FileManager.default.fileExists(atPath: path) { dataGroups[number] = try readFile(path) }
             }
         case (nil, let sodFile?):
