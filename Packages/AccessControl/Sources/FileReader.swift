@@ -2,7 +2,8 @@ import LDS
 import SecureMessaging
 import Transport
 
-/// Selects and reads elementary files, surviving what real chips do (DESIGN.md §4).
+/// Selects and reads elementary files, surviving what real chips do: each rule below is one
+/// behaviour seen on real chips or emulators.
 ///
 /// - SELECT by file identifier with P2=0C and no Le (case 3).
 /// - READ BINARY reads the TLV header first (4 bytes, 8 when the header is longer) and then never

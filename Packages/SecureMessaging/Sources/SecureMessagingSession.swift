@@ -118,7 +118,7 @@ public struct SecureMessagingSession: Sendable, CustomStringConvertible {
     /// checked (in constant time) before anything is decrypted, and no data is
     /// ever returned that the MAC did not cover.
     ///
-    /// Policies for what real chips send (DESIGN.md §4), decided here:
+    /// Policies for what real chips send (not all of it as ICAO 9303-11 says), decided here:
     /// - **Bare status word** (no data, e.g. `6A82` to a SELECT): returned as the
     ///   status alone, unauthenticated. It carries no data, so the worst a forger
     ///   can do is make a file look absent or denied, which cutting the link does
