@@ -2,7 +2,7 @@ import Foundation
 
 /// The subcommands `emrtd` knows, in the order `--help` lists them.
 let allCommands: [any Command.Type] = [
-    MrzCommand.self, ParseCommand.self, ReadCommand.self, SimulateCommand.self, VerifyCommand.self, CertsCommand.self,
+    MRZCommand.self, ParseCommand.self, ReadCommand.self, SimulateCommand.self, VerifyCommand.self, CertsCommand.self,
     MasterListCommand.self, ReadersCommand.self, DumpCommand.self,
 ]
 

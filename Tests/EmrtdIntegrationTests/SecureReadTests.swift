@@ -43,7 +43,7 @@ import Transport
         #expect(document.warnings.isEmpty, "\(document.warnings)")
     }
 
-    @Test func wrongKeyAndCanWithoutPACE() throws {
+    @Test func wrongKeyAndCANWithoutPACE() throws {
         let specimen = try Specimen.generate()
         let wrong = try AccessKey.mrz(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940624")
         #expect {

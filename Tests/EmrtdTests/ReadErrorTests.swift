@@ -26,7 +26,7 @@ import Transport
         #expect(io["type"] == "io" && io["detail"] == "reader unplugged" && io["kind"] == .null)
     }
 
-    @Test func masterFileJsonHasEveryKey() {
+    @Test func masterFileJSONHasEveryKey() {
         var files = LdsMasterFile()
         files.com = [0x60, 0x00]
         files[.dg2] = [0x75, 0x00]

@@ -39,8 +39,8 @@ import Testing
         ("L898902C", "69O806", "940623"),
         ("L898902C", "690806", "94-06-23"),
     ])
-    func invalidMrzInputsThrow(documentNumber: String, dateOfBirth: String, dateOfExpiry: String) {
-        let error = #expect(throws: MrzError.self) {
+    func invalidMRZInputsThrow(documentNumber: String, dateOfBirth: String, dateOfExpiry: String) {
+        let error = #expect(throws: MRZError.self) {
             try AccessKey.mrz(documentNumber: documentNumber, dateOfBirth: dateOfBirth, dateOfExpiry: dateOfExpiry)
         }
         #expect(error?.code == .invalidArgument)
@@ -52,7 +52,7 @@ import Testing
         #expect(key.kind == .can)
         #expect(password(key) == "123456")
         for bad in ["12345", "1234567", "12345A", "", "12 456"] {
-            #expect(throws: MrzError.self) { try AccessKey.can(value: bad) }
+            #expect(throws: MRZError.self) { try AccessKey.can(value: bad) }
         }
     }
 
@@ -84,6 +84,6 @@ import Testing
             "P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C36UTO74A8122F1204159ZE184226B<<<<<10",
         ])
         #expect(zone.td3?.dateOfBirth.month == nil)
-        #expect(throws: MrzError.self) { try accessKeyFromMrz(zone) }
+        #expect(throws: MRZError.self) { try accessKeyFromMrz(zone) }
     }
 }

@@ -90,7 +90,7 @@ import Testing
         }
     }
 
-    @Test func everyFixtureReadsAsTheMrzPackageReadIt() throws {
+    @Test func everyFixtureReadsAsTheMRZPackageReadIt() throws {
         let rows = try fixture()
         #expect(rows.count >= 5000)
         for kind in ["td1", "td2", "td3", "mrvA", "mrvB"] {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import MRZ
 
-/// Random, mutated and truncated input never crashes: it reads as a zone or throws `MrzError`.
+/// Random, mutated and truncated input never crashes: it reads as a zone or throws `MRZError`.
 @Suite struct RobustnessTests {
     /// SplitMix64: a fixed seed makes every run test the same inputs.
     private struct SeededGenerator: RandomNumberGenerator {
@@ -86,16 +86,16 @@ import Testing
                 for keep in 0..<specimen[line].count {
                     var lines = specimen
                     lines[line] = String(specimen[line].prefix(keep))
-                    #expect(throws: MrzError.self) { try parseMrz(lines: lines) }
+                    #expect(throws: MRZError.self) { try parseMrz(lines: lines) }
                 }
-                #expect(throws: MrzError.self) { try parseMrz(lines: Array(specimen.prefix(line))) }
+                #expect(throws: MRZError.self) { try parseMrz(lines: Array(specimen.prefix(line))) }
             }
         }
     }
 
     @Test func hugeInputIsRejectedByItsShape() {
         let line = String(repeating: "<", count: 1_000_000)
-        #expect(throws: MrzError.self) { try parseMrz(lines: [line, line]) }
-        #expect(throws: MrzError.self) { try parseMrz(lines: Array(repeating: "<", count: 100_000)) }
+        #expect(throws: MRZError.self) { try parseMrz(lines: [line, line]) }
+        #expect(throws: MRZError.self) { try parseMrz(lines: Array(repeating: "<", count: 100_000)) }
     }
 }

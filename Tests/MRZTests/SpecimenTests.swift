@@ -183,7 +183,7 @@ import Testing
         Array(repeating: "I<UTOD231458907<<<<<<<<<<<<<<<", count: 4),
     ])
     func invalidLayoutsThrow(lines: [String]) {
-        let error = #expect(throws: MrzError.self) { try parseMrz(lines: lines) }
+        let error = #expect(throws: MRZError.self) { try parseMrz(lines: lines) }
         #expect(error?.code == .invalidArgument)
         #expect(error?.reason.isEmpty == false)
     }
@@ -218,7 +218,7 @@ import Testing
 
     @Test func otherLengthsThrow() {
         for length in [0, 1, 30, 71, 89, 91, 180] {
-            #expect(throws: MrzError.self) { try parseMrz(unbrokenText: String(repeating: "<", count: length)) }
+            #expect(throws: MRZError.self) { try parseMrz(unbrokenText: String(repeating: "<", count: length)) }
         }
     }
 }

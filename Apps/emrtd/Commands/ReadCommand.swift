@@ -112,7 +112,7 @@ enum ReadCommand: Command {
         guard [mrz != nil, can != nil, lines != nil].filter({ $0 }).count == 1 else {
             throw UsageError("give one of --mrz DOCNUMBER DATEOFBIRTH DATEOFEXPIRY, --can CAN, --mrz-lines LINE...")
         }
-        do throws(MrzError) {
+        do throws(MRZError) {
             if let mrz { return try AccessKey.mrz(documentNumber: mrz[0], dateOfBirth: mrz[1], dateOfExpiry: mrz[2]) }
             if let can { return try AccessKey.can(value: can) }
             return try accessKeyFromMrz(try parseMrz(lines: lines ?? []))

@@ -21,13 +21,13 @@ public struct AccessKey: Sendable, Equatable, CustomStringConvertible, CustomDeb
     ///   - documentNumber: trimmed and upper-cased; `A`–`Z`, `0`–`9`, `<` only; padded with `<`
     ///     to 9 characters, a longer number is used whole.
     ///   - dateOfBirth, dateOfExpiry: YYMMDD, exactly 6 characters, each a digit or `<`.
-    /// - Throws: `MrzError` `.invalidArgument`, naming the field but not its value.
-    public static func mrz(documentNumber: String, dateOfBirth: String, dateOfExpiry: String) throws(MrzError)
+    /// - Throws: `MRZError` `.invalidArgument`, naming the field but not its value.
+    public static func mrz(documentNumber: String, dateOfBirth: String, dateOfExpiry: String) throws(MRZError)
         -> AccessKey
     {
         var number = Array(documentNumber.trimmingWhitespace().uppercased().utf8)
         defer { number.wipe() }
-        guard !number.isEmpty, number.allSatisfy(isMrzCharacter) else {
+        guard !number.isEmpty, number.allSatisfy(isMRZCharacter) else {
             throw .invalidArgument("the document number must be 1 or more of A-Z, 0-9 and <")
         }
         number += Array(repeating: mrzFiller, count: max(0, 9 - number.count))
@@ -40,7 +40,7 @@ public struct AccessKey: Sendable, Equatable, CustomStringConvertible, CustomDeb
     }
 
     /// - Parameter value: exactly 6 digits (surrounding whitespace is ignored).
-    public static func can(value: String) throws(MrzError) -> AccessKey {
+    public static func can(value: String) throws(MRZError) -> AccessKey {
         var digits = Array(value.trimmingWhitespace().utf8)
         defer { digits.wipe() }
         guard digits.count == 6, digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
@@ -73,8 +73,8 @@ public struct AccessKey: Sendable, Equatable, CustomStringConvertible, CustomDeb
 
 /// The access key an MRZ prints: its whole document number and its two dates.
 ///
-/// - Throws: `MrzError` `.invalidArgument` when a date holds letters (the zone itself parsed).
-public func accessKeyFromMrz(_ zone: MachineReadableZone) throws(MrzError) -> AccessKey {
+/// - Throws: `MRZError` `.invalidArgument` when a date holds letters (the zone itself parsed).
+public func accessKeyFromMrz(_ zone: MachineReadableZone) throws(MRZError) -> AccessKey {
     let elements = zone.common
     return try AccessKey.mrz(
         documentNumber: String(decoding: Array(elements.documentNumber.raw.utf8).dropLastFillers(), as: UTF8.self),
@@ -83,7 +83,7 @@ public func accessKeyFromMrz(_ zone: MachineReadableZone) throws(MrzError) -> Ac
     )
 }
 
-private func accessKeyDate(_ text: String, field: String) throws(MrzError) -> [UInt8] {
+private func accessKeyDate(_ text: String, field: String) throws(MRZError) -> [UInt8] {
     var date = Array(text.trimmingWhitespace().utf8)
     let allowed = UInt8(ascii: "0")...UInt8(ascii: "9")
     guard date.count == 6, date.allSatisfy({ allowed.contains($0) || $0 == mrzFiller }) else {

@@ -20,7 +20,7 @@ private func mrzCharacterValue(_ character: UInt8) -> Int {
 }
 
 /// The characters an MRZ may hold (ICAO 9303-3 §4.3): upper-case Latin letters, digits and the filler.
-func isMrzCharacter(_ character: UInt8) -> Bool {
+func isMRZCharacter(_ character: UInt8) -> Bool {
     switch character {
     case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"), mrzFiller: true
     default: false

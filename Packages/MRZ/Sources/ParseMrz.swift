@@ -4,9 +4,9 @@
 /// TD1, 2 of 36 TD2 (MRV-B when the first is `V`), 2 of 44 TD3 (MRV-A when the first is `V`).
 /// Check digits that do not match are reported (`isValid`), not thrown: the zone is still read.
 ///
-/// - Throws: `MrzError` `.invalidArgument` for any other shape, lines of unequal length, or a
+/// - Throws: `MRZError` `.invalidArgument` for any other shape, lines of unequal length, or a
 ///   character outside `A`–`Z`, `0`–`9`, `<`.
-public func parseMrz(lines: [String]) throws(MrzError) -> MachineReadableZone {
+public func parseMrz(lines: [String]) throws(MRZError) -> MachineReadableZone {
     guard (2...3).contains(lines.count) else {
         throw .invalidArgument("an MRZ has 2 or 3 lines; got \(lines.count)")
     }
@@ -33,8 +33,8 @@ public func parseMrz(lines: [String]) throws(MrzError) -> MachineReadableZone {
 /// Parses a zone stored as one unbroken string, as DG1 holds it (ICAO 9303-10 §4.7.1, tag
 /// `5F1F`): 90 characters are TD1, 72 TD2 or MRV-B, 88 TD3 or MRV-A.
 ///
-/// - Throws: `MrzError` `.invalidArgument` for any other length, and as `parseMrz(lines:)`.
-public func parseMrz(unbrokenText text: String) throws(MrzError) -> MachineReadableZone {
+/// - Throws: `MRZError` `.invalidArgument` for any other length, and as `parseMrz(lines:)`.
+public func parseMrz(unbrokenText text: String) throws(MRZError) -> MachineReadableZone {
     let characters = Array(text.trimmingWhitespace())
     let lineLengths = [90: 30, 72: 36, 88: 44]
     guard let lineLength = lineLengths[characters.count] else {

@@ -3,7 +3,7 @@
 struct ZoneText {
     let lines: [[UInt8]]
 
-    init(validating lines: [String]) throws(MrzError) {
+    init(validating lines: [String]) throws(MRZError) {
         guard let first = lines.first else { throw .invalidArgument("an MRZ has 2 or 3 lines; got none") }
         for (index, line) in lines.enumerated() where line.utf8.count != first.utf8.count {
             throw .invalidArgument(
@@ -11,7 +11,7 @@ struct ZoneText {
             )
         }
         for (lineIndex, line) in lines.enumerated() {
-            if let column = line.utf8.firstIndex(where: { !isMrzCharacter($0) }) {
+            if let column = line.utf8.firstIndex(where: { !isMRZCharacter($0) }) {
                 let offset = line.utf8.distance(from: line.utf8.startIndex, to: column)
                 throw .invalidArgument(
                     "line \(lineIndex + 1), column \(offset + 1): only A-Z, 0-9 and < may appear in an MRZ"

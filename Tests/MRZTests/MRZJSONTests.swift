@@ -3,7 +3,7 @@ import Testing
 
 @testable import MRZ
 
-@Suite struct JsonTests {
+@Suite struct MRZJSONTests {
     private func object(_ lines: [String]) throws -> [String: Any] {
         let json = machineReadableZoneToJson(try parseMrz(lines: lines))
         return try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])

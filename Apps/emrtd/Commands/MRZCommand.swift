@@ -2,7 +2,7 @@ import Foundation
 import MRZ
 
 /// `emrtd mrz`: reads a machine readable zone and prints everything the MRZ package finds in it.
-enum MrzCommand: Command {
+enum MRZCommand: Command {
     static let name = "mrz"
     static let summary = "parse a machine readable zone (TD1, TD2, TD3, MRV-A, MRV-B) and print it as JSON"
     static let usage = """
