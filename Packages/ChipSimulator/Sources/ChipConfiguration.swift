@@ -1,10 +1,11 @@
-/// How a simulated chip behaves: its files, its BAC key, the READ BINARY limits of its
-/// operating system, the link it sits behind and the faults it shows on demand.
+/// How a simulated chip behaves: its files, its credentials (passwords and private keys), the
+/// READ BINARY limits of its operating system, the link it sits behind and the faults it shows on
+/// demand.
 public struct ChipConfiguration: Sendable {
     public var files: ChipFiles
-    /// The BAC key. Nil takes it from the MRZ in DG1 (as a chip personalised from DG1 would);
-    /// a chip without either refuses MUTUAL AUTHENTICATE.
-    public var accessKey: BACKeyInput?
+    /// The passwords, PACE offers and private keys. Without an MRZ password the chip takes it
+    /// from the MRZ in DG1 (as a chip personalised from DG1 would).
+    public var credentials: Credentials
     /// Whether files other than EF.CardAccess need BAC first (real chips: always).
     public var enforcesAccessControl: Bool
     /// Whether the chip accepts extended Lc/Le (announced in its ATR).
@@ -24,7 +25,7 @@ public struct ChipConfiguration: Sendable {
 
     public init(
         files: ChipFiles,
-        accessKey: BACKeyInput? = nil,
+        credentials: Credentials = Credentials(),
         enforcesAccessControl: Bool = true,
         supportsExtendedLength: Bool = true,
         maximumReadLength: Int = 65536,
@@ -35,7 +36,7 @@ public struct ChipConfiguration: Sendable {
         faults: [ChipFault] = []
     ) {
         self.files = files
-        self.accessKey = accessKey
+        self.credentials = credentials
         self.enforcesAccessControl = enforcesAccessControl
         self.supportsExtendedLength = supportsExtendedLength
         self.maximumReadLength = maximumReadLength
@@ -55,56 +56,6 @@ public enum OversizedReadAnswer: Sendable, Hashable {
     case wrongLength
     /// 6Cxx naming the length to ask for (xx = 00 for 256).
     case exactLength
-}
-
-/// The document number, date of birth and date of expiry a BAC key is derived from, as printed
-/// in the MRZ (dates YYMMDD). The check digits are computed here, so this works for any value a
-/// test chooses; `init(machineReadableZone:)` takes them from a DG1 instead.
-public struct BACKeyInput: Sendable, Hashable {
-    /// `documentNumber + check digit + dateOfBirth + check digit + dateOfExpiry + check digit`
-    /// (9303-11 §9.7.2), the document number padded with `<` to at least nine characters.
-    let keySeedInput: String
-
-    public init(documentNumber: String, dateOfBirth: String, dateOfExpiry: String) {
-        let number =
-            documentNumber.count < 9
-            ? documentNumber + String(repeating: "<", count: 9 - documentNumber.count) : documentNumber
-        keySeedInput = [number, dateOfBirth, dateOfExpiry].map { $0 + String(Self.checkDigit($0)) }.joined()
-    }
-
-    /// Takes the fields and their printed check digits from a TD1, TD2 or TD3 MRZ (lines joined
-    /// without separators). Nil when the text is no MRZ of those sizes.
-    public init?(machineReadableZone mrz: String) {
-        let characters = Array(mrz)
-        func field(_ start: Int, _ length: Int) -> String { String(characters[start..<(start + length)]) }
-        switch characters.count {
-        case 90:  // TD1: the document number is on line 1, the dates on line 2
-            keySeedInput = field(5, 10) + field(30, 7) + field(38, 7)
-        case 72, 88:  // TD2, TD3: all on line 2
-            let line2 = characters.count / 2
-            keySeedInput = field(line2, 10) + field(line2 + 13, 7) + field(line2 + 21, 7)
-        default:
-            return nil
-        }
-    }
-
-    /// The 7-3-1 weighted check digit of 9303-3 §4.9.
-    static func checkDigit(_ text: String) -> Int {
-        let weights = [7, 3, 1]
-        var sum = 0
-        for (index, character) in text.enumerated() {
-            let value: Int
-            if let digit = character.wholeNumberValue, character.isASCII {
-                value = digit
-            } else if let ascii = character.asciiValue, character.isUppercase {
-                value = Int(ascii) - 55
-            } else {
-                value = 0  // '<' and anything else count as zero
-            }
-            sum += value * weights[index % 3]
-        }
-        return sum % 10
-    }
 }
 
 /// The contactless link: a bit rate plus a fixed per-APDU latency (frame overheads, chip
