@@ -47,9 +47,10 @@ struct BasicAccessControlHandler: ProtocolHandler {
         guard let challenge else { return ProtocolOutcome(.conditionsNotSatisfied) }
         self.challenge = nil  // one attempt per challenge
         let data = command.data
-        guard data.count == 40, let chipKeyMaterial = context.randomBytes(16), chipKeyMaterial.count == 16 else {
+        guard data.count == 40, var chipKeyMaterial = context.randomBytes(16), chipKeyMaterial.count == 16 else {
             return ProtocolOutcome(.verificationFailed)
         }
+        defer { chipKeyMaterial.wipe() }
         let cryptogram = Array(data.prefix(32))
         let zeroIV = [UInt8](repeating: 0, count: 8)
         guard let mac = try? keys.mac.retailMAC(cryptogram), constantTimeEquals(mac, data.suffix(8)),

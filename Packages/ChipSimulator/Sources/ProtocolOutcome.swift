@@ -17,7 +17,8 @@ struct ProtocolOutcome: Sendable {
 
     var response: ResponseAPDU
     var session: SessionChange = .keep
-    /// Whether the protocol opened the application's files (BAC, PACE).
+    /// Whether the protocol opened the application's files (BAC, PACE). Access lasts as long as
+    /// the secure-messaging session, so it is granted only when a session stands after the answer.
     var grantsAccess = false
 
     init(_ response: ResponseAPDU, session: SessionChange = .keep, grantsAccess: Bool = false) {
