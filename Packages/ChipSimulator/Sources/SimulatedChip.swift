@@ -1,6 +1,5 @@
 import ASN1
 import CryptoPrimitives
-import Glibc
 import ICAO
 import Secrets
 import Synchronization
@@ -249,21 +248,4 @@ public final class SimulatedChip: CardTransport {
         else { return nil }
         return String(decoding: mrz.content, as: UTF8.self)
     }
-}
-
-/// What crossed the simulated link.
-public struct LinkStatistics: Sendable, Hashable {
-    public var exchanges = 0
-    /// Command and response bytes on the wire.
-    public var bytes = 0
-    /// The time the link model charges for the exchanges (zero without a link model).
-    public var linkTime = Duration.zero
-}
-
-/// Blocks the calling thread (the chip answers one command at a time on the caller's thread).
-func sleepBlocking(_ duration: Duration) {
-    let (seconds, attoseconds) = duration.components
-    var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
-    var remaining = timespec()
-    while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
 }
