@@ -71,8 +71,8 @@ private struct ChainAwareHandler: ProtocolHandler {
             configuration: ChipConfiguration(files: files, enforcesAccessControl: enforcesAccessControl),
             extraHandlers: [
                 CountingEchoHandler(), KeyingHandler(first: first, second: second), ChainAwareHandler(),
-            ]
-        ) { (try? RandomSource.system.bytes(count: $0))?.withUnsafeBytes { Array($0) } }
+            ],
+            random: .system)
     }
 
     static func send(_ chip: SimulatedChip, _ command: CommandAPDU) throws -> ResponseAPDU {

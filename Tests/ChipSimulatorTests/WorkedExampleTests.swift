@@ -19,9 +19,11 @@ import Transport
             credentials: Credentials(
                 mrz: MRZPassword(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623")),
             faults: faults)
-        return SimulatedChip(configuration: configuration) { count in
-            count == 8 ? hex("4608F91988702212") : hex("0B4F80323EB3191CB04970CB4052790B")
+        // RND.IC for GET CHALLENGE, K.IC for EXTERNAL AUTHENTICATE, however often they are asked for.
+        let example = RandomSource { (count) throws(SecretsError) in
+            SecretBytes(count == 8 ? hex("4608F91988702212") : hex("0B4F80323EB3191CB04970CB4052790B"))
         }
+        return SimulatedChip(configuration: configuration, random: example)
     }
 
     static func secret(_ text: String) -> SecretBytes { SecretBytes(Array(text.utf8)) }

@@ -33,7 +33,8 @@ struct BasicAccessControlHandler: ProtocolHandler {
 
     private mutating func giveChallenge(_ command: CommandAPDU, context: ProtocolContext) -> ProtocolOutcome {
         guard command.expectedLength == 8 else { return ProtocolOutcome(.wrongLength) }
-        guard let nonce = context.randomBytes(8), nonce.count == 8 else {
+        // RND.IC is no secret: it goes to the terminal in clear.
+        guard let nonce = try? context.random.bytes(count: 8).withUnsafeBytes({ Array($0) }) else {
             return ProtocolOutcome(.noPreciseDiagnosis)
         }
         challenge = nonce
@@ -47,10 +48,9 @@ struct BasicAccessControlHandler: ProtocolHandler {
         guard let challenge else { return ProtocolOutcome(.conditionsNotSatisfied) }
         self.challenge = nil  // one attempt per challenge
         let data = command.data
-        guard data.count == 40, var chipKeyMaterial = context.randomBytes(16), chipKeyMaterial.count == 16 else {
+        guard data.count == 40, let chipKeyMaterial = try? context.random.bytes(count: 16) else {
             return ProtocolOutcome(.verificationFailed)
         }
-        defer { chipKeyMaterial.wipe() }
         let cryptogram = Array(data.prefix(32))
         let zeroIV = [UInt8](repeating: 0, count: 8)
         guard let mac = try? keys.mac.retailMAC(cryptogram), constantTimeEquals(mac, data.suffix(8)),
@@ -59,13 +59,18 @@ struct BasicAccessControlHandler: ProtocolHandler {
         defer { plain.wipe() }
         let terminalNonce = Array(plain[0..<8])
         guard constantTimeEquals(plain[8..<16], challenge) else { return ProtocolOutcome(.verificationFailed) }
-        var answerPlain = challenge + terminalNonce + chipKeyMaterial
+        var answerPlain = challenge + terminalNonce + chipKeyMaterial.withUnsafeBytes { Array($0) }
         defer { answerPlain.wipe() }
         guard let answerCryptogram = try? keys.encryption.encryptCBC(answerPlain, iv: zeroIV),
             let answerMAC = try? keys.mac.retailMAC(answerCryptogram)
         else { return ProtocolOutcome(.verificationFailed) }
-        var seed = zip(plain[16..<32], chipKeyMaterial).map { $0 ^ $1 }
-        let sessionKeys = SessionKeys(sharedSecret: SecretBytes(consuming: &seed), cipher: .tripleDES)
+        // K_seed = K.IFD xor K.IC, computed inside secret memory.
+        let sessionSeed = chipKeyMaterial.withUnsafeBytes { chipHalf in
+            SecretBytes(count: 16) { seed in
+                for index in 0..<16 { seed[index] = plain[16 + index] ^ chipHalf[index] }
+            }
+        }
+        let sessionKeys = SessionKeys(sharedSecret: sessionSeed, cipher: .tripleDES)
         guard let session = ChipSession(keys: sessionKeys, counter: challenge.suffix(4) + terminalNonce.suffix(4))
         else { return ProtocolOutcome(.verificationFailed) }
         return ProtocolOutcome(

@@ -21,9 +21,9 @@ public final class SimulatedChip: CardTransport {
 
     public let configuration: ChipConfiguration
     private let faults: FaultInjector
-    /// Where nonces and key material come from: the system's secure random generator, or fixed
-    /// bytes in tests that replay the 9303-11 worked examples.
-    private let randomBytes: @Sendable (Int) -> [UInt8]?
+    /// Where nonces and key material come from: the system's generator, or fixed bytes in tests
+    /// that replay the 9303-11 worked examples.
+    private let random: RandomSource
     private let state: Mutex<State>
 
     /// What the chip remembers between commands; a reset (power cycle) starts it afresh.
@@ -39,19 +39,17 @@ public final class SimulatedChip: CardTransport {
     }
 
     public convenience init(configuration: ChipConfiguration) {
-        self.init(configuration: configuration) {
-            (try? RandomSource.system.bytes(count: $0))?.withUnsafeBytes { Array($0) }
-        }
+        self.init(configuration: configuration, random: .system)
     }
 
     /// A chip whose protocol handlers are `extraHandlers` (answering first, so a test can stand in
-    /// for a standard protocol) and the standard ones, drawing random bytes from `randomBytes`.
+    /// for a standard protocol) and the standard ones, drawing random bytes from `random`.
     init(
         configuration: ChipConfiguration, extraHandlers: [any ProtocolHandler] = [],
-        randomBytes: @escaping @Sendable (Int) -> [UInt8]?
+        random: RandomSource
     ) {
         self.configuration = configuration
-        self.randomBytes = randomBytes
+        self.random = random
         faults = FaultInjector(faults: configuration.faults)
         let handlers = ProtocolHandlerRegistry(extraHandlers + ProtocolHandlerRegistry.standard(for: configuration))
         state = Mutex(State(fileSystem: ChipFileSystem(configuration: configuration), handlers: handlers))
@@ -234,7 +232,7 @@ public final class SimulatedChip: CardTransport {
                     command, responseBudget: responseBudget, accessGranted: state.accessGranted,
                     lengthLimit: faults.readLengthLimit))
         default:
-            let context = ProtocolContext(randomBytes: randomBytes, secureMessaging: cipher, isChained: chained)
+            let context = ProtocolContext(random: random, secureMessaging: cipher, isChained: chained)
             return state.handlers.handle(command, context: context) ?? ProtocolOutcome(.instructionNotSupported)
         }
     }
