@@ -134,8 +134,8 @@ import Testing
         let mrz = try MRZDataGroup(try #require(files[dataGroup: 1]))
         #expect(mrz.machineReadableZone.fields.documentNumber == "L898902C")
         #expect(
-            SimulatedChip.machineReadableZone(files[dataGroup: 1] ?? []).flatMap(BACKeyInput.init(machineReadableZone:))
-                == BACKeyInput(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623"))
+            SimulatedChip.machineReadableZone(files[dataGroup: 1] ?? []).flatMap(MRZPassword.init(machineReadableZone:))
+                == MRZPassword(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623"))
         #expect(try AdditionalPersonalDetails(try #require(files[dataGroup: 11])).placeOfBirth == "ZENITH,UTOPIA")
     }
 }

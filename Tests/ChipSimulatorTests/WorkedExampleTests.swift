@@ -1,3 +1,4 @@
+import Secrets
 import TestSupport
 import Testing
 import Transport
@@ -15,12 +16,17 @@ import Transport
         files.com = efCom
         let configuration = ChipConfiguration(
             files: files,
-            accessKey: BACKeyInput(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623"),
+            credentials: Credentials(
+                mrz: MRZPassword(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623")),
             faults: faults)
-        return SimulatedChip(configuration: configuration) { count in
-            count == 8 ? hex("4608F91988702212") : hex("0B4F80323EB3191CB04970CB4052790B")
+        // RND.IC for GET CHALLENGE, K.IC for EXTERNAL AUTHENTICATE, however often they are asked for.
+        let example = RandomSource { (count) throws(SecretsError) in
+            SecretBytes(count == 8 ? hex("4608F91988702212") : hex("0B4F80323EB3191CB04970CB4052790B"))
         }
+        return SimulatedChip(configuration: configuration, random: example)
     }
+
+    static func secret(_ text: String) -> SecretBytes { SecretBytes(Array(text.utf8)) }
 
     static func exchange(_ chip: SimulatedChip, _ command: String) throws -> [UInt8] {
         try chip.transmit(CommandAPDU(encoded: hex(command))).encoded
@@ -37,20 +43,20 @@ import Transport
     }
 
     @Test func keySeedInputHasCheckDigits() {
-        let key = BACKeyInput(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623")
-        #expect(key.keySeedInput == "L898902C<369080619406236")
+        let key = MRZPassword(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623")
+        #expect(key.keySeedInput == Self.secret("L898902C<369080619406236"))
     }
 
     @Test func keySeedInputFromMachineReadableZones() {
         let td3 =
             "P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<"
             + "L898902C<3UTO6908061F9406236ZE184226B<<<<<14"
-        #expect(BACKeyInput(machineReadableZone: td3)?.keySeedInput == "L898902C<369080619406236")
+        #expect(MRZPassword(machineReadableZone: td3)?.keySeedInput == Self.secret("L898902C<369080619406236"))
         let td1 =
             "I<UTOD231458907<<<<<<<<<<<<<<<" + "7408122F1204159UTO<<<<<<<<<<<6"
             + "ERIKSSON<<ANNA<MARIA<<<<<<<<<<"
-        #expect(BACKeyInput(machineReadableZone: td1)?.keySeedInput == "D23145890774081221204159")
-        #expect(BACKeyInput(machineReadableZone: "too short") == nil)
+        #expect(MRZPassword(machineReadableZone: td1)?.keySeedInput == Self.secret("D23145890774081221204159"))
+        #expect(MRZPassword(machineReadableZone: "too short") == nil)
     }
 
     @Test func basicAccessControlAndSecureMessagingTranscript() throws {

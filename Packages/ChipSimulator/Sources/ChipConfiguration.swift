@@ -1,10 +1,11 @@
-/// How a simulated chip behaves: its files, its BAC key, the READ BINARY limits of its
-/// operating system, the link it sits behind and the faults it shows on demand.
+/// How a simulated chip behaves: its files, its credentials (passwords and private keys), the
+/// READ BINARY limits of its operating system, the link it sits behind and the faults it shows on
+/// demand.
 public struct ChipConfiguration: Sendable {
     public var files: ChipFiles
-    /// The BAC key. Nil takes it from the MRZ in DG1 (as a chip personalised from DG1 would);
-    /// a chip without either refuses MUTUAL AUTHENTICATE.
-    public var accessKey: BACKeyInput?
+    /// The passwords, PACE offers and private keys. Without an MRZ password the chip takes it
+    /// from the MRZ in DG1 (as a chip personalised from DG1 would).
+    public var credentials: Credentials
     /// Whether files other than EF.CardAccess need BAC first (real chips: always).
     public var enforcesAccessControl: Bool
     /// Whether the chip accepts extended Lc/Le (announced in its ATR).
@@ -24,7 +25,7 @@ public struct ChipConfiguration: Sendable {
 
     public init(
         files: ChipFiles,
-        accessKey: BACKeyInput? = nil,
+        credentials: Credentials = Credentials(),
         enforcesAccessControl: Bool = true,
         supportsExtendedLength: Bool = true,
         maximumReadLength: Int = 65536,
@@ -35,7 +36,7 @@ public struct ChipConfiguration: Sendable {
         faults: [ChipFault] = []
     ) {
         self.files = files
-        self.accessKey = accessKey
+        self.credentials = credentials
         self.enforcesAccessControl = enforcesAccessControl
         self.supportsExtendedLength = supportsExtendedLength
         self.maximumReadLength = maximumReadLength
@@ -45,118 +46,4 @@ public struct ChipConfiguration: Sendable {
         self.link = link
         self.faults = faults
     }
-}
-
-/// What a chip does with a READ BINARY whose Le exceeds the most it returns at once.
-public enum OversizedReadAnswer: Sendable, Hashable {
-    /// Returns what it can (a short answer, 9000).
-    case truncate
-    /// 6700 wrong length, no data.
-    case wrongLength
-    /// 6Cxx naming the length to ask for (xx = 00 for 256).
-    case exactLength
-}
-
-/// The document number, date of birth and date of expiry a BAC key is derived from, as printed
-/// in the MRZ (dates YYMMDD). The check digits are computed here, so this works for any value a
-/// test chooses; `init(machineReadableZone:)` takes them from a DG1 instead.
-public struct BACKeyInput: Sendable, Hashable {
-    /// `documentNumber + check digit + dateOfBirth + check digit + dateOfExpiry + check digit`
-    /// (9303-11 §9.7.2), the document number padded with `<` to at least nine characters.
-    let keySeedInput: String
-
-    public init(documentNumber: String, dateOfBirth: String, dateOfExpiry: String) {
-        let number =
-            documentNumber.count < 9
-            ? documentNumber + String(repeating: "<", count: 9 - documentNumber.count) : documentNumber
-        keySeedInput = [number, dateOfBirth, dateOfExpiry].map { $0 + String(Self.checkDigit($0)) }.joined()
-    }
-
-    /// Takes the fields and their printed check digits from a TD1, TD2 or TD3 MRZ (lines joined
-    /// without separators). Nil when the text is no MRZ of those sizes.
-    public init?(machineReadableZone mrz: String) {
-        let characters = Array(mrz)
-        func field(_ start: Int, _ length: Int) -> String { String(characters[start..<(start + length)]) }
-        switch characters.count {
-        case 90:  // TD1: the document number is on line 1, the dates on line 2
-            keySeedInput = field(5, 10) + field(30, 7) + field(38, 7)
-        case 72, 88:  // TD2, TD3: all on line 2
-            let line2 = characters.count / 2
-            keySeedInput = field(line2, 10) + field(line2 + 13, 7) + field(line2 + 21, 7)
-        default:
-            return nil
-        }
-    }
-
-    /// The 7-3-1 weighted check digit of 9303-3 §4.9.
-    static func checkDigit(_ text: String) -> Int {
-        let weights = [7, 3, 1]
-        var sum = 0
-        for (index, character) in text.enumerated() {
-            let value: Int
-            if let digit = character.wholeNumberValue, character.isASCII {
-                value = digit
-            } else if let ascii = character.asciiValue, character.isUppercase {
-                value = Int(ascii) - 55
-            } else {
-                value = 0  // '<' and anything else count as zero
-            }
-            sum += value * weights[index % 3]
-        }
-        return sum % 10
-    }
-}
-
-/// The contactless link: a bit rate plus a fixed per-APDU latency (frame overheads, chip
-/// processing). The chip waits this long before answering when `waits` is true, and always adds
-/// it to its statistics, so the bench can compare a read to the least time the link allows.
-public struct LinkModel: Sendable, Hashable {
-    public var bitsPerSecond: Int
-    public var latencyPerExchange: Duration
-    /// Whether answers are really delayed (slow-answer tests) or only accounted (bench).
-    public var waits: Bool
-
-    public init(bitsPerSecond: Int = 424_000, latencyPerExchange: Duration = .milliseconds(3), waits: Bool = false) {
-        self.bitsPerSecond = bitsPerSecond
-        self.latencyPerExchange = latencyPerExchange
-        self.waits = waits
-    }
-
-    /// The time one exchange of `bytes` (command plus response) takes on this link.
-    public func duration(bytes: Int) -> Duration {
-        latencyPerExchange + .nanoseconds(Int64(bytes) * 8 * 1_000_000_000 / Int64(max(bitsPerSecond, 1)))
-    }
-}
-
-/// A fault the chip shows on demand, for tests of the reader's tolerance. Lost cards, bare status
-/// words and slow answers strike plain commands too; the others concern secure messaging.
-public enum ChipFault: Sendable, Hashable {
-    /// The response to the triggering command carries a wrong MAC.
-    case wrongResponseMAC(FaultTrigger)
-    /// The triggering command gets `status` as a bare status word (no secure messaging).
-    case bareStatusWord(UInt16, FaultTrigger)
-    /// Any READ BINARY asking for more than this many bytes gets 6700.
-    case wrongLengthAbove(Int)
-    /// The chip forgets its session keys at the trigger (as after a power glitch): that command
-    /// and every later one under secure messaging get a bare 6988.
-    case dropSession(FaultTrigger)
-    /// The link breaks at the trigger: the exchange throws `TransportError.tagLost`.
-    case tagLost(FaultTrigger)
-    /// Secure-messaging responses come without DO'99' (as the vsmartcard ePass answers).
-    case omitStatusWordObject
-    /// The triggering command is answered only after this delay.
-    case slowAnswer(Duration, FaultTrigger)
-}
-
-/// When a fault strikes.
-public enum FaultTrigger: Sendable, Hashable {
-    /// The n-th command (1-based) sent under secure messaging.
-    case secureCommand(Int)
-    /// Every READ BINARY of the file with this identifier (in the current application).
-    case readOf(UInt16)
-    /// READ BINARY of the file at a non-zero offset: past the header a reader reads first, so a
-    /// reader that sizes files before reading them meets the fault in the middle of the file.
-    case readPastHeaderOf(UInt16)
-    /// Every command.
-    case always
 }

@@ -1,6 +1,5 @@
 import ASN1
 import CryptoPrimitives
-import Glibc
 import ICAO
 import Secrets
 import Synchronization
@@ -9,43 +8,51 @@ import Transport
 /// A software eMRTD chip. As a `CardTransport` the reader talks to it in-process; `VPCDBridge`
 /// puts it behind a real pcscd.
 ///
+/// The chip is layered as a card's operating system is: secure messaging (`ChipSession`) comes
+/// off a protected command, the fault injector (`FaultInjector`) may cut the exchange short,
+/// chained parts are joined (`CommandChain`), and the plain command goes to the file system
+/// (`ChipFileSystem`: SELECT, READ BINARY) or to the protocol handler registered for its
+/// instruction (`ProtocolHandlerRegistry`: BAC), whose outcome may open, replace or end the
+/// session and grant access to the files.
+///
 /// It answers like a card: every problem is a status word, never a thrown error, except the
 /// `tagLost` fault, which breaks the link as a card leaving the field does.
 public final class SimulatedChip: CardTransport {
 
     public let configuration: ChipConfiguration
-    private let bacKey: BasicAccessControlChip?
-    /// Where nonces and key material come from: the system's secure random generator, or fixed
-    /// bytes in tests that replay the 9303-11 worked examples.
-    private let randomBytes: @Sendable (Int) -> [UInt8]?
-    private let state = Mutex(State())
+    private let faults: FaultInjector
+    /// Where nonces and key material come from: the system's generator, or fixed bytes in tests
+    /// that replay the 9303-11 worked examples.
+    private let random: RandomSource
+    private let state: Mutex<State>
 
     /// What the chip remembers between commands; a reset (power cycle) starts it afresh.
     private struct State {
-        var inApplication = false
-        var currentFile: UInt16?
-        var challenge: [UInt8]?
+        var fileSystem: ChipFileSystem
+        var handlers: ProtocolHandlerRegistry
         var session: ChipSession?
         var accessGranted = false
+        /// Commands received under the current session (what `FaultTrigger.secureCommand` counts).
         var secureCommands = 0
+        var chain = CommandChain()
         var statistics = LinkStatistics()
     }
 
     public convenience init(configuration: ChipConfiguration) {
-        self.init(configuration: configuration) {
-            (try? RandomSource.system.bytes(count: $0))?.withUnsafeBytes { Array($0) }
-        }
+        self.init(configuration: configuration, random: .system)
     }
 
-    init(configuration: ChipConfiguration, randomBytes: @escaping @Sendable (Int) -> [UInt8]?) {
+    /// A chip whose protocol handlers are `extraHandlers` (answering first, so a test can stand in
+    /// for a standard protocol) and the standard ones, drawing random bytes from `random`.
+    init(
+        configuration: ChipConfiguration, extraHandlers: [any ProtocolHandler] = [],
+        random: RandomSource
+    ) {
         self.configuration = configuration
-        self.randomBytes = randomBytes
-        let keyInput =
-            configuration.accessKey
-            ?? configuration.files[dataGroup: 1].flatMap(Self.machineReadableZone).flatMap {
-                BACKeyInput(machineReadableZone: $0)
-            }
-        bacKey = keyInput.map(BasicAccessControlChip.init)
+        self.random = random
+        faults = FaultInjector(faults: configuration.faults)
+        let handlers = ProtocolHandlerRegistry(extraHandlers + ProtocolHandlerRegistry.standard(for: configuration))
+        state = Mutex(State(fileSystem: ChipFileSystem(configuration: configuration), handlers: handlers))
     }
 
     public convenience init(files: ChipFiles) {
@@ -66,12 +73,12 @@ public final class SimulatedChip: CardTransport {
         return [0x3B] + body + [body.reduce(0, ^)]
     }
 
-    /// A power cycle: the session, the access rights and the selection are gone.
+    /// A power cycle: the session, the access rights, the selection, any chain and any protocol
+    /// run in progress are gone.
     public func reset() {
         state.withLock { state in
-            let statistics = state.statistics
-            state = State()
-            state.statistics = statistics
+            endSession(&state)
+            state.fileSystem.reset()
         }
     }
 
@@ -94,7 +101,7 @@ public final class SimulatedChip: CardTransport {
         return response
     }
 
-    // MARK: - Dispatch
+    // MARK: - Secure messaging and faults
 
     private func answer(_ command: CommandAPDU, state: inout State) -> (
         Result<ResponseAPDU, TransportError>, Duration
@@ -102,25 +109,26 @@ public final class SimulatedChip: CardTransport {
         if command.needsExtendedLength && !configuration.supportsExtendedLength {
             return (.success(ResponseAPDU(statusWord: .wrongLength)), .zero)
         }
-        guard command.cla & 0x0C == 0x0C else {
-            if state.session != nil {
-                // A plain command ends a secure-messaging session (ISO 7816-4 §10.2).
-                endSession(&state)
-            }
-            var delay = Duration.zero
-            let readFile = fileRead(by: command, state: state)
-            for fault in configuration.faults where matches(trigger(of: fault), number: nil, readFile: readFile) {
-                switch fault {
-                case .tagLost: return (.failure(.tagLost), .zero)
-                case .bareStatusWord(let status, _):
-                    return (.success(ResponseAPDU(statusWord: StatusWord(status))), .zero)
-                case .slowAnswer(let duration, _): delay += duration
-                default: continue  // the others concern secure messaging
-                }
-            }
-            return (.success(process(command, responseBudget: nil, state: &state)), delay)
-        }
+        guard command.cla & 0x0C == 0x0C else { return plainAnswer(command, state: &state) }
         return protectedAnswer(command, state: &state)
+    }
+
+    private func plainAnswer(_ command: CommandAPDU, state: inout State) -> (
+        Result<ResponseAPDU, TransportError>, Duration
+    ) {
+        if state.session != nil {
+            // A plain command ends a secure-messaging session (ISO 7816-4 §10.2).
+            endSession(&state)
+        }
+        let decision = faults.decide(secureCommandNumber: nil, reading: state.fileSystem.target(of: command))
+        switch decision.outcome {
+        case .tagLost: return (.failure(.tagLost), .zero)
+        case .bareStatusWord(let status): return (.success(ResponseAPDU(statusWord: status)), .zero)
+        case .dropSession, nil: break
+        }
+        let outcome = process(command, responseBudget: nil, protectedBy: nil, state: &state)
+        apply(outcome, state: &state)
+        return (.success(outcome.response), decision.delay)
     }
 
     private func protectedAnswer(_ protected: CommandAPDU, state: inout State) -> (
@@ -130,7 +138,6 @@ public final class SimulatedChip: CardTransport {
             return (.success(ResponseAPDU(statusWord: .secureMessagingDataObjectsIncorrect)), .zero)
         }
         state.secureCommands += 1
-        let number = state.secureCommands
         let command: CommandAPDU
         do throws(ChipSession.Rejection) {
             command = try session.unwrap(protected)
@@ -138,212 +145,99 @@ public final class SimulatedChip: CardTransport {
             endSession(&state)
             return (.success(ResponseAPDU(statusWord: error.status)), .zero)
         }
-        let readFile = fileRead(by: command, state: state)
-        var corruptMAC = false
-        var delay = Duration.zero
-        for fault in configuration.faults where matches(trigger(of: fault), number: number, readFile: readFile) {
-            switch fault {
-            case .tagLost:
-                return (.failure(.tagLost), .zero)
-            case .dropSession:
-                endSession(&state)
-                return (.success(ResponseAPDU(statusWord: .secureMessagingDataObjectsIncorrect)), .zero)
-            case .bareStatusWord(let status, _):
-                state.session = session
-                return (.success(ResponseAPDU(statusWord: StatusWord(status))), .zero)
-            case .wrongResponseMAC:
-                corruptMAC = true
-            case .slowAnswer(let duration, _):
-                delay += duration
-            case .wrongLengthAbove, .omitStatusWordObject:
-                break
-            }
+        let decision = faults.decide(
+            secureCommandNumber: state.secureCommands, reading: state.fileSystem.target(of: command))
+        switch decision.outcome {
+        case .tagLost:
+            return (.failure(.tagLost), .zero)
+        case .dropSession:
+            endSession(&state)
+            return (.success(ResponseAPDU(statusWord: .secureMessagingDataObjectsIncorrect)), .zero)
+        case .bareStatusWord(let status):
+            state.session = session
+            return (.success(ResponseAPDU(statusWord: status)), .zero)
+        case nil:
+            break
         }
+        let oddInstruction = command.ins & 1 == 1
         let budget = protected.expectedLength.map {
-            Self.plainBudget(forWireLength: $0, oddInstruction: command.ins & 1 == 1)
+            session.plainCapacity(forWireLength: $0, oddInstruction: oddInstruction)
         }
-        let plain = process(command, responseBudget: budget, state: &state)
+        let outcome = process(command, responseBudget: budget, protectedBy: session.cipher, state: &state)
+        // The answer goes under the keys that protected the command, whatever the outcome does next.
         let wrapped = session.wrap(
-            plain, oddInstruction: command.ins & 1 == 1,
-            omitStatusWord: configuration.faults.contains(.omitStatusWordObject), corruptMAC: corruptMAC)
-        if state.session != nil { state.session = session }
-        return (.success(wrapped), delay)
+            outcome.response, oddInstruction: oddInstruction, omitStatusWord: faults.omitsStatusWordObject,
+            corruptMAC: decision.corruptsResponseMAC)
+        state.session = session
+        apply(outcome, state: &state)
+        return (.success(wrapped), decision.delay)
     }
 
-    private func trigger(of fault: ChipFault) -> FaultTrigger? {
-        switch fault {
-        case .wrongResponseMAC(let trigger), .bareStatusWord(_, let trigger), .dropSession(let trigger),
-            .tagLost(let trigger), .slowAnswer(_, let trigger):
-            trigger
-        case .wrongLengthAbove, .omitStatusWordObject:
-            nil
+    /// Carries out what a handler's outcome does to the session and the access rights.
+    private func apply(_ outcome: ProtocolOutcome, state: inout State) {
+        switch outcome.session {
+        case .keep:
+            break
+        case .establish(let session):
+            state.session = session
+            state.secureCommands = 0
+        case .replaceKeys(let keys):
+            if var session = state.session {
+                session.replaceKeys(with: keys)
+                state.session = session
+            } else {
+                state.session = ChipSession(keys: keys)
+                state.secureCommands = 0
+            }
+        case .end:
+            endSession(&state)
         }
-    }
-
-    /// Whether a fault strikes the command numbered `number` among those under secure messaging
-    /// (nil for a plain command) that reads `readFile`.
-    private func matches(_ trigger: FaultTrigger?, number: Int?, readFile: (file: UInt16, offset: Int)?) -> Bool {
-        switch trigger {
-        case .secureCommand(let wanted): wanted == number
-        case .readOf(let file): readFile?.file == file
-        case .readPastHeaderOf(let file): readFile?.file == file && (readFile?.offset ?? 0) > 0
-        case .always: true
-        case nil: false
-        }
+        if outcome.grantsAccess && state.session != nil { state.accessGranted = true }
     }
 
     private func endSession(_ state: inout State) {
         state.session = nil
         state.accessGranted = false
-        state.challenge = nil
-    }
-
-    /// The file a READ BINARY addresses (by SFI or the current file) and its offset, for faults.
-    private func fileRead(by command: CommandAPDU, state: State) -> (file: UInt16, offset: Int)? {
-        switch command.ins {
-        case 0xB0 where command.p1 & 0x80 != 0:
-            let file = files(of: state).keys.first { ChipFiles.shortIdentifier(of: $0) == command.p1 & 0x1F }
-            return file.map { ($0, Int(command.p2)) }
-        case 0xB0:
-            return state.currentFile.map { ($0, Int(command.p1 & 0x7F) << 8 | Int(command.p2)) }
-        case 0xB1:
-            let offset = (try? ASN1Node.parse(command.data, rules: .ber))?.content.reduce(0) { $0 << 8 | Int($1) } ?? 0
-            return state.currentFile.map { ($0, offset) }
-        default:
-            return nil
-        }
-    }
-
-    private func process(_ command: CommandAPDU, responseBudget: Int?, state: inout State) -> ResponseAPDU {
-        guard command.cla & 0xF3 == 0x00 else { return ResponseAPDU(statusWord: .classNotSupported) }
-        switch command.ins {
-        case 0xA4: return select(command, state: &state)
-        case 0xB0, 0xB1: return readBinary(command, responseBudget: responseBudget, state: &state)
-        case 0x84: return getChallenge(command, state: &state)
-        case 0x82: return externalAuthenticate(command, state: &state)
-        default: return ResponseAPDU(statusWord: .instructionNotSupported)
-        }
-    }
-
-    // MARK: - Commands
-
-    private func select(_ command: CommandAPDU, state: inout State) -> ResponseAPDU {
-        switch command.p1 {
-        case 0x04:
-            guard command.data == ApplicationIdentifier.emrtd else { return ResponseAPDU(statusWord: .fileNotFound) }
-            state.inApplication = true
-            state.currentFile = nil
-            return ResponseAPDU(statusWord: .success)
-        case 0x00 where command.data.isEmpty || command.data == [0x3F, 0x00]:
-            state.inApplication = false
-            state.currentFile = nil
-            return ResponseAPDU(statusWord: .success)
-        case 0x00, 0x02:
-            guard command.data.count == 2 else { return ResponseAPDU(statusWord: .incorrectData) }
-            let identifier = UInt16(command.data[0]) << 8 | UInt16(command.data[1])
-            guard files(of: state)[identifier] != nil else { return ResponseAPDU(statusWord: .fileNotFound) }
-            state.currentFile = identifier
-            return ResponseAPDU(statusWord: .success)
-        default:
-            return ResponseAPDU(statusWord: .incorrectParameters)
-        }
-    }
-
-    private func files(of state: State) -> [UInt16: [UInt8]] {
-        state.inApplication ? configuration.files.application : configuration.files.masterFile
-    }
-
-    private func readBinary(_ command: CommandAPDU, responseBudget: Int?, state: inout State) -> ResponseAPDU {
-        var identifier = state.currentFile
-        let offset: Int
-        if command.ins == 0xB0 {
-            if command.p1 & 0x80 != 0 {
-                let shortIdentifier = command.p1 & 0x1F
-                identifier = files(of: state).keys.first { ChipFiles.shortIdentifier(of: $0) == shortIdentifier }
-                guard identifier != nil else { return ResponseAPDU(statusWord: .fileNotFound) }
-                state.currentFile = identifier
-                offset = Int(command.p2)
-            } else {
-                offset = Int(command.p1 & 0x7F) << 8 | Int(command.p2)
-            }
-        } else {
-            // Odd INS: the offset is in DO'54' (up to four bytes); P1-P2 0000 keeps the current EF.
-            guard let object = try? ASN1Node.parse(command.data, rules: .ber), object.tag == ASN1Tag(0x54),
-                (1...4).contains(object.content.count)
-            else {
-                return ResponseAPDU(statusWord: .incorrectData)
-            }
-            offset = object.content.reduce(0) { $0 << 8 | Int($1) }
-        }
-        guard let identifier, let contents = files(of: state)[identifier] else {
-            return ResponseAPDU(statusWord: .commandNotAllowed)
-        }
-        if state.inApplication {
-            let locked = configuration.enforcesAccessControl && !state.accessGranted
-            if locked || configuration.protectedFiles.contains(identifier) {
-                return ResponseAPDU(statusWord: .securityStatusNotSatisfied)
-            }
-        }
-        guard let requested = command.expectedLength else { return ResponseAPDU(statusWord: .wrongLength) }
-        for case .wrongLengthAbove(let limit) in configuration.faults where requested > limit {
-            return ResponseAPDU(statusWord: .wrongLength)
-        }
-        var count = requested
-        if requested > configuration.maximumReadLength {
-            switch configuration.oversizedRead {
-            case .truncate:
-                count = configuration.maximumReadLength
-            case .wrongLength:
-                return ResponseAPDU(statusWord: .wrongLength)
-            case .exactLength:
-                return ResponseAPDU(
-                    statusWord: StatusWord(sw1: 0x6C, sw2: UInt8(configuration.maximumReadLength & 0xFF)))
-            }
-        }
-        guard offset < contents.count else { return ResponseAPDU(statusWord: .wrongParameters) }
-        let oddOverhead = command.ins == 0xB1 ? 4 : 0  // DO'53' tag and up to three length bytes
-        if let responseBudget { count = min(count, max(responseBudget - oddOverhead, 1)) }
-        let end = min(offset + count, contents.count)
-        let data = Array(contents[offset..<end])
-        let status: StatusWord =
-            end - offset < requested && configuration.signalsEndOfFile ? .endOfFileReached : .success
-        return ResponseAPDU(data: command.ins == 0xB1 ? DER.tlv(ASN1Tag(0x53), data) : data, statusWord: status)
-    }
-
-    private func getChallenge(_ command: CommandAPDU, state: inout State) -> ResponseAPDU {
-        guard command.expectedLength == 8 else { return ResponseAPDU(statusWord: .wrongLength) }
-        guard let challenge = randomBytes(8) else {
-            return ResponseAPDU(statusWord: .noPreciseDiagnosis)
-        }
-        state.challenge = challenge
-        return ResponseAPDU(data: challenge, statusWord: .success)
-    }
-
-    private func externalAuthenticate(_ command: CommandAPDU, state: inout State) -> ResponseAPDU {
-        guard let bacKey else { return ResponseAPDU(statusWord: .referenceDataNotUsable) }
-        guard let challenge = state.challenge else { return ResponseAPDU(statusWord: .conditionsNotSatisfied) }
-        state.challenge = nil  // one attempt per challenge
-        guard let keyMaterial = randomBytes(16),
-            let result = bacKey.authenticate(command.data, challenge: challenge, chipKeyMaterial: keyMaterial)
-        else {
-            return ResponseAPDU(statusWord: .verificationFailed)
-        }
-        state.session = result.session
         state.secureCommands = 0
-        state.accessGranted = true
-        return ResponseAPDU(data: result.answer, statusWord: .success)
+        state.chain.abandon()
+        state.handlers.reset()
+    }
+
+    // MARK: - Plain commands
+
+    /// Answers a plain command: CLA checked, chained parts joined, then the file system or the
+    /// protocol handler of the instruction.
+    private func process(
+        _ command: CommandAPDU, responseBudget: Int?, protectedBy cipher: BlockCipher?, state: inout State
+    ) -> ProtocolOutcome {
+        // Interindustry class only: no logical channels, no proprietary bits; SM and chaining allowed.
+        guard command.cla & 0xE3 == 0x00 else { return ProtocolOutcome(.classNotSupported) }
+        var command = command
+        var chained = false
+        if state.handlers.interpretsChaining(command.ins) && !state.chain.isOpen {
+            chained = command.cla & CommandChain.bit != 0
+        } else {
+            switch state.chain.take(command) {
+            case .accumulated: return ProtocolOutcome(.success)
+            case .rejected(let status): return ProtocolOutcome(status)
+            case .complete(let whole): command = whole
+            }
+        }
+        switch command.ins {
+        case 0xA4:
+            return ProtocolOutcome(state.fileSystem.select(command))
+        case 0xB0, 0xB1:
+            return ProtocolOutcome(
+                state.fileSystem.readBinary(
+                    command, responseBudget: responseBudget, accessGranted: state.accessGranted,
+                    lengthLimit: faults.readLengthLimit))
+        default:
+            let context = ProtocolContext(random: random, secureMessaging: cipher, isChained: chained)
+            return state.handlers.handle(command, context: context) ?? ProtocolOutcome(.instructionNotSupported)
+        }
     }
 
     // MARK: - Helpers
-
-    /// The most plain bytes a protected answer can carry within `wireLength` response bytes:
-    /// the cryptogram (padded to 8) inside DO'87' (tag, up to three length bytes, indicator),
-    /// plus DO'99' (4) and DO'8E' (10).
-    static func plainBudget(forWireLength wireLength: Int, oddInstruction: Bool) -> Int {
-        let overhead = 4 + 1 + (oddInstruction ? 0 : 1) + 4 + 10
-        let cryptogram = (wireLength - overhead) / 8 * 8
-        return max(cryptogram - 1, 0)
-    }
 
     /// The MRZ text of a DG1 (tag 61 holding 5F1F), or nil.
     static func machineReadableZone(_ bytes: [UInt8]) -> String? {
@@ -352,21 +246,4 @@ public final class SimulatedChip: CardTransport {
         else { return nil }
         return String(decoding: mrz.content, as: UTF8.self)
     }
-}
-
-/// What crossed the simulated link.
-public struct LinkStatistics: Sendable, Hashable {
-    public var exchanges = 0
-    /// Command and response bytes on the wire.
-    public var bytes = 0
-    /// The time the link model charges for the exchanges (zero without a link model).
-    public var linkTime = Duration.zero
-}
-
-/// Blocks the calling thread (the chip answers one command at a time on the caller's thread).
-func sleepBlocking(_ duration: Duration) {
-    let (seconds, attoseconds) = duration.components
-    var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
-    var remaining = timespec()
-    while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
 }

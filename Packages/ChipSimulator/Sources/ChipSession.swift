@@ -1,22 +1,42 @@
 import ASN1
 import CryptoPrimitives
+import ICAO
 import Secrets
 import Transport
 
-/// The chip's side of 3DES secure messaging (ICAO 9303-11 §9.8), written apart from the reader's
-/// `SecureMessaging` package so that the two sides cannot share a bug: only the block cipher and
-/// the retail MAC come from `CryptoPrimitives`.
-struct ChipSession {
-    let encryptionKey: SymmetricKey
-    let macKey: SymmetricKey
-    /// The send sequence counter, incremented before checking a command and before protecting
-    /// its response.
+/// The chip's side of secure messaging (ICAO 9303-11 §9.8) for every cipher: 3DES with an 8-byte
+/// send sequence counter, zero IVs and the retail MAC; AES-128/192/256 with a 16-byte counter,
+/// IV = E(KSenc, SSC) and AES-CMAC truncated to 8 bytes. Written apart from the reader's
+/// `SecureMessaging` package so that the two sides cannot share a bug: only the block cipher, the
+/// MACs and the padding come from `CryptoPrimitives`.
+struct ChipSession: Sendable {
+    private(set) var keys: SessionKeys
+    /// The send sequence counter, one cipher block, incremented before checking a command and
+    /// before protecting its response.
     private(set) var counter: [UInt8]
+
+    var cipher: BlockCipher { keys.cipher }
 
     /// Why a protected command was rejected; the chip answers with the status word and ends the
     /// session.
     struct Rejection: Error {
         let status: StatusWord
+    }
+
+    /// A session starting from `counter` (BAC: the last four bytes of RND.IC then RND.IFD) or
+    /// from zero (PACE, Chip Authentication). Nil when the counter is not one cipher block.
+    init?(keys: SessionKeys, counter: [UInt8]? = nil) {
+        let initial = counter ?? [UInt8](repeating: 0, count: keys.cipher.blockSize)
+        guard initial.count == keys.cipher.blockSize else { return nil }
+        self.keys = keys
+        self.counter = initial
+    }
+
+    /// Replaces keys and cipher in place, the counter restarting at zero: what Chip
+    /// Authentication does once the chip has answered its command under the old keys.
+    mutating func replaceKeys(with newKeys: SessionKeys) {
+        keys = newKeys
+        counter = [UInt8](repeating: 0, count: newKeys.cipher.blockSize)
     }
 
     /// Checks the MAC of a protected command and decrypts it. Any flaw is 6988 (the reader must
@@ -33,18 +53,20 @@ struct ChipSession {
             throw Rejection(status: .secureMessagingDataObjectsMissing)
         }
         let header = [protected.cla, protected.ins, protected.p1, protected.p2]
-        var authenticated = counter + ISO7816Padding.pad(header, blockSize: 8)
         let covered = objects.dropLast()
-        if !covered.isEmpty {
-            authenticated += covered.flatMap { Array($0.encodedBytes) }
-        }
-        guard let expected = try? macKey.retailMAC(authenticated), constantTimeEquals(expected, macObject.content)
+        let authenticated =
+            ISO7816Padding.pad(header, blockSize: cipher.blockSize) + covered.flatMap { Array($0.encodedBytes) }
+        guard let expected = authenticationCode(authenticated), constantTimeEquals(expected, macObject.content)
         else {
             throw Rejection(status: .secureMessagingDataObjectsIncorrect)
         }
         var data: [UInt8] = []
         var expectedLength: Int?
+        var seen: Set<ASN1Tag> = []
         for object in covered {
+            guard seen.insert(object.tag).inserted else {
+                throw Rejection(status: .secureMessagingDataObjectsIncorrect)
+            }
             switch object.tag {
             case Self.paddedCryptogramTag:
                 guard object.content.first == 0x01 else {
@@ -76,10 +98,7 @@ struct ChipSession {
     ) -> ResponseAPDU {
         increment()
         var objects: [UInt8] = []
-        if !response.data.isEmpty,
-            let cryptogram = try? encryptionKey.encryptCBC(
-                ISO7816Padding.pad(response.data, blockSize: 8), iv: [UInt8](repeating: 0, count: 8))
-        {
+        if !response.data.isEmpty, let cryptogram = encrypt(response.data) {
             objects +=
                 oddInstruction
                 ? DER.tlv(Self.cryptogramTag, cryptogram) : DER.tlv(Self.paddedCryptogramTag, [0x01] + cryptogram)
@@ -87,14 +106,42 @@ struct ChipSession {
         if !omitStatusWord {
             objects += DER.tlv(Self.statusWordTag, [response.statusWord.sw1, response.statusWord.sw2])
         }
-        var mac = (try? macKey.retailMAC(counter + objects)) ?? []
+        var mac = authenticationCode(objects) ?? []
         if corruptMAC, !mac.isEmpty { mac[0] ^= 0x01 }
         return ResponseAPDU(data: objects + DER.tlv(Self.macTag, mac), statusWord: response.statusWord)
     }
 
+    /// The most plain bytes a protected answer can carry within `wireLength` response bytes: the
+    /// cryptogram (padded to the cipher's block) inside DO'87' (tag, up to three length bytes,
+    /// indicator) or DO'85', plus DO'99' (4) and DO'8E' (10).
+    func plainCapacity(forWireLength wireLength: Int, oddInstruction: Bool) -> Int {
+        let blockSize = cipher.blockSize
+        let overhead = 4 + (oddInstruction ? 0 : 1) + 4 + 10
+        let cryptogram = max(wireLength - overhead, 0) / blockSize * blockSize
+        return max(cryptogram - 1, 0)
+    }
+
+    /// The 8-byte MAC over SSC ‖ `message`: the retail MAC for 3DES (which pads itself), CMAC
+    /// over the padded input for AES. Nil only if the cipher library fails.
+    private func authenticationCode(_ message: [UInt8]) -> [UInt8]? {
+        let input = counter + message
+        if cipher == .tripleDES { return try? keys.mac.retailMAC(input) }
+        return try? keys.mac.cmac(ISO7816Padding.pad(input, blockSize: cipher.blockSize), truncatedTo: 8)
+    }
+
+    /// 3DES: a zero IV; AES: the current counter encrypted under KSenc.
+    private var initializationVector: [UInt8]? {
+        cipher == .tripleDES ? [UInt8](repeating: 0, count: 8) : try? keys.encryption.encryptECB(counter)
+    }
+
+    private func encrypt(_ plain: [UInt8]) -> [UInt8]? {
+        guard let iv = initializationVector else { return nil }
+        return try? keys.encryption.encryptCBC(ISO7816Padding.pad(plain, blockSize: cipher.blockSize), iv: iv)
+    }
+
     private func decrypt(_ cryptogram: ArraySlice<UInt8>) throws(Rejection) -> [UInt8] {
-        guard !cryptogram.isEmpty, cryptogram.count % 8 == 0,
-            let padded = try? encryptionKey.decryptCBC(cryptogram, iv: [UInt8](repeating: 0, count: 8)),
+        guard !cryptogram.isEmpty, cryptogram.count % cipher.blockSize == 0, let iv = initializationVector,
+            let padded = try? keys.encryption.decryptCBC(cryptogram, iv: iv),
             let plain = try? ISO7816Padding.unpad(padded)
         else {
             throw Rejection(status: .secureMessagingDataObjectsIncorrect)
@@ -102,7 +149,7 @@ struct ChipSession {
         return plain
     }
 
-    /// Adds one to the big-endian counter (wrapping at 2^64, which no read reaches).
+    /// Adds one to the big-endian counter (wrapping at 2^64 or 2^128, which no read reaches).
     private mutating func increment() {
         for index in counter.indices.reversed() {
             counter[index] &+= 1

@@ -1,0 +1,19 @@
+/// A fault the chip shows on demand, for tests of the reader's tolerance. Lost cards, bare status
+/// words and slow answers strike plain commands too; the others concern secure messaging.
+public enum ChipFault: Sendable, Hashable {
+    /// The response to the triggering command carries a wrong MAC.
+    case wrongResponseMAC(FaultTrigger)
+    /// The triggering command gets `status` as a bare status word (no secure messaging).
+    case bareStatusWord(UInt16, FaultTrigger)
+    /// Any READ BINARY asking for more than this many bytes gets 6700.
+    case wrongLengthAbove(Int)
+    /// The chip forgets its session keys at the trigger (as after a power glitch): that command
+    /// and every later one under secure messaging get a bare 6988.
+    case dropSession(FaultTrigger)
+    /// The link breaks at the trigger: the exchange throws `TransportError.tagLost`.
+    case tagLost(FaultTrigger)
+    /// Secure-messaging responses come without DO'99' (as the vsmartcard ePass answers).
+    case omitStatusWordObject
+    /// The triggering command is answered only after this delay.
+    case slowAnswer(Duration, FaultTrigger)
+}

@@ -1,0 +1,85 @@
+import Transport
+
+/// Decides which of the configured `ChipFault`s strike a command, so the dispatcher only acts on
+/// the decision. Faults are looked at in the order configured: the first that ends the exchange
+/// (a lost tag, a bare status word, a dropped session) wins; slow answers and wrong MACs before it
+/// add up.
+struct FaultInjector: Sendable {
+    let faults: [ChipFault]
+
+    /// What the faults make of one command.
+    struct Decision: Sendable {
+        /// The exchange ends here, instead of the command being processed.
+        var outcome: Outcome?
+        /// The protected answer carries a wrong MAC.
+        var corruptsResponseMAC = false
+        /// How long the answer is held back.
+        var delay = Duration.zero
+    }
+
+    enum Outcome: Sendable, Hashable {
+        /// The link breaks: the exchange throws `TransportError.tagLost`.
+        case tagLost
+        /// The command gets this bare status word.
+        case bareStatusWord(StatusWord)
+        /// The chip forgets its session keys and answers a bare 6988.
+        case dropSession
+    }
+
+    /// The decision for a command: `secureCommandNumber` is its 1-based number among the commands
+    /// under secure messaging (nil for a plain command, which only lost tags, bare status words
+    /// and slow answers strike), `reading` the file it reads.
+    func decide(secureCommandNumber: Int?, reading: ChipFileSystem.Read?) -> Decision {
+        var decision = Decision()
+        for fault in faults {
+            guard let trigger = Self.trigger(of: fault),
+                Self.matches(trigger, number: secureCommandNumber, reading: reading)
+            else { continue }
+            switch fault {
+            case .tagLost:
+                return Decision(outcome: .tagLost)
+            case .bareStatusWord(let status, _):
+                return Decision(outcome: .bareStatusWord(StatusWord(status)))
+            case .dropSession where secureCommandNumber != nil:
+                return Decision(outcome: .dropSession)
+            case .wrongResponseMAC where secureCommandNumber != nil:
+                decision.corruptsResponseMAC = true
+            case .slowAnswer(let duration, _):
+                decision.delay += duration
+            case .dropSession, .wrongResponseMAC, .wrongLengthAbove, .omitStatusWordObject:
+                break
+            }
+        }
+        return decision
+    }
+
+    /// Secure-messaging answers leave out DO'99'.
+    var omitsStatusWordObject: Bool { faults.contains(.omitStatusWordObject) }
+
+    /// READ BINARY asking for more than this gets 6700 (the smallest `wrongLengthAbove`).
+    var readLengthLimit: Int? {
+        faults.compactMap { fault -> Int? in
+            if case .wrongLengthAbove(let limit) = fault { return limit }
+            return nil
+        }.min()
+    }
+
+    private static func trigger(of fault: ChipFault) -> FaultTrigger? {
+        switch fault {
+        case .wrongResponseMAC(let trigger), .bareStatusWord(_, let trigger), .dropSession(let trigger),
+            .tagLost(let trigger), .slowAnswer(_, let trigger):
+            trigger
+        case .wrongLengthAbove, .omitStatusWordObject:
+            nil
+        }
+    }
+
+    private static func matches(_ trigger: FaultTrigger, number: Int?, reading: ChipFileSystem.Read?) -> Bool {
+        switch trigger {
+        case .secureCommand(let wanted): wanted == number
+        case .readOf(let file): reading?.file == file
+        case .readPastHeaderOf(let file): reading?.file == file && (reading?.offset ?? 0) > 0
+        case .always: true
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Transport
+
+/// The chip's protocol handlers, found by instruction byte. Each keeps its own state here between
+/// commands; the first handler registered for an instruction answers it.
+struct ProtocolHandlerRegistry: Sendable {
+    private var handlers: [any ProtocolHandler]
+    private var indexByInstruction: [UInt8: Int] = [:]
+
+    init(_ handlers: [any ProtocolHandler]) {
+        self.handlers = handlers
+        for (index, handler) in handlers.enumerated() {
+            for instruction in handler.instructions where indexByInstruction[instruction] == nil {
+                indexByInstruction[instruction] = index
+            }
+        }
+    }
+
+    /// The handlers a chip with this configuration has: BAC with the MRZ password of its
+    /// credentials (or of DG1).
+    static func standard(for configuration: ChipConfiguration) -> [any ProtocolHandler] {
+        [BasicAccessControlHandler(password: configuration.credentials.mrzPassword(orFrom: configuration.files))]
+    }
+
+    /// Whether some handler answers `instruction`.
+    func handles(_ instruction: UInt8) -> Bool { indexByInstruction[instruction] != nil }
+
+    /// Whether the handler of `instruction` reads the chaining bit itself.
+    func interpretsChaining(_ instruction: UInt8) -> Bool {
+        indexByInstruction[instruction].map { handlers[$0].interpretsChaining } ?? false
+    }
+
+    /// The answer of the handler registered for the command's instruction; nil when there is none.
+    mutating func handle(_ command: CommandAPDU, context: ProtocolContext) -> ProtocolOutcome? {
+        guard let index = indexByInstruction[command.ins] else { return nil }
+        return handlers[index].handle(command, context: context)
+    }
+
+    /// Every handler forgets its run in progress.
+    mutating func reset() {
+        for index in handlers.indices { handlers[index].reset() }
+    }
+}
