@@ -37,7 +37,7 @@ let libraries: [Library] = [
         dependencies: ["Transport", "SecureMessaging", "AccessControl", "ICAO", "MRZ", "LDS", "CMS", "JSON", "Secrets"]),
     Library(
         name: "ChipSimulator",
-        dependencies: ["Transport", "CryptoPrimitives", "ASN1", "ICAO", "LDS", "COpenSSL", "Secrets"]),
+        dependencies: ["Transport", "CryptoPrimitives", "Arithmetic", "ASN1", "ICAO", "LDS", "COpenSSL", "Secrets"]),
 ]
 
 let systemLibraries = ["CGMP", "COpenSSL", "COpenJPEG", "CLibPNG"]
