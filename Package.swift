@@ -17,7 +17,7 @@ struct Library {
 let libraries: [Library] = [
     Library(name: "ASN1", dependencies: []),
     Library(name: "JSON", dependencies: []),
-    Library(name: "ICAO", dependencies: ["ASN1", "JSON"]),
+    Library(name: "ICAO", dependencies: ["ASN1", "JSON", "Arithmetic"]),
     Library(name: "MRZ", dependencies: ["JSON"], testResources: [.copy("Fixtures")]),
     Library(name: "Arithmetic", dependencies: ["CGMP"], testDependencies: ["COpenSSL"]),
     Library(name: "CryptoPrimitives", dependencies: ["COpenSSL", "Arithmetic", "ICAO"]),
@@ -25,7 +25,7 @@ let libraries: [Library] = [
     Library(name: "PCSC", dependencies: ["Transport", "CPCSCLite"]),
     Library(name: "SecureMessaging", dependencies: ["Transport", "CryptoPrimitives", "ICAO"]),
     Library(name: "LDS", dependencies: ["ASN1", "JSON", "ICAO", "MRZ", "COpenJPEG", "CLibPNG"]),
-    Library(name: "CMS", dependencies: ["ASN1", "JSON", "Arithmetic", "CryptoPrimitives"]),
+    Library(name: "CMS", dependencies: ["ASN1", "JSON", "ICAO", "Arithmetic", "CryptoPrimitives"]),
     Library(
         name: "AccessControl",
         dependencies: [

@@ -1,4 +1,5 @@
 import ASN1
+import Arithmetic
 import ICAO
 import Testing
 
@@ -83,5 +84,51 @@ struct ProtocolIdentifierTests {
                 #expect(parameters.keyAgreement == .dh)
             }
         }
+    }
+}
+
+/// The one table: each ID's curve or group, and explicit parameters named by it.
+@Suite struct DomainParameterTableTests {
+    @Test(arguments: StandardizedDomainParameters.allCases)
+    func eachIdHasItsCurveOrGroup(parameters: StandardizedDomainParameters) throws {
+        switch parameters.domainParameters {
+        case .ellipticCurve(let curve):
+            #expect(parameters.keyAgreement == .ecdh)
+            #expect(curve.standardParameterID == parameters.id)
+            #expect(curve.p.bitWidth == parameters.fieldBits)
+            let length = curve.coordinateLength
+            for compressed in [false, true] {
+                let named = StandardizedDomainParameters(
+                    explicitCurve: [0, 0] + (try curve.p.bytes(length: length)), a: try curve.a.bytes(length: length),
+                    b: try curve.b.bytes(length: length),
+                    generator: try curve.encode(curve.generator, compressed: compressed),
+                    order: try curve.order.bytes(length: length))
+                #expect(named == parameters)
+            }
+            let other = StandardizedDomainParameters(
+                explicitCurve: try curve.p.bytes(length: length), a: try curve.a.bytes(length: length),
+                b: try (curve.b + BigInt(1)).bytes(length: length), generator: try curve.encode(curve.generator),
+                order: try curve.order.bytes(length: length))
+            #expect(other == nil)
+        case .dhGroup(let group):
+            #expect(parameters.keyAgreement == .dh)
+            #expect(group.standardParameterID == parameters.id)
+            #expect(group.p.bitWidth == parameters.fieldBits)
+            let p = try group.p.bytes(length: group.length)
+            let g = try group.g.bytes(length: group.length)
+            let q = try #require(group.subgroupOrder).bytes(length: 32)
+            #expect(StandardizedDomainParameters(explicitGroup: p, generator: g, order: q) == parameters)
+            #expect(StandardizedDomainParameters(explicitGroup: p, generator: g, order: nil as [UInt8]?) == parameters)
+            #expect(StandardizedDomainParameters(explicitGroup: p, generator: [2], order: nil as [UInt8]?) == nil)
+        }
+    }
+
+    /// A 20000-bit "prime" is compared by size and named nothing, without building anything.
+    @Test func oversizedParametersAreNotNamed() {
+        let huge = [0x80] + [UInt8](repeating: 0, count: 2499)
+        #expect(
+            StandardizedDomainParameters(explicitCurve: huge, a: [1], b: [2], generator: [0x02] + huge, order: huge)
+                == nil)
+        #expect(StandardizedDomainParameters(explicitGroup: huge, generator: [2], order: huge) == nil)
     }
 }

@@ -1,4 +1,5 @@
 import ASN1
+import ICAO
 
 /// A certificate's public key, decoded from its SubjectPublicKeyInfo.
 ///
@@ -83,10 +84,13 @@ public enum ECDomain: Sendable, Hashable {
         self = .explicit(try ExplicitCurve(parameters))
     }
 
+    /// brainpoolP160r1: named by some certificates though outside ICAO 9303-11's table.
+    static let otherCurveBits: [ASN1ObjectIdentifier: Int] = ["1.3.36.3.3.2.8.1.1.1": 160]
+
     var fieldSizeInBits: Int? {
         switch self {
         case .explicit(let curve): bitLength(curve.prime)
-        case .named(let oid): NamedCurves.fieldSizes[oid]
+        case .named(let oid): StandardizedDomainParameters(curveIdentifier: oid)?.fieldBits ?? Self.otherCurveBits[oid]
         case .inherited: nil
         }
     }
@@ -122,16 +126,6 @@ public struct ExplicitCurve: Sendable, Hashable {
             )
         }
     }
-}
-
-/// Named curves seen in eMRTD PKIs, for key sizes.
-enum NamedCurves {
-    static let fieldSizes: [ASN1ObjectIdentifier: Int] = [
-        "1.2.840.10045.3.1.1": 192, "1.3.132.0.33": 224, "1.2.840.10045.3.1.7": 256, "1.3.132.0.34": 384,
-        "1.3.132.0.35": 521, "1.3.36.3.3.2.8.1.1.1": 160, "1.3.36.3.3.2.8.1.1.3": 192, "1.3.36.3.3.2.8.1.1.5": 224,
-        "1.3.36.3.3.2.8.1.1.7": 256, "1.3.36.3.3.2.8.1.1.9": 320, "1.3.36.3.3.2.8.1.1.11": 384,
-        "1.3.36.3.3.2.8.1.1.13": 512,
-    ]
 }
 
 /// The number of significant bits of an unsigned big-endian integer.

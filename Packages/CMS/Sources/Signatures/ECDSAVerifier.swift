@@ -1,5 +1,6 @@
 import ASN1
 import Arithmetic
+import ICAO
 
 /// ECDSA through `Arithmetic`, on named curves and on explicit domain parameters alike.
 enum ECDSAVerifier {
@@ -25,9 +26,9 @@ enum ECDSAVerifier {
                 throw CMSError(.invalidKey, "explicit EC domain parameters: \(error)")
             }
         case .named(let oid):
-            guard let standard = StandardDomainParameters.all.first(where: { $0.oid == oid.dotted }),
-                let curve = StandardDomainParameters.curve(id: standard.id)
-            else { throw CMSError(.unsupported, "named curve \(oid)") }
+            guard let curve = StandardizedDomainParameters(curveIdentifier: oid)?.curve else {
+                throw CMSError(.unsupported, "named curve \(oid)")
+            }
             return curve
         case .inherited:
             throw CMSError(.unsupported, "EC key with implicitlyCA parameters")

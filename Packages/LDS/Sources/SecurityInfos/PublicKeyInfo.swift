@@ -175,8 +175,8 @@ public struct PublicKeyInfo: Sendable, Equatable, JSONRepresentable {
         switch parameters.tag {
         case .objectIdentifier:
             let oid = try asn1 { () throws(ASN1Error) in try parameters.objectIdentifier() }
-            let curve = NamedCurve.all.first { $0.oid == oid.dotted }
-            return (.named, curve?.name ?? oid.name ?? oid.dotted, curve?.bitLength, nil, nil)
+            let curve = StandardizedDomainParameters(curveIdentifier: oid)
+            return (.named, curve?.name ?? oid.name ?? oid.dotted, curve?.fieldBits, nil, nil)
         case .integer:
             let (encoding, name, size, id) = try standardized(parameters)
             return (encoding, name, size, id, nil)
@@ -210,18 +210,9 @@ public struct PublicKeyInfo: Sendable, Equatable, JSONRepresentable {
     }
 
     /// The standard curve whose parameters these are.
-    static func identifyCurve(_ domain: ECDomainParameters) -> NamedCurve? {
-        let prime = hexWithoutLeadingZeros(domain.prime)
-        let x: [UInt8]
-        switch domain.generator.first {
-        case 0x04: x = Array(domain.generator.dropFirst().prefix((domain.generator.count - 1) / 2))
-        case 0x02, 0x03: x = Array(domain.generator.dropFirst())
-        default: return nil
-        }
-        return NamedCurve.all.first {
-            $0.p == prime && $0.a == hexWithoutLeadingZeros(domain.a) && $0.b == hexWithoutLeadingZeros(domain.b)
-                && $0.gx == hexWithoutLeadingZeros(x) && $0.n == hexWithoutLeadingZeros(domain.order)
-        }
+    static func identifyCurve(_ domain: ECDomainParameters) -> StandardizedDomainParameters? {
+        StandardizedDomainParameters(
+            explicitCurve: domain.prime, a: domain.a, b: domain.b, generator: domain.generator, order: domain.order)
     }
 
     public var json: JSONValue {
@@ -247,11 +238,6 @@ public struct PublicKeyInfo: Sendable, Equatable, JSONRepresentable {
 func bitLength(_ bytes: [UInt8]) -> Int {
     guard let first = bytes.firstIndex(where: { $0 != 0 }) else { return 0 }
     return (bytes.count - first - 1) * 8 + (8 - bytes[first].leadingZeroBitCount)
-}
-
-func hexWithoutLeadingZeros(_ bytes: [UInt8]) -> String {
-    let text = hex(bytes).lowercased().drop { $0 == "0" }
-    return text.isEmpty ? "0" : String(text)
 }
 
 extension ASN1Node {
