@@ -39,11 +39,11 @@ struct NamedCurveTests {
             prime: try curve.p.bytes(length: length), a: try curve.a.bytes(length: length),
             b: try curve.b.bytes(length: length), generator: try curve.encode(curve.generator, compressed: true),
             order: try curve.order.bytes(length: length), cofactor: [1])
-        #expect(PublicKeyInfo.identifyCurve(domain) == .brainpoolP256r1)
+        #expect(domain.standardized == .brainpoolP256r1)
         var changed = domain.order
         changed[changed.count - 1] ^= 1
         let other = PublicKeyInfo.ECDomainParameters(
             prime: domain.prime, a: domain.a, b: domain.b, generator: domain.generator, order: changed, cofactor: [1])
-        #expect(PublicKeyInfo.identifyCurve(other) == nil)
+        #expect(other.standardized == nil)
     }
 }

@@ -90,7 +90,7 @@ public struct Certificate: Sendable, Hashable {
             return (try validity.next("notBefore").time(), try validity.next("notAfter").time())
         }
         subject = try DistinguishedName(tbs.4)
-        publicKey = try PublicKey(subjectPublicKeyInfo: tbs.5)
+        publicKey = try PublicKey(certificateKey: tbs.5)
         extensions =
             try tbs.6.map { node throws(CMSError) in try CertificateExtensions(node) } ?? CertificateExtensions()
     }

@@ -118,7 +118,7 @@ public enum SecurityInfo: Sendable, Equatable, JSONRepresentable {
         let inlineKey =
             second.children.first?.tag == .objectIdentifier ? fields.next(optional: .bitString) : nil
         let key: PublicKeyInfo
-        do throws(LDSError) {
+        do throws(ASN1Error) {
             if let inlineKey {
                 key = try PublicKeyInfo(
                     algorithmNode: second, keyNode: inlineKey,

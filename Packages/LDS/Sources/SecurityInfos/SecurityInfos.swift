@@ -144,7 +144,7 @@ public struct ActiveAuthenticationPublicKey: LDSFileModel, Equatable {
         let (outer, warnings) = try OuterTLV.parse(bytes, kind: .dg15)
         let info = try asn1 { () throws(ASN1Error) in try outer.wrapped("SubjectPublicKeyInfo") }
         rawBytes = bytes
-        publicKey = try PublicKeyInfo(node: info)
+        publicKey = try asn1 { () throws(ASN1Error) in try PublicKeyInfo(node: info) }
         self.warnings = warnings
     }
 
