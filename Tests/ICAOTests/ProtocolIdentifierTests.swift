@@ -91,6 +91,12 @@ struct ProtocolIdentifierTests {
 @Suite struct DomainParameterTableTests {
     @Test(arguments: StandardizedDomainParameters.allCases)
     func eachIdHasItsCurveOrGroup(parameters: StandardizedDomainParameters) throws {
+        let oids: [Int: ASN1ObjectIdentifier] = [
+            8: "1.2.840.10045.3.1.1", 9: "1.3.36.3.3.2.8.1.1.3", 10: "1.3.132.0.33", 11: "1.3.36.3.3.2.8.1.1.5",
+            12: "1.2.840.10045.3.1.7", 13: "1.3.36.3.3.2.8.1.1.7", 14: "1.3.36.3.3.2.8.1.1.9", 15: "1.3.132.0.34",
+            16: "1.3.36.3.3.2.8.1.1.11", 17: "1.3.36.3.3.2.8.1.1.13", 18: "1.3.132.0.35",
+        ]
+        #expect(parameters.curveIdentifier == oids[parameters.id])
         switch parameters.domainParameters {
         case .ellipticCurve(let curve):
             #expect(parameters.keyAgreement == .ecdh)
