@@ -120,7 +120,7 @@ public enum StandardizedDomainParameters: Int, Sendable, Hashable, CaseIterable 
         default: return nil
         }
         let match = Self.allCases.first { candidate in
-            guard let curve = candidate.curve, Self.bitLength(prime) == candidate.fieldBits,
+            guard Self.bitLength(prime) == candidate.fieldBits, let curve = candidate.curve,
                 Self.equal(prime, curve.p), Self.equal(Self.trimmed(a), curve.a),
                 Self.equal(Self.trimmed(b), curve.b), Self.equal(Self.trimmed(order), curve.order),
                 case .affine(let gx, _) = curve.generator
@@ -137,7 +137,7 @@ public enum StandardizedDomainParameters: Int, Sendable, Hashable, CaseIterable 
     ) {
         let prime = Self.trimmed(prime)
         let match = Self.allCases.first { candidate in
-            guard let group = candidate.group, Self.bitLength(prime) == candidate.fieldBits,
+            guard Self.bitLength(prime) == candidate.fieldBits, let group = candidate.group,
                 Self.equal(prime, group.p), Self.equal(Self.trimmed(generator), group.g)
             else { return false }
             guard let order else { return true }

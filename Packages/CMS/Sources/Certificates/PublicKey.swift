@@ -6,24 +6,52 @@ import ICAO
 public typealias PublicKey = SubjectPublicKeyInfo
 
 extension SubjectPublicKeyInfo {
-    /// A certificate's SubjectPublicKeyInfo. An id-ecPublicKey key must name its curve, give it
-    /// explicitly over a prime field, or inherit it (implicitlyCA, absent): anything else is an error
-    /// here, where a chip's key would only be shown.
+    /// A certificate's SubjectPublicKeyInfo. Certificates are held to DER's integers (a modulus or a
+    /// prime without its 00 sign byte is an error here, where a chip's key is read as meant), and
+    /// an id-ecPublicKey key must name its curve, give it explicitly over a prime field, or inherit
+    /// it (implicitlyCA, absent).
     init(certificateKey node: ASN1Node) throws(CMSError) {
         self = try reading("SubjectPublicKeyInfo") { () throws(ASN1Error) in try SubjectPublicKeyInfo(node: node) }
+        if algorithm == .rsa {
+            try reading("RSAPublicKey") { () throws(ASN1Error) in
+                var fields = try ASN1Node.parse(publicKey).sequenceFields("RSAPublicKey")
+                _ = try fields.next("modulus").unsignedIntegerBytes()
+                _ = try fields.next("publicExponent").unsignedIntegerBytes()
+            }
+        }
         guard algorithmIdentifier == OID.ecPublicKey else { return }
         switch parameterEncoding {
         case .explicit:
             guard let fieldType = ecParameters?.fieldType, fieldType == OID.primeField else {
                 throw CMSError(.unsupported, "EC field type \(ecParameters?.fieldType?.dotted ?? "missing")")
             }
+            try reading("SpecifiedECDomain") { () throws(ASN1Error) in try Self.checkUnsignedIntegers(node) }
         case .none:
             if let tag = parametersTag, tag != .null {
                 throw CMSError(.malformed, "SpecifiedECDomain: expected tag 30, found \(tag)")
             }
-        case .named, .standardized:
+        case .standardized:
+            // An INTEGER is TR-03110's, not X.509's.
+            throw CMSError(.malformed, "SpecifiedECDomain: expected tag 30, found 02")
+        case .named:
             break
         }
+    }
+
+    /// p, the order and the cofactor of explicit parameters are non-negative DER INTEGERs.
+    private static func checkUnsignedIntegers(_ node: ASN1Node) throws(ASN1Error) {
+        var info = node.fields
+        var algorithm = try info.next("algorithm").fields
+        _ = algorithm.next()
+        var domain = try algorithm.next("parameters").fields
+        _ = domain.next()
+        var field = try domain.next("fieldID").fields
+        _ = field.next()
+        _ = try field.next("prime").unsignedIntegerBytes()
+        _ = domain.next()
+        _ = domain.next()
+        _ = try domain.next("order").unsignedIntegerBytes()
+        _ = try domain.next().map { (cofactor) throws(ASN1Error) in try cofactor.unsignedIntegerBytes() }
     }
 
     /// Whether this is an id-ecPublicKey key (ECDSA), as opposed to a chip's id-PK-ECDH key.
