@@ -124,8 +124,8 @@ struct ProtocolIdentifierTests {
             let g = try group.g.bytes(length: group.length)
             let q = try #require(group.subgroupOrder).bytes(length: 32)
             #expect(StandardizedDomainParameters(explicitGroup: p, generator: g, order: q) == parameters)
-            #expect(StandardizedDomainParameters(explicitGroup: p, generator: g, order: nil as [UInt8]?) == parameters)
-            #expect(StandardizedDomainParameters(explicitGroup: p, generator: [2], order: nil as [UInt8]?) == nil)
+            #expect(StandardizedDomainParameters(explicitGroup: p, generator: g) == parameters)
+            #expect(StandardizedDomainParameters(explicitGroup: p, generator: [2]) == nil)
         }
     }
 

@@ -133,7 +133,7 @@ public enum StandardizedDomainParameters: Int, Sendable, Hashable, CaseIterable 
 
     /// The standard MODP group with this modulus and generator (and subgroup order, when given).
     public init?(
-        explicitGroup prime: some Collection<UInt8>, generator: some Collection<UInt8>, order: (some Collection<UInt8>)?
+        explicitGroup prime: some Collection<UInt8>, generator: some Collection<UInt8>, order: [UInt8]? = nil
     ) {
         let prime = Self.trimmed(prime)
         let match = Self.allCases.first { candidate in
