@@ -19,7 +19,7 @@ let libraries: [Library] = [
     Library(name: "ASN1", dependencies: []),
     Library(name: "Secrets", dependencies: []),
     Library(name: "JSON", dependencies: []),
-    Library(name: "ICAO", dependencies: ["ASN1", "JSON"]),
+    Library(name: "ICAO", dependencies: ["ASN1", "JSON", "Arithmetic"]),
     Library(name: "MRZ", dependencies: ["JSON", "Secrets"], testResources: [.copy("Fixtures")]),
     Library(name: "Arithmetic", dependencies: ["CGMP", "Secrets"], testDependencies: ["OpenSSLReference"]),
     Library(name: "CryptoPrimitives", dependencies: ["COpenSSL", "ICAO", "Secrets"]),
@@ -27,7 +27,7 @@ let libraries: [Library] = [
     Library(name: "PCSC", dependencies: ["Transport", "CPCSCLite"]),
     Library(name: "SecureMessaging", dependencies: ["Transport", "CryptoPrimitives", "ICAO", "Secrets"]),
     Library(name: "LDS", dependencies: ["ASN1", "JSON", "ICAO", "MRZ", "COpenJPEG", "CLibPNG"]),
-    Library(name: "CMS", dependencies: ["ASN1", "JSON", "Arithmetic", "CryptoPrimitives"]),
+    Library(name: "CMS", dependencies: ["ASN1", "JSON", "ICAO", "Arithmetic", "CryptoPrimitives"]),
     Library(
         name: "AccessControl",
         dependencies: ["Transport", "SecureMessaging", "CryptoPrimitives", "ICAO", "MRZ", "LDS", "Secrets"]),

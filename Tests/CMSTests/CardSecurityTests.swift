@@ -29,7 +29,7 @@ import Testing
         let result = SignerVerification(signedData, trustStore: TrustStore(), at: TestFiles.date("2016-03-20"))
         #expect(result.signatureValid)
         #expect(result.issuerMissing && !result.chainValid)
-        guard case .ec(.named(let curve), _) = result.documentSigner?.publicKey else {
+        guard let curve = result.documentSigner?.publicKey.namedCurve else {
             Issue.record("expected a named-curve EC key")
             return
         }

@@ -1,4 +1,5 @@
 import ASN1
+import Arithmetic
 import ICAO
 import Testing
 
@@ -83,5 +84,57 @@ struct ProtocolIdentifierTests {
                 #expect(parameters.keyAgreement == .dh)
             }
         }
+    }
+}
+
+/// The one table: each ID's curve or group, and explicit parameters named by it.
+@Suite struct DomainParameterTableTests {
+    @Test(arguments: StandardizedDomainParameters.allCases)
+    func eachIdHasItsCurveOrGroup(parameters: StandardizedDomainParameters) throws {
+        let oids: [Int: ASN1ObjectIdentifier] = [
+            8: "1.2.840.10045.3.1.1", 9: "1.3.36.3.3.2.8.1.1.3", 10: "1.3.132.0.33", 11: "1.3.36.3.3.2.8.1.1.5",
+            12: "1.2.840.10045.3.1.7", 13: "1.3.36.3.3.2.8.1.1.7", 14: "1.3.36.3.3.2.8.1.1.9", 15: "1.3.132.0.34",
+            16: "1.3.36.3.3.2.8.1.1.11", 17: "1.3.36.3.3.2.8.1.1.13", 18: "1.3.132.0.35",
+        ]
+        #expect(parameters.curveIdentifier == oids[parameters.id])
+        switch parameters.domainParameters {
+        case .ellipticCurve(let curve):
+            #expect(parameters.keyAgreement == .ecdh)
+            #expect(curve.standardParameterID == parameters.id)
+            #expect(curve.p.bitWidth == parameters.fieldBits)
+            let length = curve.coordinateLength
+            for compressed in [false, true] {
+                let named = StandardizedDomainParameters(
+                    explicitCurve: [0, 0] + (try curve.p.bytes(length: length)), a: try curve.a.bytes(length: length),
+                    b: try curve.b.bytes(length: length),
+                    generator: try curve.encode(curve.generator, compressed: compressed),
+                    order: try curve.order.bytes(length: length))
+                #expect(named == parameters)
+            }
+            let other = StandardizedDomainParameters(
+                explicitCurve: try curve.p.bytes(length: length), a: try curve.a.bytes(length: length),
+                b: try (curve.b + BigInt(1)).bytes(length: length), generator: try curve.encode(curve.generator),
+                order: try curve.order.bytes(length: length))
+            #expect(other == nil)
+        case .dhGroup(let group):
+            #expect(parameters.keyAgreement == .dh)
+            #expect(group.standardParameterID == parameters.id)
+            #expect(group.p.bitWidth == parameters.fieldBits)
+            let p = try group.p.bytes(length: group.length)
+            let g = try group.g.bytes(length: group.length)
+            let q = try #require(group.subgroupOrder).bytes(length: 32)
+            #expect(StandardizedDomainParameters(explicitGroup: p, generator: g, order: q) == parameters)
+            #expect(StandardizedDomainParameters(explicitGroup: p, generator: g) == parameters)
+            #expect(StandardizedDomainParameters(explicitGroup: p, generator: [2]) == nil)
+        }
+    }
+
+    /// A 20000-bit "prime" is compared by size and named nothing, without building anything.
+    @Test func oversizedParametersAreNotNamed() {
+        let huge = [0x80] + [UInt8](repeating: 0, count: 2499)
+        #expect(
+            StandardizedDomainParameters(explicitCurve: huge, a: [1], b: [2], generator: [0x02] + huge, order: huge)
+                == nil)
+        #expect(StandardizedDomainParameters(explicitGroup: huge, generator: [2], order: huge) == nil)
     }
 }

@@ -12,6 +12,8 @@ public struct ArithmeticError: Error, Hashable, Sendable, CustomStringConvertibl
         case invalidPublicValue
         /// Domain parameters are inconsistent (singular curve, generator off the curve, non-prime modulus).
         case invalidDomainParameters
+        /// Explicit domain parameters exceed `DomainParameterLimits` (checked before any costly test).
+        case domainParametersTooLarge
         /// A scalar or exponent is zero or out of its range.
         case invalidScalar
         /// A modular operation has no result (no inverse, no square root, even modulus for `powm_sec`).

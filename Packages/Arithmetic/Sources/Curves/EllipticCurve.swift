@@ -29,8 +29,11 @@ public struct EllipticCurve: Sendable, Hashable {
 
     /// Explicit domain parameters, checked: p an odd prime > 3, 0 ≤ a, b < p, a non-singular curve
     /// (4a³ + 27b² ≠ 0), G on the curve, n a prime > 2^64 with n·G = O, and h ≥ 1.
-    /// - Throws: `invalidDomainParameters` naming the failed check.
+    /// - Throws: `domainParametersTooLarge` beyond `DomainParameterLimits` (before any test runs),
+    ///   `invalidDomainParameters` naming the failed check.
     public init(p: BigInt, a: BigInt, b: BigInt, generator: ECPoint, order: BigInt, cofactor: BigInt) throws {
+        try DomainParameterLimits.checkCurve(
+            fieldBits: p.bitWidth, orderBits: order.bitWidth, cofactorBits: cofactor.bitWidth)
         if let standard = StandardDomainParameters.curve(
             p: p, a: a, b: b, generator: generator, order: order, cofactor: cofactor)
         {
@@ -58,6 +61,10 @@ public struct EllipticCurve: Sendable, Hashable {
     /// Explicit domain parameters as they appear in certificates and SecurityInfos: big-endian
     /// integers, the generator as an encoded point (`04`‖x‖y or compressed).
     public init(p: [UInt8], a: [UInt8], b: [UInt8], generator: [UInt8], order: [UInt8], cofactor: [UInt8]) throws {
+        // Before the generator is decoded: a compressed one costs a square root mod p.
+        try DomainParameterLimits.checkCurve(
+            fieldBits: DomainParameterLimits.bitLength(p), orderBits: DomainParameterLimits.bitLength(order),
+            cofactorBits: DomainParameterLimits.bitLength(cofactor))
         let prime = BigInt(bytes: p)
         let aValue = BigInt(bytes: a)
         let bValue = BigInt(bytes: b)

@@ -19,7 +19,11 @@ public struct DHGroup: Sendable, Hashable {
 
     /// A group from explicit parameters: p an odd prime, 1 < g < p - 1, q (when given) prime with g^q = 1.
     /// Standard parameters are recognised and get the standard id, name and precomputation.
+    /// - Throws: `domainParametersTooLarge` beyond `DomainParameterLimits` (before any test runs),
+    ///   `invalidDomainParameters` naming the failed check.
     public init(p: BigInt, g: BigInt, subgroupOrder q: BigInt?) throws {
+        try DomainParameterLimits.checkGroup(
+            modulusBits: p.bitWidth, generatorBits: g.bitWidth, orderBits: q?.bitWidth)
         if let standard = StandardDomainParameters.group(p: p, g: g, q: q) {
             self = standard
             return

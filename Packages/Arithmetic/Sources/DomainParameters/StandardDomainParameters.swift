@@ -5,12 +5,12 @@ public enum DomainParameters: Sendable, Hashable {
 }
 
 /// One row of ICAO Doc 9303-11's standardized domain parameters (ids 0–2: the RFC 5114 MODP groups;
-/// 8–18: NIST and Brainpool curves; 3–7 and 19–31 are reserved).
+/// 8–18: NIST and Brainpool curves; 3–7 and 19–31 are reserved): the values. The vocabulary (9303's
+/// names, curve OIDs, sizes, naming explicit parameters) is `ICAO.StandardizedDomainParameters`,
+/// which builds on this.
 public struct StandardDomainParameters: Sendable {
     public let id: Int
     public let name: String
-    /// The curve's object identifier (nil for the MODP groups, which have none).
-    public let oid: String?
     public let parameters: DomainParameters
 
     /// Every standardized parameter set, by increasing id. Precomputed tables are built on first use.
@@ -18,7 +18,7 @@ public struct StandardDomainParameters: Sendable {
         let groups = standardGroupHex.map { row -> StandardDomainParameters in
             let group = DHGroup(
                 p: hex(row.p), g: hex(row.g), q: hex(row.q), id: row.id, name: row.name, keepsTable: true)
-            return StandardDomainParameters(id: row.id, name: row.name, oid: nil, parameters: .dhGroup(group))
+            return StandardDomainParameters(id: row.id, name: row.name, parameters: .dhGroup(group))
         }
         let curves = standardCurveHex.map { row -> StandardDomainParameters in
             let p = hex(row.p)
@@ -31,7 +31,7 @@ public struct StandardDomainParameters: Sendable {
                 p: p, a: a, b: b, generator: generator, order: hex(row.order), cofactor: BigInt(row.cofactor),
                 keepsTables: true)
             let curve = EllipticCurve(context: context, standardParameterID: row.id, name: row.name)
-            return StandardDomainParameters(id: row.id, name: row.name, oid: row.oid, parameters: .ellipticCurve(curve))
+            return StandardDomainParameters(id: row.id, name: row.name, parameters: .ellipticCurve(curve))
         }
         return groups + curves
     }()

@@ -51,11 +51,11 @@ public struct Certificate: Sendable, Hashable {
 
     init(node: ASN1Node) throws(CMSError) {
         let fields = try reading("Certificate") { () throws(ASN1Error) in
-            try node.expect(.sequence, "Certificate")
-            let tbs = try node.child(at: 0, "tbsCertificate").expect(.sequence, "TBSCertificate")
+            var fields = try node.sequenceFields("Certificate")
+            let tbs = try fields.next("tbsCertificate").expect(.sequence, "TBSCertificate")
             return (
-                tbs: tbs, algorithm: try node.child(at: 1, "signatureAlgorithm"),
-                signature: try node.child(at: 2, "signatureValue").bitString().bytes
+                tbs: tbs, algorithm: try fields.next("signatureAlgorithm"),
+                signature: try fields.next("signatureValue").bitString().bytes
             )
         }
         der = Array(node.encodedBytes)
@@ -66,27 +66,33 @@ public struct Certificate: Sendable, Hashable {
         signatureAlgorithmIdentifier = algorithm.algorithm
         signatureAlgorithm = try? SignatureAlgorithm(algorithm)
 
-        var elements = fields.tbs.children[...]
-        version = try reading("version") { () throws(ASN1Error) in
-            guard let first = elements.first, first.tag == .contextSpecific(0, constructed: true) else { return 0 }
-            elements = elements.dropFirst()
-            return try first.child(at: 0, "version").intValue()
+        let tbs = try reading("TBSCertificate") { () throws(ASN1Error) in
+            var fields = fields.tbs.fields
+            let version = try fields.next(optional: .contextSpecific(0, constructed: true)).map {
+                (wrapper) throws(ASN1Error) in try wrapper.wrapped("version").intValue()
+            }
+            let serialNumber = try fields.next("serialNumber").integerBytes()
+            _ = try fields.next("signature")
+            let (issuer, validity, subject) = (
+                try fields.next("issuer"), try fields.next("validity"), try fields.next("subject")
+            )
+            let subjectPublicKeyInfo = try fields.next("subjectPublicKeyInfo")
+            // issuerUniqueID and subjectUniqueID are skipped; fields after the extensions ignored.
+            let extensions = fields.skip(to: .contextSpecific(3, constructed: true))
+            return (version ?? 0, serialNumber, issuer, validity, subject, subjectPublicKeyInfo, extensions)
         }
-        guard elements.count >= 6 else {
-            throw CMSError(.malformed, "TBSCertificate has \(elements.count) of its 6 required fields after version")
-        }
-        let start = elements.startIndex
-        serialNumber = Array(try reading("serialNumber") { () throws(ASN1Error) in try elements[start].integerBytes() })
-        issuer = try DistinguishedName(elements[start + 2])
+        version = tbs.0
+        serialNumber = Array(tbs.1)
+        issuer = try DistinguishedName(tbs.2)
         (notBefore, notAfter) = try reading("Validity") { () throws(ASN1Error) in
-            let validity = try elements[start + 3].expect(.sequence, "Validity")
-            return (try validity.child(at: 0, "notBefore").time(), try validity.child(at: 1, "notAfter").time())
+            // Validity ::= SEQUENCE { notBefore Time, notAfter Time }
+            var validity = try tbs.3.sequenceFields("Validity")
+            return (try validity.next("notBefore").time(), try validity.next("notAfter").time())
         }
-        subject = try DistinguishedName(elements[start + 4])
-        publicKey = try PublicKey(subjectPublicKeyInfo: elements[start + 5])
+        subject = try DistinguishedName(tbs.4)
+        publicKey = try PublicKey(certificateKey: tbs.5)
         extensions =
-            try elements.first { $0.tag == .contextSpecific(3, constructed: true) }
-            .map { node throws(CMSError) in try CertificateExtensions(node) } ?? CertificateExtensions()
+            try tbs.6.map { node throws(CMSError) in try CertificateExtensions(node) } ?? CertificateExtensions()
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.der == rhs.der }

@@ -33,9 +33,12 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
         relativeNames = try reading("Name") { () throws(ASN1Error) in
             try node.expect(.sequence, "Name").children.map { (rdn: ASN1Node) throws(ASN1Error) in
                 try rdn.expect(.set, "RelativeDistinguishedName").children.map { (pair: ASN1Node) throws(ASN1Error) in
-                    let valueNode = try pair.expect(.sequence, "AttributeTypeAndValue").child(at: 1, "value")
+                    // AttributeTypeAndValue ::= SEQUENCE { type OBJECT IDENTIFIER, value ANY }
+                    var fields = try pair.sequenceFields("AttributeTypeAndValue")
+                    let type = try fields.next("type").objectIdentifier()
+                    let valueNode = try fields.next("value")
                     return Attribute(
-                        type: try pair.child(at: 0, "type").objectIdentifier(),
+                        type: type,
                         value: try? valueNode.string(),
                         encodedValue: Array(valueNode.encodedBytes))
                 }

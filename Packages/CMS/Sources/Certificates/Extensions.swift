@@ -35,14 +35,16 @@ public struct CertificateExtensions: Sendable, Hashable {
     /// From the `[3] EXPLICIT Extensions` node of a TBSCertificate.
     init(_ wrapper: ASN1Node) throws(CMSError) {
         let list = try reading("Extensions") { () throws(ASN1Error) in
-            try wrapper.child(at: 0, "Extensions").expect(.sequence, "Extensions").children
+            try wrapper.wrapped("Extensions").expect(.sequence, "Extensions").children
         }
         for extensionNode in list {
             let (oid, critical, value) = try reading("Extension") { () throws(ASN1Error) in
-                try extensionNode.expect(.sequence, "Extension")
-                let oid = try extensionNode.child(at: 0, "extnID").objectIdentifier()
-                let critical = try extensionNode.child(.boolean)?.booleanValue() ?? false
-                let value = try extensionNode.requiredChild(.octetString, "extnValue").octetString()
+                // Extension ::= SEQUENCE { extnID OBJECT IDENTIFIER, critical BOOLEAN DEFAULT FALSE,
+                //     extnValue OCTET STRING }
+                var fields = try extensionNode.sequenceFields("Extension")
+                let oid = try fields.next("extnID").objectIdentifier()
+                let critical = try fields.next(optional: .boolean)?.booleanValue() ?? false
+                let value = try fields.next(.octetString, "extnValue").octetString()
                 return (oid, critical, value)
             }
             entries.append(Entry(oid: oid, critical: critical))

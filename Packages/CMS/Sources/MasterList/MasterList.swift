@@ -26,11 +26,9 @@ public struct MasterList: Sendable {
         guard let content = signedData.content else { throw CMSError(.malformed, "master list has no eContent") }
         self.signedData = signedData
         let (version, nodes) = try reading("CscaMasterList") { () throws(ASN1Error) in
-            let list = try ASN1Node.parse(content).expect(.sequence, "CscaMasterList")
-            return (
-                try list.child(at: 0, "version").intValue(),
-                try list.child(at: 1, "certList").expect(.set, "certList").children
-            )
+            // CscaMasterList ::= SEQUENCE { version INTEGER, certList SET OF Certificate }
+            var fields = try ASN1Node.parse(content).sequenceFields("CscaMasterList")
+            return (try fields.next("version").intValue(), try fields.next(.set, "certList").children)
         }
         self.version = version
         var seen = Set<[UInt8]>()

@@ -33,7 +33,7 @@ public struct DocumentSecurityObject: Sendable {
         let outer = try reading("EF.SOD") { () throws(ASN1Error) in try ASN1Node.parse(bytes) }
         let contentInfo: ASN1Node
         if outer.tag == .application(23, constructed: true) {
-            contentInfo = try reading("EF.SOD") { () throws(ASN1Error) in try outer.child(at: 0, "ContentInfo") }
+            contentInfo = try reading("EF.SOD") { () throws(ASN1Error) in try outer.wrapped("ContentInfo") }
         } else {
             contentInfo = outer
         }
@@ -47,10 +47,11 @@ public struct DocumentSecurityObject: Sendable {
         }
         let (version, algorithmNode, hashList, versionInfo) = try reading("LDSSecurityObject") {
             () throws(ASN1Error) in
-            (
-                try object.child(at: 0, "version").intValue(), try object.child(at: 1, "hashAlgorithm"),
-                try object.child(at: 2, "dataGroupHashValues").expect(.sequence, "dataGroupHashValues"),
-                object.children.count > 3 ? object.children[3] : nil
+            var fields = object.fields
+            return (
+                try fields.next("version").intValue(), try fields.next("hashAlgorithm"),
+                try fields.next(.sequence, "dataGroupHashValues"),
+                fields.next()
             )
         }
         self.version = version
@@ -58,9 +59,9 @@ public struct DocumentSecurityObject: Sendable {
         var hashes: [Int: [UInt8]] = [:]
         for entry in hashList.children {
             let (number, hash) = try reading("DataGroupHash") { () throws(ASN1Error) in
-                try entry.expect(.sequence, "DataGroupHash")
+                var fields = try entry.sequenceFields("DataGroupHash")
                 return (
-                    try entry.child(at: 0, "dataGroupNumber").intValue(), try entry.child(at: 1, "hash").octetString()
+                    try fields.next("dataGroupNumber").intValue(), try fields.next("hash").octetString()
                 )
             }
             guard (1...16).contains(number), hashes[number] == nil else {
@@ -71,10 +72,8 @@ public struct DocumentSecurityObject: Sendable {
         dataGroupHashes = hashes
         (ldsVersion, unicodeVersion) = try reading("LDSVersionInfo") { () throws(ASN1Error) in
             guard let versionInfo else { return (nil, nil) }
-            return (
-                try versionInfo.child(at: 0, "ldsVersion").string(),
-                try versionInfo.child(at: 1, "unicodeVersion").string()
-            )
+            var fields = versionInfo.fields
+            return (try fields.next("ldsVersion").string(), try fields.next("unicodeVersion").string())
         }
     }
 }

@@ -15,9 +15,9 @@ public struct AlgorithmIdentifier: Sendable, Hashable {
 
     init(_ node: ASN1Node) throws(CMSError) {
         (algorithm, parameters) = try reading("AlgorithmIdentifier") { () throws(ASN1Error) in
-            try node.expect(.sequence, "AlgorithmIdentifier")
-            let algorithm = try node.child(at: 0, "algorithm").objectIdentifier()
-            return (algorithm, node.children.count > 1 ? node.children[1] : nil)
+            var fields = try node.sequenceFields("AlgorithmIdentifier")
+            let algorithm = try fields.next("algorithm").objectIdentifier()
+            return (algorithm, fields.next())
         }
     }
 

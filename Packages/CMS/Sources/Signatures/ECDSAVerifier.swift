@@ -1,10 +1,12 @@
 import ASN1
 import Arithmetic
+import ICAO
 
 /// ECDSA through `Arithmetic`, on named curves and on explicit domain parameters alike.
 enum ECDSAVerifier {
-    static func verify(digest: [UInt8], signature: [UInt8], point: [UInt8], domain: ECDomain) throws(CMSError) -> Bool {
-        let curve = try curve(for: domain)
+    static func verify(digest: [UInt8], signature: [UInt8], key: SubjectPublicKeyInfo) throws(CMSError) -> Bool {
+        let curve = try curve(for: key)
+        let point = key.publicKey
         let isDER = (try? ASN1Node.parse(signature, rules: .ber))?.tag == .sequence
         do {
             return try ECDSA.verify(
@@ -14,9 +16,14 @@ enum ECDSAVerifier {
         }
     }
 
-    private static func curve(for domain: ECDomain) throws(CMSError) -> EllipticCurve {
-        switch domain {
-        case .explicit(let parameters):
+    /// The key's curve: explicit parameters are built (capped by Arithmetic before anything costly),
+    /// named and standardized ones are ICAO's table.
+    private static func curve(for key: SubjectPublicKeyInfo) throws(CMSError) -> EllipticCurve {
+        switch key.parameterEncoding {
+        case .explicit:
+            guard let parameters = key.ecParameters else {
+                throw CMSError(.invalidKey, "explicit EC parameters missing")
+            }
             do {
                 return try EllipticCurve(
                     p: parameters.prime, a: parameters.a, b: parameters.b, generator: parameters.generator,
@@ -24,12 +31,19 @@ enum ECDSAVerifier {
             } catch {
                 throw CMSError(.invalidKey, "explicit EC domain parameters: \(error)")
             }
-        case .named(let oid):
-            guard let standard = StandardDomainParameters.all.first(where: { $0.oid == oid.dotted }),
-                let curve = StandardDomainParameters.curve(id: standard.id)
-            else { throw CMSError(.unsupported, "named curve \(oid)") }
+        case .named:
+            guard let oid = key.namedCurve, let curve = StandardizedDomainParameters(curveIdentifier: oid)?.curve else {
+                throw CMSError(.unsupported, "named curve \(key.namedCurve?.dotted ?? "?")")
+            }
             return curve
-        case .inherited:
+        case .standardized:
+            guard let id = key.standardizedDomainParameterId, let curve = StandardizedDomainParameters(id: id)?.curve
+            else {
+                throw CMSError(
+                    .unsupported, "standardized domain parameters \(key.standardizedDomainParameterId ?? -1)")
+            }
+            return curve
+        case .none:
             throw CMSError(.unsupported, "EC key with implicitlyCA parameters")
         }
     }

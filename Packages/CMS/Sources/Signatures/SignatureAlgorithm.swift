@@ -79,7 +79,7 @@ public enum SignatureAlgorithm: Sendable, Hashable, CustomStringConvertible {
         }
         for field in fields {
             let inner = try reading("RSASSA-PSS-params") { () throws(ASN1Error) in
-                try field.child(at: 0, "RSASSA-PSS-params field")
+                try field.wrapped("RSASSA-PSS-params field")
             }
             switch field.tag {
             case .contextSpecific(0, constructed: true):

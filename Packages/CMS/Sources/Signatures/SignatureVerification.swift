@@ -7,26 +7,24 @@ extension PublicKey {
     public func isValidSignature(
         _ signature: [UInt8], over message: some Collection<UInt8>, algorithm: SignatureAlgorithm
     ) throws(CMSError) -> Bool {
-        switch (self, algorithm) {
-        case (.rsa(let modulus, let exponent), .rsaPKCS1(let hash)):
-            return try verifyRSA(modulus, exponent, signature, message, .pkcs1v15(hash: hash))
-        case (.rsa(let modulus, let exponent), .rsaPSS(let hash, let mgf1Hash, let saltLength)):
+        switch (self.algorithm, algorithm) {
+        case (.rsa, .rsaPKCS1(let hash)):
+            return try verifyRSA(signature, message, .pkcs1v15(hash: hash))
+        case (.rsa, .rsaPSS(let hash, let mgf1Hash, let saltLength)):
             return try verifyRSA(
-                modulus, exponent, signature, message, .pss(hash: hash, mgf1Hash: mgf1Hash, saltLength: saltLength))
-        case (.ec(let domain, let point), .ecdsa(let hash)):
-            return try ECDSAVerifier.verify(
-                digest: hash.hash(message), signature: signature, point: point, domain: domain)
+                signature, message, .pss(hash: hash, mgf1Hash: mgf1Hash, saltLength: saltLength))
+        case (.ec, .ecdsa(let hash)) where isECDSAKey:
+            return try ECDSAVerifier.verify(digest: hash.hash(message), signature: signature, key: self)
         default:
             throw CMSError(.unsupported, "a \(algorithmName) key cannot check a \(algorithm) signature")
         }
     }
 
     private func verifyRSA(
-        _ modulus: [UInt8], _ exponent: [UInt8], _ signature: [UInt8], _ message: some Collection<UInt8>,
-        _ padding: RSASignaturePadding
+        _ signature: [UInt8], _ message: some Collection<UInt8>, _ padding: RSASignaturePadding
     ) throws(CMSError) -> Bool {
         do {
-            let key = try RSAPublicKey(modulus: modulus, exponent: exponent)
+            let key = try RSAPublicKey(modulus: rsaModulus ?? [], exponent: rsaPublicExponent ?? [])
             return try key.isValidSignature(signature, for: message, padding: padding)
         } catch {
             throw CMSError(.invalidKey, "RSA: \(error)")

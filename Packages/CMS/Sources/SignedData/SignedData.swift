@@ -32,36 +32,40 @@ public struct SignedData: Sendable {
 
     init(contentInfo node: ASN1Node) throws(CMSError) {
         let signedData = try reading("ContentInfo") { () throws(ASN1Error) in
-            try node.expect(.sequence, "ContentInfo")
-            let type = try node.child(at: 0, "contentType").objectIdentifier()
+            var fields = try node.sequenceFields("ContentInfo")
+            let type = try fields.next("contentType").objectIdentifier()
             guard type == OID.signedData else {
                 throw ASN1Error(.invalidValue, "contentType is \(type), not id-signedData")
             }
             return try node.requiredChild(.contextSpecific(0, constructed: true), "content")
-                .child(at: 0, "SignedData").expect(.sequence, "SignedData")
+                .wrapped("SignedData").expect(.sequence, "SignedData")
         }
-        let (version, encapsulated) = try reading("SignedData") { () throws(ASN1Error) in
-            (try signedData.child(at: 0, "version").intValue(), try signedData.child(at: 2, "encapContentInfo"))
+        let (version, encapsulated, certificateSet, signerSet) = try reading("SignedData") { () throws(ASN1Error) in
+            var fields = signedData.fields
+            let version = try fields.next("version").intValue()
+            _ = try fields.next("digestAlgorithms")
+            let encapsulated = try fields.next("encapContentInfo")
+            let certificates = fields.next(optional: .contextSpecific(0, constructed: true))
+            _ = fields.next(optional: .contextSpecific(1, constructed: true))
+            // signerInfos is the last field; anything between the CRLs and it is ignored, as before.
+            guard let signers = fields.remaining.last, signers.tag == .set else {
+                throw ASN1Error(.missingElement, "SignerInfos SET missing")
+            }
+            return (version, encapsulated, certificates, signers)
         }
         self.version = version
         (contentType, content) = try reading("EncapsulatedContentInfo") { () throws(ASN1Error) in
-            try encapsulated.expect(.sequence, "EncapsulatedContentInfo")
-            let type = try encapsulated.child(at: 0, "eContentType").objectIdentifier()
-            let content = try encapsulated.child(.contextSpecific(0, constructed: true)).map {
-                (wrapper: ASN1Node) throws(ASN1Error) in Array(try wrapper.child(at: 0, "eContent").octetString())
+            var fields = try encapsulated.sequenceFields("EncapsulatedContentInfo")
+            let type = try fields.next("eContentType").objectIdentifier()
+            let content = try fields.next(optional: .contextSpecific(0, constructed: true)).map {
+                (wrapper: ASN1Node) throws(ASN1Error) in Array(try wrapper.wrapped("eContent").octetString())
             }
             return (type, content)
         }
-        let certificateNodes = signedData.child(.contextSpecific(0, constructed: true))?.children ?? []
-        certificates = try certificateNodes.filter { $0.tag == .sequence }.map { node throws(CMSError) in
-            try Certificate(node: node)
+        certificates = try (certificateSet?.children ?? []).filter { $0.tag == .sequence }.map {
+            node throws(CMSError) in try Certificate(node: node)
         }
-        let signerNodes = try reading("signerInfos") { () throws(ASN1Error) in
-            guard let set = signedData.children.last, set.tag == .set else {
-                throw ASN1Error(.missingElement, "SignerInfos SET missing")
-            }
-            return set.children
-        }
+        let signerNodes = signerSet.children
         signerInfos = try signerNodes.map { node throws(CMSError) in try SignerInfo(node) }
     }
 
@@ -147,18 +151,14 @@ public struct SignerInfo: Sendable {
 
     init(_ node: ASN1Node) throws(CMSError) {
         let fields = try reading("SignerInfo") { () throws(ASN1Error) in
-            try node.expect(.sequence, "SignerInfo")
-            let elements = node.children
-            guard elements.count >= 5 else {
-                throw ASN1Error(.missingElement, "SignerInfo has \(elements.count) fields")
-            }
-            let hasAttributes = elements[3].tag == .contextSpecific(0, constructed: true)
-            let after = hasAttributes ? 4 : 3
-            guard elements.count > after + 1 else { throw ASN1Error(.missingElement, "SignerInfo signature missing") }
+            var fields = try node.sequenceFields("SignerInfo")
+            // unsignedAttrs [1] and anything after the signature are ignored.
             return (
-                version: try elements[0].intValue(), sid: elements[1], digest: elements[2],
-                attributes: hasAttributes ? elements[3] : nil, algorithm: elements[after],
-                signature: Array(try elements[after + 1].octetString())
+                version: try fields.next("version").intValue(), sid: try fields.next("sid"),
+                digest: try fields.next("digestAlgorithm"),
+                attributes: fields.next(optional: .contextSpecific(0, constructed: true)),
+                algorithm: try fields.next("signatureAlgorithm"),
+                signature: Array(try fields.next("signature").octetString())
             )
         }
         version = fields.version
@@ -176,8 +176,8 @@ public struct SignerInfo: Sendable {
             return .subjectKeyIdentifier(Array(node.content))
         }
         let (issuerNode, serial) = try reading("IssuerAndSerialNumber") { () throws(ASN1Error) in
-            try node.expect(.sequence, "IssuerAndSerialNumber")
-            return (try node.child(at: 0, "issuer"), Array(try node.child(at: 1, "serialNumber").integerBytes()))
+            var fields = try node.sequenceFields("IssuerAndSerialNumber")
+            return (try fields.next("issuer"), Array(try fields.next("serialNumber").integerBytes()))
         }
         return .issuerAndSerialNumber(issuer: try DistinguishedName(issuerNode), serialNumber: serial)
     }
@@ -207,13 +207,14 @@ public struct SignedAttributes: Sendable {
         var values: [ASN1ObjectIdentifier: ASN1Node] = [:]
         for attribute in node.children {
             let (type, value) = try reading("Attribute") { () throws(ASN1Error) in
-                try attribute.expect(.sequence, "Attribute")
-                let type = try attribute.child(at: 0, "attrType").objectIdentifier()
-                let set = try attribute.child(at: 1, "attrValues").expect(.set, "attrValues")
-                guard set.children.count == 1 else {
-                    throw ASN1Error(.invalidValue, "attribute \(type) has \(set.children.count) values, not 1")
+                var fields = try attribute.sequenceFields("Attribute")
+                let type = try fields.next("attrType").objectIdentifier()
+                var values = try fields.next("attrValues").fields(.set, "attrValues")
+                guard let value = values.next(), values.isAtEnd else {
+                    throw ASN1Error(
+                        .invalidValue, "attribute \(type) has \(values.container.children.count) values, not 1")
                 }
-                return (type, set.children[0])
+                return (type, value)
             }
             guard values[type] == nil else { throw CMSError(.malformed, "signed attribute \(type) appears twice") }
             values[type] = value

@@ -57,8 +57,15 @@ public enum SecurityInfo: Sendable, Equatable, JSONRepresentable {
     ) throws(LDSError) -> SecurityInfo? {
         let arcs = protocolId.arcs
         return try asn1 { () throws(ASN1Error) -> SecurityInfo? in
-            let second = try node.child(at: 1, "requiredData")
-            let third = node.children.count > 2 ? node.children[2] : nil
+            // SecurityInfo ::= SEQUENCE { protocol OBJECT IDENTIFIER, requiredData ANY,
+            //     optionalData ANY OPTIONAL }; fields after these are ignored (chips add some).
+            var fields = node.fields
+            _ = try fields.next("protocol")
+            let second = try fields.next("requiredData")
+            if protocolId.hasPrefix(publicKeyPrefix) && arcs.count == 10 {
+                return try chipAuthenticationPublicKey(protocolId, key: second, fields: &fields, raw: raw)
+            }
+            let third = fields.next()
             if protocolId.hasPrefix(pacePrefix) && arcs.count == 11 {
                 return .pace(
                     PACEInfo(
@@ -81,32 +88,10 @@ public enum SecurityInfo: Sendable, Equatable, JSONRepresentable {
                     try DomainParameterInfo(
                         protocolIdentifier: protocolId, parameters: second, id: third, rawBytes: raw))
             }
-            if protocolId.hasPrefix(publicKeyPrefix) && arcs.count == 10 {
-                // Some chips write the AlgorithmIdentifier and the key inline, without the
-                // SubjectPublicKeyInfo SEQUENCE around them.
-                let isInline = second.children.first?.tag == .objectIdentifier && third?.tag == .bitString
-                let inlineKey = isInline ? try node.child(at: 2, "subjectPublicKey") : nil
-                let key: PublicKeyInfo
-                do throws(LDSError) {
-                    if let inlineKey {
-                        key = try PublicKeyInfo(
-                            algorithmNode: second, keyNode: inlineKey,
-                            encoded: Array(second.encodedBytes) + Array(inlineKey.encodedBytes))
-                    } else {
-                        key = try PublicKeyInfo(node: second)
-                    }
-                } catch {
-                    throw ASN1Error(.invalidValue, error.reason)
-                }
-                let keyId = node.children.count > (isInline ? 3 : 2) ? node.children[isInline ? 3 : 2] : nil
-                return .chipAuthenticationPublicKey(
-                    ChipAuthenticationPublicKeyInfo(
-                        protocolIdentifier: protocolId, publicKey: key, keyId: try keyId?.intValue(),
-                        isInline: isInline, rawBytes: raw))
-            }
             if protocolId == terminalAuthentication {
                 let fileId = try third.map { (fileId) throws(ASN1Error) in
-                    Array(try fileId.child(at: 0, "fid").octetString())
+                    // FileID ::= SEQUENCE { fid OCTET STRING, sfid OCTET STRING OPTIONAL }
+                    Array(try fileId.wrapped("fid").octetString())
                 }
                 return .terminalAuthentication(
                     TerminalAuthenticationInfo(
@@ -121,6 +106,34 @@ public enum SecurityInfo: Sendable, Equatable, JSONRepresentable {
             }
             return nil
         }
+    }
+
+    /// `ChipAuthenticationPublicKeyInfo ::= SEQUENCE { protocol, chipAuthenticationPublicKey
+    /// SubjectPublicKeyInfo, keyId INTEGER OPTIONAL }`. Some chips write the AlgorithmIdentifier and
+    /// the key inline, without the SubjectPublicKeyInfo SEQUENCE around them: then the field after
+    /// the AlgorithmIdentifier is the key's BIT STRING.
+    private static func chipAuthenticationPublicKey(
+        _ protocolId: ASN1ObjectIdentifier, key second: ASN1Node, fields: inout ASN1Fields, raw: [UInt8]
+    ) throws(ASN1Error) -> SecurityInfo {
+        let inlineKey =
+            second.children.first?.tag == .objectIdentifier ? fields.next(optional: .bitString) : nil
+        let key: PublicKeyInfo
+        do throws(ASN1Error) {
+            if let inlineKey {
+                key = try PublicKeyInfo(
+                    algorithmNode: second, keyNode: inlineKey,
+                    encoded: Array(second.encodedBytes) + Array(inlineKey.encodedBytes))
+            } else {
+                key = try PublicKeyInfo(node: second)
+            }
+        } catch {
+            throw ASN1Error(.invalidValue, error.reason)
+        }
+        let keyId = fields.next()
+        return .chipAuthenticationPublicKey(
+            ChipAuthenticationPublicKeyInfo(
+                protocolIdentifier: protocolId, publicKey: key, keyId: try keyId?.intValue(),
+                isInline: inlineKey != nil, rawBytes: raw))
     }
 
     /// The entry's protocol OID (nil only for an entry without one).
@@ -246,13 +259,15 @@ public struct DomainParameterInfo: Sendable, Equatable, JSONRepresentable {
         throws(ASN1Error)
     {
         self.protocolIdentifier = protocolIdentifier
-        algorithm = try parameters.child(at: 0, "algorithm").objectIdentifier()
+        // AlgorithmIdentifier ::= SEQUENCE { algorithm OBJECT IDENTIFIER, parameters ANY OPTIONAL }
+        var fields = parameters.fields
+        algorithm = try fields.next("algorithm").objectIdentifier()
         standardizedDomainParameterId =
-            algorithm.dotted == "0.4.0.127.0.7.1.2" ? try parameters.child(at: 1, "parameters").intValue() : nil
+            algorithm.dotted == "0.4.0.127.0.7.1.2" ? try fields.next("parameters").intValue() : nil
         if let id = standardizedDomainParameterId {
             curveName = StandardizedDomainParameters(id: id)?.name
-        } else if parameters.children.count > 1, parameters.children[1].tag == .sequence {
-            curveName = (try? PublicKeyInfo.ecParameters(parameters.children[1]))?.1
+        } else if let explicit = fields.next(optional: .sequence) {
+            curveName = (try? PublicKeyInfo.ecParameters(explicit))?.1
         } else {
             curveName = nil
         }

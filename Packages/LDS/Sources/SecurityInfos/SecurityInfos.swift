@@ -21,7 +21,7 @@ public struct SecurityInfos: LDSFileModel, Equatable {
         let (outer, warnings) = try OuterTLV.parse(bytes, kind: kind)
         let set =
             kind == .dg14
-            ? try asn1 { () throws(ASN1Error) in try outer.child(at: 0, "SecurityInfos").expect(.set, "SecurityInfos") }
+            ? try asn1 { () throws(ASN1Error) in try outer.wrapped("SecurityInfos").expect(.set, "SecurityInfos") }
             : outer
         try self.init(set: set, kind: kind, rawBytes: bytes, warnings: warnings)
     }
@@ -85,17 +85,25 @@ public struct CardSecurity: LDSFileModel, Equatable {
     public init(_ bytes: [UInt8]) throws(LDSError) {
         let (contentInfo, outerWarnings) = try OuterTLV.parse(bytes, kind: .cardSecurity)
         let (type, content) = try asn1 { () throws(ASN1Error) -> (ASN1ObjectIdentifier, [UInt8]) in
-            let contentType = try contentInfo.child(at: 0, "contentType").objectIdentifier()
+            // ContentInfo ::= SEQUENCE { contentType OBJECT IDENTIFIER, content [0] EXPLICIT ANY }
+            var contentFields = contentInfo.fields
+            let contentType = try contentFields.next("contentType").objectIdentifier()
             guard contentType.dotted == "1.2.840.113549.1.7.2" else {
                 throw ASN1Error(.invalidValue, "ContentInfo is \(contentType.dotted), not signedData")
             }
             let signedData = try contentInfo.requiredChild(.contextSpecific(0, constructed: true), "content")
-                .child(at: 0, "SignedData").expect(.sequence, "SignedData")
-            let encapsulated = try signedData.child(at: 2, "encapContentInfo").expect(
-                .sequence, "EncapsulatedContentInfo")
-            let type = try encapsulated.child(at: 0, "eContentType").objectIdentifier()
+                .wrapped("SignedData")
+            // SignedData ::= SEQUENCE { version, digestAlgorithms SET, encapContentInfo, … }
+            var signedFields = try signedData.sequenceFields("SignedData")
+            _ = try signedFields.next("version")
+            _ = try signedFields.next("digestAlgorithms")
+            // EncapsulatedContentInfo ::= SEQUENCE { eContentType OBJECT IDENTIFIER,
+            //     eContent [0] EXPLICIT OCTET STRING OPTIONAL }
+            let encapsulated = try signedFields.next("encapContentInfo").expect(.sequence, "EncapsulatedContentInfo")
+            var encapsulatedFields = encapsulated.fields
+            let type = try encapsulatedFields.next("eContentType").objectIdentifier()
             let content = try encapsulated.requiredChild(.contextSpecific(0, constructed: true), "eContent")
-                .child(at: 0, "eContent").octetString()
+                .wrapped("eContent").octetString()
             return (type, Array(content))
         }
         let (set, rest) = try asn1 { () throws(ASN1Error) in
@@ -134,9 +142,9 @@ public struct ActiveAuthenticationPublicKey: LDSFileModel, Equatable {
 
     public init(_ bytes: [UInt8]) throws(LDSError) {
         let (outer, warnings) = try OuterTLV.parse(bytes, kind: .dg15)
-        let info = try asn1 { () throws(ASN1Error) in try outer.child(at: 0, "SubjectPublicKeyInfo") }
+        let info = try asn1 { () throws(ASN1Error) in try outer.wrapped("SubjectPublicKeyInfo") }
         rawBytes = bytes
-        publicKey = try PublicKeyInfo(node: info)
+        publicKey = try asn1 { () throws(ASN1Error) in try PublicKeyInfo(node: info) }
         self.warnings = warnings
     }
 
