@@ -23,7 +23,7 @@ let libraries: [Library] = [
     Library(name: "MRZ", dependencies: ["JSON", "Secrets"], testResources: [.copy("Fixtures")]),
     Library(name: "Arithmetic", dependencies: ["CGMP", "Secrets"], testDependencies: ["OpenSSLReference"]),
     Library(name: "CryptoPrimitives", dependencies: ["COpenSSL", "ICAO", "Secrets"]),
-    Library(name: "Transport", dependencies: []),
+    Library(name: "Transport", dependencies: ["ASN1"]),
     Library(name: "PCSC", dependencies: ["Transport", "CPCSCLite"]),
     Library(name: "SecureMessaging", dependencies: ["Transport", "CryptoPrimitives", "ICAO", "Secrets"]),
     Library(name: "LDS", dependencies: ["ASN1", "JSON", "ICAO", "MRZ", "COpenJPEG", "CLibPNG"]),
@@ -70,7 +70,7 @@ let package = Package(
         }
         + [
             // What the test targets share: ../shared, prerequisites, subprocesses, the PC/SC rig.
-            .target(name: "TestSupport", path: "Tests/TestSupport"),
+            .target(name: "TestSupport", dependencies: ["ASN1"], path: "Tests/TestSupport"),
             // OpenSSL as the independent reference of ArithmeticTests and of emrtd-bench's curves suite.
             .target(
                 name: "OpenSSLReference", dependencies: ["Arithmetic", "COpenSSL"], path: "Tests/OpenSSLReference"),

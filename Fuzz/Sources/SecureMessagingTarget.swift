@@ -1,3 +1,4 @@
+import ASN1
 import CryptoPrimitives
 import SecureMessaging
 import Transport
@@ -35,13 +36,13 @@ let secureMessagingTarget = FuzzTarget(name: "sm") { input in
 func knownSession(aes: Bool) throws -> SecureMessagingSession {
     if aes {
         return try SecureMessagingSession(
-            encryptionKey: SymmetricKey(.aes128, bytes: hexBytes("68406B4162100563D9C901A6154D2901")),
-            macKey: SymmetricKey(.aes128, bytes: hexBytes("73FF268784F72AF833FDC9464049AFC9")))
+            encryptionKey: SymmetricKey(.aes128, bytes: Hex.decode("68406B4162100563D9C901A6154D2901") ?? []),
+            macKey: SymmetricKey(.aes128, bytes: Hex.decode("73FF268784F72AF833FDC9464049AFC9") ?? []))
     }
     return try SecureMessagingSession(
-        encryptionKey: SymmetricKey(.tripleDES, bytes: hexBytes("979EC13B1CBFE9DCD01AB0FED307EAE5")),
-        macKey: SymmetricKey(.tripleDES, bytes: hexBytes("F1CB1F1FB5ADF208806B89DC579DC1F8")),
-        sendSequenceCounter: hexBytes("887022120C06C226"))
+        encryptionKey: SymmetricKey(.tripleDES, bytes: Hex.decode("979EC13B1CBFE9DCD01AB0FED307EAE5") ?? []),
+        macKey: SymmetricKey(.tripleDES, bytes: Hex.decode("F1CB1F1FB5ADF208806B89DC579DC1F8") ?? []),
+        sendSequenceCounter: Hex.decode("887022120C06C226") ?? [])
 }
 
 /// The MAC a chip puts in DO'8E' over `objects` for the session's next SSC (9303-11 §9.8.6.2):
@@ -54,12 +55,4 @@ private func responseMAC(over objects: [UInt8], session: SecureMessagingSession)
     }
     if session.cipher == .tripleDES { return try session.macKey.retailMAC(counter + objects) }
     return try session.macKey.cmac(ISO7816Padding.pad(counter + objects, blockSize: 16), truncatedTo: 8)
-}
-
-/// Bytes from hex digits written in this file.
-private func hexBytes(_ text: String) -> [UInt8] {
-    let digits = Array(text.utf8)
-    return stride(from: 0, to: digits.count, by: 2).map {
-        UInt8(String(decoding: digits[$0...$0 + 1], as: UTF8.self), radix: 16) ?? 0
-    }
 }

@@ -1,3 +1,4 @@
+import ASN1
 import AccessControl
 import Foundation
 import Glibc
@@ -34,7 +35,7 @@ import Transport
         var files: [String: [UInt8]] = [:]
         for line in result.output.split(separator: "\n") {
             let parts = line.split(separator: " ")
-            guard parts.count == 2, let bytes = bytes(hex: String(parts[1])) else { continue }
+            guard parts.count == 2, let bytes = Hex.decode(String(parts[1])) else { continue }
             files[String(parts[0])] = bytes
         }
         guard files.count == 3 else {

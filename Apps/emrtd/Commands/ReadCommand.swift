@@ -1,3 +1,4 @@
+import ASN1
 import ChipSimulator
 import Emrtd
 import Foundation
@@ -45,7 +46,7 @@ enum ReadCommand: Command {
         let debug = arguments.flag("--debug")
         let renderImages = !arguments.flag("--no-render")
         let challenge = try arguments.option("--challenge").map { text in
-            guard let bytes = bytes(fromHex: text) else { throw UsageError("--challenge takes hex digits") }
+            guard let bytes = Hex.decode(text) else { throw UsageError("--challenge takes hex digits") }
             return bytes
         }
         _ = try arguments.positionals()
@@ -206,16 +207,6 @@ enum ReadCommand: Command {
         }
     }
 
-    private static func bytes(fromHex text: String) -> [UInt8]? {
-        let digits = Array(text.filter { !$0.isWhitespace })
-        guard digits.count.isMultiple(of: 2) else { return nil }
-        var result: [UInt8] = []
-        for index in stride(from: 0, to: digits.count, by: 2) {
-            guard let byte = UInt8(String(digits[index...index + 1]), radix: 16) else { return nil }
-            result.append(byte)
-        }
-        return result
-    }
 }
 
 /// A one-line progress bar on standard error, redrawn in place.

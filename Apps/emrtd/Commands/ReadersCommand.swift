@@ -1,3 +1,4 @@
+import ASN1
 import PCSC
 import Transport
 
@@ -28,7 +29,7 @@ enum ReadersCommand: Command {
         for reader in readers {
             print(
                 reader.isCardPresent
-                    ? "\(reader.name): card present (ATR \(hexString(reader.answerToReset)))"
+                    ? "\(reader.name): card present (ATR \(Hex.encode(reader.answerToReset)))"
                     : "\(reader.name): no card")
         }
         return 0
@@ -41,12 +42,4 @@ func pcscMessage(_ error: TransportError) -> String {
     case .io(let detail): detail
     default: error.description
     }
-}
-
-/// Upper-case hex without separators, as ATRs are usually written.
-func hexString(_ bytes: [UInt8]) -> String {
-    bytes.map { byte in
-        let digits = String(byte, radix: 16, uppercase: true)
-        return digits.count == 1 ? "0" + digits : digits
-    }.joined()
 }

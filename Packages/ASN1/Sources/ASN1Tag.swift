@@ -75,7 +75,7 @@ public struct ASN1Tag: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        encoded.map { hexByte($0) }.joined()
+        Hex.encode(encoded)
     }
 
     /// Reads one tag at `index`, advancing it.
@@ -126,10 +126,4 @@ extension ASN1Tag {
     public static let visibleString = ASN1Tag(0x1A)
     public static let universalString = ASN1Tag(0x1C)
     public static let bmpString = ASN1Tag(0x1E)
-}
-
-@inline(__always)
-func hexByte(_ byte: UInt8) -> String {
-    let digits: [Character] = Array("0123456789ABCDEF")
-    return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
 }

@@ -1,3 +1,4 @@
+import ASN1
 import Synchronization
 
 /// A record of the exchanges on a link, for `--debug` output and for counting APDUs and bytes.
@@ -61,7 +62,7 @@ public final class APDULog: Sendable {
 
         /// `> 00 B0 00 00 [..] Le=256` then `< [..] 9000`, redacted parts shown as `<N bytes redacted>`.
         public var description: String {
-            var command = "> " + hex(header)
+            var command = "> " + Hex.encode(header, separator: " ")
             if commandData.count > 0 { command += " Lc=\(commandData.count) " + Self.describe(commandData) }
             if let expectedLength { command += " Le=\(expectedLength)" }
             let milliseconds =
@@ -78,7 +79,7 @@ public final class APDULog: Sendable {
 
         private static func describe(_ bytes: LoggedBytes) -> String {
             switch bytes {
-            case .clear(let bytes): hex(bytes)
+            case .clear(let bytes): Hex.encode(bytes, separator: " ")
             case .redacted(let count): "<\(count) bytes redacted>"
             }
         }

@@ -1,3 +1,4 @@
+import ASN1
 import Synchronization
 
 /// A card played from a script, for tests: each step names the command expected next (its exact
@@ -39,7 +40,7 @@ public final class ScriptedTransport: CardTransport {
         }
 
         private static func scriptHex(_ text: String) -> [UInt8] {
-            guard let bytes = bytes(fromHex: text) else { preconditionFailure("script has malformed hex: \(text)") }
+            guard let bytes = Hex.decode(text) else { preconditionFailure("script has malformed hex: \(text)") }
             return bytes
         }
     }
@@ -69,16 +70,18 @@ public final class ScriptedTransport: CardTransport {
         let wire = try command.encoded()
         let step: Step? = state.withLock { state in
             guard state.failures.isEmpty else {
-                state.failures.append("after an earlier failure: \(hex(wire))")
+                state.failures.append("after an earlier failure: \(Hex.encode(wire, separator: " "))")
                 return nil
             }
             guard state.next < state.steps.count else {
-                state.failures.append("step \(state.next + 1): script ended, got \(hex(wire))")
+                state.failures.append("step \(state.next + 1): script ended, got \(Hex.encode(wire, separator: " "))")
                 return nil
             }
             let step = state.steps[state.next]
             if case .command(let expected, _) = step.expectation, expected != wire {
-                state.failures.append("step \(state.next + 1): expected \(hex(expected)), got \(hex(wire))")
+                state.failures.append(
+                    "step \(state.next + 1): expected \(Hex.encode(expected, separator: " ")), got \(Hex.encode(wire, separator: " "))"
+                )
                 return nil
             }
             state.next += 1

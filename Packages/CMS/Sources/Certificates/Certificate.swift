@@ -104,7 +104,7 @@ public struct Certificate: Sendable, Hashable {
     /// Serial number as upper-case hexadecimal, leading zero bytes removed.
     public var serialNumberHex: String {
         let trimmed = serialNumber.drop { $0 == 0 }
-        return trimmed.isEmpty ? "00" : hex(trimmed)
+        return trimmed.isEmpty ? "00" : Hex.encode(trimmed)
     }
 
     /// Whether `date` lies within notBefore…notAfter.

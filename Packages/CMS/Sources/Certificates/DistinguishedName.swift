@@ -77,7 +77,7 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
                 if let short = Self.shortNames[attribute.type], let value = attribute.value {
                     return short + "=" + Self.escaped(value)
                 }
-                return attribute.type.dotted + "=#" + hex(attribute.encodedValue, uppercase: false)
+                return attribute.type.dotted + "=#" + Hex.encode(attribute.encodedValue, uppercase: false)
             }.joined(separator: "+")
         }.joined(separator: ",")
     }
@@ -104,7 +104,9 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
     }
 
     private static func normalised(_ attribute: Attribute) -> String {
-        guard let value = attribute.value else { return attribute.type.dotted + "#" + hex(attribute.encodedValue) }
+        guard let value = attribute.value else {
+            return attribute.type.dotted + "#" + Hex.encode(attribute.encodedValue)
+        }
         var normalised = String.UnicodeScalarView()
         var pendingSpace = false
         for scalar in value.lowercased().unicodeScalars {
@@ -118,15 +120,4 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
         }
         return attribute.type.dotted + "=" + String(normalised)
     }
-}
-
-/// Bytes as hexadecimal digits.
-func hex(_ bytes: some Sequence<UInt8>, uppercase: Bool = true) -> String {
-    let digits = Array(uppercase ? "0123456789ABCDEF" : "0123456789abcdef")
-    var text = ""
-    for byte in bytes {
-        text.append(digits[Int(byte >> 4)])
-        text.append(digits[Int(byte & 0x0F)])
-    }
-    return text
 }

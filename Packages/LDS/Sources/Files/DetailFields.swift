@@ -20,7 +20,7 @@ public struct LDSDate: Sendable, Equatable, JSONRepresentable {
             value = String(decoding: Array(bytes), as: UTF8.self)
             encoding = .text
         } else {
-            value = hex(bytes)
+            value = Hex.encode(bytes)
             encoding = .bcd
         }
     }

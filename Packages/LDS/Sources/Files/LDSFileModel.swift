@@ -51,7 +51,7 @@ enum OuterTLV {
         guard first == kind.outerTag else {
             throw LDSError(
                 .unexpectedTag,
-                "\(kind.rawValue) must start with tag \(hex(kind.outerTag)), found \(hex(first))")
+                "\(kind.rawValue) must start with tag \(Hex.encode([kind.outerTag])), found \(Hex.encode([first]))")
         }
         let (node, rest) = try asn1 { () throws(ASN1Error) in
             try ASN1Node.parsePrefix(bytes, rules: .ber, maxDepth: maximumDepth)
@@ -73,7 +73,7 @@ extension OuterTLV {
         }
         var reader = ByteReader(bytes)
         guard let tag = reader.uint(1), tag == Int(kind.outerTag) else {
-            throw LDSError(.unexpectedTag, "\(kind.rawValue) must start with tag \(hex(kind.outerTag))")
+            throw LDSError(.unexpectedTag, "\(kind.rawValue) must start with tag \(Hex.encode([kind.outerTag]))")
         }
         guard let first = reader.uint(1) else { throw LDSError(.malformed, "\(kind.rawValue) length missing") }
         var length = first
@@ -100,15 +100,6 @@ func asn1<Result>(_ body: () throws(ASN1Error) -> Result) throws(LDSError) -> Re
     } catch {
         throw LDSError(.malformed, error.reason)
     }
-}
-
-func hex(_ byte: UInt8) -> String {
-    let digits = Array("0123456789ABCDEF")
-    return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
-}
-
-func hex(_ bytes: some Sequence<UInt8>) -> String {
-    bytes.map { hex($0) }.joined()
 }
 
 extension ASN1Node {

@@ -37,7 +37,7 @@ public struct OptionalDetails: LDSFileModel, Equatable {
     private static func flatten(_ nodes: [ASN1Node]) -> [DataObject] {
         nodes.flatMap { node in
             node.isConstructed
-                ? flatten(node.children) : [DataObject(tag: hex(node.tag.encoded), value: node.bytes)]
+                ? flatten(node.children) : [DataObject(tag: Hex.encode(node.tag.encoded), value: node.bytes)]
         }
     }
 
