@@ -1,4 +1,5 @@
 import Foundation
+import LDS
 
 /// The files a simulated chip holds: EF.CardAccess and EF.CardSecurity in the master file, EF.COM,
 /// EF.SOD and DG1–DG16 in the eMRTD application. Contents are served exactly as given (a chip is
@@ -50,14 +51,12 @@ public struct ChipFiles: Sendable, Hashable {
         set { application[Self.dataGroupIdentifier(number)] = newValue }
     }
 
-    /// The names files have in a `dump` directory, with where each one lives on the chip.
+    /// The names files have in a `dump` directory (LDS's `dumpFileName`), with where each one
+    /// lives on the chip.
     static let dumpLayout: [(name: String, inMasterFile: Bool, fileIdentifier: UInt16)] =
-        [
-            ("CardAccess.bin", true, cardAccessIdentifier),
-            ("CardSecurity.bin", true, cardSecurityIdentifier),
-            ("COM.bin", false, comIdentifier),
-            ("SOD.bin", false, sodIdentifier),
-        ] + (1...16).map { ("DG\($0).bin", false, dataGroupIdentifier($0)) }
+        ([.cardAccess, .cardSecurity, .com, .sod] + (1...16).compactMap(LDSFileKind.dataGroup)).map { kind in
+            (kind.dumpFileName, kind == .cardAccess || kind == .cardSecurity, kind.fileIdentifier)
+        }
 
     /// Loads the files of a directory in the `emrtd dump` layout (`COM.bin`, `SOD.bin`,
     /// `DG1.bin`…`DG16.bin`, `CardAccess.bin`, `CardSecurity.bin`); absent files are absent on

@@ -1,12 +1,9 @@
-import LDS
-
-/// The `emrtd dump` layout, one file per elementary file, named in one place: `dump` and
-/// `read --out` write it, `verify --dir` reads it (as does the simulator, with its own copy of
-/// these names in ChipSimulator's `ChipFiles`).
+/// The `emrtd dump` layout, one file per elementary file, named in one place: `emrtd dump` and
+/// `read --out` write it, `verify --dir` and the simulator's `ChipFiles(directory:)` read it.
 extension LDSFileKind {
     /// `COM`, `SOD`, `DG1` … `DG16`, `CardAccess`, `CardSecurity`: the file's name without `.bin`,
     /// as `dump` prints it beside each outcome.
-    var dumpName: String {
+    public var dumpName: String {
         switch self {
         case .com: "COM"
         case .sod: "SOD"
@@ -17,5 +14,5 @@ extension LDSFileKind {
     }
 
     /// The file holding this elementary file, outer tag and length included.
-    var dumpFileName: String { dumpName + ".bin" }
+    public var dumpFileName: String { dumpName + ".bin" }
 }
