@@ -63,23 +63,12 @@ public enum ChipAccess {
             let offers = infos.map { PACEOffer.offers(in: $0, preferences: preferences) } ?? []
             let listed = offers.isEmpty ? "none" : offers.map(\.description).joined(separator: "; ")
             log("EF.CardAccess: \(cardAccess.count) bytes; PACE offers to try, in order: \(listed)")
-            for offer in offers {
-                guard let infos else { break }
-                log("PACE: trying \(offer)")
-                do throws(PACEFailure) {
-                    let established = try PasswordAuthenticatedConnectionEstablishment.run(
-                        offer, cardAccess: infos, accessKey: accessKey, over: link, random: random, log: log)
-                    let session = ChipSession(
-                        access: .pace(established.result), session: established.session, link: link,
-                        cardAccess: cardAccess)
-                    try selectApplication(over: session.channel)
-                    log("PACE established (\(offer.paceProtocol)); eMRTD application selected under secure messaging")
-                    return session
-                } catch {
-                    guard error.beforeMutualAuthentication, error.error.code != .transport else { throw error.error }
-                    log("PACE with \(offer.paceProtocol) failed before mutual authentication: \(error.error.reason)")
-                    failures.append(error.error)
-                }
+            if let infos,
+                let session = try establishPACE(
+                    offers, cardAccess: cardAccess, securityInfos: infos, accessKey: accessKey, link: link,
+                    random: random, log: log, failures: &failures)
+            {
+                return session
             }
             if offers.isEmpty {
                 warnings.append("EF.CardAccess is present but offers no PACE protocol this reader tries; BAC was used")
@@ -110,6 +99,34 @@ public enum ChipAccess {
         let session = try BasicAccessControl.establish(accessKey: accessKey, over: link, random: random)
         log("BAC established")
         return ChipSession(access: .bac, session: session, link: link, cardAccess: cardAccess, warnings: warnings)
+    }
+
+    /// Tries `offers` in order and returns the session of the first that establishes PACE (the
+    /// eMRTD application selected under its secure messaging), or nil with `failures` telling why
+    /// each failed before mutual authentication. A failure at or after mutual authentication, or of
+    /// the link, ends the procedure.
+    static func establishPACE(
+        _ offers: [PACEOffer], cardAccess: [UInt8], securityInfos: SecurityInfos, accessKey: AccessKey,
+        link: any CardTransport, random: RandomSource, log: (String) -> Void, failures: inout [AccessControlError]
+    ) throws(AccessControlError) -> ChipSession? {
+        for offer in offers {
+            log("PACE: trying \(offer)")
+            do throws(PACEFailure) {
+                let established = try PasswordAuthenticatedConnectionEstablishment.run(
+                    offer, cardAccess: securityInfos, accessKey: accessKey, over: link, random: random, log: log)
+                let session = ChipSession(
+                    access: .pace(established.result), session: established.session, link: link,
+                    cardAccess: cardAccess)
+                try selectApplication(over: session.channel)
+                log("PACE established (\(offer.paceProtocol)); eMRTD application selected under secure messaging")
+                return session
+            } catch {
+                guard error.beforeMutualAuthentication, error.error.code != .transport else { throw error.error }
+                log("PACE with \(offer.paceProtocol) failed before mutual authentication: \(error.error.reason)")
+                failures.append(error.error)
+            }
+        }
+        return nil
     }
 
     /// EF.CardAccess's SecurityInfos; a malformed file offers nothing (logged).

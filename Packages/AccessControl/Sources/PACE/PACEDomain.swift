@@ -11,7 +11,7 @@ enum PACEDomain: Sendable {
     case curve(EllipticCurve, generator: ECPoint)
     case group(DHGroup, generator: BigInt)
 
-    /// The static parameters an offer names: a standardized ID (0–31, 9303-11 §9.5.1) or the chip's
+    /// The static parameters a PACEInfo's `parameterId` names: a standardized ID (0–31, 9303-11 §9.5.1) or the chip's
     /// own, from the PACEDomainParameterInfo of EF.CardAccess with that `parameterId`:
     ///
     /// ```
@@ -21,10 +21,9 @@ enum PACEDomain: Sendable {
     ///   -- id-ecPublicKey with ECParameters, dhpublicnumber with DomainParameters { p, g, q, … },
     ///   -- or standardizedDomainParameters with the ID
     /// ```
-    static func resolve(_ offer: PACEOffer, in securityInfos: SecurityInfos) throws(PACEFailure) -> PACEDomain {
-        guard let parameterId = offer.parameterId else {
-            throw .early(.notSupported, "the PACEInfo names no domain parameters")
-        }
+    static func resolve(parameterId: Int, for paceProtocol: PACEProtocol, in securityInfos: SecurityInfos)
+        throws(PACEFailure) -> PACEDomain
+    {
         let domain: PACEDomain
         if (0...31).contains(parameterId) {
             domain = try standardized(parameterId)
@@ -34,11 +33,11 @@ enum PACEDomain: Sendable {
             }
             domain = try explicit(info.domainParameter)
         }
-        guard domain.keyAgreement == offer.paceProtocol.keyAgreement else {
+        guard domain.keyAgreement == paceProtocol.keyAgreement else {
             throw .early(
                 .notSupported,
                 "parameters \(parameterId) are for \(domain.keyAgreement.abbreviation), the protocol is "
-                    + offer.paceProtocol.keyAgreement.abbreviation)
+                    + paceProtocol.keyAgreement.abbreviation)
         }
         return domain
     }

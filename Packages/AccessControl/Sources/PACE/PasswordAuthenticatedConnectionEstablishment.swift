@@ -52,10 +52,11 @@ public enum PasswordAuthenticatedConnectionEstablishment {
     ) throws(PACEFailure) -> (session: SecureMessagingSession, result: PACEResult) {
         let paceProtocol = offer.paceProtocol
         let cipher = paceProtocol.cipher
-        let staticDomain = try PACEDomain.resolve(offer, in: cardAccess)
-        guard let parameterId = offer.parameterId else {
-            throw .early(.notSupported, "the PACEInfo names no domain parameters")
+        // MSE:Set AT names the parameters in DO'84'; an ID beyond two bytes is no real chip's.
+        guard let parameterId = offer.parameterId, (0...0xFFFF).contains(parameterId) else {
+            throw .early(.notSupported, "the PACEInfo names no usable domain parameter ID")
         }
+        let staticDomain = try PACEDomain.resolve(parameterId: parameterId, for: paceProtocol, in: cardAccess)
         let password: PACEPassword = accessKey.kind == .mrz ? .mrz : .can
         let passwordKey = passwordKey(accessKey, cipher: cipher)
 
