@@ -20,29 +20,33 @@ import Transport
 /// (`83 01 02`). Every GENERAL AUTHENTICATE is the published one, byte for byte.
 struct WorkedExample: Sendable {
     let protocolIdentifier: ASN1ObjectIdentifier
-    let parameterId: Int
+    var parameterId: Int
     let accessKey: AccessKey
     /// The terminal's random bytes in the order the reader draws them: the mapping's private key
     /// (GM, CAM) or nonce t (IM), then the key agreement's private key.
     let random: [UInt8]
-    let setAuthenticationTemplate: String
+    var setAuthenticationTemplate: String
     /// GENERAL AUTHENTICATE steps 1–4: command and answer, hex.
     let generalAuthenticate: [(command: String, response: String)]
     let ksEnc: [UInt8]
     let ksMac: [UInt8]
+    /// PACEDomainParameterInfos EF.CardAccess holds beside the PACEInfo (a chip's own parameters).
+    var domainParameterInfos: [[UInt8]] = []
 
     var offer: PACEOffer {
         // The examples' OIDs are all id-PACE protocols 9303-11 defines.
         PACEOffer(paceProtocol: PACEProtocol(protocolIdentifier)!, parameterId: parameterId)
     }
 
-    /// `PACEInfo ::= SEQUENCE { protocol, version 2, parameterId }` in a SET, as EF.CardAccess holds it.
+    /// `PACEInfo ::= SEQUENCE { protocol, version 2, parameterId }` (and any PACEDomainParameterInfo)
+    /// in a SET, as EF.CardAccess holds them.
     var cardAccess: [UInt8] {
-        DER.set([
-            DER.sequence([
-                DER.objectIdentifier(protocolIdentifier), DER.integer(2), DER.integer(parameterId),
-            ])
-        ])
+        DER.set(
+            [
+                DER.sequence([
+                    DER.objectIdentifier(protocolIdentifier), DER.integer(2), DER.integer(parameterId),
+                ])
+            ] + domainParameterInfos)
     }
 
     func securityInfos() throws -> SecurityInfos { try SecurityInfos(cardAccess, kind: .cardAccess) }
