@@ -81,37 +81,8 @@ public enum PasswordAuthenticatedConnectionEstablishment {
         log("PACE: step 1, encrypted nonce received")
 
         // Step 2: the mapping.
-        let mappedDomain: PACEDomain
-        var chipMappingKey: PACEPublicKey?
-        switch paceProtocol.mapping {
-        case .genericMapping, .chipAuthenticationMapping:
-            let mappingKey = try generateKeyPair(staticDomain, random: random, purpose: "mapping")
-            let answer = try step(2, DER.tlv(ASN1Tag(0x81), mappingKey.publicKey.encoded), tag: 0x82, over: transport)
-            let chipKey = try validatedChipKey(
-                answer, in: staticDomain, what: "mapping key", ours: mappingKey.publicKey)
-            chipMappingKey = chipKey
-            do {
-                mappedDomain = try nonce.withUnsafeBytes { s in
-                    try staticDomain.genericMapping(
-                        nonce: BigInt(bytes: s), mappingKey: mappingKey, chipMappingKey: chipKey)
-                }
-            } catch {
-                throw .early(.chipVerificationFailed, "the Generic Mapping failed: \(error)")
-            }
-        case .integratedMapping:
-            let terminalNonce = try randomBytes(cipher.keyLength, random: random)
-            var nonceObject = terminalNonce.withUnsafeBytes { DER.tlv(ASN1Tag(0x81), $0) }
-            defer { nonceObject.wipe() }
-            _ = try step(2, nonceObject, tag: nil, over: transport)
-            do {
-                let pseudoRandom = try PACEPseudoRandomFunction.output(
-                    chipNonce: nonce, terminalNonce: terminalNonce, cipher: cipher,
-                    primeBits: staticDomain.primeBits)
-                mappedDomain = try staticDomain.integratedMapping(pseudoRandom: pseudoRandom)
-            } catch {
-                throw .early(.chipVerificationFailed, "the Integrated Mapping failed: \(error)")
-            }
-        }
+        let (mappedDomain, chipMappingKey) = try map(
+            nonce, on: staticDomain, paceProtocol: paceProtocol, over: transport, random: random)
         log("PACE: step 2, \(paceProtocol.mapping.abbreviation) mapped the generator")
 
         // Step 3: the key agreement on the mapped generator.
@@ -182,6 +153,44 @@ public enum PasswordAuthenticatedConnectionEstablishment {
                 paceProtocol: paceProtocol, parameterId: parameterId, password: password,
                 chipAuthenticationMapping: chipAuthenticationMapping)
         )
+    }
+
+    /// Step 2: the ephemeral generator, and for the Generic (and Chip Authentication) Mapping the
+    /// chip's validated mapping key.
+    private static func map(
+        _ nonce: SecretBytes, on staticDomain: PACEDomain, paceProtocol: PACEProtocol,
+        over transport: any CardTransport, random: RandomSource
+    ) throws(PACEFailure) -> (domain: PACEDomain, chipMappingKey: PACEPublicKey?) {
+        switch paceProtocol.mapping {
+        case .genericMapping, .chipAuthenticationMapping:
+            let mappingKey = try generateKeyPair(staticDomain, random: random, purpose: "mapping")
+            let answer = try step(2, DER.tlv(ASN1Tag(0x81), mappingKey.publicKey.encoded), tag: 0x82, over: transport)
+            let chipKey = try validatedChipKey(
+                answer, in: staticDomain, what: "mapping key", ours: mappingKey.publicKey)
+            do {
+                let mapped = try nonce.withUnsafeBytes { s in
+                    try staticDomain.genericMapping(
+                        nonce: BigInt(bytes: s), mappingKey: mappingKey, chipMappingKey: chipKey)
+                }
+                return (mapped, chipKey)
+            } catch {
+                throw .early(.chipVerificationFailed, "the Generic Mapping failed: \(error)")
+            }
+        case .integratedMapping:
+            let cipher = paceProtocol.cipher
+            let terminalNonce = try randomBytes(cipher.keyLength, random: random)
+            var nonceObject = terminalNonce.withUnsafeBytes { DER.tlv(ASN1Tag(0x81), $0) }
+            defer { nonceObject.wipe() }
+            _ = try step(2, nonceObject, tag: nil, over: transport)
+            do {
+                let pseudoRandom = try PACEPseudoRandomFunction.output(
+                    chipNonce: nonce, terminalNonce: terminalNonce, cipher: cipher,
+                    primeBits: staticDomain.primeBits)
+                return (try staticDomain.integratedMapping(pseudoRandom: pseudoRandom), nil)
+            } catch {
+                throw .early(.chipVerificationFailed, "the Integrated Mapping failed: \(error)")
+            }
+        }
     }
 
     /// K_π = KDF_π(π): π is SHA-1(MRZ information) for the MRZ, the CAN's ASCII digits for a CAN.
