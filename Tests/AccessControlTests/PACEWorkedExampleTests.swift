@@ -126,4 +126,57 @@ import Transport
             #expect(!text.contains(secret.prefix(16)), "\(secret) in the log")
         }
     }
+
+    /// The BSI worked example for EAC (v1.01, ECDH: GM on brainpoolP256r1, AES-128, the PIN
+    /// "123456" whose K_π a CAN "123456" shares; `bsi_eac_worked_example_ecdh` in the vectors) with
+    /// its real EF.CardAccess (PACE, Chip Authentication and Terminal Authentication infos): the
+    /// offer comes from the file, the commands from the example's keys and tokens, and the session
+    /// selects the application under the example's KSenc and KSmac.
+    @Test func bsiWorkedExampleWithItsEFCardAccess() throws {
+        let cardAccess = hex(
+            "3181C6300D060804007F00070202020201023012060A04007F00070202030202"
+                + "0201020201013012060A04007F0007020204020202010202010D301C06090400"
+                + "7F000702020302300C060704007F0007010202010D020101302F060804007F00"
+                + "07020206162368747470733A2F2F7777772E686A702D636F6E73756C74696E67"
+                + "2E636F6D2F686F6D65303E060804007F000702020831323012060A04007F0007"
+                + "0202030202020102020102301C060904007F000702020302300C060704007F00"
+                + "07010202010D020102")
+        let session = try SecureMessagingSession(
+            encryptionKey: SymmetricKey(.aes128, bytes: hex("68406B4162100563D9C901A6154D2901")),
+            macKey: SymmetricKey(.aes128, bytes: hex("73FF268784F72AF833FDC9464049AFC9")))
+        let chip = ChipSide(session)
+        let transport = ScriptedTransport(
+            readingCardAccess(cardAccess) + [
+                .exchange("0022C1A412800A04007F0007020204020283010284010D", "9000"),
+                .exchange("10860000027C0000", "7C128010CE834CDE69FFBB1D1EB21585CD709F189000"),
+                .exchange(
+                    "10860000457C438141"
+                        + "043DD29BBE5907FD21A152ADA4895FAAE7ACC55F5E50EFBFDE5AB0C6EB54F198"
+                        + "D615913635F0FDF5BEB383E00355F82D3C41ED0DF2E28363433DFB73856A15DC"
+                        + "9F" + "00",
+                    "7C438241"
+                        + "049CFCF7582AC986D0DD52FA53123414C3E1B96B4D00ABA8E574679B70EFB5BC"
+                        + "3B45D2F13729CC2AE178E7E241B443213533B77DBB44649A815DDC4A2384BA42"
+                        + "2A" + "9000"),
+                .exchange(
+                    "10860000457C438341"
+                        + "04518BC4E532AD2A9BD6527804D5D665ABD51041037A0CC8AA922804EB501C22"
+                        + "2B3427388599AFAAE9FBACE2DF93E13C3C4979CD12F0AE3E3C01260283915545"
+                        + "82" + "00",
+                    "7C438441"
+                        + "04282CF38073036AFAC216AF135BD994DA0C357F10BD4C34AFEA1042B2EB0FD6"
+                        + "804DF3658B835AC2E7133F13691184542BB50B109963A4662ABDC08B9763AF4B"
+                        + "5B" + "9000"),
+                .exchange("008600000C7C0A8508A27AE7B36573C1D900", "7C0A8608A2658C2F38600B0F9000"),
+                chip.step(CommandAPDU(ins: 0xA4, p1: 0x04, p2: 0x0C, data: ApplicationIdentifier.emrtd), ok()),
+            ])
+        let opened = try ChipAccess.open(
+            transport, accessKey: .can(value: "123456"),
+            random: .replaying(
+                hex("752287F5B02DE3C4BC3E17945118C51B23C97278E4CD748048AC56BA5BDC3D46")
+                    + hex("9D9A32DF93A57CCE33CA3CDD3457E33A976F293546C73550F397259C93BE0120")))
+        #expect(opened.access.paceMapping == .genericMapping)
+        #expect(opened.channel.currentSession.encryptionKey == session.encryptionKey)
+        #expect(transport.isComplete, "\(transport.failures)")
+    }
 }
