@@ -14,8 +14,10 @@ import Testing
     /// PACEDomainParameterInfo ::= SEQUENCE { protocol id-PACE-<KA>-<mapping>,
     ///     domainParameter AlgorithmIdentifier, parameterId INTEGER }
     /// ```
-    static func domainParameterInfo(_ protocolIdentifier: ASN1ObjectIdentifier, _ algorithm: [UInt8]) -> [UInt8] {
-        DER.sequence([DER.objectIdentifier(protocolIdentifier), algorithm, DER.integer(32)])
+    static func domainParameterInfo(
+        _ protocolIdentifier: ASN1ObjectIdentifier, _ algorithm: [UInt8], id: Int? = 32
+    ) -> [UInt8] {
+        DER.sequence([DER.objectIdentifier(protocolIdentifier), algorithm] + (id.map { [DER.integer($0)] } ?? []))
     }
 
     /// `{ id-ecPublicKey, SpecifiedECDomain { 1, { prime-field, p }, { a, b }, G, n, h } }` of brainpoolP256r1.
@@ -58,6 +60,18 @@ import Testing
         #expect(try PACEWorkedExampleTests.replay(example).result.parameterId == 32)
     }
 
+    /// A PACEInfo without `parameterId` and the one PACEDomainParameterInfo without an ID: MSE:Set AT
+    /// has no DO'84', and is then the transcript superLOL53/AndroidPassportReader publishes for G.1.
+    @Test func parametersWithoutAnID() throws {
+        var example = WorkedExample.genericMappingECDH
+        example.parameterId = nil
+        example.setAuthenticationTemplate = "0022C1A40F800A04007F00070202040202830101"
+        example.domainParameterInfos = [
+            Self.domainParameterInfo("0.4.0.127.0.7.2.2.4.2", try Self.explicitBrainpoolP256r1(), id: nil)
+        ]
+        #expect(try PACEWorkedExampleTests.replay(example).result.parameterId == nil)
+    }
+
     @Test func explicitGroupFromAPACEDomainParameterInfo() throws {
         var example = WorkedExample.genericMappingDH
         example.parameterId = 32
@@ -67,7 +81,8 @@ import Testing
     }
 
     /// A group named for an ECDH protocol, an ID no PACEDomainParameterInfo holds, a reserved
-    /// standardized ID, and an ID MSE:Set AT cannot carry: refused before anything is sent.
+    /// standardized ID, an ID MSE:Set AT cannot carry, and no ID with two candidate
+    /// PACEDomainParameterInfos: refused before anything is sent.
     @Test func unusableParametersAreRefusedBeforeMSESetAT() throws {
         var groupForCurve = WorkedExample.genericMappingECDH
         groupForCurve.parameterId = 32
@@ -86,7 +101,13 @@ import Testing
                 DER.sequence([DER.objectIdentifier("0.4.0.127.0.7.1.2"), DER.integer(13)]), DER.integer(-1),
             ])
         ]
-        for example in [groupForCurve, missing, reserved, negative] {
+        var ambiguous = WorkedExample.genericMappingECDH
+        ambiguous.parameterId = nil
+        ambiguous.domainParameterInfos = [
+            Self.domainParameterInfo("0.4.0.127.0.7.2.2.4.2", try Self.explicitBrainpoolP256r1(), id: nil),
+            Self.domainParameterInfo("0.4.0.127.0.7.2.2.4.2", try Self.explicitBrainpoolP256r1(), id: nil),
+        ]
+        for example in [groupForCurve, missing, reserved, negative, ambiguous] {
             let failure = try #require(try PACEChecksTests.failure([], example: example))
             #expect(failure.error.code == .notSupported, "\(failure.error)")
             #expect(failure.beforeMutualAuthentication)

@@ -20,7 +20,7 @@ import Transport
 /// (`83 01 02`). Every GENERAL AUTHENTICATE is the published one, byte for byte.
 struct WorkedExample: Sendable {
     let protocolIdentifier: ASN1ObjectIdentifier
-    var parameterId: Int
+    var parameterId: Int?
     let accessKey: AccessKey
     /// The terminal's random bytes in the order the reader draws them: the mapping's private key
     /// (GM, CAM) or nonce t (IM), then the key agreement's private key.
@@ -38,14 +38,14 @@ struct WorkedExample: Sendable {
         PACEOffer(paceProtocol: PACEProtocol(protocolIdentifier)!, parameterId: parameterId)
     }
 
-    /// `PACEInfo ::= SEQUENCE { protocol, version 2, parameterId }` (and any PACEDomainParameterInfo)
+    /// `PACEInfo ::= SEQUENCE { protocol, version 2, parameterId OPTIONAL }` (and any PACEDomainParameterInfo)
     /// in a SET, as EF.CardAccess holds them.
     var cardAccess: [UInt8] {
         DER.set(
             [
-                DER.sequence([
-                    DER.objectIdentifier(protocolIdentifier), DER.integer(2), DER.integer(parameterId),
-                ])
+                DER.sequence(
+                    [DER.objectIdentifier(protocolIdentifier), DER.integer(2)]
+                        + (parameterId.map { [DER.integer($0)] } ?? []))
             ] + domainParameterInfos)
     }
 

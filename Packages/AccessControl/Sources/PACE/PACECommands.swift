@@ -10,14 +10,14 @@ enum PACECommands {
     /// ```
     /// 80 L  the protocol's OID, value only (tag 06 omitted)
     /// 83 01 the password: 01 MRZ information, 02 CAN
-    /// 84 L  the domain parameter ID
+    /// 84 L  the domain parameter ID, whenever the PACEInfo names one
     /// ```
-    static func setAuthenticationTemplate(_ paceProtocol: PACEProtocol, password: PACEPassword, parameterId: Int)
+    static func setAuthenticationTemplate(_ paceProtocol: PACEProtocol, password: PACEPassword, parameterId: Int?)
         -> CommandAPDU
     {
         let data =
             DER.tlv(ASN1Tag(0x80), paceProtocol.identifier.content) + DER.tlv(ASN1Tag(0x83), [password.rawValue])
-            + DER.tlv(ASN1Tag(0x84), minimalBytes(parameterId))
+            + (parameterId.map { DER.tlv(ASN1Tag(0x84), minimalBytes($0)) } ?? [])
         return CommandAPDU(cla: 0x00, ins: 0x22, p1: 0xC1, p2: 0xA4, data: data)
     }
 

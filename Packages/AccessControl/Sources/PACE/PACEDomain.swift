@@ -11,8 +11,9 @@ enum PACEDomain: Sendable {
     case curve(EllipticCurve, generator: ECPoint)
     case group(DHGroup, generator: BigInt)
 
-    /// The static parameters a PACEInfo's `parameterId` names: a standardized ID (0–31, 9303-11 §9.5.1) or the chip's
-    /// own, from the PACEDomainParameterInfo of EF.CardAccess with that `parameterId`:
+    /// The static parameters a PACEInfo's `parameterId` names: a standardized ID (0–31, 9303-11
+    /// §9.5.1) or the chip's own, from the PACEDomainParameterInfo of EF.CardAccess with that ID
+    /// (without an ID: the one PACEDomainParameterInfo that has none):
     ///
     /// ```
     /// PACEDomainParameterInfo ::= SEQUENCE { protocol OBJECT IDENTIFIER,
@@ -21,22 +22,25 @@ enum PACEDomain: Sendable {
     ///   -- id-ecPublicKey with ECParameters, dhpublicnumber with DomainParameters { p, g, q, … },
     ///   -- or standardizedDomainParameters with the ID
     /// ```
-    static func resolve(parameterId: Int, for paceProtocol: PACEProtocol, in securityInfos: SecurityInfos)
+    static func resolve(parameterId: Int?, for paceProtocol: PACEProtocol, in securityInfos: SecurityInfos)
         throws(PACEFailure) -> PACEDomain
     {
+        let named = parameterId.map { "parameters \($0)" } ?? "the parameters without an ID"
         let domain: PACEDomain
-        if (0...31).contains(parameterId) {
+        if let parameterId, (0...31).contains(parameterId) {
             domain = try standardized(parameterId)
         } else {
-            guard let info = securityInfos.paceDomainParameterInfos.first(where: { $0.id == parameterId }) else {
-                throw .early(.notSupported, "EF.CardAccess has no PACEDomainParameterInfo with ID \(parameterId)")
+            let infos = securityInfos.paceDomainParameterInfos.filter { $0.id == parameterId }
+            guard infos.count == 1, let info = infos.first else {
+                throw .early(
+                    .notSupported, "EF.CardAccess has \(infos.count) PACEDomainParameterInfos for \(named), not one")
             }
             domain = try explicit(info.domainParameter)
         }
         guard domain.keyAgreement == paceProtocol.keyAgreement else {
             throw .early(
                 .notSupported,
-                "parameters \(parameterId) are for \(domain.keyAgreement.abbreviation), the protocol is "
+                "\(named) are for \(domain.keyAgreement.abbreviation), the protocol is "
                     + paceProtocol.keyAgreement.abbreviation)
         }
         return domain

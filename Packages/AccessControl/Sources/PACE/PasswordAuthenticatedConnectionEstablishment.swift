@@ -53,8 +53,9 @@ public enum PasswordAuthenticatedConnectionEstablishment {
         let paceProtocol = offer.paceProtocol
         let cipher = paceProtocol.cipher
         // MSE:Set AT names the parameters in DO'84'; an ID beyond two bytes is no real chip's.
-        guard let parameterId = offer.parameterId, (0...0xFFFF).contains(parameterId) else {
-            throw .early(.notSupported, "the PACEInfo names no usable domain parameter ID")
+        let parameterId = offer.parameterId
+        if let parameterId, !(0...0xFFFF).contains(parameterId) {
+            throw .early(.notSupported, "parameter ID \(parameterId) is out of range")
         }
         let staticDomain = try PACEDomain.resolve(parameterId: parameterId, for: paceProtocol, in: cardAccess)
         let password: PACEPassword = accessKey.kind == .mrz ? .mrz : .can
@@ -67,7 +68,7 @@ public enum PasswordAuthenticatedConnectionEstablishment {
             throw .early(
                 .notSupported, "the chip refused MSE:Set AT (\(setAT.statusWord))", statusWord: setAT.statusWord)
         }
-        log("PACE: MSE:Set AT accepted (\(paceProtocol), parameters \(parameterId), password \(password))")
+        log("PACE: MSE:Set AT accepted (\(offer), password \(password))")
 
         // Step 1: the encrypted nonce.
         let encryptedNonce = try step(1, [], tag: 0x80, over: transport)
