@@ -312,8 +312,10 @@ public enum PasswordAuthenticatedConnectionEstablishment {
         do throws(TransportError) {
             return try transport.transmit(command)
         } catch {
+            // Only the last GENERAL AUTHENTICATE (CLA 00) is mutual authentication.
+            let mutualAuthentication = command.ins == 0x86 && command.cla == 0x00
             throw PACEFailure(
-                error: .transport(error, .pace, while: step), beforeMutualAuthentication: command.cla == 0x10)
+                error: .transport(error, .pace, while: step), beforeMutualAuthentication: !mutualAuthentication)
         }
     }
 }
