@@ -90,4 +90,21 @@ import Transport
         }
         #expect(transport.isComplete, "\(transport.failures)")
     }
+
+    /// The card leaves during PACE: the procedure stops with the link's error, no other offer, no BAC.
+    @Test func aLostCardDuringPACEEndsTheProcedure() throws {
+        let example = Self.example
+        let transport = ScriptedTransport(
+            readingCardAccess(example.cardAccess) + [
+                .exchange(example.setAuthenticationTemplate, "9000"),
+                .failure(example.generalAuthenticate[0].command, .tagLost),
+            ])
+        #expect {
+            try ChipAccess.open(transport, accessKey: example.accessKey, random: .replaying(example.random))
+        } throws: { error in
+            guard let error = error as? AccessControlError else { return false }
+            return error.code == .transport && error.accessProtocol == .pace && error.transportError == .tagLost
+        }
+        #expect(transport.isComplete, "\(transport.failures)")
+    }
 }
