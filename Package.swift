@@ -30,7 +30,9 @@ let libraries: [Library] = [
     Library(name: "CMS", dependencies: ["ASN1", "JSON", "ICAO", "Arithmetic", "CryptoPrimitives"]),
     Library(
         name: "AccessControl",
-        dependencies: ["Transport", "SecureMessaging", "CryptoPrimitives", "ICAO", "MRZ", "LDS", "Secrets"]),
+        dependencies: [
+            "Transport", "SecureMessaging", "CryptoPrimitives", "ICAO", "MRZ", "LDS", "ASN1", "Arithmetic", "Secrets",
+        ]),
     Library(name: "ChipAuthentication", dependencies: []),
     Library(
         name: "Emrtd",

@@ -52,41 +52,66 @@ import Transport
         #expect(try Self.offers(ChipAccessPreferences(paceMappings: [])).isEmpty)
     }
 
-    /// The offers reach the read's log; BAC then runs (PACE is not written yet), with the warning.
-    @Test func theChipAccessProcedureLogsTheOffersItWouldTry() throws {
+    /// MSE:Set AT for each offer, in the order of `strongestFirstCAMThenGMThenIMAndAESBefore3DES`.
+    static let setAuthenticationTemplates = [
+        setAuthenticationTemplate(family: 6, cipher: 4, parameterId: 13),
+        setAuthenticationTemplate(family: 2, cipher: 4, parameterId: 16),
+        setAuthenticationTemplate(family: 2, cipher: 2, parameterId: 13),
+        setAuthenticationTemplate(family: 1, cipher: 1, parameterId: 0),
+        setAuthenticationTemplate(family: 4, cipher: 1, parameterId: 12),
+    ]
+
+    /// The procedure logs the offers, tries each in order (the chip refuses every MSE:Set AT), then
+    /// falls back to BAC with a warning that says why PACE failed.
+    @Test func theChipAccessProcedureTriesEachOfferInOrderThenFallsBackToBAC() throws {
         let log = LogLines()
-        let transport = ScriptedTransport([
-            .exchange(ChipAccessTests.selectMasterFile, "9000"),
-            exchange(select(0x011C), ok()),
-            exchange(readBinary(0, 4), ok(Array(Self.cardAccess[0..<4]))),
-            exchange(
-                readBinary(4, Self.cardAccess.count - 4), ok(Array(Self.cardAccess[4...]))),
-            .exchange(ChipAccessTests.selectApplication, "9000"),
-            .exchange(AppendixD.getChallenge, AppendixD.getChallengeResponse),
-            .exchange(AppendixD.externalAuthenticate, AppendixD.externalAuthenticateResponse),
-        ])
+        let transport = ScriptedTransport(
+            readingCardAccess(Self.cardAccess) + Self.setAuthenticationTemplates.map { exchange($0, status(0x6A80)) }
+                + [
+                    .exchange(ChipAccessTests.selectApplication, "9000"),
+                    .exchange(AppendixD.getChallenge, AppendixD.getChallengeResponse),
+                    .exchange(AppendixD.externalAuthenticate, AppendixD.externalAuthenticateResponse),
+                ])
         let session = try ChipAccess.open(
             transport, accessKey: AppendixD.accessKey(), random: AppendixD.fixedRandom, log: log.append)
         #expect(session.access == .bac)
-        #expect(session.warnings == ["EF.CardAccess is present (PACE offered) but this reader uses BAC"])
+        #expect(session.warnings.count == 1)
+        #expect(
+            session.warnings.first?.hasPrefix(
+                "PACE failed before mutual authentication (the chip refused MSE:Set AT (6A80") == true)
+        #expect(session.warnings.first?.hasSuffix("; BAC was used instead") == true)
         #expect(log.lines.first?.hasPrefix("EF.CardAccess: \(Self.cardAccess.count) bytes; PACE offers to try") == true)
         #expect(log.lines.first?.contains("id-PACE-ECDH-CAM-AES-CBC-CMAC-256, parameters 13") == true)
+        #expect(log.lines.filter { $0.hasPrefix("PACE: trying ") }.count == 5)
+        #expect(log.lines.filter { $0.contains("failed before mutual authentication") }.count == 5)
         #expect(log.lines.last == "BAC established")
         #expect(transport.isComplete, "\(transport.failures)")
     }
 
-    /// A terminal that never uses BAC stops before sending anything for it.
+    /// A terminal that never uses BAC stops when every offer failed, with the last offer's error.
     @Test func withoutBACFallbackAPACEOnlyTerminalStops() throws {
-        let transport = ScriptedTransport([
-            .exchange(ChipAccessTests.selectMasterFile, "9000"),
-            exchange(select(0x011C), ok()),
-            exchange(readBinary(0, 4), ok(Array(Self.cardAccess[0..<4]))),
-            exchange(readBinary(4, Self.cardAccess.count - 4), ok(Array(Self.cardAccess[4...]))),
-        ])
+        let transport = ScriptedTransport(
+            readingCardAccess(Self.cardAccess) + Self.setAuthenticationTemplates.map { exchange($0, status(0x6A80)) })
         #expect {
             try ChipAccess.open(
                 transport, accessKey: AppendixD.accessKey(),
                 preferences: ChipAccessPreferences(allowsBACFallback: false),
+                random: AppendixD.fixedRandom)
+        } throws: { error in
+            let error = error as? AccessControlError
+            return error?.code == .notSupported && error?.accessProtocol == .pace
+                && error?.statusWord == .incorrectData
+        }
+        #expect(transport.isComplete, "\(transport.failures)")
+    }
+
+    /// A PACE-only terminal on a chip whose EF.CardAccess offers nothing it tries sends nothing.
+    @Test func withoutUsableOffersAPACEOnlyTerminalSendsNothing() throws {
+        let transport = ScriptedTransport(readingCardAccess(Self.cardAccess))
+        #expect {
+            try ChipAccess.open(
+                transport, accessKey: AppendixD.accessKey(),
+                preferences: ChipAccessPreferences(paceMappings: [], allowsBACFallback: false),
                 random: AppendixD.fixedRandom)
         } throws: { ($0 as? AccessControlError)?.code == .notSupported }
         #expect(transport.isComplete, "\(transport.failures)")

@@ -141,3 +141,21 @@ func exchange(_ command: CommandAPDU, _ response: ResponseAPDU) -> ScriptedTrans
     // Scripts are built from valid commands: encoding cannot fail here.
     .exchange((try? command.encoded()) ?? [], response.encoded)
 }
+
+/// SELECT MF and EF.CardAccess read whole (header, then the rest), as the chip access procedure
+/// starts.
+func readingCardAccess(_ cardAccess: [UInt8]) -> [ScriptedTransport.Step] {
+    [
+        .exchange(ChipAccessTests.selectMasterFile, "9000"),
+        exchange(select(0x011C), ok()),
+        exchange(readBinary(0, 4), ok(Array(cardAccess[0..<4]))),
+        exchange(readBinary(4, cardAccess.count - 4), ok(Array(cardAccess[4...]))),
+    ]
+}
+
+/// MSE:Set AT for id-PACE-`family`-`cipher` (the last two OID arcs), the MRZ and `parameterId`.
+func setAuthenticationTemplate(family: UInt8, cipher: UInt8, parameterId: UInt8) -> CommandAPDU {
+    let oid: [UInt8] = [0x04, 0x00, 0x7F, 0x00, 0x07, 0x02, 0x02, 0x04, family, cipher]
+    return CommandAPDU(
+        ins: 0x22, p1: 0xC1, p2: 0xA4, data: [0x80, 0x0A] + oid + [0x83, 0x01, 0x01, 0x84, 0x01, parameterId])
+}

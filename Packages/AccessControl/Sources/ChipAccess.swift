@@ -40,15 +40,16 @@ public struct ChipSession: Sendable {
 }
 
 /// The chip access procedure (ICAO 9303-11 §4.2): EF.CardAccess from the master file decides
-/// whether PACE is offered; without PACE (or when every offer fails before mutual
-/// authentication, and `preferences` allow it) the eMRTD application is selected in plain and
-/// BAC runs.
+/// whether PACE is offered; each offer is tried in order (`preferences`) until one establishes
+/// PACE. Without PACE (or when every offer fails before mutual authentication, and `preferences`
+/// allow it) the eMRTD application is selected in plain and BAC runs.
 public enum ChipAccess {
     /// Opens the chip on `link` with `accessKey`. Nonces and ephemeral keys come from `random`;
     /// every step goes to `log` (never a secret).
     ///
-    /// - Throws: `AccessControlError`; a wrong MRZ is `.accessDenied` with `accessProtocol == .bac`;
-    ///   PACE offered but not allowed, and BAC not allowed either, is `.notSupported`.
+    /// - Throws: `AccessControlError`; a wrong password is `.accessDenied` with the protocol that
+    ///   found it (PACE's mutual authentication answering 6300, or BAC); a CAN on a document without
+    ///   PACE, or PACE failing where BAC is not allowed, is `.notSupported` (or the last offer's error).
     public static func open(
         _ link: any CardTransport, accessKey: AccessKey, preferences: ChipAccessPreferences = ChipAccessPreferences(),
         random: RandomSource = .system, log: @Sendable (String) -> Void = { _ in }
@@ -56,14 +57,36 @@ public enum ChipAccess {
         selectMasterFile(link)
         let cardAccess = try readCardAccess(link)
         var warnings: [String] = []
+        var failures: [AccessControlError] = []
         if let cardAccess {
-            let offers = paceOffers(in: cardAccess, preferences: preferences, log: log)
+            let infos = securityInfos(in: cardAccess, log: log)
+            let offers = infos.map { PACEOffer.offers(in: $0, preferences: preferences) } ?? []
             let listed = offers.isEmpty ? "none" : offers.map(\.description).joined(separator: "; ")
             log("EF.CardAccess: \(cardAccess.count) bytes; PACE offers to try, in order: \(listed)")
-            // PACE is not implemented yet: BAC is the fallback 9303-11 allows when the chip keeps it.
-            warnings.append("EF.CardAccess is present (PACE offered) but this reader uses BAC")
+            if let infos,
+                let session = try establishPACE(
+                    offers, cardAccess: cardAccess, securityInfos: infos, accessKey: accessKey, link: link,
+                    random: random, log: log, failures: &failures)
+            {
+                return session
+            }
+            if offers.isEmpty {
+                warnings.append("EF.CardAccess is present but offers no PACE protocol this reader tries; BAC was used")
+            }
         } else {
             log("no EF.CardAccess: the chip offers no PACE")
+        }
+        if let lastFailure = failures.last {
+            guard accessKey.kind == .mrz, preferences.allowsBACFallback else { throw lastFailure }
+            let reasons = failures.map(\.reason).joined(separator: "; ")
+            warnings.append("PACE failed before mutual authentication (\(reasons)); BAC was used instead")
+        }
+        guard accessKey.kind == .mrz else {
+            throw AccessControlError(
+                .notSupported, nil,
+                cardAccess == nil
+                    ? "the document has no PACE (no EF.CardAccess), and a CAN opens only documents with PACE"
+                    : "EF.CardAccess offers no PACE protocol this reader tries, and a CAN works only with PACE")
         }
         guard preferences.allowsBACFallback else {
             throw AccessControlError(
@@ -78,16 +101,41 @@ public enum ChipAccess {
         return ChipSession(access: .bac, session: session, link: link, cardAccess: cardAccess, warnings: warnings)
     }
 
-    /// The offers of EF.CardAccess to try, in order; a malformed file offers nothing (logged).
-    static func paceOffers(in cardAccess: [UInt8], preferences: ChipAccessPreferences, log: (String) -> Void)
-        -> [PACEOffer]
-    {
+    /// Tries `offers` in order and returns the session of the first that establishes PACE (the
+    /// eMRTD application selected under its secure messaging), or nil with `failures` telling why
+    /// each failed before mutual authentication. A failure at or after mutual authentication, or of
+    /// the link, ends the procedure.
+    static func establishPACE(
+        _ offers: [PACEOffer], cardAccess: [UInt8], securityInfos: SecurityInfos, accessKey: AccessKey,
+        link: any CardTransport, random: RandomSource, log: (String) -> Void, failures: inout [AccessControlError]
+    ) throws(AccessControlError) -> ChipSession? {
+        for offer in offers {
+            log("PACE: trying \(offer)")
+            do throws(PACEFailure) {
+                let established = try PasswordAuthenticatedConnectionEstablishment.run(
+                    offer, cardAccess: securityInfos, accessKey: accessKey, over: link, random: random, log: log)
+                let session = ChipSession(
+                    access: .pace(established.result), session: established.session, link: link,
+                    cardAccess: cardAccess)
+                try selectApplication(over: session.channel)
+                log("PACE established (\(offer.paceProtocol)); eMRTD application selected under secure messaging")
+                return session
+            } catch {
+                guard error.beforeMutualAuthentication, error.error.code != .transport else { throw error.error }
+                log("PACE with \(offer.paceProtocol) failed before mutual authentication: \(error.error.reason)")
+                failures.append(error.error)
+            }
+        }
+        return nil
+    }
+
+    /// EF.CardAccess's SecurityInfos; a malformed file offers nothing (logged).
+    static func securityInfos(in cardAccess: [UInt8], log: (String) -> Void) -> SecurityInfos? {
         do throws(LDSError) {
-            let infos = try SecurityInfos(cardAccess, kind: .cardAccess)
-            return PACEOffer.offers(in: infos, preferences: preferences)
+            return try SecurityInfos(cardAccess, kind: .cardAccess)
         } catch {
             log("EF.CardAccess does not parse (\(error.reason)): no PACE offer")
-            return []
+            return nil
         }
     }
 
@@ -130,6 +178,27 @@ public enum ChipAccess {
         guard answer.statusWord.isSuccess else {
             throw AccessControlError(
                 .notSupported, nil, "the chip has no eMRTD application (SELECT answered \(answer.statusWord))",
+                statusWord: answer.statusWord)
+        }
+    }
+
+    /// SELECT the eMRTD application under the secure messaging PACE started (9303-11 §4.2).
+    static func selectApplication(over channel: SecureChannel) throws(PACEFailure) {
+        let answer: ResponseAPDU
+        do throws(SecureMessagingError) {
+            answer = try channel.exchange(
+                CommandAPDU(ins: 0xA4, p1: 0x04, p2: 0x0C, data: ApplicationIdentifier.emrtd))
+        } catch {
+            if let transportError = error.transportError {
+                throw PACEFailure(
+                    error: .transport(transportError, .pace, while: "selecting the eMRTD application"),
+                    beforeMutualAuthentication: false)
+            }
+            throw .late(.secureMessaging, "selecting the eMRTD application: \(error)")
+        }
+        guard answer.statusWord.isSuccess else {
+            throw .late(
+                .notSupported, "the chip has no eMRTD application (SELECT answered \(answer.statusWord))",
                 statusWord: answer.statusWord)
         }
     }

@@ -26,8 +26,9 @@ public struct PACEResult: Sendable, Hashable {
     /// Mapping, key agreement and cipher.
     public let paceProtocol: PACEProtocol
     /// The parameter ID sent in MSE:Set AT's tag 84: a standardized one (0–18) or the chip's own
-    /// from a PACEDomainParameterInfo.
-    public let parameterId: Int
+    /// from a PACEDomainParameterInfo. Nil when the PACEInfo names none: then the chip's one
+    /// PACEDomainParameterInfo without an ID holds the parameters, and MSE:Set AT has no tag 84.
+    public let parameterId: Int?
     /// The password the keys came from.
     public let password: PACEPassword
     /// PACE-CAM only: what the chip sent to prove its static key, verified after DG14 or
@@ -35,7 +36,7 @@ public struct PACEResult: Sendable, Hashable {
     public let chipAuthenticationMapping: ChipAuthenticationMappingData?
 
     public init(
-        paceProtocol: PACEProtocol, parameterId: Int, password: PACEPassword,
+        paceProtocol: PACEProtocol, parameterId: Int?, password: PACEPassword,
         chipAuthenticationMapping: ChipAuthenticationMappingData? = nil
     ) {
         self.paceProtocol = paceProtocol
@@ -46,7 +47,7 @@ public struct PACEResult: Sendable, Hashable {
 
     /// The standardized parameters `parameterId` names; nil for a chip's own.
     public var standardizedDomainParameters: StandardizedDomainParameters? {
-        StandardizedDomainParameters(id: parameterId)
+        parameterId.flatMap(StandardizedDomainParameters.init(id:))
     }
 }
 
