@@ -6,8 +6,11 @@ public struct ChipConfiguration: Sendable {
     /// The passwords, PACE offers and private keys. Without an MRZ password the chip takes it
     /// from the MRZ in DG1 (as a chip personalised from DG1 would).
     public var credentials: Credentials
-    /// Whether files other than EF.CardAccess need BAC first (real chips: always).
+    /// Whether files other than EF.CardAccess need BAC or PACE first (real chips: always).
     public var enforcesAccessControl: Bool
+    /// Whether the chip runs BAC. A PACE-only chip answers GET CHALLENGE and EXTERNAL
+    /// AUTHENTICATE with 6D00, as chips issued without BAC do.
+    public var offersBasicAccessControl: Bool
     /// Whether the chip accepts extended Lc/Le (announced in its ATR).
     public var supportsExtendedLength: Bool
     /// The most response bytes one READ BINARY returns (plain data, before secure messaging).
@@ -27,6 +30,7 @@ public struct ChipConfiguration: Sendable {
         files: ChipFiles,
         credentials: Credentials = Credentials(),
         enforcesAccessControl: Bool = true,
+        offersBasicAccessControl: Bool = true,
         supportsExtendedLength: Bool = true,
         maximumReadLength: Int = 65536,
         oversizedRead: OversizedReadAnswer = .truncate,
@@ -38,6 +42,7 @@ public struct ChipConfiguration: Sendable {
         self.files = files
         self.credentials = credentials
         self.enforcesAccessControl = enforcesAccessControl
+        self.offersBasicAccessControl = offersBasicAccessControl
         self.supportsExtendedLength = supportsExtendedLength
         self.maximumReadLength = maximumReadLength
         self.oversizedRead = oversizedRead
