@@ -259,4 +259,31 @@ import Transport
                 == hex("3128" + "3012060A04007F0007020204020202010202010D" + "3012060A04007F00070202040301020102020100")
         )
     }
+
+    @Test func offersByNameAndOfferedByConfiguration() throws {
+        let named = try PACEOffer(named: "ecdh-cam-aes-256:secp384r1")
+        #expect(
+            named == PACEOffer(Self.paceProtocol(.chipAuthenticationMapping, .ecdh, .aes256), parameters: .secp384r1))
+        #expect(try PACEOffer(named: "DH-IM-3DES").parameters == .modp1024Subgroup160)
+        #expect(try PACEOffer(named: "ECDH-GM-AES-128").parameters == .brainpoolP256r1)
+        #expect(try PACEOffer(named: "DH-GM-AES-192:2").parameters == .modp2048Subgroup256)
+        for wrong in [
+            "ECDH-GM", "ECDH-XM-AES-128", "DH-CAM-AES-128", "ECDH-CAM-3DES", "ECDH-GM-AES-128:0", "DH-GM-3DES:7",
+        ] {
+            #expect(throws: ChipSimulatorError.self) { try PACEOffer(named: wrong) }
+        }
+        var configuration = ChipConfiguration(files: ChipFiles())
+        #expect(throws: ChipSimulatorError.self) { try configuration.offerPACE([], only: true) }
+        try configuration.offerPACE([named, named], only: true)
+        #expect(!configuration.offersBasicAccessControl)
+        // One fresh CAM key for the curve, whatever the number of offers on it.
+        #expect(configuration.credentials.chipAuthenticationKeys.count == 1)
+        var files = ChipFiles()
+        files.com = PACEWorkedExampleTests.efCom
+        configuration.files = files
+        configuration.credentials.mrz = Self.mrz
+        configuration.credentials.paceOffers = [named]
+        _ = try Self.runAndRead(
+            SimulatedChip(configuration: configuration), Self.terminal(named.paceProtocol, .secp384r1))
+    }
 }

@@ -1,3 +1,5 @@
+import ICAO
+
 /// How a simulated chip behaves: its files, its credentials (passwords and private keys), the
 /// READ BINARY limits of its operating system, the link it sits behind and the faults it shows on
 /// demand.
@@ -50,5 +52,21 @@ public struct ChipConfiguration: Sendable {
         self.protectedFiles = protectedFiles
         self.link = link
         self.faults = faults
+    }
+
+    /// Makes the chip offer these PACE protocols (its EF.CardAccess lists them) and, when `only`,
+    /// refuse BAC. Each CAM offer whose parameters have no Chip Authentication key in the
+    /// credentials gets a fresh one.
+    public mutating func offerPACE(_ offers: [PACEOffer], only: Bool = false) throws(ChipSimulatorError) {
+        guard !(only && offers.isEmpty) else { throw ChipSimulatorError("a PACE-only chip needs a PACE offer") }
+        credentials.paceOffers = offers
+        offersBasicAccessControl = !only
+        for offer in offers where offer.paceProtocol.mapping == .chipAuthenticationMapping {
+            let parameters = offer.parameters.domainParameters
+            guard !credentials.chipAuthenticationKeys.contains(where: { $0.keyPair.domainParameters == parameters })
+            else { continue }
+            credentials.chipAuthenticationKeys.append(
+                ChipAuthenticationKey(try KeyAgreementKeyPair.generate(on: offer.parameters)))
+        }
     }
 }

@@ -191,7 +191,7 @@ struct PACEHandler: ProtocolHandler {
 
     /// The nonce's length: the least multiple of the block size holding a key (16 bytes for 3DES
     /// and AES-128, 32 for AES-192/256), as Integrated Mapping requires and the others allow.
-    static func nonceLength(_ cipher: BlockCipher) -> Int {
+    private static func nonceLength(_ cipher: BlockCipher) -> Int {
         (cipher.keyLength + cipher.blockSize - 1) / cipher.blockSize * cipher.blockSize
     }
 
@@ -217,8 +217,9 @@ struct PACEHandler: ProtocolHandler {
             guard data.count == PACEPseudoRandomFunction.terminalNonceLength(selection.cipher) else {
                 throw StepFailure(status: .incorrectData)
             }
-            let pseudoRandom = try PACEPseudoRandomFunction.output(
+            var pseudoRandom = try PACEPseudoRandomFunction.output(
                 nonce: run.nonce, terminalNonce: Array(data), cipher: selection.cipher, fieldBits: domain.fieldBits)
+            defer { pseudoRandom.wipe() }
             run.mapped = try domain.integrallyMapped(pseudoRandom: pseudoRandom)
             answer = []
         } else {
@@ -295,7 +296,9 @@ struct PACEHandler: ProtocolHandler {
     /// The authentication token (9303-11 §4.4.3.4): the MAC under KS_MAC of the public key data
     /// object 7F49 { 06 protocol OID, 86 point | 84 DH value } — the retail MAC for 3DES, CMAC
     /// truncated to 8 bytes for AES.
-    static func token(mac: SymmetricKey, protocol identifier: ASN1ObjectIdentifier, keyTag: UInt8, publicKey: [UInt8])
+    private static func token(
+        mac: SymmetricKey, protocol identifier: ASN1ObjectIdentifier, keyTag: UInt8, publicKey: [UInt8]
+    )
         throws -> [UInt8]
     {
         let object = DER.constructed(
