@@ -269,6 +269,7 @@ import Transport
         #expect(try PACEOffer(named: "DH-GM-AES-192:2").parameters == .modp2048Subgroup256)
         for wrong in [
             "ECDH-GM", "ECDH-XM-AES-128", "DH-CAM-AES-128", "ECDH-CAM-3DES", "ECDH-GM-AES-128:0", "DH-GM-3DES:7",
+            "ECDH-IM-AES-128:10",
         ] {
             #expect(throws: ChipSimulatorError.self) { try PACEOffer(named: wrong) }
         }
@@ -285,5 +286,36 @@ import Transport
         configuration.credentials.paceOffers = [named]
         _ = try Self.runAndRead(
             SimulatedChip(configuration: configuration), Self.terminal(named.paceProtocol, .secp384r1))
+    }
+
+    /// Random data at each step, after valid earlier steps (the generator stands in for the
+    /// terminal's keys): every command gets a status word, and the chip still runs PACE afterwards.
+    @Test func randomStepDataGetsStatusWords() throws {
+        let gm = Self.paceProtocol(.genericMapping, .ecdh, .aes128)
+        let chip = Self.chip(offering: [(gm, .brainpoolP256r1)])
+        let curve = try #require(StandardizedDomainParameters.brainpoolP256r1.curve)
+        let generator = try curve.encode(curve.generator)
+        let validSteps = [
+            DER.tlv(ASN1Tag(0x7C), []), DER.tlv(ASN1Tag(0x7C), DER.tlv(ASN1Tag(0x81), generator)),
+            DER.tlv(ASN1Tag(0x7C), DER.tlv(ASN1Tag(0x83), generator)),
+        ]
+        var random = SystemRandomNumberGenerator()
+        for round in 0..<200 {
+            let junk = (0..<Int.random(in: 0...80, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random)
+            }
+            let tag: UInt64 = [0x80, 0x81, 0x83, 0x85, 0x7C][round % 5]
+            let failingStep = round % 4 + 1
+            #expect(try Self.send(chip, Self.setAT) == .success)
+            for step in 1...failingStep {
+                let data =
+                    step < failingStep
+                    ? validSteps[step - 1]
+                    : (round % 3 == 0 ? junk : DER.tlv(ASN1Tag(0x7C), DER.tlv(ASN1Tag(tag), junk)))
+                let command = CommandAPDU(cla: step < 4 ? 0x10 : 0x00, ins: 0x86, p1: 0, p2: 0, data: data)
+                let status = try chip.transmit(command).statusWord
+                #expect((status == .success) == (step < failingStep))
+            }
+        }
+        _ = try Self.runAndRead(chip, Self.terminal(gm, .brainpoolP256r1))
     }
 }

@@ -1,3 +1,4 @@
+import Arithmetic
 import ICAO
 
 /// One PACE protocol the chip offers (a PACEInfo of EF.CardAccess): the protocol and the
@@ -7,9 +8,15 @@ public struct PACEOffer: Sendable, Hashable, CustomStringConvertible {
     public let parameters: StandardizedDomainParameters
 
     /// Nil when the parameters do not suit the protocol's key agreement (a curve for DH, a MODP
-    /// group for ECDH).
+    /// group for ECDH), or for ECDH Integrated Mapping on a curve whose prime is not 3 mod 4
+    /// (secp224r1), where the point encoding of 9303-11 App. B is undefined.
     public init?(_ paceProtocol: PACEProtocol, parameters: StandardizedDomainParameters) {
         guard paceProtocol.keyAgreement == parameters.keyAgreement else { return nil }
+        if paceProtocol.mapping == .integratedMapping, let curve = parameters.curve,
+            curve.p.modulo(BigInt(4)) != BigInt(3)
+        {
+            return nil
+        }
         self.paceProtocol = paceProtocol
         self.parameters = parameters
     }
@@ -40,7 +47,7 @@ public struct PACEOffer: Sendable, Hashable, CustomStringConvertible {
             parameters = named
         }
         guard let offer = PACEOffer(paceProtocol, parameters: parameters) else {
-            throw ChipSimulatorError("\(text): \(keyAgreement.abbreviation) does not run on \(parameters.name)")
+            throw ChipSimulatorError("\(text): \(paceProtocol) does not run on \(parameters.name)")
         }
         self = offer
     }
