@@ -13,7 +13,8 @@ enum ReadCommand: Command {
     static let name = "read"
     static let summary = "read a travel document's chip (PC/SC reader or the simulator) and verify it"
     static let usage = """
-        usage: emrtd read (--reader NAME | --simulator [DIR])
+        usage: emrtd read (--reader NAME | --simulator [DIR] [--pace NAME[:PARAM]]... [--pace-only]
+                                                 [--chip-can CAN])
                           (--mrz DOCNUMBER DATEOFBIRTH DATEOFEXPIRY | --can CAN | --mrz-lines LINE...)
                           [--csca FILE]... [--no-builtin] [--json] [--out DIR] [--challenge HEX] [--debug]
                           [--no-render]
@@ -31,13 +32,15 @@ enum ReadCommand: Command {
         --reader NAME reads the card in that PC/SC reader ("" for the only reader with a card).
         --simulator reads the chip simulator in this process: the files of DIR (dump layout), or
         without DIR the simulator's specimen, whose fresh test CSCA is trusted for this read
-        (BAC key: --mrz L898902C 690806 940623).
+        (BAC key: --mrz L898902C 690806 940623). The simulated chip's options:
+        \(SimulatedChipOptions.usage)
         Exit status: 0 read (whatever the verdicts), 1 the read failed, 2 wrong command line.
         """
 
     static func run(_ arguments: inout ArgumentReader) throws -> Int32 {
         let readerName = try arguments.option("--reader")
         let simulator = arguments.variadic("--simulator")
+        let chipOptions = try SimulatedChipOptions.read(&arguments)
         let accessKey = try readAccessKey(&arguments)
         let cscaFiles = try arguments.options("--csca")
         let noBuiltIn = arguments.flag("--no-builtin")
@@ -54,6 +57,9 @@ enum ReadCommand: Command {
             throw UsageError("give either --reader NAME or --simulator [DIR]")
         }
         guard (simulator?.count ?? 0) <= 1 else { throw UsageError("--simulator takes at most one directory") }
+        guard simulator != nil || (chipOptions.paceOffers.isEmpty && chipOptions.can == nil) else {
+            throw UsageError("--pace, --pace-only and --chip-can describe the simulated chip (--simulator)")
+        }
 
         var authorities = try cscaFiles.map(readFile)
         let transport: any CardTransport
@@ -70,7 +76,7 @@ enum ReadCommand: Command {
             } catch {
                 throw CommandFailure(error.reason)
             }
-            transport = SimulatedChip(files: files)
+            transport = SimulatedChip(configuration: try chipOptions.configuration(files: files))
         } else {
             // ReaderConfig's default answer timeout, applied where the transport is made.
             transport = try connect(readerName ?? "", timeout: .milliseconds(ReaderConfig().timeoutMs))

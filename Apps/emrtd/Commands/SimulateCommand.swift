@@ -9,7 +9,8 @@ enum SimulateCommand: Command {
     static let summary = "serve the chip simulator to pcscd's vpcd driver (a card with no hardware)"
     static let usage = """
         usage: emrtd simulate [DIR] [--rich] [--csca-out FILE] [--port PORT] [--host ADDRESS]
-                              [--max-read N] [--short-only]
+                              [--max-read N] [--short-only] [--pace NAME[:PARAM]]... [--pace-only]
+                              [--chip-can CAN]
 
         Connects a simulated eMRTD chip to vpcd (default 127.0.0.1:35963, the reader
         "Virtual PCD 00 00") and serves it until vpcd hangs up. The chip holds the files of DIR
@@ -18,6 +19,7 @@ enum SimulateCommand: Command {
         adds DG3, DG5, DG7, DG13, DG16) signed by a fresh test CSCA, which --csca-out writes as
         PEM for `emrtd read --csca`. The BAC key comes from the MRZ in DG1. --max-read caps the
         bytes one READ BINARY returns; --short-only refuses extended-length APDUs.
+        \(SimulatedChipOptions.usage)
         Exit status: 0 vpcd hung up, 1 no files or no vpcd, 2 wrong command line.
         """
 
@@ -34,6 +36,7 @@ enum SimulateCommand: Command {
         let shortOnly = arguments.flag("--short-only")
         let rich = arguments.flag("--rich")
         let authorityOutput = try arguments.option("--csca-out")
+        let chipOptions = try SimulatedChipOptions.read(&arguments)
         let positionals = try arguments.positionals()
         guard positionals.count <= 1 else { throw UsageError("give at most one directory of chip files") }
         let files: ChipFiles
@@ -58,7 +61,7 @@ enum SimulateCommand: Command {
         } catch let error as ChipSimulatorError {
             throw CommandFailure(error.reason)
         }
-        var configuration = ChipConfiguration(files: files, supportsExtendedLength: !shortOnly)
+        var configuration = try chipOptions.configuration(files: files, supportsExtendedLength: !shortOnly)
         if let maximumRead { configuration.maximumReadLength = maximumRead }
         let bridge = VPCDBridge(
             chip: SimulatedChip(configuration: configuration), host: host, port: port ?? VPCDBridge.defaultPort)

@@ -1,3 +1,5 @@
+import ICAO
+
 /// How a simulated chip behaves: its files, its credentials (passwords and private keys), the
 /// READ BINARY limits of its operating system, the link it sits behind and the faults it shows on
 /// demand.
@@ -6,8 +8,11 @@ public struct ChipConfiguration: Sendable {
     /// The passwords, PACE offers and private keys. Without an MRZ password the chip takes it
     /// from the MRZ in DG1 (as a chip personalised from DG1 would).
     public var credentials: Credentials
-    /// Whether files other than EF.CardAccess need BAC first (real chips: always).
+    /// Whether files other than EF.CardAccess need BAC or PACE first (real chips: always).
     public var enforcesAccessControl: Bool
+    /// Whether the chip runs BAC. A PACE-only chip answers GET CHALLENGE and EXTERNAL
+    /// AUTHENTICATE with 6D00, as chips issued without BAC do.
+    public var offersBasicAccessControl: Bool
     /// Whether the chip accepts extended Lc/Le (announced in its ATR).
     public var supportsExtendedLength: Bool
     /// The most response bytes one READ BINARY returns (plain data, before secure messaging).
@@ -27,6 +32,7 @@ public struct ChipConfiguration: Sendable {
         files: ChipFiles,
         credentials: Credentials = Credentials(),
         enforcesAccessControl: Bool = true,
+        offersBasicAccessControl: Bool = true,
         supportsExtendedLength: Bool = true,
         maximumReadLength: Int = 65536,
         oversizedRead: OversizedReadAnswer = .truncate,
@@ -38,6 +44,7 @@ public struct ChipConfiguration: Sendable {
         self.files = files
         self.credentials = credentials
         self.enforcesAccessControl = enforcesAccessControl
+        self.offersBasicAccessControl = offersBasicAccessControl
         self.supportsExtendedLength = supportsExtendedLength
         self.maximumReadLength = maximumReadLength
         self.oversizedRead = oversizedRead
@@ -45,5 +52,21 @@ public struct ChipConfiguration: Sendable {
         self.protectedFiles = protectedFiles
         self.link = link
         self.faults = faults
+    }
+
+    /// Makes the chip offer these PACE protocols (its EF.CardAccess lists them) and, when `only`,
+    /// refuse BAC. Each CAM offer whose parameters have no Chip Authentication key in the
+    /// credentials gets a fresh one.
+    public mutating func offerPACE(_ offers: [PACEOffer], only: Bool = false) throws(ChipSimulatorError) {
+        guard !(only && offers.isEmpty) else { throw ChipSimulatorError("a PACE-only chip needs a PACE offer") }
+        credentials.paceOffers = offers
+        offersBasicAccessControl = !only
+        for offer in offers where offer.paceProtocol.mapping == .chipAuthenticationMapping {
+            let parameters = offer.parameters.domainParameters
+            guard !credentials.chipAuthenticationKeys.contains(where: { $0.keyPair.domainParameters == parameters })
+            else { continue }
+            credentials.chipAuthenticationKeys.append(
+                ChipAuthenticationKey(try KeyAgreementKeyPair.generate(on: offer.parameters)))
+        }
     }
 }

@@ -16,4 +16,6 @@ public enum ChipFault: Sendable, Hashable {
     case omitStatusWordObject
     /// The triggering command is answered only after this delay.
     case slowAnswer(Duration, FaultTrigger)
+    /// The chip's side of PACE misbehaves this way whenever it runs.
+    case pace(PACEFault)
 }

@@ -24,8 +24,12 @@ struct ChipFileSystem: Sendable {
         let offset: Int
     }
 
+    /// The configuration's files, EF.CardAccess replaced by the PACE offers when there are any (a
+    /// chip's EF.CardAccess lists what it runs).
     init(configuration: ChipConfiguration) {
-        files = configuration.files
+        var files = configuration.files
+        if let cardAccess = configuration.credentials.cardAccessFile() { files.cardAccess = cardAccess }
+        self.files = files
         enforcesAccessControl = configuration.enforcesAccessControl
         protectedFiles = configuration.protectedFiles
         maximumReadLength = configuration.maximumReadLength

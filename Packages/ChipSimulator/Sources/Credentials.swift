@@ -1,3 +1,5 @@
+import ASN1
+
 /// What the chip knows that a reader must prove or that proves the chip: the passwords of BAC and
 /// PACE (the MRZ and/or the CAN), the PACE protocols it offers, and its private keys (RSA for
 /// Active Authentication, ECDH or DH for Chip Authentication and PACE-CAM). Passwords are secrets
@@ -8,7 +10,8 @@ public struct Credentials: Sendable, CustomStringConvertible, CustomReflectable 
     public var mrz: MRZPassword?
     /// The card access number, PACE's second password.
     public var can: CardAccessNumber?
-    /// The PACE protocols offered, in EF.CardAccess's order.
+    /// The PACE protocols offered. They make the chip's EF.CardAccess (`cardAccessFile()`), in
+    /// the order DER sorts a SET into.
     public var paceOffers: [PACEOffer]
     /// The Active Authentication key (its public half belongs in DG15).
     public var activeAuthenticationKey: RSAKeyPair?
@@ -32,6 +35,18 @@ public struct Credentials: Sendable, CustomStringConvertible, CustomReflectable 
     /// The MRZ password: the one given, else the one in DG1 of `files` (check digits as printed).
     func mrzPassword(orFrom files: ChipFiles) -> MRZPassword? {
         mrz ?? files[dataGroup: 1].flatMap(SimulatedChip.machineReadableZone).flatMap(MRZPassword.init)
+    }
+
+    /// EF.CardAccess for the PACE offers: a DER SET of PACEInfo { protocol OID, version 2,
+    /// parameter ID } (9303-11 §9.2.1); nil when the chip offers no PACE.
+    func cardAccessFile() -> [UInt8]? {
+        guard !paceOffers.isEmpty else { return nil }
+        return DER.set(
+            paceOffers.map {
+                DER.sequence([
+                    DER.objectIdentifier($0.paceProtocol.identifier), DER.integer(2), DER.integer($0.parameters.id),
+                ])
+            })
     }
 
     /// Which credentials are present, never their values.

@@ -46,7 +46,7 @@ struct FaultInjector: Sendable {
                 decision.corruptsResponseMAC = true
             case .slowAnswer(let duration, _):
                 decision.delay += duration
-            case .dropSession, .wrongResponseMAC, .wrongLengthAbove, .omitStatusWordObject:
+            case .dropSession, .wrongResponseMAC, .wrongLengthAbove, .omitStatusWordObject, .pace:
                 break
             }
         }
@@ -55,6 +55,14 @@ struct FaultInjector: Sendable {
 
     /// Secure-messaging answers leave out DO'99'.
     var omitsStatusWordObject: Bool { faults.contains(.omitStatusWordObject) }
+
+    /// The PACE faults, which the PACE handler acts on itself.
+    var paceFaults: [PACEFault] {
+        faults.compactMap { fault -> PACEFault? in
+            if case .pace(let paceFault) = fault { return paceFault }
+            return nil
+        }
+    }
 
     /// READ BINARY asking for more than this gets 6700 (the smallest `wrongLengthAbove`).
     var readLengthLimit: Int? {
@@ -69,7 +77,7 @@ struct FaultInjector: Sendable {
         case .wrongResponseMAC(let trigger), .bareStatusWord(_, let trigger), .dropSession(let trigger),
             .tagLost(let trigger), .slowAnswer(_, let trigger):
             trigger
-        case .wrongLengthAbove, .omitStatusWordObject:
+        case .wrongLengthAbove, .omitStatusWordObject, .pace:
             nil
         }
     }

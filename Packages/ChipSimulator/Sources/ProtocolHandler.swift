@@ -1,7 +1,7 @@
 import Transport
 
-/// One authentication protocol on the chip's side (BAC now; PACE, Chip Authentication and Active
-/// Authentication next): the instructions it answers and the state it keeps between them. The
+/// One authentication protocol on the chip's side (BAC and PACE now; Chip Authentication and
+/// Active Authentication next): the instructions it answers and the state it keeps between them. The
 /// chip routes every command with one of `instructions` to it after secure messaging has been
 /// removed, and acts on the outcome: the answer, a change of secure-messaging session, access.
 ///

@@ -15,10 +15,23 @@ struct ProtocolHandlerRegistry: Sendable {
         }
     }
 
-    /// The handlers a chip with this configuration has: BAC with the MRZ password of its
-    /// credentials (or of DG1).
+    /// The handlers a chip with this configuration has: BAC (unless the chip is PACE-only) with
+    /// the MRZ password of its credentials (or of DG1), and PACE when it offers any.
     static func standard(for configuration: ChipConfiguration) -> [any ProtocolHandler] {
-        [BasicAccessControlHandler(password: configuration.credentials.mrzPassword(orFrom: configuration.files))]
+        let credentials = configuration.credentials
+        let mrz = credentials.mrzPassword(orFrom: configuration.files)
+        var handlers: [any ProtocolHandler] = []
+        if configuration.offersBasicAccessControl {
+            handlers.append(BasicAccessControlHandler(password: mrz))
+        }
+        if !credentials.paceOffers.isEmpty {
+            handlers.append(
+                PACEHandler(
+                    offers: credentials.paceOffers, mrz: mrz, can: credentials.can,
+                    chipAuthenticationKeys: credentials.chipAuthenticationKeys.map(\.keyPair),
+                    faults: FaultInjector(faults: configuration.faults).paceFaults))
+        }
+        return handlers
     }
 
     /// Whether some handler answers `instruction`.

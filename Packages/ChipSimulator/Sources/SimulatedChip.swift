@@ -12,7 +12,7 @@ import Transport
 /// off a protected command, the fault injector (`FaultInjector`) may cut the exchange short,
 /// chained parts are joined (`CommandChain`), and the plain command goes to the file system
 /// (`ChipFileSystem`: SELECT, READ BINARY) or to the protocol handler registered for its
-/// instruction (`ProtocolHandlerRegistry`: BAC), whose outcome may open, replace or end the
+/// instruction (`ProtocolHandlerRegistry`: BAC, PACE), whose outcome may open, replace or end the
 /// session and grant access to the files.
 ///
 /// It answers like a card: every problem is a status word, never a thrown error, except the

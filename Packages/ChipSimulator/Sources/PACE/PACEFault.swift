@@ -1,0 +1,21 @@
+/// A way the chip's side of PACE misbehaves on demand (`ChipFault.pace`), for tests of the
+/// reader's checks: each is something a broken or hostile chip could send.
+public enum PACEFault: Sendable, Hashable {
+    /// The chip's authentication token T_IC has one bit flipped.
+    case wrongToken
+    /// The chip answers the key agreement (step 3) with the terminal's own ephemeral key.
+    case reflectedKey
+    /// The chip's ephemeral key is not on the curve (ECDH: y + 1) or not below p (DH: p itself).
+    case offCurveKey
+    /// The chip's ephemeral key has small order: ECDH the point at infinity (`00`), DH p − 1
+    /// (order 2).
+    case smallSubgroupKey
+    /// The encrypted nonce z is one byte short of whole cipher blocks.
+    case unalignedNonce
+    /// DH public keys (mapping and ephemeral) leave the chip without their leading zero bytes, as
+    /// some chips send them; the tokens are still computed over the full-length encoding.
+    case strippedLeadingZeros
+    /// The chip loses its PACE run at this GENERAL AUTHENTICATE step (1–4): it answers 6985 and
+    /// the terminal must start again with MSE:Set AT.
+    case runDropped(step: Int)
+}
