@@ -2,6 +2,7 @@ import ASN1
 import ChipSimulator
 import Emrtd
 import Foundation
+import ICAO
 import LDS
 import MRZ
 import PCSC
@@ -155,7 +156,14 @@ enum ReadCommand: Command {
         if !document.deniedFiles.isEmpty {
             lines.append("denied:    \(document.deniedFiles.map(\.rawValue).joined(separator: " "))")
         }
-        lines.append("access:    \(document.accessControlProtocolUsed.rawValue)")
+        if let pace = document.pace {
+            let parameters = pace.parameterId.map { id in
+                " on \(StandardizedDomainParameters(id: id)?.name ?? "the chip's own parameters") (\(id))"
+            }
+            lines.append("access:    pace: \(pace.paceProtocol)\(parameters ?? ""), \(pace.password) password")
+        } else {
+            lines.append("access:    \(document.accessControlProtocolUsed.rawValue)")
+        }
         let data = document.authenticationStatus.data
         let checks = [
             "signature \(data.sodSignatureValid ? "valid" : "not valid")",

@@ -1,9 +1,13 @@
 import ChipSimulator
 
 /// The chip options `emrtd simulate` and `emrtd read --simulator` share: the PACE protocols the
-/// simulated chip offers, whether it still runs BAC, and its CAN. Without them the chip is the
-/// BAC-only chip it always was.
+/// simulated chip offers, whether it still runs BAC, and its CAN. Without them the chip offers
+/// what most documents issued today do: PACE with ECDH Generic Mapping and AES-128 on
+/// brainpoolP256r1, and BAC beside it.
 struct SimulatedChipOptions {
+    /// The offer of a chip given no `--pace`.
+    static let defaultOffer = "ECDH-GM-AES-128:13"
+
     var paceOffers: [PACEOffer] = []
     var paceOnly = false
     var can: CardAccessNumber?
@@ -15,6 +19,7 @@ struct SimulatedChipOptions {
         or AES-256), PARAM the standardized domain parameter ID or curve name (default 13,
         brainpoolP256r1, for ECDH and 0, the 1024-bit MODP group, for DH), e.g. ECDH-GM-AES-128:13,
         DH-IM-3DES:0, ECDH-CAM-AES-128:secp256r1 (CAM gets a fresh Chip Authentication key).
+        Without --pace the chip offers \(defaultOffer) and BAC; --no-pace makes it a BAC-only chip.
         --pace-only makes the chip refuse BAC; --chip-can CAN gives it a card access number (PACE's
         second password; the MRZ password always comes from DG1).
         """
@@ -29,10 +34,13 @@ struct SimulatedChipOptions {
         } catch let error as ChipSimulatorError {
             throw UsageError(error.reason)
         }
-        options.paceOnly = arguments.flag("--pace-only")
-        guard !options.paceOnly || !options.paceOffers.isEmpty else {
-            throw UsageError("--pace-only needs at least one --pace offer")
+        let noPACE = arguments.flag("--no-pace")
+        guard !noPACE || options.paceOffers.isEmpty else { throw UsageError("--no-pace and --pace exclude each other") }
+        if options.paceOffers.isEmpty && !noPACE {
+            options.paceOffers = [try PACEOffer(named: defaultOffer)]
         }
+        options.paceOnly = arguments.flag("--pace-only")
+        guard !options.paceOnly || !noPACE else { throw UsageError("--pace-only and --no-pace exclude each other") }
         if let can = try arguments.option("--chip-can") {
             guard let number = CardAccessNumber(can) else { throw UsageError("--chip-can takes 1 to 16 digits") }
             options.can = number

@@ -14,6 +14,12 @@ public enum EstablishedAccess: Sendable, Hashable {
         }
     }
 
+    /// The PACE run; nil for BAC.
+    public var paceResult: PACEResult? {
+        if case .pace(let result) = self { return result }
+        return nil
+    }
+
     /// The PACE mapping; nil for BAC.
     public var paceMapping: PACEMapping? {
         if case .pace(let result) = self { return result.paceProtocol.mapping }

@@ -305,6 +305,7 @@ struct ReadProcedure {
         var document = TravelDocument(
             ldsMasterFile: files, ldsVersion: common?.ldsVersion, unicodeVersion: common?.unicodeVersion,
             accessControlProtocolUsed: opened.access.accessControlProtocol, paceMapping: opened.access.paceMapping,
+            pace: opened.access.paceResult,
             authenticationStatus: AuthenticationStatus(
                 data: data, chip: ChipVerdict.decide(chipEvidence(access: opened.access, securityInfos: securityInfos))),
             machineReadableZoneInformation: dg1?.machineReadableZone,

@@ -1,3 +1,4 @@
+import AccessControl
 import CMS
 import Foundation
 import ICAO
@@ -21,6 +22,9 @@ public struct TravelDocument: Sendable {
     public var accessControlProtocolUsed: AccessControlProtocol
     /// The PACE mapping when PACE opened the chip; nil after BAC.
     public var paceMapping: PaceMapping?
+    /// The PACE run that opened the chip (protocol, parameter ID, password); nil after BAC. In the
+    /// JSON as `pace`, a key this project adds beside the reference model's `paceMapping`.
+    public var pace: PACEResult?
     public var authenticationStatus: AuthenticationStatus
     /// DG1, parsed.
     public var machineReadableZoneInformation: MachineReadableZone?
@@ -105,6 +109,7 @@ extension TravelDocument: JSONRepresentable {
             "unicodeVersion": .optional(unicodeVersion),
             "accessControlProtocolUsed": accessControlProtocolUsed.json,
             "paceMapping": .optional(paceMapping),
+            "pace": pace.map(paceJSON) ?? .null,
             "authenticationStatus": authenticationStatus.json,
             "machineReadableZoneInformation": .optional(machineReadableZoneInformation),
             "face": .optional(face),
@@ -123,6 +128,22 @@ extension TravelDocument: JSONRepresentable {
             "debugInfo": .optional(debugInfo),
         ]
     }
+}
+
+/// A PACE run as JSON: the protocol's OID and name, its parts, the parameters and the password
+/// kind (never the password).
+func paceJSON(_ pace: PACEResult) -> JSONValue {
+    let parameters = pace.parameterId.flatMap(StandardizedDomainParameters.init(id:))
+    return [
+        "protocol": .string(pace.paceProtocol.identifier.dotted),
+        "protocolName": .string(pace.paceProtocol.description),
+        "mapping": pace.paceProtocol.mapping.json,
+        "keyAgreement": pace.paceProtocol.keyAgreement.json,
+        "cipher": pace.paceProtocol.cipher.json,
+        "parameterId": .optional(pace.parameterId),
+        "parameterName": .optional(parameters?.name),
+        "password": .string("\(pace.password)"),
+    ]
 }
 
 extension AuthenticationStatus: JSONRepresentable {
