@@ -5,27 +5,28 @@ import MRZ
 import PCSC
 import Transport
 
-/// `emrtd dump`: opens a chip on a PC/SC reader with BAC and writes every file it holds.
+/// `emrtd dump`: opens a chip on a PC/SC reader (PACE or BAC) and writes every file it holds.
 enum DumpCommand: Command {
     static let name = "dump"
-    static let summary = "open a passport on a PC/SC reader (BAC) and write its raw files"
+    static let summary = "open a passport on a PC/SC reader (PACE or BAC) and write its raw files"
     static let usage = """
-        usage: emrtd dump [--reader NAME] --mrz DOCUMENTNUMBER DATEOFBIRTH DATEOFEXPIRY --out DIR
-                          [--wait SECONDS] [--debug]
+        usage: emrtd dump [--reader NAME] (--mrz DOCUMENTNUMBER DATEOFBIRTH DATEOFEXPIRY | --can CAN
+                          | --mrz-lines LINE...) [--access auto|pace|bac] --out DIR [--wait SECONDS] [--debug]
 
         Opens the chip in the reader NAME (optional when exactly one reader holds a card) with
-        BAC, reads every file present among EF.CardAccess, EF.COM, EF.SOD and DG1-DG16, and
+        PACE or BAC, reads every file present among EF.CardAccess, EF.COM, EF.SOD and DG1-DG16, and
         writes each, outer tag and length included, as DIR/CardAccess.bin, COM.bin, SOD.bin,
         DG1.bin ... DG16.bin. Prints what was read, denied (6982) or absent, the APDU count,
         the bytes moved and the time. Dates are YYMMDD. --wait waits up to SECONDS for a card
         (default 0: it must be there). --debug prints the APDU log (secrets redacted).
+        \(AccessOptions.usage)
         Exit status: 0 every present file read, 1 no reader, no card, access control failed
-        (wrong MRZ) or a file could not be read, 2 wrong command line.
+        (wrong MRZ or CAN) or a file could not be read, 2 wrong command line.
         """
 
     static func run(_ arguments: inout ArgumentReader) throws -> Int32 {
         let readerName = try arguments.option("--reader")
-        guard let mrz = try arguments.values("--mrz", count: 3) else { throw UsageError("--mrz is required") }
+        let access = try AccessOptions.read(&arguments)
         guard let output = try arguments.option("--out") else { throw UsageError("--out is required") }
         let wait = try arguments.option("--wait").map { text in
             guard let seconds = Double(text), seconds >= 0 else { throw UsageError("--wait takes seconds") }
@@ -33,12 +34,6 @@ enum DumpCommand: Command {
         }
         let debug = arguments.flag("--debug")
         guard try arguments.positionals().isEmpty else { throw UsageError("dump takes no positional arguments") }
-        let accessKey: AccessKey
-        do {
-            accessKey = try AccessKey.mrz(documentNumber: mrz[0], dateOfBirth: mrz[1], dateOfExpiry: mrz[2])
-        } catch {
-            throw UsageError("--mrz: \(error.reason)")
-        }
         let directory = URL(fileURLWithPath: output)
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -67,7 +62,7 @@ enum DumpCommand: Command {
 
         var session: ChipSession
         do throws(AccessControlError) {
-            session = try ChipAccess.open(link, accessKey: accessKey)
+            session = try ChipAccess.open(link, accessKey: access.accessKey, preferences: access.preferences)
         } catch {
             throw CommandFailure("access control failed: \(error.description)")
         }

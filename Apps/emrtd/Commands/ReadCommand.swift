@@ -14,13 +14,13 @@ enum ReadCommand: Command {
     static let name = "read"
     static let summary = "read a travel document's chip (PC/SC reader or the simulator) and verify it"
     static let usage = """
-        usage: emrtd read (--reader NAME | --simulator [DIR] [--pace NAME[:PARAM]]... [--pace-only]
+        usage: emrtd read (--reader NAME | --simulator [DIR] [--pace NAME[:PARAM]]... [--no-pace] [--pace-only]
                                                  [--chip-can CAN])
                           (--mrz DOCNUMBER DATEOFBIRTH DATEOFEXPIRY | --can CAN | --mrz-lines LINE...)
-                          [--csca FILE]... [--no-builtin] [--json] [--out DIR] [--challenge HEX] [--debug]
+                          [--access auto|pace|bac] [--csca FILE]... [--no-builtin] [--json] [--out DIR] [--challenge HEX] [--debug]
                           [--no-render]
 
-        Opens the chip with the MRZ's BAC key (or PACE when supported), reads EF.COM, EF.SOD and
+        Opens the chip (PACE when it offers it, else BAC; --access below), reads EF.COM, EF.SOD and
         every data group, checks them by Passive Authentication against the trusted CSCAs
         (masterlist/csca.pem unless --no-builtin, plus each --csca PEM bundle or DER file), and
         prints a summary: holder, document, the data and chip verdicts with their reasons,
@@ -33,7 +33,9 @@ enum ReadCommand: Command {
         --reader NAME reads the card in that PC/SC reader ("" for the only reader with a card).
         --simulator reads the chip simulator in this process: the files of DIR (dump layout), or
         without DIR the simulator's specimen, whose fresh test CSCA is trusted for this read
-        (BAC key: --mrz L898902C 690806 940623). The simulated chip's options:
+        (--mrz L898902C 690806 940623, or --can 123456: the simulated chip's default CAN).
+        \(AccessOptions.usage)
+        The simulated chip's options:
         \(SimulatedChipOptions.usage)
         Exit status: 0 read (whatever the verdicts), 1 the read failed, 2 wrong command line.
         """
@@ -42,7 +44,7 @@ enum ReadCommand: Command {
         let readerName = try arguments.option("--reader")
         let simulator = arguments.variadic("--simulator")
         let chipOptions = try SimulatedChipOptions.read(&arguments)
-        let accessKey = try readAccessKey(&arguments)
+        let access = try AccessOptions.read(&arguments)
         let cscaFiles = try arguments.options("--csca")
         let noBuiltIn = arguments.flag("--no-builtin")
         let json = arguments.flag("--json")
@@ -58,8 +60,8 @@ enum ReadCommand: Command {
             throw UsageError("give either --reader NAME or --simulator [DIR]")
         }
         guard (simulator?.count ?? 0) <= 1 else { throw UsageError("--simulator takes at most one directory") }
-        guard simulator != nil || (chipOptions.paceOffers.isEmpty && chipOptions.can == nil) else {
-            throw UsageError("--pace, --pace-only and --chip-can describe the simulated chip (--simulator)")
+        guard simulator != nil || !chipOptions.given else {
+            throw UsageError("--pace, --no-pace, --pace-only and --chip-can describe the simulated chip (--simulator)")
         }
 
         var authorities = try cscaFiles.map(readFile)
@@ -91,9 +93,10 @@ enum ReadCommand: Command {
         let start = clock.now
         let document: TravelDocument
         do throws(ReadError) {
-            let reader = try EmrtdReader(config: config)
+            let reader = try EmrtdReader(
+                config: config, chipAccess: StandardChipAccess(preferences: access.preferences))
             document = try reader.read(
-                transport: transport, accessKey: accessKey, activeAuthenticationChallenge: challenge,
+                transport: transport, accessKey: access.accessKey, activeAuthenticationChallenge: challenge,
                 listener: progress)
             progress?.finish()
         } catch {
@@ -111,22 +114,6 @@ enum ReadCommand: Command {
             if debug, let log = document.debugInfo?.log { print(describe(log)) }
         }
         return 0
-    }
-
-    private static func readAccessKey(_ arguments: inout ArgumentReader) throws -> AccessKey {
-        let mrz = try arguments.values("--mrz", count: 3)
-        let can = try arguments.option("--can")
-        let lines = arguments.variadic("--mrz-lines")
-        guard [mrz != nil, can != nil, lines != nil].filter({ $0 }).count == 1 else {
-            throw UsageError("give one of --mrz DOCNUMBER DATEOFBIRTH DATEOFEXPIRY, --can CAN, --mrz-lines LINE...")
-        }
-        do throws(MRZError) {
-            if let mrz { return try AccessKey.mrz(documentNumber: mrz[0], dateOfBirth: mrz[1], dateOfExpiry: mrz[2]) }
-            if let can { return try AccessKey.can(value: can) }
-            return try accessKeyFromMrz(try parseMrz(lines: lines ?? []))
-        } catch {
-            throw UsageError("invalid access key: \(error.reason)")
-        }
     }
 
     /// The card in reader `name` (or the only reader holding one), each answer awaited `timeout`.

@@ -9,7 +9,7 @@ enum SimulateCommand: Command {
     static let summary = "serve the chip simulator to pcscd's vpcd driver (a card with no hardware)"
     static let usage = """
         usage: emrtd simulate [DIR] [--rich] [--csca-out FILE] [--port PORT] [--host ADDRESS]
-                              [--max-read N] [--short-only] [--pace NAME[:PARAM]]... [--pace-only]
+                              [--max-read N] [--short-only] [--pace NAME[:PARAM]]... [--no-pace] [--pace-only]
                               [--chip-can CAN]
 
         Connects a simulated eMRTD chip to vpcd (default 127.0.0.1:35963, the reader

@@ -7,10 +7,14 @@ import ChipSimulator
 struct SimulatedChipOptions {
     /// The offer of a chip given no `--pace`.
     static let defaultOffer = "ECDH-GM-AES-128:13"
+    /// The card access number of a chip given no `--chip-can`.
+    static let defaultCAN = "123456"
 
     var paceOffers: [PACEOffer] = []
     var paceOnly = false
-    var can: CardAccessNumber?
+    var can = CardAccessNumber(defaultCAN)
+    /// Whether any of these options was given (they mean nothing without a simulated chip).
+    var given = false
 
     /// The usage lines of these options.
     static let usage = """
@@ -21,7 +25,7 @@ struct SimulatedChipOptions {
         DH-IM-3DES:0, ECDH-CAM-AES-128:secp256r1 (CAM gets a fresh Chip Authentication key).
         Without --pace the chip offers \(defaultOffer) and BAC; --no-pace makes it a BAC-only chip.
         --pace-only makes the chip refuse BAC; --chip-can CAN gives it a card access number (PACE's
-        second password; the MRZ password always comes from DG1).
+        second password; default \(defaultCAN); the MRZ password always comes from DG1).
         """
 
     /// Takes the options out of `arguments`.
@@ -36,14 +40,17 @@ struct SimulatedChipOptions {
         }
         let noPACE = arguments.flag("--no-pace")
         guard !noPACE || options.paceOffers.isEmpty else { throw UsageError("--no-pace and --pace exclude each other") }
+        options.given = noPACE || !options.paceOffers.isEmpty
         if options.paceOffers.isEmpty && !noPACE {
             options.paceOffers = [try PACEOffer(named: defaultOffer)]
         }
         options.paceOnly = arguments.flag("--pace-only")
+        options.given = options.given || options.paceOnly
         guard !options.paceOnly || !noPACE else { throw UsageError("--pace-only and --no-pace exclude each other") }
         if let can = try arguments.option("--chip-can") {
             guard let number = CardAccessNumber(can) else { throw UsageError("--chip-can takes 1 to 16 digits") }
             options.can = number
+            options.given = true
         }
         return options
     }

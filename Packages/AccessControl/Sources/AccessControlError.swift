@@ -47,9 +47,10 @@ public struct AccessControlError: Error, Sendable, CustomStringConvertible {
         AccessControlError(.transport, accessProtocol, "\(action): \(error)", transportError: error)
     }
 
-    /// `BAC failed: the chip refused EXTERNAL AUTHENTICATE (6988 ...) — check ...`.
+    /// `BAC failed: the chip refused EXTERNAL AUTHENTICATE (6988 ...) — check ...`; without a
+    /// protocol (no eMRTD application, a CAN without PACE) the reason alone, so that a caller's
+    /// "access control failed: " prefix is not said twice.
     public var description: String {
-        let subject = accessProtocol.map { "\($0.displayName) failed" } ?? "access control failed"
-        return "\(subject): \(reason)"
+        accessProtocol.map { "\($0.displayName) failed: \(reason)" } ?? reason
     }
 }

@@ -30,9 +30,7 @@ public struct StandardChipAccess: ChipAccessProcedure {
             if let transportError = error.transportError {
                 throw ReadError(transport: transportError, during: error.description)
             }
-            // "BAC failed: …" or "PACE failed: …"; without a protocol, the reason alone (the
-            // message already begins "access control failed").
-            throw ReadError(.accessControl, error.accessProtocol == nil ? error.reason : error.description)
+            throw ReadError(.accessControl, error.description)
         }
         return OpenedChip(
             files: SessionFileReader(session.fileReader), access: session.access, cardAccess: session.cardAccess,
