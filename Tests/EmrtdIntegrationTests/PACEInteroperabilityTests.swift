@@ -81,4 +81,39 @@ import Testing
             return error.code == .accessDenied && error.accessProtocol == .pace && error.statusWord?.rawValue == 0x6300
         }
     }
+
+    /// What a misbehaving chip side makes of the reader: each fault of the simulator's PACE
+    /// ends in the reader's typed error, before any file is read; faults before mutual
+    /// authentication let the reader fall back to BAC when allowed.
+    static let faults: [(PACEFault, offer: String, expected: AccessControlError.Code?)] = [
+        (.wrongToken, "ECDH-GM-AES-128:13", .chipVerificationFailed),
+        (.reflectedKey, "ECDH-GM-AES-128:13", .chipVerificationFailed),
+        (.offCurveKey, "ECDH-GM-AES-128:13", .chipVerificationFailed),
+        (.smallSubgroupKey, "ECDH-GM-AES-128:13", .chipVerificationFailed),
+        (.offCurveKey, "DH-GM-AES-128:2", .chipVerificationFailed),
+        (.smallSubgroupKey, "DH-GM-AES-128:2", .chipVerificationFailed),
+        (.unalignedNonce, "ECDH-GM-AES-128:13", .protocolViolation),
+        (.runDropped(step: 1), "ECDH-GM-AES-128:13", .protocolViolation),
+        (.runDropped(step: 4), "ECDH-GM-AES-128:13", .protocolViolation),
+        // Leading zeros stripped is tolerated: the reader pads the chip's DH values.
+        (.strippedLeadingZeros, "DH-GM-AES-128:0", nil),
+    ]
+
+    @Test func eachChipFaultIsTheReadersTypedError() throws {
+        let specimen = try Self.specimen.get()
+        for (fault, offer, expected) in Self.faults {
+            var configuration = ChipConfiguration(files: specimen.files, faults: [.pace(fault)])
+            try configuration.offerPACE([try PACEOffer(named: offer)], only: true)
+            let chip = SimulatedChip(configuration: configuration)
+            let key = try AccessKey.mrz(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623")
+            do throws(AccessControlError) {
+                let session = try ChipAccess.open(
+                    chip, accessKey: key, preferences: ChipAccessPreferences(allowsBACFallback: false))
+                #expect(expected == nil, "\(fault) on \(offer): opened with \(session.access)")
+            } catch {
+                #expect(error.code == expected, "\(fault) on \(offer): \(error)")
+                #expect(error.accessProtocol == .pace || error.accessProtocol == nil, "\(fault): \(error)")
+            }
+        }
+    }
 }
