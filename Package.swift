@@ -93,7 +93,10 @@ let package = Package(
             // The libFuzzer targets (Tools/fuzz.sh builds them with sanitizers; a plain build replays inputs).
             .executableTarget(
                 name: "emrtd-fuzz",
-                dependencies: ["ASN1", "MRZ", "LDS", "CMS", "Transport", "SecureMessaging", "AccessControl"],
+                dependencies: [
+                    "ASN1", "MRZ", "LDS", "CMS", "Transport", "SecureMessaging", "AccessControl", "ChipSimulator",
+                    "Secrets",
+                ],
                 path: "Fuzz/Sources"
             ),
             .executableTarget(
