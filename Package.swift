@@ -42,7 +42,7 @@ let libraries: [Library] = [
         dependencies: ["Transport", "CryptoPrimitives", "Arithmetic", "ASN1", "ICAO", "LDS", "COpenSSL", "Secrets"]),
 ]
 
-let systemLibraries = ["CGMP", "COpenSSL", "COpenJPEG", "CLibPNG"]
+let systemLibraries = ["CGMP", "COpenSSL", "COpenJPEG", "CLibPNG", "CEAC"]
 
 let package = Package(
     name: "emrtd",
@@ -103,7 +103,7 @@ let package = Package(
                 name: "emrtd-bench",
                 dependencies: [
                     "Arithmetic", "CryptoPrimitives", "COpenSSL", "OpenSSLReference", "SecureMessaging", "Transport",
-                    "ASN1", "CMS", "JSON", "LDS", "COpenJPEG", "ICAO",
+                    "ASN1", "CMS", "JSON", "LDS", "COpenJPEG", "ICAO", "AccessControl", "ChipSimulator", "MRZ", "CEAC",
                 ],
                 path: "Apps/emrtd-bench"
             ),
