@@ -3,27 +3,39 @@
 #include <eac/eac.h>
 #include <eac/pace.h>
 
-// One complete PACE session, both sides in memory, as OpenPACE's own tests run it: a terminal and
-// a card context set up from the same EF.CardAccess, the card's encrypted nonce (STEP1/2), the
-// mapping (STEP3A: Generic Mapping exchanges keys; Integrated Mapping sends the terminal's nonce,
-// which both sides map with), the key agreement (3B), the session keys (3C) and both
-// authentication tokens computed and verified (3D). Returns 1 when both tokens verified.
-static inline int ceac_pace_session(
-    const unsigned char *card_access, size_t card_access_length, const char *password, size_t password_length,
-    int integrated_mapping) {
-    EAC_CTX *terminal = EAC_CTX_new(), *card = EAC_CTX_new();
-    PACE_SEC *secret = PACE_SEC_new(password, password_length, PACE_CAN);
+// A terminal's or a card's context from EF.CardAccess. OpenPACE refuses the Integrated Mapping
+// under TR-03110 2.02 (its default), which dropped it; 2.01 still has it, as ICAO 9303-11 does.
+// For DH, reading EF.CardAccess runs DH_check on the group (primality of p and q).
+static inline EAC_CTX *ceac_pace_context(const unsigned char *card_access, size_t card_access_length,
+                                         int integrated_mapping) {
+    EAC_CTX *context = EAC_CTX_new();
+    if (context == NULL) return NULL;
+    if (integrated_mapping) context->tr_version = EAC_TR_VERSION_2_01;
+    if (EAC_CTX_init_ef_cardaccess(card_access, card_access_length, context) != 1) {
+        EAC_CTX_clear_free(context);
+        return NULL;
+    }
+    return context;
+}
+
+static inline void ceac_pace_context_free(EAC_CTX *context) {
+    if (context != NULL) EAC_CTX_clear_free(context);
+}
+
+static inline PACE_SEC *ceac_pace_can(const char *can, size_t length) { return PACE_SEC_new(can, length, PACE_CAN); }
+static inline void ceac_pace_secret_free(PACE_SEC *secret) {
+    if (secret != NULL) PACE_SEC_clear_free(secret);
+}
+
+// One PACE run between two contexts, as OpenPACE's own example runs it: the card's encrypted nonce
+// (STEP1/2), the mapping (STEP3A: Generic Mapping exchanges keys; Integrated Mapping sends the
+// terminal's nonce, which both sides map with), the key agreement (3B), the session keys (3C) and
+// both authentication tokens computed and verified (3D). Each run overwrites the contexts' PACE
+// state, so contexts may be reused. Returns 1 when both tokens verified.
+static inline int ceac_pace_steps(EAC_CTX *terminal, EAC_CTX *card, const PACE_SEC *secret, int integrated_mapping) {
     BUF_MEM *nonce = NULL, *terminal_mapping = NULL, *card_mapping = NULL, *terminal_key = NULL, *card_key = NULL,
             *terminal_token = NULL, *card_token = NULL;
-    // OpenPACE refuses the Integrated Mapping under TR-03110 2.02 (its default), which dropped it;
-    // 2.01 still has it, as ICAO 9303-11 does.
-    if (integrated_mapping && terminal != NULL && card != NULL) {
-        terminal->tr_version = EAC_TR_VERSION_2_01;
-        card->tr_version = EAC_TR_VERSION_2_01;
-    }
     int ok = terminal != NULL && card != NULL && secret != NULL
-        && EAC_CTX_init_ef_cardaccess(card_access, card_access_length, terminal) == 1
-        && EAC_CTX_init_ef_cardaccess(card_access, card_access_length, card) == 1
         && (nonce = PACE_STEP1_enc_nonce(card, secret)) != NULL
         && PACE_STEP2_dec_nonce(terminal, secret, nonce) == 1
         && (terminal_mapping = PACE_STEP3A_generate_mapping_data(terminal)) != NULL
@@ -43,8 +55,16 @@ static inline int ceac_pace_session(
     for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++) {
         if (buffers[i] != NULL) BUF_MEM_free(buffers[i]);
     }
-    if (secret != NULL) PACE_SEC_clear_free(secret);
-    if (terminal != NULL) EAC_CTX_clear_free(terminal);
-    if (card != NULL) EAC_CTX_clear_free(card);
+    return ok;
+}
+
+// A whole session with fresh contexts from EF.CardAccess on both sides.
+static inline int ceac_pace_session(const unsigned char *card_access, size_t card_access_length,
+                                    const PACE_SEC *secret, int integrated_mapping) {
+    EAC_CTX *terminal = ceac_pace_context(card_access, card_access_length, integrated_mapping);
+    EAC_CTX *card = ceac_pace_context(card_access, card_access_length, integrated_mapping);
+    int ok = ceac_pace_steps(terminal, card, secret, integrated_mapping);
+    ceac_pace_context_free(terminal);
+    ceac_pace_context_free(card);
     return ok;
 }
