@@ -42,7 +42,7 @@ let libraries: [Library] = [
         dependencies: ["Transport", "CryptoPrimitives", "Arithmetic", "ASN1", "ICAO", "LDS", "COpenSSL", "Secrets"]),
 ]
 
-let systemLibraries = ["CGMP", "COpenSSL", "COpenJPEG", "CLibPNG"]
+let systemLibraries = ["CGMP", "COpenSSL", "COpenJPEG", "CLibPNG", "CEAC"]
 
 let package = Package(
     name: "emrtd",
@@ -93,14 +93,17 @@ let package = Package(
             // The libFuzzer targets (Tools/fuzz.sh builds them with sanitizers; a plain build replays inputs).
             .executableTarget(
                 name: "emrtd-fuzz",
-                dependencies: ["ASN1", "MRZ", "LDS", "CMS", "Transport", "SecureMessaging", "AccessControl"],
+                dependencies: [
+                    "ASN1", "MRZ", "LDS", "CMS", "Transport", "SecureMessaging", "AccessControl", "ChipSimulator",
+                    "Secrets",
+                ],
                 path: "Fuzz/Sources"
             ),
             .executableTarget(
                 name: "emrtd-bench",
                 dependencies: [
                     "Arithmetic", "CryptoPrimitives", "COpenSSL", "OpenSSLReference", "SecureMessaging", "Transport",
-                    "ASN1", "CMS", "JSON", "LDS", "COpenJPEG", "ICAO",
+                    "ASN1", "CMS", "JSON", "LDS", "COpenJPEG", "ICAO", "AccessControl", "ChipSimulator", "MRZ", "CEAC",
                 ],
                 path: "Apps/emrtd-bench"
             ),

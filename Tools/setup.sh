@@ -6,6 +6,8 @@ set -euo pipefail
 packages=(
     # system-library targets
     libgmp-dev libssl-dev libopenjp2-7-dev libpcsclite-dev libpng-dev pkg-config
+    # emrtd-bench's pace suite: OpenPACE (CEAC)
+    libeac-dev
     # tests: the PC/SC rig, OpenSSL's CLI, OpenJPEG's reference decoder
     pcscd vsmartcard-vpcd vsmartcard-vpicc pcsc-tools openssl libopenjp2-tools iproute2 procps
     # the third-party ePass emulator in ../shared/peers

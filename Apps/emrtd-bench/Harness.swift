@@ -95,6 +95,13 @@ final class BenchRun {
                 + "  ratio \(String(format: "%.2f", row.ratio))")
     }
 
+    /// A line under the table (not in the JSON): a row that could not be measured against the
+    /// reference, and why.
+    func note(_ text: String) {
+        guard !options.json else { return }
+        print("  \(text)")
+    }
+
     /// Operations per second of `emrtd` and of `reference`, each run for about `options.seconds`
     /// in ten alternating slices (after a warm-up), so that a machine whose load changes during
     /// the run slows both sides alike and the ratio stays meaningful. The closures get the

@@ -4,7 +4,7 @@ import Foundation
 /// the same run and reports the ratio of their rates (above 1 means emrtd is faster), as a table
 /// or, with `--json`, as an array of `BenchRow`s. A suite is a file here with its entry below.
 let allSuites: [Suite] = [
-    curvesSuite, hashSuite, secureMessagingSuite, passiveAuthenticationSuite, jsonSuite, imageSuite,
+    curvesSuite, hashSuite, secureMessagingSuite, passiveAuthenticationSuite, jsonSuite, imageSuite, paceSuite,
 ]
 
 func fail(_ message: String, status: Int32) -> Never {

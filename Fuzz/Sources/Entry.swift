@@ -27,6 +27,18 @@ import Foundation
     enum Replay {
         static func main() {
             let arguments = CommandLine.arguments.dropFirst()
+            if arguments.first == "--write-pace-seeds", let directory = arguments.dropFirst().first {
+                // Fuzz/Seeds/make-pace-seeds.sh: the `pace` target's recorded answers as seeds.
+                for seed in PACERecording.seeds() {
+                    let path = URL(fileURLWithPath: directory).appendingPathComponent("\(seed.name).bin")
+                    guard FileManager.default.createFile(atPath: path.path, contents: Data(seed.bytes)) else {
+                        FileHandle.standardError.write(Data("cannot write \(path.path)\n".utf8))
+                        exit(1)
+                    }
+                }
+                print("wrote \(PACERecording.seeds().count) seeds to \(directory)")
+                return
+            }
             guard let name = arguments.first, let target = allTargets[name] else {
                 FileHandle.standardError.write(
                     Data(

@@ -42,10 +42,16 @@ public final class SimulatedChip: CardTransport {
         self.init(configuration: configuration, random: .system)
     }
 
+    /// A chip drawing its nonces and keys from `random`: fixed bytes make its runs repeatable
+    /// (the worked examples, the `pace` fuzz target's recorded transcripts).
+    public convenience init(configuration: ChipConfiguration, random: RandomSource) {
+        self.init(configuration: configuration, extraHandlers: [], random: random)
+    }
+
     /// A chip whose protocol handlers are `extraHandlers` (answering first, so a test can stand in
     /// for a standard protocol) and the standard ones, drawing random bytes from `random`.
     init(
-        configuration: ChipConfiguration, extraHandlers: [any ProtocolHandler] = [],
+        configuration: ChipConfiguration, extraHandlers: [any ProtocolHandler],
         random: RandomSource
     ) {
         self.configuration = configuration

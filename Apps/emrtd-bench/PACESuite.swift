@@ -1,0 +1,137 @@
+import ASN1
+import AccessControl
+import CEAC
+import ChipSimulator
+import Foundation
+import ICAO
+import MRZ
+
+/// `emrtd-bench pace`: complete PACE sessions per second, both sides in memory, per mapping and
+/// standardized parameter set.
+///
+/// emrtd: the reader's chip access procedure (`ChipAccess.open` with a CAN: SELECT MF, EF.CardAccess
+/// read and parsed, MSE:Set AT, the four GENERAL AUTHENTICATE steps, SELECT of the application
+/// under the new secure messaging) against the simulator's chip (`SimulatedChip`, reset before each
+/// session) over its `CardTransport`: every APDU is encoded, decoded and answered.
+///
+/// OpenPACE (libeac): a terminal and a card context from the same EF.CardAccess and the PACE_STEP*
+/// functions passing buffers to each other (`ceac_pace_session` in `CEAC/shim.h`): the same
+/// cryptography on both sides (nonce, mapping, key agreement, KDF, both tokens computed and
+/// verified) without APDUs, chip file system or the SELECT under secure messaging. Where the two
+/// differ in substance:
+/// - OpenPACE 1.1.2 has no Chip Authentication Mapping: the CAM rows' reference is its Generic
+///   Mapping on the same curve and cipher (CAM is GM plus the chip's encrypted CA data).
+/// - Its Integrated Mapping is TR-03110 2.01's (run with `tr_version` 2.01, since 2.02 dropped it):
+///   for ECDH that is Icart's point encoding, not 9303-11's, and it refuses curves with
+///   p ≡ 1 mod 3 (secp256r1, brainpoolP384r1): those rows print our figure alone.
+/// - For DH, every OpenPACE context runs `DH_check` (primality of p and q) on the RFC 5114 group
+///   when it reads EF.CardAccess (about 230 ms for both): the DH rows' reference is dominated by
+///   those tests, so each DH row is followed by one whose reference makes its two contexts once
+///   and reuses them (its PACE steps alone; ours still does the whole session).
+let paceSuite = Suite(
+    name: "pace",
+    title: "pace: PACE sessions/s, reader ChipAccess.open vs the simulated chip in memory, "
+        + "vs OpenPACE PACE_STEP* terminal and card contexts (CAM rows: OpenPACE GM, it has no CAM)",
+    takesParameterIDs: true
+) { run in
+    EAC_init()
+    let can = "123456"
+    let accessKey = try AccessKey.can(value: can)
+    for row in paceRows
+    where run.options.parameterIDs.map({ $0.contains(row.parameters.id) }) ?? true {
+        guard let paceProtocol = PACEProtocol(mapping: row.mapping, keyAgreement: row.keyAgreement, cipher: row.cipher),
+            let offer = ChipSimulator.PACEOffer(paceProtocol, parameters: row.parameters),
+            let referenceProtocol = PACEProtocol(
+                mapping: row.mapping == .integratedMapping ? .integratedMapping : .genericMapping,
+                keyAgreement: row.keyAgreement, cipher: row.cipher)
+        else { throw BenchFailure("\(row) is no PACE protocol") }
+        var configuration = ChipConfiguration(files: ChipFiles())
+        configuration.credentials.can = CardAccessNumber(can)
+        try configuration.offerPACE([offer], only: true)
+        let chip = SimulatedChip(configuration: configuration)
+        let preferences = ChipAccessPreferences(allowsBACFallback: false)
+        // OpenPACE's EF.CardAccess: one PACEInfo (protocol, version 2, parameter ID).
+        let cardAccess = DER.set([
+            DER.sequence([
+                DER.objectIdentifier(referenceProtocol.identifier), DER.integer(2), DER.integer(row.parameters.id),
+            ])
+        ])
+        let integrated: Int32 = row.mapping == .integratedMapping ? 1 : 0
+        guard let secret = ceac_pace_can(can, can.utf8.count) else { throw BenchFailure("OpenPACE: no PACE_SEC") }
+        defer { ceac_pace_secret_free(secret) }
+        func ours() -> Bool {
+            chip.reset()
+            guard let session = try? ChipAccess.open(chip, accessKey: accessKey, preferences: preferences),
+                session.access.paceResult?.paceProtocol == paceProtocol
+            else { return false }
+            return true
+        }
+        func openPACE() -> Bool {
+            ceac_pace_session(cardAccess, cardAccess.count, secret, integrated) == 1
+        }
+        guard ours() else { throw BenchFailure("\(row.name): the reader did not open the simulated chip") }
+        guard openPACE() else {
+            // OpenPACE's Integrated Mapping for ECDH is TR-03110 2.01's (Icart's encoding, which
+            // needs p ≡ 2 mod 3): it refuses secp256r1 and brainpoolP384r1. Our figure alone.
+            guard row.mapping == .integratedMapping else {
+                throw BenchFailure("\(row.name): OpenPACE did not complete a session")
+            }
+            var failures = 0
+            let alone = run.compare(emrtd: { _ in if !ours() { failures += 1 } }, reference: { _ in })
+            guard failures == 0 else { throw BenchFailure("\(row.name): \(failures) sessions failed") }
+            run.note(
+                "\(row.name): emrtd \(String(format: "%.1f", alone.emrtd)) sessions/s; no reference "
+                    + "(OpenPACE's Integrated Mapping refuses the curve), not in --json")
+            continue
+        }
+        var failures = 0
+        run.compare(
+            row.name, unit: "sessions/s",
+            emrtd: { _ in if !ours() { failures += 1 } },
+            reference: { _ in if !openPACE() { failures += 1 } })
+        guard failures == 0 else { throw BenchFailure("\(row.name): \(failures) sessions failed") }
+        guard row.keyAgreement == .dh else { continue }
+        // OpenPACE's DH contexts spend nearly all of a session testing the group's primes when
+        // they read EF.CardAccess: the same row with its two contexts made once and reused (each
+        // run overwrites their PACE state), i.e. its PACE arithmetic alone.
+        let terminal = ceac_pace_context(cardAccess, cardAccess.count, integrated)
+        let card = ceac_pace_context(cardAccess, cardAccess.count, integrated)
+        defer {
+            ceac_pace_context_free(terminal)
+            ceac_pace_context_free(card)
+        }
+        guard ceac_pace_steps(terminal, card, secret, integrated) == 1 else {
+            throw BenchFailure("\(row.name): OpenPACE's reused contexts did not complete a session")
+        }
+        run.compare(
+            "\(row.name) (OpenPACE contexts reused)", unit: "sessions/s",
+            emrtd: { _ in if !ours() { failures += 1 } },
+            reference: { _ in if ceac_pace_steps(terminal, card, secret, integrated) != 1 { failures += 1 } })
+        guard failures == 0 else { throw BenchFailure("\(row.name): \(failures) sessions failed") }
+    }
+}
+
+/// One row: a mapping and key agreement on standardized parameters, with the cipher that suits
+/// their size.
+private struct PACERow: CustomStringConvertible {
+    let mapping: PACEMapping
+    let keyAgreement: KeyAgreement
+    let cipher: BlockCipher
+    let parameters: StandardizedDomainParameters
+
+    var name: String { "\(mapping.abbreviation) \(keyAgreement.abbreviation) \(parameters.name) \(cipher)" }
+    var description: String { name }
+}
+
+private let paceRows: [PACERow] = [PACEMapping.genericMapping, .integratedMapping, .chipAuthenticationMapping]
+    .flatMap { mapping in
+        let curves: [(StandardizedDomainParameters, BlockCipher)] = [
+            (.secp256r1, .aes128), (.brainpoolP256r1, .aes128), (.brainpoolP384r1, .aes192),
+            (.brainpoolP512r1, .aes256),
+        ]
+        let groups: [(StandardizedDomainParameters, BlockCipher)] =
+            mapping == .chipAuthenticationMapping
+            ? [] : [(.modp2048Subgroup224, .aes128), (.modp2048Subgroup256, .aes128)]
+        return curves.map { PACERow(mapping: mapping, keyAgreement: .ecdh, cipher: $0.1, parameters: $0.0) }
+            + groups.map { PACERow(mapping: mapping, keyAgreement: .dh, cipher: $0.1, parameters: $0.0) }
+    }
