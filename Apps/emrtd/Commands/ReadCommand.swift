@@ -58,8 +58,8 @@ enum ReadCommand: Command {
             throw UsageError("give either --reader NAME or --simulator [DIR]")
         }
         guard (simulator?.count ?? 0) <= 1 else { throw UsageError("--simulator takes at most one directory") }
-        guard simulator != nil || (chipOptions.paceOffers.isEmpty && chipOptions.can == nil) else {
-            throw UsageError("--pace, --pace-only and --chip-can describe the simulated chip (--simulator)")
+        guard simulator != nil || !chipOptions.isGiven else {
+            throw UsageError("--pace, --no-pace, --pace-only and --chip-can describe the simulated chip (--simulator)")
         }
 
         var authorities = try cscaFiles.map(readFile)

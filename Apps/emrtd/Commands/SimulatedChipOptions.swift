@@ -11,6 +11,8 @@ struct SimulatedChipOptions {
     var paceOffers: [PACEOffer] = []
     var paceOnly = false
     var can: CardAccessNumber?
+    /// Whether the command line gave any of these options (the default offer is not one).
+    var isGiven = false
 
     /// The usage lines of these options.
     static let usage = """
@@ -36,6 +38,7 @@ struct SimulatedChipOptions {
         }
         let noPACE = arguments.flag("--no-pace")
         guard !noPACE || options.paceOffers.isEmpty else { throw UsageError("--no-pace and --pace exclude each other") }
+        options.isGiven = noPACE || !options.paceOffers.isEmpty
         if options.paceOffers.isEmpty && !noPACE {
             options.paceOffers = [try PACEOffer(named: defaultOffer)]
         }
@@ -45,6 +48,7 @@ struct SimulatedChipOptions {
             guard let number = CardAccessNumber(can) else { throw UsageError("--chip-can takes 1 to 16 digits") }
             options.can = number
         }
+        options.isGiven = options.isGiven || options.paceOnly || options.can != nil
         return options
     }
 
