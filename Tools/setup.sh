@@ -12,6 +12,12 @@ packages=(
     pcscd vsmartcard-vpcd vsmartcard-vpicc pcsc-tools openssl libopenjp2-tools iproute2 procps
     # the third-party ePass emulator in ../shared/peers
     python3-pyscard python3-pycryptodome python3-pil patch
+    # the third-party nPA emulator (OpenPACE's PACE chip side): vicc's Python card, OpenPACE, and
+    # what start-vicc-npa.sh needs to build OpenPACE's Python bindings from Debian's source
+    python3-virtualsmartcard libeac3 libeac-dev swig python3-dev gcc dpkg-dev
+    # OpenSC's npa-tool (a third-party PACE terminal), built from Debian's source by
+    # ../shared/peers/build-npa-tool.sh into .build/peers
+    make autoconf automake libtool flex libltdl-dev libreadline-dev zlib1g-dev
 )
 
 missing=()

@@ -22,6 +22,24 @@ import Testing
         #expect(badOption.status == 2 && badOption.errorOutput.contains("usage: emrtd verify"))
     }
 
+    /// The simulated chip's options belong to `--simulator`; without them `--reader` is a read
+    /// (here one that finds no pcscd), not a usage error, whatever the chip options' defaults.
+    @Test func readerReadsTakeNoChipOptions() throws {
+        guard let emrtd = Self.emrtd() else { return }
+        let noService = ["PCSCLITE_CSOCK_NAME": "/nonexistent/pcscd.comm"]
+        for key in [["--can", "123456"], ["--mrz", "L898902C", "690806", "940623"]] {
+            let read = try Subprocess.run(emrtd, ["read", "--reader", "Some Reader"] + key, environment: noService)
+            #expect(read.status == 1, "\(key): \(read.combinedOutput)")
+            #expect(read.errorOutput.hasPrefix("emrtd read: cannot reach the card"), "\(read.errorOutput)")
+        }
+        for chipOption in [["--chip-can", "123456"], ["--no-pace"], ["--pace-only"], ["--pace", "ECDH-GM-AES-128"]] {
+            let read = try Subprocess.run(
+                emrtd, ["read", "--reader", "Some Reader", "--can", "123456"] + chipOption, environment: noService)
+            #expect(read.status == 2, "\(chipOption): \(read.combinedOutput)")
+            #expect(read.errorOutput.contains("describe the simulated chip (--simulator)"))
+        }
+    }
+
     @Test func mrzPrintsTheSpecimenAndRefusesGarbage() throws {
         guard let emrtd = Self.emrtd() else { return }
         let result = try Subprocess.run(

@@ -56,6 +56,15 @@ public enum Prerequisites {
         return nil
     }
 
+    /// Whether Debian package `package` is installed (dpkg's status), after recording that it is
+    /// missing when it is not.
+    public static func package(_ package: String, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+        let status = try? Subprocess.run("/usr/bin/dpkg-query", ["-W", "-f=${Status}", package])
+        if status?.output == "install ok installed" { return true }
+        unavailable("the Debian package \(package)", sourceLocation: sourceLocation)
+        return false
+    }
+
     /// Where `name`, an executable of this package, is built: beside the test bundle
     /// (`swift build --build-tests` builds it there), whether it is there or not.
     public static func builtExecutablePath(_ name: String) -> String {
