@@ -93,7 +93,8 @@ import Testing
     @Test func stepsCompose() {
         let evidence = ChipEvidence(chipAuthentication: .authenticated, activeAuthentication: .denied("bad"))
         #expect(ChipVerdict.decide(evidence).status == .denied)
-        let withoutDenial = ChipVerdict.decide(evidence, steps: [ProtocolResultStep.chipAuthentication, ProtocolResultStep.activeAuthentication])
+        let withoutDenial = ChipVerdict.decide(
+            evidence, steps: [ProtocolResultStep.chipAuthentication, ProtocolResultStep.activeAuthentication])
         #expect(withoutDenial.status == .authenticated && withoutDenial.chipProtocol == .chipAuthentication)
     }
 }

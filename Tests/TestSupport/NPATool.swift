@@ -32,30 +32,20 @@ public enum NPATool {
         let parent = buildDirectory.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
         let lockPath = parent.appendingPathComponent("npa-tool.lock").path
-        let lock = open(lockPath, O_CREAT | O_RDWR | O_CLOEXEC, 0o666)
-        guard lock >= 0 else {
-            Prerequisites.unavailable("a lock on \(lockPath)", sourceLocation: sourceLocation)
-            return nil
-        }
-        defer { close(lock) }
-        while flock(lock, LOCK_EX) != 0 {
-            guard errno == EINTR else {
-                Prerequisites.unavailable("a lock on \(lockPath)", sourceLocation: sourceLocation)
+        return try FileLock.holding(lockPath, sourceLocation: sourceLocation) {
+            if let built = built() { return built }
+            // A build that stopped halfway leaves a source tree the script cannot unpack over.
+            try? FileManager.default.removeItem(at: buildDirectory)
+            let result = try Subprocess.run(script, [buildDirectory.path])
+            guard result.status == 0, let built = built() else {
+                Prerequisites.unavailable(
+                    "a working npa-tool build (build-npa-tool.sh: \(result.combinedOutput))",
+                    sourceLocation: sourceLocation
+                )
                 return nil
             }
+            return built
         }
-        defer { flock(lock, LOCK_UN) }
-        if let built = built() { return built }
-        // A build that stopped halfway leaves a source tree the script cannot unpack over.
-        try? FileManager.default.removeItem(at: buildDirectory)
-        let result = try Subprocess.run(script, [buildDirectory.path])
-        guard result.status == 0, let built = built() else {
-            Prerequisites.unavailable(
-                "a working npa-tool build (build-npa-tool.sh: \(result.combinedOutput))", sourceLocation: sourceLocation
-            )
-            return nil
-        }
-        return built
     }
 
     /// `<buildDirectory>/opensc-*/src/tools/npa-tool` when it is built.

@@ -35,27 +35,16 @@ public enum PeerRig {
         let toolsFound = tools.map { Prerequisites.tool($0.name, package: $0.package, sourceLocation: sourceLocation) }
         let packagesFound = packages.map { Prerequisites.package($0, sourceLocation: sourceLocation) }
         guard !toolsFound.contains(nil), !packagesFound.contains(false) else { return nil }
-        let lock = open(lockPath, O_CREAT | O_RDWR | O_CLOEXEC, 0o666)
-        guard lock >= 0 else {
-            Prerequisites.unavailable("a lock on \(lockPath)", sourceLocation: sourceLocation)
-            return nil
-        }
-        defer { close(lock) }
-        while flock(lock, LOCK_EX) != 0 {
-            guard errno == EINTR else {
-                Prerequisites.unavailable("a lock on \(lockPath)", sourceLocation: sourceLocation)
+        return try FileLock.holding(lockPath, sourceLocation: sourceLocation) {
+            let started = try Subprocess.run(start)
+            defer { _ = try? Subprocess.run(peers.appendingPathComponent("stop.sh").path) }
+            guard started.status == 0 else {
+                Prerequisites.unavailable(
+                    "a working \(emulator) (\(script): \(started.combinedOutput))", sourceLocation: sourceLocation)
                 return nil
             }
+            return try body()
         }
-        defer { flock(lock, LOCK_UN) }
-        let started = try Subprocess.run(start)
-        defer { _ = try? Subprocess.run(peers.appendingPathComponent("stop.sh").path) }
-        guard started.status == 0 else {
-            Prerequisites.unavailable(
-                "a working \(emulator) (\(script): \(started.combinedOutput))", sourceLocation: sourceLocation)
-            return nil
-        }
-        return try body()
     }
 }
 
