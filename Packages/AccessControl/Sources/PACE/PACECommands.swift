@@ -44,8 +44,14 @@ enum PACECommands {
     /// ```
     /// 7F49 L { 06 L protocol OID, 86 L point | 84 L DH value }
     /// ```
+    ///
+    /// The DH value y is an unsigned integer, written with the fewest octets (TR-03110-3 D.2.1.1:
+    /// no leading 00), whatever length it travelled in; a point keeps its fixed length. OpenPACE
+    /// (and chips built on it) compute the token so, which matters once in 256 keys.
     static func publicKeyDataObject(_ paceProtocol: PACEProtocol, keyTag: UInt64, key: [UInt8]) -> [UInt8] {
-        DER.tlv(ASN1Tag(0x7F49), DER.objectIdentifier(paceProtocol.identifier) + DER.tlv(ASN1Tag(keyTag), key))
+        let value = keyTag == 0x84 ? Array(key.drop { $0 == 0 }) : key
+        return DER.tlv(
+            ASN1Tag(0x7F49), DER.objectIdentifier(paceProtocol.identifier) + DER.tlv(ASN1Tag(keyTag), value))
     }
 
     /// The data objects of a GENERAL AUTHENTICATE answer, `7C L { … }`; nil when the data is not one

@@ -13,7 +13,7 @@ public enum PACEFault: Sendable, Hashable {
     /// The encrypted nonce z is one byte short of whole cipher blocks.
     case unalignedNonce
     /// DH public keys (mapping and ephemeral) leave the chip without their leading zero bytes, as
-    /// some chips send them; the tokens are still computed over the full-length encoding.
+    /// some chips send them (the tokens are over the fewest-octet encoding either way).
     case strippedLeadingZeros
     /// The chip loses its PACE run at this GENERAL AUTHENTICATE step (1–4): it answers 6985 and
     /// the terminal must start again with MSE:Set AT.

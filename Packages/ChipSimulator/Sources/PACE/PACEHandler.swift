@@ -295,14 +295,16 @@ struct PACEHandler: ProtocolHandler {
 
     /// The authentication token (9303-11 §4.4.3.4): the MAC under KS_MAC of the public key data
     /// object 7F49 { 06 protocol OID, 86 point | 84 DH value } — the retail MAC for 3DES, CMAC
-    /// truncated to 8 bytes for AES.
-    private static func token(
+    /// truncated to 8 bytes for AES. The DH value is an unsigned integer in its fewest octets
+    /// (TR-03110-3 D.2.1.1), as OpenPACE's terminals compute it; a point has its fixed length.
+    static func token(
         mac: SymmetricKey, protocol identifier: ASN1ObjectIdentifier, keyTag: UInt8, publicKey: [UInt8]
     )
         throws -> [UInt8]
     {
+        let value = keyTag == 0x84 ? Array(publicKey.drop { $0 == 0 }) : publicKey
         let object = DER.constructed(
-            ASN1Tag(0x7F49), [DER.objectIdentifier(identifier), DER.tlv(ASN1Tag(UInt64(keyTag)), publicKey)])
+            ASN1Tag(0x7F49), [DER.objectIdentifier(identifier), DER.tlv(ASN1Tag(UInt64(keyTag)), value)])
         return mac.cipher == .tripleDES ? try mac.retailMAC(object) : try mac.cmac(object, truncatedTo: 8)
     }
 
