@@ -2,7 +2,6 @@ import ASN1
 import ChipSimulator
 import Emrtd
 import Foundation
-import ICAO
 import LDS
 import MRZ
 import PCSC
@@ -145,7 +144,7 @@ enum ReadCommand: Command {
         }
         if let pace = document.pace {
             let parameters = pace.parameterId.map { id in
-                " on \(StandardizedDomainParameters(id: id)?.name ?? "the chip's own parameters") (\(id))"
+                " on \(pace.standardizedDomainParameters?.name ?? "the chip's own parameters") (\(id))"
             }
             lines.append("access:    pace: \(pace.paceProtocol)\(parameters ?? ""), \(pace.password) password")
         } else {

@@ -133,7 +133,6 @@ extension TravelDocument: JSONRepresentable {
 /// A PACE run as JSON: the protocol's OID and name, its parts, the parameters and the password
 /// kind (never the password).
 func paceJSON(_ pace: PACEResult) -> JSONValue {
-    let parameters = pace.parameterId.flatMap(StandardizedDomainParameters.init(id:))
     return [
         "protocol": .string(pace.paceProtocol.identifier.dotted),
         "protocolName": .string(pace.paceProtocol.description),
@@ -141,7 +140,7 @@ func paceJSON(_ pace: PACEResult) -> JSONValue {
         "keyAgreement": pace.paceProtocol.keyAgreement.json,
         "cipher": pace.paceProtocol.cipher.json,
         "parameterId": .optional(pace.parameterId),
-        "parameterName": .optional(parameters?.name),
+        "parameterName": .optional(pace.standardizedDomainParameters?.name),
         "password": .string("\(pace.password)"),
     ]
 }

@@ -220,12 +220,6 @@ public struct PACEInfo: Sendable, Equatable, JSONRepresentable {
         protocolIdentifier.arcs.dropFirst(10).first.flatMap(BlockCipher.init(protocolArc:))
     }
 
-    /// The standardized domain parameters `parameterId` names (nil for a proprietary ID, given by
-    /// a PACEDomainParameterInfo).
-    public var standardizedDomainParameters: StandardizedDomainParameters? {
-        parameterId.flatMap(StandardizedDomainParameters.init(id:))
-    }
-
     private var family: (mapping: PACEMapping, keyAgreement: KeyAgreement)? {
         protocolIdentifier.arcs.dropFirst(9).first.flatMap(PACEProtocol.family(arc:))
     }
