@@ -37,7 +37,7 @@ let libraries: [Library] = [
         name: "ChipAuthentication",
         dependencies: [
             "Transport", "SecureMessaging", "Arithmetic", "CryptoPrimitives", "ICAO", "LDS", "CMS", "ASN1", "Secrets",
-        ]),
+        ], testDependencies: ["OpenSSLReference"]),
     Library(
         name: "Emrtd",
         dependencies: [
