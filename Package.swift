@@ -102,7 +102,7 @@ let package = Package(
                 name: "emrtd-fuzz",
                 dependencies: [
                     "ASN1", "MRZ", "LDS", "CMS", "Transport", "SecureMessaging", "AccessControl", "ChipSimulator",
-                    "Secrets",
+                    "ChipAuthentication", "ICAO", "Secrets",
                 ],
                 path: "Fuzz/Sources"
             ),
