@@ -55,10 +55,12 @@ let activeAuthenticationTarget = FuzzTarget(name: "activeAuthentication") { inpu
         control & 1 == 0 ? FuzzKeys.rsaActiveAuthentication : FuzzKeys.ecdsaActiveAuthentication
     let recorded = control & 1 == 0 && answer == FuzzKeys.recordedSignature + [0x90, 0x00]
     do throws(ChipAuthenticationError) {
-        let signature = try ActiveAuthentication.internalAuthenticate(challenge: challenge, publicKey: key, over: channel)
+        let signature = try ActiveAuthentication.internalAuthenticate(
+            challenge: challenge, publicKey: key, over: channel)
         let scheme = try ActiveAuthentication.verify(
             signature: signature, challenge: challenge, publicKey: key, info: info)
-        let again = try? ActiveAuthentication.verify(signature: signature, challenge: challenge, publicKey: key, info: info)
+        let again = try? ActiveAuthentication.verify(
+            signature: signature, challenge: challenge, publicKey: key, info: info)
         fuzzCheck(again == scheme, "a signature verified once as \(scheme), then as \(String(describing: again))")
     } catch {
         fuzzCheck(!recorded, "the real chip's recorded signature did not verify: \(error)")
