@@ -111,7 +111,7 @@ let package = Package(
                 dependencies: [
                     "Arithmetic", "CryptoPrimitives", "COpenSSL", "OpenSSLReference", "SecureMessaging", "Transport",
                     "ASN1", "CMS", "JSON", "LDS", "COpenJPEG", "ICAO", "AccessControl", "ChipSimulator", "MRZ", "CEAC",
-                    "ChipAuthentication", "Secrets",
+                    "ChipAuthentication", "Secrets", "Emrtd",
                 ],
                 path: "Apps/emrtd-bench"
             ),
