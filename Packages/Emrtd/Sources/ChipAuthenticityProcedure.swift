@@ -71,7 +71,7 @@ struct ChipAuthenticityProcedure {
         guard let securityInfos else { return }
         let (offers, offerWarnings) = ChipAuthenticationOffer.offers(in: securityInfos)
         warnings += offerWarnings
-        guard let offer = offers.first else {
+        guard !offers.isEmpty else {
             if !securityInfos.chipAuthenticationPublicKeyInfos.isEmpty {
                 chipAuthentication = .notRun("DG14 offers no Chip Authentication this reader can run")
             }
@@ -86,22 +86,43 @@ struct ChipAuthenticityProcedure {
             return
         }
         let recorder = self.recorder
-        recorder.note("chip authentication started: \(offer)")
-        do throws(ChipAuthenticationError) {
-            _ = try ChipAuthenticationV1.run(offer, over: channel) { recorder.note($0) }
-            chipAuthentication = .awaitingConfirmation
-        } catch {
-            if error.code == .unusableKey {
-                warnings.append("Chip Authentication was not run: \(error.reason)")
-                chipAuthentication = .notRun("DG14's Chip Authentication key cannot be used: \(error.reason)")
+        var unusable: [String] = []
+        var refusals: [String] = []
+        for offer in offers {
+            recorder.note("chip authentication started: \(offer)")
+            do throws(ChipAuthenticationError) {
+                _ = try ChipAuthenticationV1.run(offer, over: channel) { recorder.note($0) }
+                chipAuthentication = .awaitingConfirmation
                 return
+            } catch {
+                switch error.code {
+                case .unusableKey:
+                    warnings.append("Chip Authentication with \(offer) was not run: \(error.reason)")
+                    unusable.append(error.reason)
+                    continue
+                case .refused where channel.failure == nil:
+                    // Secure messaging is intact under the old keys: the next offer may suit the chip.
+                    recorder.note("chip authentication: \(error.reason)")
+                    refusals.append(error.reason)
+                    continue
+                default:
+                    if let transportError = error.transportError {
+                        throw ReadError(transport: transportError, during: "Chip Authentication")
+                    }
+                    throw ReadError(
+                        .chipAuthentication, "Chip Authentication failed (the chip may be a clone): \(error.reason)")
+                }
             }
-            if let transportError = error.transportError {
-                throw ReadError(transport: transportError, during: "Chip Authentication")
-            }
-            throw ReadError(
-                .chipAuthentication, "Chip Authentication failed (the chip may be a clone): \(error.reason)")
         }
+        guard !refusals.isEmpty else {
+            chipAuthentication = .notRun(
+                "DG14's Chip Authentication keys cannot be used: \(unusable.joined(separator: "; "))")
+            return
+        }
+        throw ReadError(
+            .chipAuthentication,
+            "the chip refused Chip Authentication with every key DG14 offers (it may be a clone): "
+                + refusals.joined(separator: "; "))
     }
 
     /// The first answer under Chip Authentication's keys: a verified one confirms it; a session
