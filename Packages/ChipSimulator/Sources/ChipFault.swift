@@ -18,4 +18,14 @@ public enum ChipFault: Sendable, Hashable {
     case slowAnswer(Duration, FaultTrigger)
     /// The chip's side of PACE misbehaves this way whenever it runs.
     case pace(PACEFault)
+    /// The chip's side of Chip Authentication breaks secure messaging after the re-key.
+    case chipAuthentication(ChipAuthenticationFault)
+    /// Active Authentication signs another challenge than the terminal's (its last byte flipped).
+    case activeAuthenticationOverOtherChallenge
+    /// A clone: the chip's private keys (Chip Authentication and PACE-CAM, Active Authentication)
+    /// are fresh keys of the same kind, so the keys in DG14, DG15 and EF.CardSecurity, signed by
+    /// the issuer, are not its own.
+    case clonedKeys
+    /// EF.CardSecurity is served with one bit of its signature flipped.
+    case forgedCardSecurity
 }
