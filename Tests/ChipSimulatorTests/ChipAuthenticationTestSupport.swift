@@ -4,6 +4,7 @@ import CryptoPrimitives
 import ICAO
 import Secrets
 import SecureMessaging
+import Testing
 import Transport
 
 @testable import ChipSimulator
@@ -29,10 +30,17 @@ struct ProtectedTerminal {
         let credentials = Credentials(
             mrz: PACEHandlerTests.mrz, can: PACEHandlerTests.can, paceOffers: [offer],
             activeAuthenticationKey: activeAuthenticationKey, chipAuthenticationKeys: chipAuthenticationKeys)
-        let chip = SimulatedChip(
-            configuration: ChipConfiguration(files: files, credentials: credentials, faults: faults))
-        let outcome = try PACEHandlerTests.terminal(offer.paceProtocol, .brainpoolP256r1, usingCAN: true).run(on: chip)
-        return ProtectedTerminal(chip: chip, session: outcome.session)
+        return try open(ChipConfiguration(files: files, credentials: credentials, faults: faults)).terminal
+    }
+
+    /// Runs PACE with the CAN and the chip's first offer on a chip with `configuration`.
+    static func open(_ configuration: ChipConfiguration) throws -> (
+        terminal: ProtectedTerminal, pace: PACETestTerminal.Outcome
+    ) {
+        let chip = SimulatedChip(configuration: configuration)
+        let offer = try #require(configuration.credentials.paceOffers.first)
+        let outcome = try PACEHandlerTests.terminal(offer.paceProtocol, offer.parameters, usingCAN: true).run(on: chip)
+        return (ProtectedTerminal(chip: chip, session: outcome.session), outcome)
     }
 
     /// Sends `command` under the session and returns the unwrapped answer.
@@ -47,7 +55,7 @@ struct ProtectedTerminal {
                 == .success,
             try send(CommandAPDU(ins: 0xA4, p1: 0x02, p2: 0x0C, data: [0x01, 0x1E])).statusWord == .success
         else { return false }
-        return try send(CommandAPDU(ins: 0xB0, p1: 0, p2: 0, expectedLength: 256)).data == PACEWorkedExampleTests.efCom
+        return try send(CommandAPDU(ins: 0xB0, p1: 0, p2: 0, expectedLength: 256)).data == chip.configuration.files.com
     }
 
     /// The session keys of Chip Authentication from K, as 9303-11 §9.7.1 defines them.

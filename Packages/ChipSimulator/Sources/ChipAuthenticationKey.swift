@@ -27,3 +27,25 @@ public struct ChipAuthenticationKey: Sendable, CustomStringConvertible {
         "ChipAuthenticationKey(\(chipAuthenticationProtocol)\(keyIdentifier.map { ", key ID \($0)" } ?? ""))"
     }
 }
+
+extension ChipAuthenticationKey {
+    /// A fresh key by the short name a command line gives, `KEYAGREEMENT-CIPHER[:PARAMETERS]`:
+    /// `ECDH-AES-128:13`, `DH-3DES:0`, `ECDH-AES-256:secp384r1` (case does not matter; without
+    /// parameters ECDH is on brainpoolP256r1, DH on the 1024-bit MODP group).
+    public static func generate(named text: String, keyIdentifier: Int? = nil) throws(ChipSimulatorError)
+        -> ChipAuthenticationKey
+    {
+        let parts = text.split(separator: ":", maxSplits: 1).map { String($0).uppercased() }
+        let fields = (parts.first ?? "").split(separator: "-", maxSplits: 1).map(String.init)
+        guard fields.count == 2,
+            let keyAgreement = KeyAgreement.allCases.first(where: { $0.abbreviation == fields[0] }),
+            let cipher = PACEOffer.ciphersByName[fields[1]]
+        else {
+            throw ChipSimulatorError(
+                "\(text) is no Chip Authentication protocol (KEYAGREEMENT-CIPHER[:PARAMETERS], e.g. ECDH-AES-128:13)")
+        }
+        let parameters = try PACEOffer.parameters(named: parts.count == 2 ? parts[1] : nil, for: keyAgreement, in: text)
+        return ChipAuthenticationKey(
+            try KeyAgreementKeyPair.generate(on: parameters), keyIdentifier: keyIdentifier, cipher: cipher)
+    }
+}

@@ -29,3 +29,25 @@ public enum ChipFault: Sendable, Hashable {
     /// EF.CardSecurity is served with one bit of its signature flipped.
     case forgedCardSecurity
 }
+
+extension ChipFault {
+    /// The faults a command line names (`emrtd simulate --chip-fault NAME`), those that make a
+    /// chip fail to prove itself genuine.
+    public static let byName: [(name: String, fault: ChipFault)] = [
+        ("clone", .clonedKeys),
+        ("wrong-cam-data", .pace(.wrongChipAuthenticationData)),
+        ("forged-card-security", .forgedCardSecurity),
+        ("aa-other-challenge", .activeAuthenticationOverOtherChallenge),
+        ("ca-keeps-old-keys", .chipAuthentication(.keepsOldKeys)),
+        ("ca-wrong-mac", .chipAuthentication(.wrongMACAfterRekey)),
+    ]
+
+    /// The fault with this name in `byName`.
+    public init(named name: String) throws(ChipSimulatorError) {
+        guard let entry = Self.byName.first(where: { $0.name == name.lowercased() }) else {
+            throw ChipSimulatorError(
+                "\(name) is no chip fault (\(Self.byName.map(\.name).joined(separator: ", ")))")
+        }
+        self = entry.fault
+    }
+}

@@ -33,6 +33,19 @@ public struct Credentials: Sendable, CustomStringConvertible, CustomReflectable 
         self.chipAuthenticationKeys = chipAuthenticationKeys
     }
 
+    /// Sets the PACE offers; each CAM offer whose parameters have no Chip Authentication key here
+    /// gets a fresh one (CAM's static key).
+    public mutating func offerPACE(_ offers: [PACEOffer]) throws(ChipSimulatorError) {
+        paceOffers = offers
+        for offer in offers where offer.paceProtocol.mapping == .chipAuthenticationMapping {
+            let parameters = offer.parameters.domainParameters
+            guard !chipAuthenticationKeys.contains(where: { $0.keyPair.domainParameters == parameters }) else {
+                continue
+            }
+            chipAuthenticationKeys.append(ChipAuthenticationKey(try KeyAgreementKeyPair.generate(on: offer.parameters)))
+        }
+    }
+
     /// The MRZ password: the one given, else the one in DG1 of `files` (check digits as printed).
     func mrzPassword(orFrom files: ChipFiles) -> MRZPassword? {
         mrz ?? files[dataGroup: 1].flatMap(SimulatedChip.machineReadableZone).flatMap(MRZPassword.init)
@@ -42,12 +55,7 @@ public struct Credentials: Sendable, CustomStringConvertible, CustomReflectable 
     /// parameter ID } (9303-11 §9.2.1); nil when the chip offers no PACE.
     func cardAccessFile() -> [UInt8]? {
         guard !paceOffers.isEmpty else { return nil }
-        return DER.set(
-            paceOffers.map {
-                DER.sequence([
-                    DER.objectIdentifier($0.paceProtocol.identifier), DER.integer(2), DER.integer($0.parameters.id),
-                ])
-            })
+        return DER.set(paceOffers.map(SecurityInfosWriter.paceInfo))
     }
 
     /// A clone's credentials (the `clonedKeys` fault): the same passwords and offers, but fresh

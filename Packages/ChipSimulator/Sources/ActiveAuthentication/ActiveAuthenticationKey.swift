@@ -109,3 +109,46 @@ public struct ActiveAuthenticationKey: Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension ActiveAuthenticationKey {
+    /// A fresh key by the short name a command line gives: `rsa:BITS[:TRAILER]` with TRAILER `bc`
+    /// (SHA-1, implicit) or a hash for the explicit trailer, `sha1`, `sha224`, `sha256` (the
+    /// default), `sha384`, `sha512`; or `ecdsa:PARAMETERS[:HASH][:der]` (the curve's ID or name,
+    /// the hash of ActiveAuthenticationInfo, default sha256; plain r‖s unless `der`).
+    public static func generate(named text: String) throws(ChipSimulatorError) -> ActiveAuthenticationKey {
+        let fields = text.lowercased().split(separator: ":").map(String.init)
+        let usage = "\(text) is no Active Authentication key (rsa:BITS[:bc|sha256…] or ecdsa:PARAM[:HASH][:der])"
+        guard fields.count >= 2 else { throw ChipSimulatorError(usage) }
+        switch fields[0] {
+        case "rsa":
+            guard fields.count <= 3, let bits = Int(fields[1]) else { throw ChipSimulatorError(usage) }
+            var trailer = ISO9796Trailer.explicit(.sha256)
+            if fields.count == 3 {
+                if fields[2] == "bc" {
+                    trailer = .implicit
+                } else if let hash = HashAlgorithm(rawValue: fields[2]) {
+                    trailer = .explicit(hash)
+                } else {
+                    throw ChipSimulatorError(usage)
+                }
+            }
+            return try .rsa(try RSAKeyPair.generate(bits: bits), trailer: trailer)
+        case "ecdsa":
+            let parameters = try PACEOffer.parameters(named: fields[1], for: .ecdh, in: text)
+            var hash = HashAlgorithm.sha256
+            var encoding = ECDSASignatureFormat.plain
+            for option in fields.dropFirst(2) {
+                if option == "der" {
+                    encoding = .der
+                } else if let named = HashAlgorithm(rawValue: option) {
+                    hash = named
+                } else {
+                    throw ChipSimulatorError(usage)
+                }
+            }
+            return try .ecdsa(try KeyAgreementKeyPair.generate(on: parameters), hash: hash, encoding: encoding)
+        default:
+            throw ChipSimulatorError(usage)
+        }
+    }
+}
