@@ -121,8 +121,8 @@ import Transport
             try reader.read(transport: chip, accessKey: Self.accessKey, listener: log)
         } throws: { error in
             guard let error = error as? ReadError, error.kind == .cancelled else { return false }
-            // What was read is kept: EF.COM and EF.SOD, no data group.
-            return error.debugInfo?.filesRead?.filesRead == [.com, .sod]
+            // What was read is kept: EF.COM, EF.SOD and DG14 (read first, for Chip Authentication).
+            return error.debugInfo?.filesRead?.filesRead == [.com, .sod, .dg14]
         }
         // The reader is free again and reads to the end.
         #expect(throws: Never.self) { try reader.read(transport: chip, accessKey: Self.accessKey) }
@@ -135,8 +135,8 @@ import Transport
             try Self.reader(trusting: specimen).read(transport: chip, accessKey: Self.accessKey)
         } throws: { error in
             guard let error = error as? ReadError, error.kind == .transport(.tagLost) else { return false }
-            // DG2's size is asked before any data group is read: the chip goes while sizing.
-            return error.debugInfo?.filesRead?.filesRead == [.com, .sod]
+            // DG2's size is asked after DG14 is read whole: the chip goes while sizing.
+            return error.debugInfo?.filesRead?.filesRead == [.com, .sod, .dg14]
         }
     }
 

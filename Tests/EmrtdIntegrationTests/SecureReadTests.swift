@@ -216,7 +216,9 @@ import Transport
         }
         #expect(json["paceMapping"] == .null && json["fingerprints"] == .null)
         #expect(json["accessControlProtocolUsed"] == "bac")
-        #expect(data?["status"] == "authenticated" && chip?["status"] == "notSupported")
+        // The chip ran Chip Authentication with its DG14 key, which Passive Authentication verified.
+        #expect(data?["status"] == "authenticated" && chip?["status"] == "authenticated")
+        #expect(chip?["protocol"] == "chipAuthentication")
         #expect(
             json["ldsMasterFile"]?["dg1"] == .string(Data(specimen.files[dataGroup: 1] ?? []).base64EncodedString()))
     }
