@@ -332,3 +332,25 @@ extension ActiveAuthenticationInfo {
         if case .notAuthentic = verification.status {} else { Issue.record("garbage was \(verification.status)") }
     }
 }
+
+/// Every real DG15 gives a key Active Authentication can check with: a wrong signature is a
+/// verification failure, never an unusable key (RSA of several sizes, EC with explicit
+/// brainpool parameters).
+@Suite struct RealActiveAuthenticationKeyTests {
+    @Test(arguments: [
+        "gmrtd/sod_samples/NZ_DG15.bin", "andyq_nfcpassportreader/DG15_ec_brainpoolP256r1_explicit.bin",
+        "pymrtd/etsi_tr103200_epassport_prototype/DFLT_EACAA_EF_DG15.bin",
+        "jmrtd/bsi2008/Datagroup15.bin", "pymrtd/bsi_tr03105-5_refdata/Datagroup15.bin",
+    ])
+    func realDataGroup15KeysAreUsable(path: String) throws {
+        guard let bytes = Prerequisites.sharedBytes("data/\(path)") else { return }
+        let key = try ActiveAuthenticationPublicKey(bytes).publicKey
+        let signature = [UInt8](
+            repeating: 0x01, count: ((key.keySize ?? 1024) + 7) / 8 * (key.algorithm == .ec ? 2 : 1))
+        let error = #expect(throws: ChipAuthenticationError.self) {
+            try ActiveAuthentication.verify(
+                signature: signature, challenge: [1, 2, 3, 4, 5, 6, 7, 8], publicKey: key, info: nil)
+        }
+        #expect(error?.code == .verificationFailed, "\(path): \(String(describing: error))")
+    }
+}
