@@ -114,10 +114,15 @@ public struct Specimen: Sendable {
         let offer = try PACEOffer(named: "ECDH-CAM-AES-128:13")
         return Credentials(
             can: CardAccessNumber(cardAccessNumber), paceOffers: [offer],
-            activeAuthenticationKey: try .rsa(try sharedRSAKey.get(), trailer: .explicit(.sha256)),
+            activeAuthenticationKey: try standardActiveAuthenticationKey(),
             chipAuthenticationKeys: [
                 ChipAuthenticationKey(try KeyAgreementKeyPair.generate(on: .brainpoolP256r1), cipher: .aes128)
             ])
+    }
+
+    /// The specimen's Active Authentication key: RSA-2048, the explicit SHA-256 trailer.
+    public static func standardActiveAuthenticationKey() throws(ChipSimulatorError) -> ActiveAuthenticationKey {
+        try .rsa(try sharedRSAKey.get(), trailer: .explicit(.sha256))
     }
 
     /// The RSA-2048 key of every specimen in a process.
