@@ -107,6 +107,10 @@ public struct Certificate: Sendable, Hashable {
         return trimmed.isEmpty ? "00" : Hex.encode(trimmed)
     }
 
+    /// The certificate in an error message: its subject and serial number, which together
+    /// name it for a person looking it up in a trust list.
+    public var identification: String { "the certificate \(subject.rfc4514) (serial \(serialNumberHex))" }
+
     /// Whether `date` lies within notBefore…notAfter.
     public func isValid(at date: Date) -> Bool { notBefore <= date && date <= notAfter }
 

@@ -40,7 +40,11 @@ public struct ValidityPolicy: CertificatePolicy {
     public let time: Date
     public init(at time: Date) { self.time = time }
     public func check(_ certificate: Certificate, issuedBy issuer: Certificate) -> PassiveAuthenticationError? {
-        certificate.isValid(at: time) ? nil : .notValidAtCheckTime
+        certificate.isValid(at: time)
+            ? nil
+            : .notValidAtCheckTime(
+                certificate: certificate.identification, notBefore: certificate.notBefore,
+                notAfter: certificate.notAfter, checkTime: time)
     }
 }
 

@@ -12,6 +12,10 @@ public struct CMSError: Error, Sendable, Hashable, CustomStringConvertible {
         case invalidKey
         /// Neither PEM certificates nor a DER certificate, master list or EF.SOD.
         case unrecognizedInput
+        /// No default CSCA bundle exists in any of the places looked at.
+        case notFound
+        /// A file named (by `EMRTD_CSCA_BUNDLE`) does not exist or cannot be read.
+        case unreadableFile
     }
 
     public let code: Code

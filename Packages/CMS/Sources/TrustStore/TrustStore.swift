@@ -78,7 +78,8 @@ extension TrustStore {
     /// - Returns: the store, and why the default bundle could not be used when it could not (the
     ///   store then holds the given CSCAs only: a reader says so in its warnings, it does not stop).
     /// - Throws: `CMSError` naming the entry (counted from 1) that does not parse or holds no
-    ///   certificate: a caller's mistake, told before any chip is read.
+    ///   certificate, or `unreadableFile` when `EMRTD_CSCA_BUNDLE` names a missing file: a
+    ///   caller's mistake, told before any chip is read.
     public static func assemble(includingDefaultBundle: Bool, authorityCertificates: [[UInt8]]) throws(CMSError)
         -> (store: TrustStore, defaultBundleProblem: String?)
     {
@@ -87,6 +88,8 @@ extension TrustStore {
         if includingDefaultBundle {
             do throws(CMSError) {
                 store = try DefaultTrustBundle.load()
+            } catch  where error.code == .unreadableFile {
+                throw error
             } catch {
                 problem = error.reason
             }
