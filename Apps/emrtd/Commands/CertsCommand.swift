@@ -19,7 +19,7 @@ enum CertsCommand: Command {
         guard files.count == 1, let file = files.first else { throw UsageError("give one FILE") }
         let infos: [CertificateInfo]
         do {
-            infos = try certificateInfos(pemOrDer: readFile(file))
+            infos = try certificateInfos(pemOrDer: readCertificateFile(file))
         } catch let error as CMSError {
             throw CommandFailure("\(file): \(error.reason)")
         }

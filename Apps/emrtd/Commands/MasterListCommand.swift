@@ -14,9 +14,13 @@ enum MasterListCommand: Command {
         the signer, and whether the list's signature and its signer's chain to CERT verify
         (the chain is null without --ml-root).
         `import` writes the list's certificates as a PEM bundle to the default trust bundle
-        (masterlist/csca.pem, or $EMRTD_CSCA_BUNDLE, or --out FILE) — only when the signature
-        and the signer's chain to CERT verify. --append keeps the bundle's certificates.
-        Exit status: 0 verified (or imported), 3 not verified, 1 unreadable input, 2 wrong command line.
+        ($EMRTD_CSCA_BUNDLE, else masterlist/csca.pem in a checkout, else
+        ~/.local/share/emrtd/csca.pem — $XDG_DATA_HOME/emrtd/csca.pem —, where every `emrtd`
+        finds it; or --out FILE) — only when the signature and the signer's chain to CERT
+        verify. --append keeps the bundle's certificates.
+        Exit status: 0 verified (or imported), 3 not verified (a signature or chain that fails,
+        or no --ml-root, so the chain was not checked), 1 unreadable input, 2 wrong command line
+        (the table: emrtd --help).
         """
 
     static func run(_ arguments: inout ArgumentReader) throws -> Int32 {
@@ -35,12 +39,17 @@ enum MasterListCommand: Command {
         let verification = list.verify(roots: roots, at: time)
         guard importing else {
             print(report(list, verification).serialized(pretty: true))
-            return verification.signatureValid && verification.signerChainValid != false ? 0 : 3
+            if rootFile == nil {
+                printError("emrtd masterlist: not verified: without --ml-root the signer's chain was not checked")
+            }
+            return verification.signatureValid && verification.signerChainValid == true ? 0 : 3
         }
         guard rootFile != nil else { throw UsageError("import needs --ml-root CERT") }
         guard verification.isTrusted else {
-            throw CommandFailure(
-                "\(file) does not verify: " + verification.problems.map(\.description).joined(separator: "; "))
+            printError(
+                "emrtd masterlist: \(file) does not verify against \(rootFile ?? ""), nothing imported: "
+                    + verification.problems.map(\.description).joined(separator: "; "))
+            return 3
         }
         return try write(list, to: output, append: append)
     }
@@ -59,21 +68,20 @@ enum MasterListCommand: Command {
     }
 
     private static func write(_ list: MasterList, to output: String?, append: Bool) throws -> Int32 {
-        guard let destination = output.map(URL.init(fileURLWithPath:)) ?? DefaultTrustBundle.location else {
-            throw CommandFailure(
-                "no masterlist/ folder found: give --out FILE or set \(DefaultTrustBundle.environmentVariable)")
-        }
+        let destination = output.map(URL.init(fileURLWithPath:)) ?? DefaultTrustBundle.writeLocation
         var store = TrustStore()
-        if append, let existing = FileManager.default.contents(atPath: destination.path) {
+        if append, FileManager.default.fileExists(atPath: destination.path) {
             do {
-                try store.add(pemOrDer: [UInt8](existing))
-            } catch {
+                try store.add(pemOrDer: readCertificateFile(destination.path))
+            } catch let error as CMSError {
                 throw CommandFailure("\(destination.path): \(error.reason)")
             }
         }
         let added = store.add(list.certificates)
         let pem = store.certificates.map(\.pem).joined()
         do {
+            try FileManager.default.createDirectory(
+                at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(pem.utf8).write(to: destination, options: .atomic)
         } catch {
             throw CommandFailure("cannot write \(destination.path): \(error.localizedDescription)")

@@ -90,7 +90,8 @@ public struct MRZDate: Sendable, Hashable {
     /// `YYYY-MM-DD` by the century rule of `MRZValidity`; nil when a part is unknown or the date
     /// cannot exist.
     public let isoDate: String?
-    /// Why the date cannot exist (`month 13`, `day 32`, …); nil when it can, or when the unknown
+    /// Why the date cannot exist (a month 13 or 00, a day 32, 00 or 31 April), in words that do not
+    /// repeat the digits (MRZ text is access-key material); nil when it can, or when the unknown
     /// parts leave that open.
     public let problem: String?
     let day: Day?
@@ -126,8 +127,8 @@ public struct MRZDate: Sendable, Hashable {
     init(_ element: MrzDateElement, resolvedBy rule: Rule, at today: Day) {
         raw = element.raw
         var problem: String?
-        if let month = element.month, !(1...12).contains(month) { problem = "month \(month)" }
-        if let day = element.day, !(1...31).contains(day) { problem = problem ?? "day \(day)" }
+        if let month = element.month, !(1...12).contains(month) { problem = "no month has that number" }
+        if let day = element.day, !(1...31).contains(day) { problem = problem ?? "no month has that day" }
         guard problem == nil, let twoDigits = element.year, let month = element.month, let dayOfMonth = element.day
         else {
             (self.problem, isoDate, day) = (problem, nil, nil)
@@ -143,7 +144,7 @@ public struct MRZDate: Sendable, Hashable {
             year = latest - ((latest - twoDigits) % 100 + 100) % 100
         }
         guard dayOfMonth <= Self.daysIn(month: month, year: year) else {
-            (self.problem, isoDate, day) = ("day \(dayOfMonth) of month \(month)", nil, nil)
+            (self.problem, isoDate, day) = ("its month has no such day", nil, nil)
             return
         }
         self.problem = nil

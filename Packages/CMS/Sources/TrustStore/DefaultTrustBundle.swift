@@ -60,8 +60,8 @@ public enum DefaultTrustBundle {
         guard let location else {
             throw CMSError(
                 .notFound,
-                "no CSCA bundle found (looked for \(places.map(\.path).joined(separator: ", ")); "
-                    + "`emrtd masterlist import` writes one, or set \(environmentVariable))")
+                "no CSCA bundle in \(places.map(\.path).joined(separator: ", ")); "
+                    + "`emrtd masterlist import` writes one, \(environmentVariable) names another")
         }
         guard let data = FileManager.default.contents(atPath: location.path) else {
             let named = places.count == 1 && ProcessInfo.processInfo.environment[environmentVariable] != nil

@@ -81,17 +81,17 @@ extension TrustStore {
     ///   certificate, or `unreadableFile` when `EMRTD_CSCA_BUNDLE` names a missing file: a
     ///   caller's mistake, told before any chip is read.
     public static func assemble(includingDefaultBundle: Bool, authorityCertificates: [[UInt8]]) throws(CMSError)
-        -> (store: TrustStore, defaultBundleProblem: String?)
+        -> (store: TrustStore, defaultBundleProblem: CMSError?)
     {
         var store = TrustStore()
-        var problem: String?
+        var problem: CMSError?
         if includingDefaultBundle {
             do throws(CMSError) {
                 store = try DefaultTrustBundle.load()
             } catch  where error.code == .unreadableFile {
                 throw error
             } catch {
-                problem = error.reason
+                problem = error
             }
         }
         for (index, entry) in authorityCertificates.enumerated() {
@@ -107,5 +107,21 @@ extension TrustStore {
             }
         }
         return (store, problem)
+    }
+}
+
+extension TrustStore {
+    /// What a reader or a tool says about the store it trusts, in one line, when something is
+    /// amiss: no CSCA at all (every verdict would be `authorityCertificatesNotProvided`, so the
+    /// user is told why before reading one), or a default bundle that exists but does not load
+    /// while given CSCAs are used. Nil otherwise: a missing default bundle beside given CSCAs is
+    /// the usual case of a caller that brings its own.
+    public func assemblyWarning(defaultBundleProblem: CMSError?) -> String? {
+        if isEmpty {
+            return "no CSCA is trusted" + (defaultBundleProblem.map { " (\($0.reason))" } ?? "")
+                + ": no document's data can be authenticated; import a master list or give CSCA certificates"
+        }
+        guard let defaultBundleProblem, defaultBundleProblem.code != .notFound else { return nil }
+        return "the default CSCA bundle is unusable (\(defaultBundleProblem.reason)); only the given CSCAs are trusted"
     }
 }
