@@ -50,7 +50,6 @@ let exitStatusTable = """
          verify), a master list that does not verify against its root (masterlist import)
     """
 
-
 @MainActor func runMain() -> Int32 {
     var arguments = Array(CommandLine.arguments.dropFirst())
     guard let first = arguments.first else {

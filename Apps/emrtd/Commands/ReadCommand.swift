@@ -146,7 +146,8 @@ enum ReadCommand: Command {
 
     // MARK: - Output
 
-    static func summary(of document: TravelDocument, checks documentChecks: DocumentChecks, elapsed: Duration) -> String {
+    static func summary(of document: TravelDocument, checks documentChecks: DocumentChecks, elapsed: Duration) -> String
+    {
         var lines: [String] = []
         if let fields = document.machineReadableZoneInformation?.fields {
             let name = [fields.secondaryIdentifier, fields.primaryIdentifier].filter { !$0.isEmpty }
@@ -175,7 +176,8 @@ enum ReadCommand: Command {
             "hashes \(data.dataGroupHashesValid ? "valid" : "not valid")",
         ]
         lines.append(
-            "data:      \(data.status.rawValue) (\(checks.joined(separator: ", ")); \(data.dataGroupsChecked) data groups checked)")
+            "data:      \(data.status.rawValue) (\(checks.joined(separator: ", ")); \(data.dataGroupsChecked) data groups checked)"
+        )
         for hash in data.dataGroupHashes { lines.append("           dg\(hash.dataGroup) \(hash.status.rawValue)") }
         for error in data.errors { lines.append("           \(error)") }
         let chip = document.authenticationStatus.chip

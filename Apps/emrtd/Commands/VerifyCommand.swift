@@ -48,7 +48,8 @@ enum VerifyCommand: Command {
             let folder = URL(fileURLWithPath: directory)
             sodPath = folder.appendingPathComponent(LDSFileKind.sod.dumpFileName).path
             guard FileManager.default.fileExists(atPath: sodPath) else {
-                throw CommandFailure("\(directory) holds no \(LDSFileKind.sod.dumpFileName) (the layout `emrtd dump` writes)")
+                throw CommandFailure(
+                    "\(directory) holds no \(LDSFileKind.sod.dumpFileName) (the layout `emrtd dump` writes)")
             }
             for number in 1...16 {
                 guard let file = LDSFileKind.dataGroup(number) else { continue }
