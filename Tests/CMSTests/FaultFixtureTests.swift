@@ -93,7 +93,8 @@ import Testing
 
         let forged = try Self.verdict(pki: pki, name: "bad-signature")
         let forgedReason = try #require(forged.errors.first).description
-        #expect(forgedReason.contains("does not verify with the key of the certificate CN=DS \(pki)"), "\(forgedReason)")
+        #expect(
+            forgedReason.contains("does not verify with the key of the certificate CN=DS \(pki)"), "\(forgedReason)")
         #expect(!forgedReason.contains("expired"))
         #expect(expired.status == .denied && forged.status == .denied)
     }

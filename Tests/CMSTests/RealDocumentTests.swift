@@ -95,7 +95,10 @@ import Testing
             securityObject: try TestFiles.bytes(folder.appendingPathComponent("AU_EF_SOD.bin")), dataGroups: [:],
             trustStore: store, at: TestFiles.date("2026-06-01"))
         #expect(verdict.status == .denied && !verdict.certificateChainValid && verdict.countrySigningCertificate == nil)
-        #expect(verdict.errors.map(\.code) == ["issuerNotFound", "mandatoryDataGroupNotChecked", "mandatoryDataGroupNotChecked"])
+        #expect(
+            verdict.errors.map(\.code) == [
+                "issuerNotFound", "mandatoryDataGroupNotChecked", "mandatoryDataGroupNotChecked",
+            ])
     }
 
     /// Parser edge cases SOURCES.md names, checked on the structures themselves.

@@ -60,7 +60,10 @@ import Testing
         let zone = try Self.td3()
         let validity = MRZValidity(zone, at: Self.day("2026-12-01"))
         #expect(validity.checkDigitsValid && validity.compositeCheckDigitValid == true)
-        #expect(validity.checkDigits.map(\.field) == ["documentNumber", "dateOfBirth", "dateOfExpiry", "optionalData", "composite"])
+        #expect(
+            validity.checkDigits.map(\.field) == [
+                "documentNumber", "dateOfBirth", "dateOfExpiry", "optionalData", "composite",
+            ])
         #expect(validity.problems.isEmpty)
         #expect(validity.dateOfBirth.raw == "690806" && validity.dateOfBirth.isoDate == "1969-08-06")
         #expect(validity.dateOfExpiry.isoDate == "1994-06-23")
@@ -82,8 +85,10 @@ import Testing
 
     /// Impossible dates are flagged without repeating their digits; unknown parts are not.
     @Test(arguments: [
-        ("691306", "no month has that number"), ("690832", "no month has that day"), ("000000", "no month has that number"),
-        ("690230", "its month has no such day"), ("690229", "its month has no such day"), ("690431", "its month has no such day"),
+        ("691306", "no month has that number"), ("690832", "no month has that day"),
+        ("000000", "no month has that number"),
+        ("690230", "its month has no such day"), ("690229", "its month has no such day"),
+        ("690431", "its month has no such day"),
     ])
     func impossibleBirthDates(raw: String, problem: String) throws {
         let validity = MRZValidity(try Self.td3(birth: raw), at: Self.day("2026-12-01"))
@@ -95,7 +100,8 @@ import Testing
     }
 
     @Test func leapDaysAndUnknownParts() throws {
-        #expect(MRZValidity(try Self.td3(birth: "680229"), at: Self.day("2026-12-01")).dateOfBirth.isoDate == "1968-02-29")
+        #expect(
+            MRZValidity(try Self.td3(birth: "680229"), at: Self.day("2026-12-01")).dateOfBirth.isoDate == "1968-02-29")
         let unknown = MRZValidity(try Self.td3(birth: "69<<<<"), at: Self.day("2026-12-01"))
         #expect(unknown.dateOfBirth.problem == nil && unknown.dateOfBirth.isoDate == nil && unknown.problems.isEmpty)
         let noExpiry = MRZValidity(try Self.td3(expiry: "<<<<<<"), at: Self.day("2026-12-01"))
