@@ -78,7 +78,7 @@ enum MasterListCommand: Command {
             }
         }
         let added = store.add(list.certificates)
-        let pem = store.certificates.map(\.pem).joined()
+        let pem = store.pem
         do {
             try FileManager.default.createDirectory(
                 at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)

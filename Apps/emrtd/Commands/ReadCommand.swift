@@ -16,12 +16,13 @@ enum ReadCommand: Command {
         usage: emrtd read (--reader NAME | --simulator [DIR] [--pace NAME[:PARAM]]... [--no-pace] [--pace-only]
                                                  [--chip-can CAN])
                           (--mrz DOCNUMBER DATEOFBIRTH DATEOFEXPIRY | --can CAN | --mrz-lines LINE...)
-                          [--access auto|pace|bac] [--csca FILE]... [--no-builtin] [--json] [--out DIR] [--challenge HEX] [--debug]
+                          [--access auto|pace|bac] [--csca FILE]... [--crl FILE]... [--no-builtin] [--json] [--out DIR] [--challenge HEX] [--debug]
                           [--no-render] [--strict | --require authenticated] [--at ISO8601]
 
         Opens the chip (PACE when it offers it, else BAC; --access below), reads EF.COM, EF.SOD and
         every data group, checks them by Passive Authentication against the trusted CSCAs
-        (masterlist/csca.pem unless --no-builtin, plus each --csca PEM bundle or DER file), and
+        (the default bundle unless --no-builtin, plus each --csca PEM bundle or DER file; --crl adds
+        certificate revocation lists, which deny a revoked DSC or CSCA), and
         prints a summary: holder, document, the data and chip verdicts with their reasons,
         warnings, APDUs and time. --json prints the whole document as JSON instead; --out DIR
         writes every file read (COM.bin, SOD.bin, DG1.bin…, the `emrtd dump` layout) and every
@@ -52,7 +53,7 @@ enum ReadCommand: Command {
         let simulator = arguments.variadic("--simulator")
         let chipOptions = try SimulatedChipOptions.read(&arguments)
         let access = try AccessOptions.read(&arguments)
-        let cscaFiles = try arguments.options("--csca")
+        let cscaFiles = try arguments.options("--csca") + arguments.options("--crl")
         let noBuiltIn = arguments.flag("--no-builtin")
         let json = arguments.flag("--json")
         let output = try arguments.option("--out")

@@ -1,7 +1,7 @@
 import CMS
 import Foundation
 
-/// The trust and time options `verify` shares with `masterlist`: `--csca FILE`…,
+/// The trust and time options of `verify`: `--csca FILE`…, `--crl FILE`…,
 /// `--masterlist FILE.ml --ml-root CERT`…, `--no-builtin`, `--at ISO8601`.
 struct TrustOptions {
     var store = TrustStore()
@@ -16,6 +16,7 @@ struct TrustOptions {
         if let at = try arguments.option("--at") { options.time = try parseTime(at) }
         let noBuiltIn = arguments.flag("--no-builtin")
         let cscaFiles = try arguments.options("--csca")
+        let revocationFiles = try arguments.options("--crl")
         let lists = try arguments.options("--masterlist")
         let roots = try arguments.options("--ml-root")
         guard lists.count == roots.count else {
@@ -36,6 +37,9 @@ struct TrustOptions {
             } catch let error as CMSError {
                 throw CommandFailure("\(file): \(error.reason)")
             }
+        }
+        for file in revocationFiles {
+            try options.store.addRevocationLists(from: file)
         }
         for (list, root) in zip(lists, roots) {
             let verification = options.store.add(
@@ -78,5 +82,19 @@ func loadMasterList(_ path: String) throws -> MasterList {
         return try MasterList(bytes: readCertificateFile(path))
     } catch let error as CMSError {
         throw CommandFailure("\(path): \(error.reason)")
+    }
+}
+
+extension TrustStore {
+    /// Adds the certificate revocation lists of `path` (PEM `X509 CRL` blocks or one DER CRL),
+    /// refusing a file that holds none.
+    mutating func addRevocationLists(from path: String) throws {
+        do {
+            let lists = try CertificateRevocationList.all(in: readCertificateFile(path))
+            guard !lists.isEmpty else { throw CommandFailure("\(path) holds no certificate revocation list") }
+            for list in lists { add(list) }
+        } catch let error as CMSError {
+            throw CommandFailure("\(path) is not a readable certificate revocation list: \(error.reason)")
+        }
     }
 }

@@ -10,7 +10,7 @@ enum VerifyCommand: Command {
     static let name = "verify"
     static let summary = "check EF.SOD and the data groups of a dump (Passive Authentication) and print the verdict"
     static let usage = """
-        usage: emrtd verify --dir DIR [--csca FILE]... [--masterlist FILE.ml --ml-root CERT]...
+        usage: emrtd verify --dir DIR [--csca FILE]... [--crl FILE]... [--masterlist FILE.ml --ml-root CERT]...
                             [--no-builtin] [--at ISO8601] [--mrz-lines LINE...] [--strict | --require authenticated]
                emrtd verify --sod FILE [same options]
 
@@ -22,7 +22,9 @@ enum VerifyCommand: Command {
         masterlist/README.md: $EMRTD_CSCA_BUNDLE, masterlist/csca.pem in a checkout,
         ~/.local/share/emrtd/csca.pem, /usr/local/share and /usr/share/emrtd/csca.pem;
         --no-builtin leaves it out), PEM or DER files given with --csca, and master lists checked
-        against the root named by the --ml-root after each. --at checks certificate validity and
+        against the root named by the --ml-root after each. Certificate revocation lists (--crl
+        FILE, PEM or DER, or X509 CRL blocks in a bundle) revoke the DSCs and CSCAs they list when
+        their issuer's key signed them: a revoked certificate makes the data denied. --at checks certificate validity and
         expiry at that time instead of now.
         --mrz-lines gives the MRZ printed on the page; it is compared with DG1 field by field and
         each difference is a warning. --strict (or --require authenticated) exits 3 unless the

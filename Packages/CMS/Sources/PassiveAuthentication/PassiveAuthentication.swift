@@ -143,10 +143,16 @@ public struct SignerVerification: Sendable {
         problems += signatureProblems
 
         let candidates = trustStore.issuers(of: documentSigner)
-        let chain = CertificateChainVerifier.documentSigner(at: time).verify(documentSigner, candidates: candidates)
+        let chain = CertificateChainVerifier.documentSigner(at: time, revocations: trustStore).verify(
+            documentSigner, candidates: candidates)
         countrySigner = chain.issuer
-        chainValid = chain.isValid
+        // The CSCA itself, revoked by a list it (or the CSCA with its name) signed.
+        var cscaProblems: [PassiveAuthenticationError] = []
+        if let csca = chain.issuer, let date = trustStore.revocationDate(of: csca, issuedBy: csca), date <= time {
+            cscaProblems.append(.certificateRevoked(certificate: csca.identification, revocationDate: date))
+        }
+        chainValid = chain.isValid && cscaProblems.isEmpty
         issuerMissing = candidates.isEmpty
-        self.problems = problems + chain.problems
+        self.problems = problems + chain.problems + cscaProblems
     }
 }

@@ -22,6 +22,8 @@ public enum PassiveAuthenticationError: Sendable, Hashable, CustomStringConverti
     /// checked too late, or a DSC whose validity was set short) reads differently from a forgery.
     case notValidAtCheckTime(certificate: String, notBefore: Date, notAfter: Date, checkTime: Date)
     case issuedOutsideIssuerValidity
+    /// A CRL signed by the certificate's issuer lists it, revoked on the date given.
+    case certificateRevoked(certificate: String, revocationDate: Date)
     case keyUsageMissing(String)
     case dataGroupHashMismatch(Int)
     case dataGroupNotHashed(Int)
@@ -43,6 +45,7 @@ public enum PassiveAuthenticationError: Sendable, Hashable, CustomStringConverti
         case .issuerSignatureInvalid: "issuerSignatureInvalid"
         case .notValidAtCheckTime: "notValidAtCheckTime"
         case .issuedOutsideIssuerValidity: "issuedOutsideIssuerValidity"
+        case .certificateRevoked: "certificateRevoked"
         case .keyUsageMissing: "keyUsageMissing"
         case .dataGroupHashMismatch: "dataGroupHashMismatch"
         case .dataGroupNotHashed: "dataGroupNotHashed"
@@ -70,6 +73,8 @@ public enum PassiveAuthenticationError: Sendable, Hashable, CustomStringConverti
                 : "\(certificate) is not valid before \(isoDay(notBefore)) (checked at \(isoDay(checkTime)))"
 
         case .issuedOutsideIssuerValidity: "the certificate was issued outside its issuer's validity period"
+        case .certificateRevoked(let certificate, let date):
+            "\(certificate) was revoked on \(isoDay(date)) by its issuer's certificate revocation list"
         case .keyUsageMissing(let usage): "the certificate's key usage lacks \(usage)"
         case .dataGroupHashMismatch(let number): "DG\(number) does not match its hash in EF.SOD"
         case .dataGroupNotHashed(let number): "DG\(number) was read but EF.SOD holds no hash for it"

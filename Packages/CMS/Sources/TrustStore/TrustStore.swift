@@ -9,6 +9,9 @@ public struct TrustStore: Sendable {
     private var bySubject: [DistinguishedName: [Int]] = [:]
     private var byKeyIdentifier: [[UInt8]: [Int]] = [:]
     private var byIssuer: [DistinguishedName: [Int]] = [:]
+    /// Certificate revocation lists by issuer name; each is checked against the issuer's key when
+    /// used (`revocationDate(of:issuedBy:)`).
+    public private(set) var revocationLists: [DistinguishedName: [CertificateRevocationList]] = [:]
 
     public init() {}
 
@@ -35,10 +38,34 @@ public struct TrustStore: Sendable {
         return added
     }
 
-    /// Adds the certificates of a PEM bundle or a DER certificate. A master list must be
-    /// verified first (`MasterList.verify`), so one is refused here.
+    /// The store as one PEM bundle: every certificate, then every revocation list (what
+    /// `emrtd masterlist import` writes and `DefaultTrustBundle.load` reads back).
+    public var pem: String {
+        certificates.map(\.pem).joined()
+            + revocationLists.keys.sorted { $0.rfc4514 < $1.rfc4514 }.flatMap { revocationLists[$0] ?? [] }.map(\.pem)
+            .joined()
+    }
+
+    /// Adds a revocation list (kept once per content).
+    public mutating func add(_ list: CertificateRevocationList) {
+        guard !(revocationLists[list.issuer] ?? []).contains(list) else { return }
+        revocationLists[list.issuer, default: []].append(list)
+    }
+
+    /// When `certificate` was revoked by a list that `issuer` signed; nil when no such list names it.
+    public func revocationDate(of certificate: Certificate, issuedBy issuer: Certificate) -> Date? {
+        (revocationLists[certificate.issuer] ?? []).lazy.filter { $0.isSigned(by: issuer) }
+            .compactMap { $0.revocationDate(of: certificate) }.min()
+    }
+
+    /// Adds the certificates and revocation lists of a PEM bundle (`CERTIFICATE` and `X509 CRL`
+    /// blocks), a DER certificate or a DER CRL; returns how many certificates were new. A master
+    /// list must be verified first (`MasterList.verify`), so one is refused here.
     @discardableResult
     public mutating func add(pemOrDer bytes: [UInt8]) throws(CMSError) -> Int {
+        let lists = try CertificateRevocationList.all(in: bytes)
+        for list in lists { add(list) }
+        if !lists.isEmpty && !PEM.holdsCertificates(bytes) { return 0 }
         let file = try CertificateFile(bytes: bytes)
         if case .masterList = file {
             throw CMSError(.unrecognizedInput, "a master list is trusted only after checking it against a root")
@@ -72,8 +99,8 @@ public struct TrustStore: Sendable {
 
 extension TrustStore {
     /// The store a reader trusts: the default bundle (`DefaultTrustBundle`, when
-    /// `includingDefaultBundle`) plus every entry of `authorityCertificates` (a PEM bundle or one
-    /// DER certificate).
+    /// `includingDefaultBundle`) plus every entry of `authorityCertificates` (a PEM bundle of
+    /// certificates and CRLs, one DER certificate, or one DER CRL).
     ///
     /// - Returns: the store, and why the default bundle could not be used when it could not (the
     ///   store then holds the given CSCAs only: a reader says so in its warnings, it does not stop).
@@ -95,15 +122,16 @@ extension TrustStore {
             }
         }
         for (index, entry) in authorityCertificates.enumerated() {
-            let file: CertificateFile
             do throws(CMSError) {
-                file = try CertificateFile(bytes: entry)
+                let lists = try CertificateRevocationList.all(in: entry)
+                let certificates =
+                    lists.isEmpty || PEM.holdsCertificates(entry) ? try CertificateFile(bytes: entry).certificates : []
+                guard !certificates.isEmpty || !lists.isEmpty else {
+                    throw CMSError(.unrecognizedInput, "it holds no certificate")
+                }
                 try store.add(pemOrDer: entry)
             } catch {
                 throw CMSError(error.code, "authority certificate entry \(index + 1): \(error.reason)")
-            }
-            guard !file.certificates.isEmpty else {
-                throw CMSError(.unrecognizedInput, "authority certificate entry \(index + 1) holds no certificate")
             }
         }
         return (store, problem)
