@@ -9,6 +9,8 @@ enum InputLimit {
     static let ldsFile = 16 << 20
     /// A certificate, a PEM bundle or a master list: the ICAO master list is about 1 MiB.
     static let certificates = 64 << 20
+    /// An ICAO PKD download (LDIF) or a master list: the PKD's complete DSC file is some hundred MB.
+    static let pkdDownload = 1 << 30
     /// An MRZ on standard input: 3 lines of 30 or 2 of 44 characters, with room for blank
     /// lines and spaces; far more is not a zone.
     static let mrzText = 4096

@@ -3,11 +3,19 @@ import Foundation
 /// The certificates Passive Authentication trusts: CSCAs and link certificates from PEM
 /// bundles, DER files and verified master lists, deduplicated and indexed so that every
 /// lookup is a dictionary access (loading N certificates is O(N), not O(N²)).
+///
+/// Document Signer certificates (from the ICAO PKD, for an EF.SOD that carries none) are kept in
+/// the same store but never act as issuers: a certificate whose key usage lacks keyCertSign and
+/// that is no CA (`isDocumentSignerOnly`) only answers `certificates(matching:)`.
 public struct TrustStore: Sendable {
+    /// Every certificate: CSCAs, link certificates and Document Signers.
     public private(set) var certificates: [Certificate] = []
     private var known: Set<[UInt8]> = []
+    /// Issuer candidates (CSCAs and links only).
     private var bySubject: [DistinguishedName: [Int]] = [:]
     private var byKeyIdentifier: [[UInt8]: [Int]] = [:]
+    /// Signer lookups (every certificate).
+    private var anyByKeyIdentifier: [[UInt8]: [Int]] = [:]
     private var byIssuer: [DistinguishedName: [Int]] = [:]
     /// Certificate revocation lists by issuer name; each is checked against the issuer's key when
     /// used (`revocationDate(of:issuedBy:)`).
@@ -19,7 +27,11 @@ public struct TrustStore: Sendable {
         add(certificates)
     }
 
-    public var isEmpty: Bool { certificates.isEmpty }
+    /// No CSCA (nor link certificate) is trusted: Document Signers and CRLs alone authenticate nothing.
+    public var isEmpty: Bool { bySubject.isEmpty }
+
+    /// How many Document Signer certificates the store holds (`isDocumentSignerOnly`).
+    public var documentSignerCount: Int { certificates.count(where: \.isDocumentSignerOnly) }
 
     /// Adds certificates not already present; returns how many were new.
     @discardableResult
@@ -28,10 +40,12 @@ public struct TrustStore: Sendable {
         for certificate in newCertificates where known.insert(certificate.sha256Fingerprint).inserted {
             let index = certificates.count
             certificates.append(certificate)
-            bySubject[certificate.subject, default: []].append(index)
             byIssuer[certificate.issuer, default: []].append(index)
-            if let identifier = certificate.extensions.subjectKeyIdentifier {
-                byKeyIdentifier[identifier, default: []].append(index)
+            let identifier = certificate.extensions.subjectKeyIdentifier
+            if let identifier { anyByKeyIdentifier[identifier, default: []].append(index) }
+            if !certificate.isDocumentSignerOnly {
+                bySubject[certificate.subject, default: []].append(index)
+                if let identifier { byKeyIdentifier[identifier, default: []].append(index) }
             }
             added += 1
         }
@@ -90,7 +104,7 @@ public struct TrustStore: Sendable {
     public func certificates(matching identifier: SignerInfo.Identifier) -> [Certificate] {
         switch identifier {
         case .subjectKeyIdentifier(let keyIdentifier):
-            return (byKeyIdentifier[keyIdentifier] ?? []).map { certificates[$0] }
+            return (anyByKeyIdentifier[keyIdentifier] ?? []).map { certificates[$0] }
         case .issuerAndSerialNumber(let issuer, _):
             return (byIssuer[issuer] ?? []).map { certificates[$0] }.filter(identifier.matches)
         }
