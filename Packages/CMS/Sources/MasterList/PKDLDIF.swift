@@ -113,9 +113,9 @@ public struct PKDLDIF: Sendable {
             current?.attributes.append((name, value))
         }
 
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // "\r\n" is one Character in Swift: both line ends are separators.
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             lineNumber += 1
-            let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
             if line.hasPrefix(" "), logical != nil {
                 logical?.text += line.dropFirst()
                 continue
