@@ -202,6 +202,12 @@ import Testing
         #expect(result.errorOutput.contains("is not a readable DG15") && result.errorOutput.contains("try --as dg16"))
         let asSOD = try Subprocess.run(emrtd, ["parse", dg16.path, "--as", "sod"])
         #expect(asSOD.status == 1 && !asSOD.errorOutput.contains("CMSError"), "\(asSOD.errorOutput)")
+        // A bare ISO/IEC 39794-5 record shares DG5's first byte: not an empty DG5, but named.
+        if let record = Prerequisites.shared("data/jmrtd/iso39794/sample-39794-5-ed-1-v1.der") {
+            let bare = try Subprocess.run(emrtd, ["parse", record.path])
+            #expect(bare.status == 1)
+            #expect(bare.errorOutput.contains("it looks like an ISO/IEC 39794-5 face record"), "\(bare.errorOutput)")
+        }
     }
 
     /// `EMRTD_CSCA_BUNDLE` naming a missing file is an error, for verify as for read.
