@@ -30,7 +30,9 @@ public struct CMSError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// Wraps a parse failure of `what`.
     static func malformed(_ what: String, _ error: ASN1Error) -> CMSError {
-        CMSError(.malformed, "\(what): \(error.reason)")
+        // The ASN.1 reason often names the structure already ("Certificate: expected tag 30"):
+        // say it once.
+        CMSError(.malformed, error.reason.hasPrefix("\(what): ") ? error.reason : "\(what): \(error.reason)")
     }
 }
 
