@@ -19,7 +19,7 @@ let libraries: [Library] = [
     Library(name: "ASN1", dependencies: []),
     Library(name: "Secrets", dependencies: []),
     Library(name: "JSON", dependencies: []),
-    Library(name: "ICAO", dependencies: ["ASN1", "JSON", "Arithmetic"]),
+    Library(name: "ICAO", dependencies: ["ASN1", "JSON", "Arithmetic", "Secrets"]),
     Library(name: "MRZ", dependencies: ["JSON", "Secrets"], testResources: [.copy("Fixtures")]),
     Library(name: "Arithmetic", dependencies: ["CGMP", "Secrets"], testDependencies: ["OpenSSLReference"]),
     Library(name: "CryptoPrimitives", dependencies: ["COpenSSL", "ICAO", "Secrets"]),
@@ -33,10 +33,17 @@ let libraries: [Library] = [
         dependencies: [
             "Transport", "SecureMessaging", "CryptoPrimitives", "ICAO", "MRZ", "LDS", "ASN1", "Arithmetic", "Secrets",
         ]),
-    Library(name: "ChipAuthentication", dependencies: []),
+    Library(
+        name: "ChipAuthentication",
+        dependencies: [
+            "Transport", "SecureMessaging", "Arithmetic", "CryptoPrimitives", "ICAO", "LDS", "CMS", "ASN1", "Secrets",
+        ], testDependencies: ["OpenSSLReference"]),
     Library(
         name: "Emrtd",
-        dependencies: ["Transport", "SecureMessaging", "AccessControl", "ICAO", "MRZ", "LDS", "CMS", "JSON", "Secrets"]),
+        dependencies: [
+            "Transport", "SecureMessaging", "AccessControl", "ChipAuthentication", "ICAO", "MRZ", "LDS", "CMS", "JSON",
+            "Secrets",
+        ]),
     Library(
         name: "ChipSimulator",
         dependencies: ["Transport", "CryptoPrimitives", "Arithmetic", "ASN1", "ICAO", "LDS", "COpenSSL", "Secrets"]),
@@ -95,7 +102,7 @@ let package = Package(
                 name: "emrtd-fuzz",
                 dependencies: [
                     "ASN1", "MRZ", "LDS", "CMS", "Transport", "SecureMessaging", "AccessControl", "ChipSimulator",
-                    "Secrets",
+                    "ChipAuthentication", "ICAO", "Secrets",
                 ],
                 path: "Fuzz/Sources"
             ),
@@ -104,6 +111,7 @@ let package = Package(
                 dependencies: [
                     "Arithmetic", "CryptoPrimitives", "COpenSSL", "OpenSSLReference", "SecureMessaging", "Transport",
                     "ASN1", "CMS", "JSON", "LDS", "COpenJPEG", "ICAO", "AccessControl", "ChipSimulator", "MRZ", "CEAC",
+                    "ChipAuthentication", "Secrets", "Emrtd",
                 ],
                 path: "Apps/emrtd-bench"
             ),

@@ -10,7 +10,8 @@ struct FuzzTarget: Sendable {
 let allTargets: [String: FuzzTarget] = Dictionary(
     uniqueKeysWithValues: ([
         asn1Target, mrzTarget, biometricTarget, jpeg2000Target, secureMessagingTarget, x509Target, signedDataTarget,
-        securityObjectTarget, masterListTarget, pkdTarget, chipTarget, paceTarget,
+        securityObjectTarget, masterListTarget, pkdTarget, chipTarget, paceTarget, chipAuthenticationTarget,
+        activeAuthenticationTarget,
     ]
         + ldsFileTargets).map {
             ($0.name, $0)

@@ -175,8 +175,10 @@ import Transport
         let chip = Self.chip(offering: [(Self.paceProtocol(.genericMapping, .ecdh, .aes128), .brainpoolP256r1)])
         // GENERAL AUTHENTICATE before MSE:Set AT.
         #expect(try Self.send(chip, "10860000027C0000") == .conditionsNotSatisfied)
-        // MSE with other P1-P2, garbage, no password reference, an unknown reference, a non-PACE OID.
-        #expect(try Self.send(chip, "002241A412800A04007F0007020204020283010184010D") == .incorrectParameters)
+        // MSE with other P1-P2 (41A4 is Chip Authentication's MSE:Set AT, refused without secure
+        // messaging), garbage, no password reference, an unknown reference, a non-PACE OID.
+        #expect(try Self.send(chip, "002241A412800A04007F0007020204020283010184010D") == .securityStatusNotSatisfied)
+        #expect(try Self.send(chip, "002281B612800A04007F0007020204020283010184010D") == .incorrectParameters)
         #expect(try Self.send(chip, "0022C1A403800501") == .incorrectData)
         #expect(try Self.send(chip, "0022C1A40C800A04007F00070202040202") == .incorrectData)
         #expect(try Self.send(chip, "0022C1A40F800A04007F00070202040202830105") == .incorrectData)

@@ -121,10 +121,10 @@ import Testing
         let files = specimen.files
         #expect(
             Set(files.application.keys)
-                == Set([0x011E, 0x011D] + [1, 2, 3, 5, 7, 11, 12, 13, 16].map { 0x0100 + UInt16($0) }))
+                == Set([0x011E, 0x011D] + [1, 2, 3, 5, 7, 11, 12, 13, 14, 15, 16].map { 0x0100 + UInt16($0) }))
         let com = try CommonFile(try #require(files.com))
-        #expect(com.dataGroups == [.dg1, .dg2, .dg3, .dg5, .dg7, .dg11, .dg12, .dg13, .dg16])
-        for number in [1, 2, 3, 5, 7, 11, 12, 13, 16] {
+        #expect(com.dataGroups == [.dg1, .dg2, .dg3, .dg5, .dg7, .dg11, .dg12, .dg13, .dg14, .dg15, .dg16])
+        for number in [1, 2, 3, 5, 7, 11, 12, 13, 14, 15, 16] {
             let kind = try #require(LDSFileKind.dataGroup(number))
             let result = LDSFileParser.parseLeniently(try #require(files[dataGroup: number]), as: kind)
             #expect(result.model != nil, "\(kind): \(result.warnings)")

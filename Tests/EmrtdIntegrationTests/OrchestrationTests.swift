@@ -48,7 +48,7 @@ import Transport
         let data = document.authenticationStatus.data
         #expect(data.status == .authenticated, "\(data.errors)")
         #expect(data.sodSignatureValid && data.certificateChainValid && data.dataGroupHashesValid)
-        #expect(data.dataGroupHashes.map(\.dataGroup) == [1, 2, 11, 12])
+        #expect(data.dataGroupHashes.map(\.dataGroup) == [1, 2, 11, 12, 14, 15])
         #expect(data.dataGroupHashes.allSatisfy { $0.status == .valid })
         #expect(document.machineReadableZoneInformation?.fields.documentNumber == "L898902C")
         #expect(document.face?.images.first?.format == .jpeg)
@@ -58,7 +58,7 @@ import Transport
         #expect(document.additionalPersonalDetails?.fullDateOfBirth == LDSDate(value: "19690806", encoding: .text))
         #expect(document.ldsVersion == "0108" && document.unicodeVersion == "040000")
         #expect(document.authenticationStatus.chip.status == .notSupported)
-        #expect(document.ldsMasterFile.filesRead == [.com, .sod, .dg1, .dg2, .dg11, .dg12])
+        #expect(document.ldsMasterFile.filesRead == [.com, .sod, .dg1, .dg2, .dg11, .dg12, .dg14, .dg15])
         #expect(document.ldsMasterFile.dataGroups[2] == specimen.files[dataGroup: 2])
         #expect(document.warnings.isEmpty, "\(document.warnings)")
         #expect((document.debugInfo?.apduCount ?? 0) > 0 && document.debugInfo?.log.isEmpty == true)
@@ -80,7 +80,8 @@ import Transport
             })
         #expect(
             hashes == [
-                1: .valid, 2: .valid, 3: .notRead, 5: .valid, 7: .valid, 11: .valid, 12: .valid, 13: .valid, 16: .valid,
+                1: .valid, 2: .valid, 3: .notRead, 5: .valid, 7: .valid, 11: .valid, 12: .valid, 13: .valid, 14: .valid,
+                15: .valid, 16: .valid,
             ])
         #expect(document.authenticationStatus.data.status == .authenticated)
     }
@@ -102,13 +103,13 @@ import Transport
         let progress = events.dropFirst().dropLast()
         #expect(
             progress.map { $0.split(separator: " ")[0] } == [
-                "sod", "dg1", "dg2", "dg5", "dg7", "dg11", "dg12", "dg13", "dg16",
+                "sod", "dg14", "dg1", "dg2", "dg5", "dg7", "dg11", "dg12", "dg13", "dg15", "dg16",
             ])
         let percentages = progress.compactMap { Int($0.split(separator: " ")[1]) }
         #expect(percentages == percentages.sorted() && percentages.last == 100 && (percentages.first ?? 100) < 100)
         // By size: DG2 (the face) is the largest file, so its step is the largest.
         let steps = zip(percentages.dropFirst(), percentages).map { $0 - $1 }
-        #expect(steps.max() == steps[1])
+        #expect(steps.max() == steps[2])
     }
 
     @Test func cancellationStopsBeforeTheNextAPDU() throws {
@@ -120,8 +121,8 @@ import Transport
             try reader.read(transport: chip, accessKey: Self.accessKey, listener: log)
         } throws: { error in
             guard let error = error as? ReadError, error.kind == .cancelled else { return false }
-            // What was read is kept: EF.COM and EF.SOD, no data group.
-            return error.debugInfo?.filesRead?.filesRead == [.com, .sod]
+            // What was read is kept: EF.COM, EF.SOD and DG14 (read first, for Chip Authentication).
+            return error.debugInfo?.filesRead?.filesRead == [.com, .sod, .dg14]
         }
         // The reader is free again and reads to the end.
         #expect(throws: Never.self) { try reader.read(transport: chip, accessKey: Self.accessKey) }
@@ -134,8 +135,8 @@ import Transport
             try Self.reader(trusting: specimen).read(transport: chip, accessKey: Self.accessKey)
         } throws: { error in
             guard let error = error as? ReadError, error.kind == .transport(.tagLost) else { return false }
-            // DG2's size is asked before any data group is read: the chip goes while sizing.
-            return error.debugInfo?.filesRead?.filesRead == [.com, .sod]
+            // DG2's size is asked after DG14 is read whole: the chip goes while sizing.
+            return error.debugInfo?.filesRead?.filesRead == [.com, .sod, .dg14]
         }
     }
 
@@ -161,7 +162,7 @@ import Transport
             try Self.reader(trusting: specimen).read(transport: Self.openChip(noDG1), accessKey: Self.accessKey)
         } throws: { error in
             guard let error = error as? ReadError, error.kind == .read(.readingDataGroups) else { return false }
-            return error.debugInfo?.filesRead?.filesRead == [.com, .sod, .dg2, .dg11, .dg12]
+            return error.debugInfo?.filesRead?.filesRead == [.com, .sod, .dg2, .dg11, .dg12, .dg14, .dg15]
         }
 
         var badCOM = specimen.files

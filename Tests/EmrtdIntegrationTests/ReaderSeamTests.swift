@@ -20,15 +20,22 @@ import Testing
             chipAccess: chipAccess, clock: clock)
     }
 
+    /// The specimen's chip with its keys (Chip and Active Authentication) but no PACE, so BAC opens it.
+    static func chipWithoutPACE(_ specimen: Specimen) -> SimulatedChip {
+        var credentials = specimen.credentials
+        credentials.paceOffers = []
+        return SimulatedChip(configuration: ChipConfiguration(files: specimen.files, credentials: credentials))
+    }
+
     /// The specimen's test PKI is made now and valid for a few years: read at the real time the
     /// data is authenticated; read with a clock 50 years on, the same chip's chain has expired.
     @Test func certificatesAreCheckedAtTheInjectedTime() throws {
         let specimen = try Specimen.generate()
         let now = try Self.reader(specimen) { Date() }.read(
-            transport: SimulatedChip(files: specimen.files), accessKey: OrchestrationTests.accessKey)
+            transport: Self.chipWithoutPACE(specimen), accessKey: OrchestrationTests.accessKey)
         #expect(now.authenticationStatus.data.status == .authenticated)
         let later = try Self.reader(specimen) { Date().addingTimeInterval(50 * 365 * 86400) }.read(
-            transport: SimulatedChip(files: specimen.files), accessKey: OrchestrationTests.accessKey)
+            transport: Self.chipWithoutPACE(specimen), accessKey: OrchestrationTests.accessKey)
         #expect(later.authenticationStatus.data.status == .denied)
         #expect(later.authenticationStatus.data.certificateChainValid == false)
     }
@@ -36,7 +43,7 @@ import Testing
     @Test func chipAccessAndTheReadPlanLogToTheReadsDebugLog() throws {
         let specimen = try Specimen.generate()
         let document = try Self.reader(specimen) { Date() }.read(
-            transport: SimulatedChip(files: specimen.files), accessKey: OrchestrationTests.accessKey)
+            transport: Self.chipWithoutPACE(specimen), accessKey: OrchestrationTests.accessKey)
         let log = (document.debugInfo?.log ?? []).map(\.message)
         #expect(log.contains("no EF.CardAccess: the chip offers no PACE"), "\(log)")
         #expect(log.contains("BAC established"), "\(log)")

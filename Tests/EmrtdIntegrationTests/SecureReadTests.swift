@@ -15,8 +15,11 @@ import Transport
 @Suite struct SecureReadTests {
     static let accessKey = OrchestrationTests.accessKey
 
+    /// A BAC chip with the specimen's files and the keys behind its DG14 and DG15 (no PACE offer).
     static func chip(_ specimen: Specimen, _ configure: (inout ChipConfiguration) -> Void = { _ in }) -> SimulatedChip {
-        var configuration = ChipConfiguration(files: specimen.files)
+        var credentials = specimen.credentials
+        credentials.paceOffers = []
+        var configuration = ChipConfiguration(files: specimen.files, credentials: credentials)
         configure(&configuration)
         return SimulatedChip(configuration: configuration)
     }
@@ -39,7 +42,10 @@ import Transport
         #expect(document.accessControlProtocolUsed == .bac)
         #expect(document.authenticationStatus.data.status == .authenticated)
         #expect(document.deniedFiles == [.dg3])
-        #expect(document.ldsMasterFile.filesRead == [.com, .sod, .dg1, .dg2, .dg5, .dg7, .dg11, .dg12, .dg13, .dg16])
+        #expect(
+            document.ldsMasterFile.filesRead == [
+                .com, .sod, .dg1, .dg2, .dg5, .dg7, .dg11, .dg12, .dg13, .dg14, .dg15, .dg16,
+            ])
         #expect(document.warnings.isEmpty, "\(document.warnings)")
     }
 
@@ -109,7 +115,8 @@ import Transport
                 accessKey: Self.accessKey)
         } throws: { error in
             guard let error = error as? ReadError, error.kind == .read(.readingDataGroups) else { return false }
-            return error.debugInfo?.filesRead?.filesRead == [.com, .sod]
+            // DG14 is read before the other data groups.
+            return error.debugInfo?.filesRead?.filesRead == [.com, .sod, .dg14]
         }
     }
 
@@ -209,7 +216,9 @@ import Transport
         }
         #expect(json["paceMapping"] == .null && json["fingerprints"] == .null)
         #expect(json["accessControlProtocolUsed"] == "bac")
-        #expect(data?["status"] == "authenticated" && chip?["status"] == "notSupported")
+        // The chip ran Chip Authentication with its DG14 key, which Passive Authentication verified.
+        #expect(data?["status"] == "authenticated" && chip?["status"] == "authenticated")
+        #expect(chip?["protocol"] == "chipAuthentication")
         #expect(
             json["ldsMasterFile"]?["dg1"] == .string(Data(specimen.files[dataGroup: 1] ?? []).base64EncodedString()))
     }

@@ -14,7 +14,8 @@ enum ReadCommand: Command {
     static let summary = "read a travel document's chip (PC/SC reader or the simulator) and verify it"
     static let usage = """
         usage: emrtd read (--reader NAME | --simulator [DIR] [--pace NAME[:PARAM]]... [--no-pace] [--pace-only]
-                                                 [--chip-can CAN])
+                                                 [--chip-can CAN] [--chip-authentication NAME[:PARAM]]...
+                                                 [--active-authentication KEY] [--chip-fault NAME]... …)
                           (--mrz DOCNUMBER DATEOFBIRTH DATEOFEXPIRY | --can CAN | --mrz-lines LINE...)
                           [--access auto|pace|bac] [--csca FILE]... [--crl FILE]... [--no-builtin] [--json] [--out DIR] [--challenge HEX] [--debug]
                           [--no-render] [--strict | --require authenticated] [--at ISO8601]
@@ -71,25 +72,29 @@ enum ReadCommand: Command {
         }
         guard (simulator?.count ?? 0) <= 1 else { throw UsageError("--simulator takes at most one directory") }
         guard simulator != nil || !chipOptions.given else {
-            throw UsageError("--pace, --no-pace, --pace-only and --chip-can describe the simulated chip (--simulator)")
+            throw UsageError(
+                "--pace, --chip-can, --chip-authentication, --active-authentication, --chip-fault and their like"
+                    + " describe the simulated chip (--simulator)")
         }
 
         var authorities = try cscaFiles.map(readCertificateFile)
         let transport: any CardTransport
         if let simulator {
+            var credentials = try chipOptions.credentials()
             let files: ChipFiles
             do {
                 if let directory = simulator.first {
                     files = try ChipFiles(directory: URL(fileURLWithPath: directory))
                 } else {
-                    let specimen = try Specimen.generate()
+                    let specimen = try Specimen.generate(credentials: credentials, layout: chipOptions.layout)
                     files = specimen.files
+                    credentials = specimen.credentials
                     authorities.append(specimen.countrySigningCertificate)
                 }
             } catch {
                 throw CommandFailure(error.reason)
             }
-            transport = SimulatedChip(configuration: try chipOptions.configuration(files: files))
+            transport = SimulatedChip(configuration: chipOptions.configuration(files: files, credentials: credentials))
         } else {
             // ReaderConfig's default answer timeout, applied where the transport is made.
             transport = try connect(readerName ?? "", timeout: .milliseconds(ReaderConfig().timeoutMs))

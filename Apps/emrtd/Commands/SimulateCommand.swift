@@ -10,7 +10,9 @@ enum SimulateCommand: Command {
     static let usage = """
         usage: emrtd simulate [DIR] [--rich] [--csca-out FILE] [--port PORT] [--host ADDRESS]
                               [--max-read N] [--short-only] [--pace NAME[:PARAM]]... [--no-pace] [--pace-only]
-                              [--chip-can CAN]
+                              [--chip-can CAN] [--chip-authentication NAME[:PARAM]]... [--no-chip-authentication]
+                              [--active-authentication KEY] [--no-active-authentication]
+                              [--no-chip-authentication-info] [--explicit-domain-parameters] [--chip-fault NAME]...
 
         Connects a simulated eMRTD chip to vpcd (default 127.0.0.1:35963, the reader
         "Virtual PCD 00 00") and serves it until vpcd hangs up. The chip holds the files of DIR
@@ -39,6 +41,7 @@ enum SimulateCommand: Command {
         let chipOptions = try SimulatedChipOptions.read(&arguments)
         let positionals = try arguments.positionals()
         guard positionals.count <= 1 else { throw UsageError("give at most one directory of chip files") }
+        var credentials = try chipOptions.credentials()
         let files: ChipFiles
         do {
             if let directory = positionals.first {
@@ -47,8 +50,9 @@ enum SimulateCommand: Command {
                 }
                 files = try ChipFiles(directory: URL(fileURLWithPath: directory))
             } else {
-                let specimen = try Specimen.generate(rich: rich)
+                let specimen = try Specimen.generate(rich: rich, credentials: credentials, layout: chipOptions.layout)
                 files = specimen.files
+                credentials = specimen.credentials
                 if let authorityOutput {
                     do {
                         try Data(specimen.countrySigningCertificatePEM.utf8).write(
@@ -61,7 +65,8 @@ enum SimulateCommand: Command {
         } catch let error as ChipSimulatorError {
             throw CommandFailure(error.reason)
         }
-        var configuration = try chipOptions.configuration(files: files, supportsExtendedLength: !shortOnly)
+        var configuration = chipOptions.configuration(
+            files: files, credentials: credentials, supportsExtendedLength: !shortOnly)
         if let maximumRead { configuration.maximumReadLength = maximumRead }
         let bridge = VPCDBridge(
             chip: SimulatedChip(configuration: configuration), host: host, port: port ?? VPCDBridge.defaultPort)

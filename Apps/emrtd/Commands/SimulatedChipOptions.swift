@@ -1,18 +1,28 @@
 import ChipSimulator
 
 /// The chip options `emrtd simulate` and `emrtd read --simulator` share: the PACE protocols the
-/// simulated chip offers, whether it still runs BAC, and its CAN. Without them the chip offers
-/// what most documents issued today do: PACE with ECDH Generic Mapping and AES-128 on
-/// brainpoolP256r1, and BAC beside it.
+/// simulated chip offers, whether it still runs BAC, its CAN, its Chip Authentication and Active
+/// Authentication keys, how DG14 describes them, and faults that make it fail to prove itself
+/// genuine. Without them the chip is the specimen's: PACE-CAM (ECDH-CAM-AES-128 on
+/// brainpoolP256r1) beside BAC, Chip Authentication with an ECDH brainpoolP256r1 key (AES-128),
+/// and Active Authentication with RSA-2048 and the SHA-256 trailer.
 struct SimulatedChipOptions {
     /// The offer of a chip given no `--pace`.
-    static let defaultOffer = "ECDH-GM-AES-128:13"
+    static let defaultOffer = "ECDH-CAM-AES-128:13"
+    /// The Chip Authentication key of a chip given no `--chip-authentication`.
+    static let defaultChipAuthentication = "ECDH-AES-128:13"
     /// The card access number of a chip given no `--chip-can`.
-    static let defaultCAN = "123456"
+    static let defaultCAN = Specimen.cardAccessNumber
 
     var paceOffers: [PACEOffer] = []
     var paceOnly = false
     var can = CardAccessNumber(defaultCAN)
+    /// `--chip-authentication` names; nil: the default key, empty: none.
+    var chipAuthentication: [String]? = nil
+    /// `--active-authentication`; nil: the specimen's RSA-2048 key, "": none.
+    var activeAuthentication: String? = nil
+    var layout = SecurityInfoLayout()
+    var faults: [ChipFault] = []
     /// Whether any of these options was given (they mean nothing without a simulated chip).
     var given = false
 
@@ -22,10 +32,25 @@ struct SimulatedChipOptions {
         NAME is KEYAGREEMENT-MAPPING-CIPHER (ECDH or DH; GM, IM or CAM; 3DES, AES-128, AES-192
         or AES-256), PARAM the standardized domain parameter ID or curve name (default 13,
         brainpoolP256r1, for ECDH and 0, the 1024-bit MODP group, for DH), e.g. ECDH-GM-AES-128:13,
-        DH-IM-3DES:0, ECDH-CAM-AES-128:secp256r1 (CAM gets a fresh Chip Authentication key).
+        DH-IM-3DES:0, ECDH-CAM-AES-128:secp256r1 (CAM uses the Chip Authentication key on its
+        curve, or a fresh one; a generated specimen then has a signed EF.CardSecurity).
         Without --pace the chip offers \(defaultOffer) and BAC; --no-pace makes it a BAC-only chip.
         --pace-only makes the chip refuse BAC; --chip-can CAN gives it a card access number (PACE's
         second password; default \(defaultCAN); the MRZ password always comes from DG1).
+        --chip-authentication NAME[:PARAM] (repeatable) gives the chip a Chip Authentication key,
+        NAME KEYAGREEMENT-CIPHER (ECDH-AES-128, DH-3DES…), PARAM as for --pace; several keys get
+        key IDs 1, 2, … (default \(defaultChipAuthentication); --no-chip-authentication: none).
+        --active-authentication rsa:BITS[:bc|sha1|sha224|sha256|sha384|sha512] or
+        ecdsa:PARAM[:HASH][:der] gives it an Active Authentication key (RSA with the ISO/IEC 9796-2
+        trailer BC or the explicit trailer of the hash, default sha256; ECDSA signing plain r‖s
+        unless der; default rsa:2048:sha256; --no-active-authentication: none).
+        --no-chip-authentication-info leaves DG14's ChipAuthenticationInfo out (readers then
+        assume 3DES); --explicit-domain-parameters writes keys with explicit domain parameters.
+        --chip-fault NAME (repeatable) makes the chip fail to prove itself genuine: clone (its
+        private keys are not those of DG14, DG15, EF.CardSecurity), wrong-cam-data,
+        forged-card-security, aa-other-challenge, ca-keeps-old-keys, ca-wrong-mac.
+        A generated specimen's DG14, DG15 and EF.CardSecurity are written for these keys; a
+        directory's files are served as they are, with fresh keys behind them.
         """
 
     /// Takes the options out of `arguments`.
@@ -35,12 +60,15 @@ struct SimulatedChipOptions {
             options.paceOffers = try arguments.options("--pace").map { name throws(ChipSimulatorError) in
                 try PACEOffer(named: name)
             }
+            options.faults = try arguments.options("--chip-fault").map { name throws(ChipSimulatorError) in
+                try ChipFault(named: name)
+            }
         } catch let error as ChipSimulatorError {
             throw UsageError(error.reason)
         }
         let noPACE = arguments.flag("--no-pace")
         guard !noPACE || options.paceOffers.isEmpty else { throw UsageError("--no-pace and --pace exclude each other") }
-        options.given = noPACE || !options.paceOffers.isEmpty
+        options.given = noPACE || !options.paceOffers.isEmpty || !options.faults.isEmpty
         if options.paceOffers.isEmpty && !noPACE {
             options.paceOffers = [try PACEOffer(named: defaultOffer)]
         }
@@ -52,18 +80,68 @@ struct SimulatedChipOptions {
             options.can = number
             options.given = true
         }
+        let chipAuthentication = try arguments.options("--chip-authentication")
+        let noChipAuthentication = arguments.flag("--no-chip-authentication")
+        guard !noChipAuthentication || chipAuthentication.isEmpty else {
+            throw UsageError("--no-chip-authentication and --chip-authentication exclude each other")
+        }
+        if noChipAuthentication || !chipAuthentication.isEmpty {
+            options.chipAuthentication = chipAuthentication
+            options.given = true
+        }
+        let activeAuthentication = try arguments.option("--active-authentication")
+        let noActiveAuthentication = arguments.flag("--no-active-authentication")
+        guard !noActiveAuthentication || activeAuthentication == nil else {
+            throw UsageError("--no-active-authentication and --active-authentication exclude each other")
+        }
+        if noActiveAuthentication || activeAuthentication != nil {
+            options.activeAuthentication = activeAuthentication ?? ""
+            options.given = true
+        }
+        options.layout = SecurityInfoLayout(
+            chipAuthenticationInfo: !arguments.flag("--no-chip-authentication-info"),
+            explicitDomainParameters: arguments.flag("--explicit-domain-parameters"))
+        options.given = options.given || options.layout != SecurityInfoLayout()
         return options
     }
 
-    /// The chip's configuration for `files` with these options.
-    func configuration(files: ChipFiles, supportsExtendedLength: Bool = true) throws -> ChipConfiguration {
-        var configuration = ChipConfiguration(files: files, supportsExtendedLength: supportsExtendedLength)
-        configuration.credentials.can = can
+    /// The chip's credentials: the CAN, the PACE offers (with a CAM key where needed) and fresh
+    /// Chip Authentication and Active Authentication keys as the options say.
+    func credentials() throws -> Credentials {
         do {
-            try configuration.offerPACE(paceOffers, only: paceOnly)
+            return try makeCredentials()
         } catch {
-            throw CommandFailure(error.reason)
+            throw UsageError(error.reason)
         }
-        return configuration
+    }
+
+    private func makeCredentials() throws(ChipSimulatorError) -> Credentials {
+        let names = chipAuthentication ?? [Self.defaultChipAuthentication]
+        var keys: [ChipAuthenticationKey] = []
+        for (index, name) in names.enumerated() {
+            keys.append(
+                try ChipAuthenticationKey.generate(named: name, keyIdentifier: names.count > 1 ? index + 1 : nil))
+        }
+        var credentials = Credentials(
+            can: can, activeAuthenticationKey: try activeAuthenticationKey(), chipAuthenticationKeys: keys)
+        try credentials.offerPACE(paceOffers)
+        return credentials
+    }
+
+    private func activeAuthenticationKey() throws(ChipSimulatorError) -> ActiveAuthenticationKey? {
+        switch activeAuthentication {
+        case nil: try Specimen.standardCredentials().activeAuthenticationKey
+        case "": nil
+        case let name?: try ActiveAuthenticationKey.generate(named: name)
+        }
+    }
+
+    /// The chip for `files` with these credentials.
+    func configuration(files: ChipFiles, credentials: Credentials, supportsExtendedLength: Bool = true)
+        -> ChipConfiguration
+    {
+        ChipConfiguration(
+            files: files, credentials: credentials, offersBasicAccessControl: !paceOnly,
+            supportsExtendedLength: supportsExtendedLength, faults: faults)
     }
 }

@@ -53,6 +53,18 @@ public enum DER {
         return tlv(.integer, bytes)
     }
 
+    /// A non-negative number in the fewest big-endian bytes (at least one): the content of the
+    /// data objects that carry an ID or reference, such as MSE:Set AT's DO'84'.
+    public static func minimalUnsignedBytes(_ value: Int) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var rest = value
+        repeat {
+            bytes.insert(UInt8(truncatingIfNeeded: rest), at: 0)
+            rest >>= 8
+        } while rest != 0
+        return bytes
+    }
+
     public static func boolean(_ value: Bool) -> [UInt8] { tlv(.boolean, [value ? 0xFF : 0x00]) }
     public static func null() -> [UInt8] { tlv(.null, []) }
     public static func octetString(_ bytes: some Collection<UInt8>) -> [UInt8] { tlv(.octetString, bytes) }

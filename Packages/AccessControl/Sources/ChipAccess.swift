@@ -17,6 +17,9 @@ public struct ChipSession: Sendable {
     public let channel: SecureChannel
     /// EF.CardAccess as read from the MF before access control, nil when the chip has none.
     public let cardAccess: [UInt8]?
+    /// EF.CardSecurity, read from the MF under secure messaging after PACE-CAM (its signed
+    /// Chip Authentication key checks PACE-CAM's proof); nil otherwise or when the chip has none.
+    public var cardSecurity: [UInt8]?
     /// What the caller should know that did not stop the access (e.g. BAC used although
     /// EF.CardAccess offers PACE).
     public let warnings: [String]
@@ -114,9 +117,12 @@ public enum ChipAccess {
             do throws(PACEFailure) {
                 let established = try PasswordAuthenticatedConnectionEstablishment.run(
                     offer, cardAccess: securityInfos, accessKey: accessKey, over: link, random: random, log: log)
-                let session = ChipSession(
+                var session = ChipSession(
                     access: .pace(established.result), session: established.session, link: link,
                     cardAccess: cardAccess)
+                if offer.paceProtocol.mapping == .chipAuthenticationMapping {
+                    session.cardSecurity = try readCardSecurity(over: session.channel, log: log)
+                }
                 try selectApplication(over: session.channel)
                 log("PACE established (\(offer.paceProtocol)); eMRTD application selected under secure messaging")
                 return session
@@ -164,6 +170,29 @@ public enum ChipAccess {
                 }
                 throw AccessControlError(.protocolViolation, nil, "\(error)", statusWord: error.statusWord)
             }
+        }
+    }
+
+    /// EF.CardSecurity from the MF (still the current DF after PACE), under PACE's secure
+    /// messaging; nil when the chip has none or refuses it (logged). The link failing or secure
+    /// messaging breaking ends the access.
+    static func readCardSecurity(over channel: SecureChannel, log: (String) -> Void) throws(PACEFailure) -> [UInt8]? {
+        var reader = FileReader(transport: channel)
+        do throws(FileReadError) {
+            let bytes = try reader.read(.cardSecurity)
+            log("EF.CardSecurity: \(bytes.count) bytes")
+            return bytes
+        } catch {
+            if let transportError = error.transportError {
+                throw PACEFailure(
+                    error: .transport(transportError, .pace, while: "reading EF.CardSecurity"),
+                    beforeMutualAuthentication: false)
+            }
+            if error.code == .secureMessaging {
+                throw .late(.secureMessaging, "reading EF.CardSecurity: \(error.reason)")
+            }
+            log("EF.CardSecurity could not be read (\(error.reason)): PACE-CAM is checked against DG14")
+            return nil
         }
     }
 

@@ -59,14 +59,7 @@ public struct ChipConfiguration: Sendable {
     /// credentials gets a fresh one.
     public mutating func offerPACE(_ offers: [PACEOffer], only: Bool = false) throws(ChipSimulatorError) {
         guard !(only && offers.isEmpty) else { throw ChipSimulatorError("a PACE-only chip needs a PACE offer") }
-        credentials.paceOffers = offers
+        try credentials.offerPACE(offers)
         offersBasicAccessControl = !only
-        for offer in offers where offer.paceProtocol.mapping == .chipAuthenticationMapping {
-            let parameters = offer.parameters.domainParameters
-            guard !credentials.chipAuthenticationKeys.contains(where: { $0.keyPair.domainParameters == parameters })
-            else { continue }
-            credentials.chipAuthenticationKeys.append(
-                ChipAuthenticationKey(try KeyAgreementKeyPair.generate(on: offer.parameters)))
-        }
     }
 }

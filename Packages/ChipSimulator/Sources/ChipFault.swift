@@ -18,4 +18,36 @@ public enum ChipFault: Sendable, Hashable {
     case slowAnswer(Duration, FaultTrigger)
     /// The chip's side of PACE misbehaves this way whenever it runs.
     case pace(PACEFault)
+    /// The chip's side of Chip Authentication breaks secure messaging after the re-key.
+    case chipAuthentication(ChipAuthenticationFault)
+    /// Active Authentication signs another challenge than the terminal's (its last byte flipped).
+    case activeAuthenticationOverOtherChallenge
+    /// A clone: the chip's private keys (Chip Authentication and PACE-CAM, Active Authentication)
+    /// are fresh keys of the same kind, so the keys in DG14, DG15 and EF.CardSecurity, signed by
+    /// the issuer, are not its own.
+    case clonedKeys
+    /// EF.CardSecurity is served with one bit of its signature flipped.
+    case forgedCardSecurity
+}
+
+extension ChipFault {
+    /// The faults a command line names (`emrtd simulate --chip-fault NAME`), those that make a
+    /// chip fail to prove itself genuine.
+    public static let byName: [(name: String, fault: ChipFault)] = [
+        ("clone", .clonedKeys),
+        ("wrong-cam-data", .pace(.wrongChipAuthenticationData)),
+        ("forged-card-security", .forgedCardSecurity),
+        ("aa-other-challenge", .activeAuthenticationOverOtherChallenge),
+        ("ca-keeps-old-keys", .chipAuthentication(.keepsOldKeys)),
+        ("ca-wrong-mac", .chipAuthentication(.wrongMACAfterRekey)),
+    ]
+
+    /// The fault with this name in `byName`.
+    public init(named name: String) throws(ChipSimulatorError) {
+        guard let entry = Self.byName.first(where: { $0.name == name.lowercased() }) else {
+            throw ChipSimulatorError(
+                "\(name) is no chip fault (\(Self.byName.map(\.name).joined(separator: ", ")))")
+        }
+        self = entry.fault
+    }
 }

@@ -25,10 +25,16 @@ struct ChipFileSystem: Sendable {
     }
 
     /// The configuration's files, EF.CardAccess replaced by the PACE offers when there are any (a
-    /// chip's EF.CardAccess lists what it runs).
+    /// chip's EF.CardAccess lists what it runs), EF.CardSecurity's signature broken by the
+    /// `forgedCardSecurity` fault.
     init(configuration: ChipConfiguration) {
         var files = configuration.files
         if let cardAccess = configuration.credentials.cardAccessFile() { files.cardAccess = cardAccess }
+        if configuration.faults.contains(.forgedCardSecurity),
+            let forged = files.cardSecurity.flatMap(SecurityObjectWriter.withForgedSignature)
+        {
+            files.cardSecurity = forged
+        }
         self.files = files
         enforcesAccessControl = configuration.enforcesAccessControl
         protectedFiles = configuration.protectedFiles

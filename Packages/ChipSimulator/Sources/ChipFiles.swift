@@ -46,6 +46,12 @@ public struct ChipFiles: Sendable, Hashable {
         set { masterFile[Self.cardAccessIdentifier] = newValue }
     }
 
+    /// EF.CardSecurity (PACE-CAM's signed SecurityInfos), in the MF beside EF.CardAccess.
+    public var cardSecurity: [UInt8]? {
+        get { masterFile[Self.cardSecurityIdentifier] }
+        set { masterFile[Self.cardSecurityIdentifier] = newValue }
+    }
+
     public subscript(dataGroup number: Int) -> [UInt8]? {
         get { application[Self.dataGroupIdentifier(number)] }
         set { application[Self.dataGroupIdentifier(number)] = newValue }

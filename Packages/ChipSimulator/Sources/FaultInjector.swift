@@ -28,9 +28,15 @@ struct FaultInjector: Sendable {
 
     /// The decision for a command: `secureCommandNumber` is its 1-based number among the commands
     /// under secure messaging (nil for a plain command, which only lost tags, bare status words
-    /// and slow answers strike), `reading` the file it reads.
-    func decide(secureCommandNumber: Int?, reading: ChipFileSystem.Read?) -> Decision {
+    /// and slow answers strike), `reading` the file it reads, `firstUnderNewKeys` whether it is the
+    /// first command under keys Chip Authentication replaced.
+    func decide(secureCommandNumber: Int?, reading: ChipFileSystem.Read?, firstUnderNewKeys: Bool = false)
+        -> Decision
+    {
         var decision = Decision()
+        if firstUnderNewKeys && faults.contains(.chipAuthentication(.wrongMACAfterRekey)) {
+            decision.corruptsResponseMAC = true
+        }
         for fault in faults {
             guard let trigger = Self.trigger(of: fault),
                 Self.matches(trigger, number: secureCommandNumber, reading: reading)
@@ -46,7 +52,8 @@ struct FaultInjector: Sendable {
                 decision.corruptsResponseMAC = true
             case .slowAnswer(let duration, _):
                 decision.delay += duration
-            case .dropSession, .wrongResponseMAC, .wrongLengthAbove, .omitStatusWordObject, .pace:
+            case .dropSession, .wrongResponseMAC, .wrongLengthAbove, .omitStatusWordObject, .pace,
+                .chipAuthentication, .activeAuthenticationOverOtherChallenge, .clonedKeys, .forgedCardSecurity:
                 break
             }
         }
@@ -64,6 +71,14 @@ struct FaultInjector: Sendable {
         }
     }
 
+    /// The Chip Authentication faults, which the Chip Authentication handler acts on itself.
+    var chipAuthenticationFaults: [ChipAuthenticationFault] {
+        faults.compactMap { fault -> ChipAuthenticationFault? in
+            if case .chipAuthentication(let chipAuthenticationFault) = fault { return chipAuthenticationFault }
+            return nil
+        }
+    }
+
     /// READ BINARY asking for more than this gets 6700 (the smallest `wrongLengthAbove`).
     var readLengthLimit: Int? {
         faults.compactMap { fault -> Int? in
@@ -77,7 +92,8 @@ struct FaultInjector: Sendable {
         case .wrongResponseMAC(let trigger), .bareStatusWord(_, let trigger), .dropSession(let trigger),
             .tagLost(let trigger), .slowAnswer(_, let trigger):
             trigger
-        case .wrongLengthAbove, .omitStatusWordObject, .pace:
+        case .wrongLengthAbove, .omitStatusWordObject, .pace, .chipAuthentication,
+            .activeAuthenticationOverOtherChallenge, .clonedKeys, .forgedCardSecurity:
             nil
         }
     }

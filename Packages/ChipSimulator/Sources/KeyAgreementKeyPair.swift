@@ -19,11 +19,25 @@ public struct KeyAgreementKeyPair: Sendable, CustomStringConvertible, CustomRefl
         }
     }
 
+    /// The curve's or group's name ("brainpoolP256r1", "MODP-1024-160"…), or "explicit".
+    public var parametersName: String {
+        switch domainParameters {
+        case .ellipticCurve(let curve): curve.name ?? "explicit"
+        case .dhGroup(let group): group.name ?? "explicit"
+        }
+    }
+
     /// A fresh key pair on standardized parameters.
     public static func generate(
         on parameters: StandardizedDomainParameters, random: RandomSource = .system
     ) throws(ChipSimulatorError) -> KeyAgreementKeyPair {
-        let domain = try Self.domainParameters(parameters)
+        try generate(in: try Self.domainParameters(parameters), random: random)
+    }
+
+    /// A fresh key pair on any domain parameters (a clone's key beside the genuine one).
+    static func generate(in domain: DomainParameters, random: RandomSource = .system) throws(ChipSimulatorError)
+        -> KeyAgreementKeyPair
+    {
         let privateKey: BigInt
         do {
             switch domain {
@@ -31,7 +45,7 @@ public struct KeyAgreementKeyPair: Sendable, CustomStringConvertible, CustomRefl
             case .dhGroup(let group): privateKey = try group.generateKeyPair(random: random).privateKey
             }
         } catch {
-            throw ChipSimulatorError("cannot generate a key pair on \(parameters.name): \(error)")
+            throw ChipSimulatorError("cannot generate a key pair: \(error)")
         }
         return try KeyAgreementKeyPair(privateKey: privateKey, domainParameters: domain)
     }
@@ -66,7 +80,9 @@ public struct KeyAgreementKeyPair: Sendable, CustomStringConvertible, CustomRefl
         self.domainParameters = domainParameters
     }
 
-    public var description: String { "KeyAgreementKeyPair(\(keyAgreement.abbreviation), private key redacted)" }
+    public var description: String {
+        "KeyAgreementKeyPair(\(keyAgreement.abbreviation) on \(parametersName), private key redacted)"
+    }
     public var customMirror: Mirror { Mirror(self, children: [:]) }
 
     private static func domainParameters(

@@ -37,22 +37,32 @@ public struct PACEOffer: Sendable, Hashable, CustomStringConvertible {
         guard let paceProtocol = PACEProtocol(mapping: mapping, keyAgreement: keyAgreement, cipher: cipher) else {
             throw ChipSimulatorError("\(text): 9303-11 defines no such PACE protocol (CAM is ECDH with AES only)")
         }
-        var parameters: StandardizedDomainParameters = keyAgreement == .ecdh ? .brainpoolP256r1 : .modp1024Subgroup160
-        if parts.count == 2 {
-            let wanted = parts[1]
-            guard
-                let named = Int(wanted).flatMap(StandardizedDomainParameters.init(id:))
-                    ?? StandardizedDomainParameters.allCases.first(where: { "\($0)".uppercased() == wanted })
-            else { throw ChipSimulatorError("\(text): no standardized domain parameters \(wanted) (IDs 0–2, 8–18)") }
-            parameters = named
-        }
+        let parameters = try Self.parameters(named: parts.count == 2 ? parts[1] : nil, for: keyAgreement, in: text)
         guard let offer = PACEOffer(paceProtocol, parameters: parameters) else {
             throw ChipSimulatorError("\(text): \(paceProtocol) does not run on \(parameters.name)")
         }
         self = offer
     }
 
-    private static let ciphersByName: [String: BlockCipher] = [
+    /// Standardized domain parameters by ID or name (`13`, `brainpoolP256r1`, any case); without
+    /// a name, the parameters of ICAO's worked examples: brainpoolP256r1 (13) for ECDH, the
+    /// 1024-bit MODP group (0) for DH.
+    static func parameters(named name: String?, for keyAgreement: KeyAgreement, in text: String)
+        throws(ChipSimulatorError) -> StandardizedDomainParameters
+    {
+        guard let name else { return keyAgreement == .ecdh ? .brainpoolP256r1 : .modp1024Subgroup160 }
+        let wanted = name.uppercased()
+        guard
+            let named = Int(wanted).flatMap(StandardizedDomainParameters.init(id:))
+                ?? StandardizedDomainParameters.allCases.first(where: { "\($0)".uppercased() == wanted })
+        else { throw ChipSimulatorError("\(text): no standardized domain parameters \(name) (IDs 0–2, 8–18)") }
+        guard named.keyAgreement == keyAgreement else {
+            throw ChipSimulatorError("\(text): \(named.name) is not for \(keyAgreement.abbreviation)")
+        }
+        return named
+    }
+
+    static let ciphersByName: [String: BlockCipher] = [
         "3DES": .tripleDES, "AES-128": .aes128, "AES-192": .aes192, "AES-256": .aes256,
     ]
 

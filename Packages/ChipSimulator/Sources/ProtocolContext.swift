@@ -10,4 +10,8 @@ struct ProtocolContext: Sendable {
     let secureMessaging: BlockCipher?
     /// Whether the command had the chaining bit set (only handlers that interpret chaining see it).
     let isChained: Bool
+    /// How many plain response bytes the command's Le leaves room for once secure messaging wraps
+    /// them; nil when there is no limit (a plain command, or no Le). A handler whose answer does
+    /// not fit answers 6700, as a chip must when a reader asks for too little.
+    var responseBudget: Int? = nil
 }

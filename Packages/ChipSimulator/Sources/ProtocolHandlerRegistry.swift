@@ -16,20 +16,34 @@ struct ProtocolHandlerRegistry: Sendable {
     }
 
     /// The handlers a chip with this configuration has: BAC (unless the chip is PACE-only) with
-    /// the MRZ password of its credentials (or of DG1), and PACE when it offers any.
+    /// the MRZ password of its credentials (or of DG1); Chip Authentication with its keys, taking
+    /// MSE and GENERAL AUTHENTICATE and handing PACE's to PACE when it offers any; Active
+    /// Authentication when it has that key. A clone (`clonedKeys`) holds fresh private keys.
     static func standard(for configuration: ChipConfiguration) -> [any ProtocolHandler] {
-        let credentials = configuration.credentials
+        let faults = FaultInjector(faults: configuration.faults)
+        let credentials =
+            configuration.faults.contains(.clonedKeys) ? configuration.credentials.cloned() : configuration.credentials
         let mrz = credentials.mrzPassword(orFrom: configuration.files)
         var handlers: [any ProtocolHandler] = []
         if configuration.offersBasicAccessControl {
             handlers.append(BasicAccessControlHandler(password: mrz))
         }
-        if !credentials.paceOffers.isEmpty {
+        let pace =
+            credentials.paceOffers.isEmpty
+            ? nil
+            : PACEHandler(
+                offers: credentials.paceOffers, mrz: mrz, can: credentials.can,
+                chipAuthenticationKeys: credentials.chipAuthenticationKeys.map(\.keyPair), faults: faults.paceFaults)
+        if pace != nil || !credentials.chipAuthenticationKeys.isEmpty {
             handlers.append(
-                PACEHandler(
-                    offers: credentials.paceOffers, mrz: mrz, can: credentials.can,
-                    chipAuthenticationKeys: credentials.chipAuthenticationKeys.map(\.keyPair),
-                    faults: FaultInjector(faults: configuration.faults).paceFaults))
+                ChipAuthenticationHandler(
+                    keys: credentials.chipAuthenticationKeys, pace: pace, faults: faults.chipAuthenticationFaults))
+        }
+        if let key = credentials.activeAuthenticationKey {
+            handlers.append(
+                ActiveAuthenticationHandler(
+                    key: key,
+                    signsOtherChallenge: configuration.faults.contains(.activeAuthenticationOverOtherChallenge)))
         }
         return handlers
     }

@@ -1,19 +1,19 @@
+import ASN1
+import Arithmetic
 import COpenSSL
+import Secrets
 
 /// The chip's RSA key pair for Active Authentication (ICAO 9303-11 §6.1): its public half goes
-/// into DG15, the private half stays on the chip. Held as a libcrypto `EVP_PKEY`, freed (and
-/// wiped by libcrypto) with the last copy; descriptions never show it.
+/// into DG15, the private half stays on the chip. Generated or read through libcrypto, then held
+/// as GMP integers (wiped when released), as the chip's other keys are; descriptions never show
+/// the private exponent.
 public struct RSAKeyPair: Sendable, CustomStringConvertible, CustomReflectable {
-    private final class Storage: @unchecked Sendable {
-        let key: OpaquePointer
-        init(_ key: OpaquePointer) { self.key = key }
-        deinit { EVP_PKEY_free(key) }
-    }
-
-    private let storage: Storage
+    let modulus: BigInt
+    let publicExponent: BigInt
+    let privateExponent: BigInt
 
     /// The size of the modulus in bits.
-    public var modulusBits: Int { Int(EVP_PKEY_get_bits(storage.key)) }
+    public var modulusBits: Int { modulus.bitWidth }
 
     /// A fresh key with public exponent 65537 (1024 to 4096 bits).
     public static func generate(bits: Int = 2048) throws(ChipSimulatorError) -> RSAKeyPair {
@@ -26,7 +26,8 @@ public struct RSAKeyPair: Sendable, CustomStringConvertible, CustomReflectable {
         guard EVP_PKEY_keygen_init(context) == 1, EVP_PKEY_CTX_set_rsa_keygen_bits(context, Int32(bits)) == 1,
             EVP_PKEY_generate(context, &key) == 1, let key
         else { throw ChipSimulatorError("OpenSSL: cannot generate an RSA key of \(bits) bits") }
-        return RSAKeyPair(storage: Storage(key))
+        defer { EVP_PKEY_free(key) }
+        return try RSAKeyPair(key)
     }
 
     /// A key from its DER encoding (PKCS#8 PrivateKeyInfo or PKCS#1 RSAPrivateKey). Trailing bytes
@@ -45,24 +46,67 @@ public struct RSAKeyPair: Sendable, CustomStringConvertible, CustomReflectable {
         }
         ERR_clear_error()
         guard let decoded else { throw ChipSimulatorError("not a DER RSA private key") }
-        storage = Storage(decoded)
+        defer { EVP_PKEY_free(decoded) }
+        try self.init(decoded)
     }
 
-    private init(storage: Storage) { self.storage = storage }
-
-    /// The DER SubjectPublicKeyInfo (rsaEncryption), as DG15 holds it.
-    public func subjectPublicKeyInfo() throws(ChipSimulatorError) -> [UInt8] {
-        let length = i2d_PUBKEY(storage.key, nil)
-        guard length > 0 else { throw ChipSimulatorError("OpenSSL: cannot encode an RSA public key") }
-        var bytes = [UInt8](repeating: 0, count: Int(length))
-        let written = bytes.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            var cursor = buffer.baseAddress
-            return i2d_PUBKEY(storage.key, &cursor)
+    /// A key from its modulus and exponents (big-endian unsigned), as worked examples give it.
+    /// The modulus must be odd and the exponents in (1, n).
+    public init(modulus: [UInt8], publicExponent: [UInt8], privateExponent: [UInt8]) throws(ChipSimulatorError) {
+        let n = BigInt(bytes: modulus)
+        let e = BigInt(bytes: publicExponent)
+        let d = BigInt(bytes: privateExponent)
+        guard n.isOdd, n.bitWidth >= 512, BigInt(1) < e, e < n, BigInt(1) < d, d < n else {
+            throw ChipSimulatorError("not an RSA key: the modulus must be odd and the exponents in (1, n)")
         }
-        guard written == length else { throw ChipSimulatorError("OpenSSL: cannot encode an RSA public key") }
-        return bytes
+        self.modulus = n
+        self.publicExponent = e
+        self.privateExponent = d
+    }
+
+    /// The private operation x^d mod n on an input below the modulus (the chip's signature).
+    func privateOperation(_ input: BigInt) throws(ChipSimulatorError) -> BigInt {
+        guard input < modulus else { throw ChipSimulatorError("an RSA input above the modulus") }
+        do {
+            return try input.powerSecret(privateExponent, modulo: modulus)
+        } catch {
+            throw ChipSimulatorError("RSA private operation: \(error)")
+        }
+    }
+
+    /// The DER SubjectPublicKeyInfo (rsaEncryption, NULL parameters), as DG15 holds it.
+    public func subjectPublicKeyInfo() throws(ChipSimulatorError) -> [UInt8] {
+        DER.sequence([
+            DER.sequence([DER.objectIdentifier(Self.rsaEncryption), DER.null()]),
+            DER.bitString(
+                DER.sequence([
+                    DER.unsignedInteger(modulus.minimalBytes), DER.unsignedInteger(publicExponent.minimalBytes),
+                ])),
+        ])
     }
 
     public var description: String { "RSAKeyPair(\(modulusBits) bits, private key redacted)" }
     public var customMirror: Mirror { Mirror(self, children: [:]) }
+
+    static let rsaEncryption: ASN1ObjectIdentifier = "1.2.840.113549.1.1.1"
+
+    /// n, e and d out of a libcrypto key.
+    private init(_ key: OpaquePointer) throws(ChipSimulatorError) {
+        func parameter(_ name: String) -> BigInt? {
+            var number: OpaquePointer?
+            guard EVP_PKEY_get_bn_param(key, name, &number) == 1, let number else { return nil }
+            defer { BN_clear_free(number) }
+            var bytes = [UInt8](repeating: 0, count: (Int(BN_num_bits(number)) + 7) / 8)
+            _ = BN_bn2bin(number, &bytes)
+            defer { bytes.wipe() }
+            return BigInt(bytes: bytes)
+        }
+        guard let n = parameter("n"), let e = parameter("e"), let d = parameter("d") else {
+            ERR_clear_error()
+            throw ChipSimulatorError("OpenSSL: an RSA key without its modulus or exponents")
+        }
+        modulus = n
+        publicExponent = e
+        privateExponent = d
+    }
 }

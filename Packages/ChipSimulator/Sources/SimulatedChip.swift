@@ -34,6 +34,8 @@ public final class SimulatedChip: CardTransport {
         var accessGranted = false
         /// Commands received under the current session (what `FaultTrigger.secureCommand` counts).
         var secureCommands = 0
+        /// Commands received since Chip Authentication replaced the session's keys (nil: never).
+        var commandsUnderNewKeys: Int?
         var chain = CommandChain()
         var statistics = LinkStatistics()
     }
@@ -144,6 +146,7 @@ public final class SimulatedChip: CardTransport {
             return (.success(ResponseAPDU(statusWord: .secureMessagingDataObjectsIncorrect)), .zero)
         }
         state.secureCommands += 1
+        state.commandsUnderNewKeys = state.commandsUnderNewKeys.map { $0 + 1 }
         let command: CommandAPDU
         do throws(ChipSession.Rejection) {
             command = try session.unwrap(protected)
@@ -152,7 +155,8 @@ public final class SimulatedChip: CardTransport {
             return (.success(ResponseAPDU(statusWord: error.status)), .zero)
         }
         let decision = faults.decide(
-            secureCommandNumber: state.secureCommands, reading: state.fileSystem.target(of: command))
+            secureCommandNumber: state.secureCommands, reading: state.fileSystem.target(of: command),
+            firstUnderNewKeys: state.commandsUnderNewKeys == 1)
         switch decision.outcome {
         case .tagLost:
             return (.failure(.tagLost), .zero)
@@ -187,7 +191,9 @@ public final class SimulatedChip: CardTransport {
         case .establish(let session):
             state.session = session
             state.secureCommands = 0
+            state.commandsUnderNewKeys = nil
         case .replaceKeys(let keys):
+            state.commandsUnderNewKeys = 0
             if var session = state.session {
                 session.replaceKeys(with: keys)
                 state.session = session
@@ -205,6 +211,7 @@ public final class SimulatedChip: CardTransport {
         state.session = nil
         state.accessGranted = false
         state.secureCommands = 0
+        state.commandsUnderNewKeys = nil
         state.chain.abandon()
         state.handlers.reset()
     }
@@ -238,7 +245,8 @@ public final class SimulatedChip: CardTransport {
                     command, responseBudget: responseBudget, accessGranted: state.accessGranted,
                     lengthLimit: faults.readLengthLimit))
         default:
-            let context = ProtocolContext(random: random, secureMessaging: cipher, isChained: chained)
+            let context = ProtocolContext(
+                random: random, secureMessaging: cipher, isChained: chained, responseBudget: responseBudget)
             return state.handlers.handle(command, context: context) ?? ProtocolOutcome(.instructionNotSupported)
         }
     }

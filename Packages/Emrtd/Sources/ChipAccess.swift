@@ -2,6 +2,7 @@ import AccessControl
 import ICAO
 import LDS
 import MRZ
+import SecureMessaging
 import Transport
 
 /// The two services the read takes from the access-control layer (the `AccessControl`
@@ -26,15 +27,24 @@ public struct OpenedChip: Sendable {
     public var access: EstablishedAccess
     /// EF.CardAccess as read from the master file, nil when the chip has none.
     public var cardAccess: [UInt8]?
+    /// EF.CardSecurity, read after PACE-CAM; nil otherwise.
+    public var cardSecurity: [UInt8]?
+    /// The secure channel the files are read over: Chip Authentication re-keys it and Active
+    /// Authentication runs on it. Nil for a scripted chip that has none (the chip protocols are
+    /// then not run, and the chip verdict says so).
+    public var channel: SecureChannel?
     /// What access control tolerated (e.g. BAC after PACE was offered).
     public var warnings: [String]
 
     public init(
-        files: any ElementaryFileReader, access: EstablishedAccess, cardAccess: [UInt8]? = nil, warnings: [String] = []
+        files: any ElementaryFileReader, access: EstablishedAccess, cardAccess: [UInt8]? = nil,
+        cardSecurity: [UInt8]? = nil, channel: SecureChannel? = nil, warnings: [String] = []
     ) {
         self.files = files
         self.access = access
         self.cardAccess = cardAccess
+        self.cardSecurity = cardSecurity
+        self.channel = channel
         self.warnings = warnings
     }
 }

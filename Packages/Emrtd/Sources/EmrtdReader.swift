@@ -128,7 +128,11 @@ struct ReadProcedure {
         let opened = try chipAccess.open(link, accessKey: accessKey) { recorder.note($0) }
         recorder.note("access control done: \(opened.access.accessControlProtocol.rawValue)")
         files.cardAccess = opened.cardAccess
+        files.cardSecurity = opened.cardSecurity
         warnings += opened.warnings
+        var chip = ChipAuthenticityProcedure(
+            channel: opened.channel, access: opened.access, trustStore: trustStore, checkTime: checkTime,
+            recorder: recorder)
 
         // EF.COM and EF.SOD first: together they say which data groups to read.
         let common = try readStructuralFile(.com, with: opened.files).flatMap { bytes -> CommonFile? in
@@ -149,11 +153,26 @@ struct ReadProcedure {
         ).dataGroups
         recorder.note("read plan: \(order.map(\.rawValue).joined(separator: " "))")
 
-        // Sizes first, so progress is by size over everything that will be read.
-        var sizes: [LDSFileKind: Int] = [:]
+        // DG14 first and whole: the chip protocols it describes run before anything else is read,
+        // so that everything after travels under Chip Authentication's keys.
+        let early = order.filter(ReadPlan.chipAuthenticationFiles.contains)
         var sessionEnded: String?
-        sizing: for kind in order {
-            switch try opened.files.length(of: kind) {
+        for kind in early where sessionEnded == nil {
+            sessionEnded = take(kind, try opened.files.read(kind))
+        }
+        let securityInfos = parsed(.dg14) { (bytes) throws(LDSError) in try SecurityInfos(bytes, kind: .dg14) }
+        if sessionEnded == nil {
+            try chip.afterDataGroup14(securityInfos, cardSecurity: files.cardSecurity)
+        }
+
+        // Sizes next, so progress is by size over everything that will be read. The first answer
+        // comes under Chip Authentication's keys when it ran, and confirms it.
+        let later = order.filter { !early.contains($0) }
+        var sizes: [LDSFileKind: Int] = [:]
+        sizing: for kind in later where sessionEnded == nil {
+            let result = try opened.files.length(of: kind)
+            try chip.confirm(result)
+            switch result {
             case .success(let length): sizes[kind] = length
             case .notFound: recorder.note("\(kind.rawValue) is not on the chip")
             case .denied: deny(kind)
@@ -163,37 +182,32 @@ struct ReadProcedure {
                 break sizing
             }
         }
-        let readable = order.filter { sizes[$0] != nil }
+        let readable = later.filter { sizes[$0] != nil }
+        let earlyBytes = early.reduce(0) { $0 + (files[$1]?.count ?? 0) }
         var progress = Progress(
-            total: (files.com?.count ?? 0) + (files.sod?.count ?? 0) + readable.reduce(0) { $0 + (sizes[$1] ?? 0) })
+            total: (files.com?.count ?? 0) + (files.sod?.count ?? 0) + earlyBytes
+                + readable.reduce(0) { $0 + (sizes[$1] ?? 0) })
         progress.done = (files.com?.count ?? 0) + (files.sod?.count ?? 0)
         listener?.onElementaryFilesReadingProgressUpdated(id: .sod, totalProgressPercentage: progress.percentage)
 
         var lastFile = LDSFileKind.sod
+        for kind in early where files[kind] != nil {
+            progress.done += files[kind]?.count ?? 0
+            lastFile = kind
+            listener?.onElementaryFilesReadingProgressUpdated(id: kind, totalProgressPercentage: progress.percentage)
+        }
         if sessionEnded == nil {
-            reading: for kind in readable {
-                switch try opened.files.read(kind) {
-                case .success(let bytes):
-                    files[kind] = bytes
-                    progress.done += sizes[kind] ?? bytes.count
-                case .notFound:
-                    recorder.note("\(kind.rawValue) is not on the chip")
-                case .denied:
-                    deny(kind)
-                case .failed(let reason):
-                    warnings.append("\(kind.rawValue) could not be read: \(reason)")
-                case .sessionEnded(let reason):
-                    sessionEnded = reason
-                    break reading
-                }
-                progress.done = min(progress.done, progress.total)
+            for kind in readable {
+                sessionEnded = take(kind, try opened.files.read(kind))
+                if sessionEnded != nil { break }
+                progress.done = min(progress.done + (files[kind] == nil ? 0 : sizes[kind] ?? 0), progress.total)
                 lastFile = kind
                 listener?.onElementaryFilesReadingProgressUpdated(
                     id: kind, totalProgressPercentage: progress.percentage)
             }
         }
         if let sessionEnded {
-            let missing = readable.filter { files[$0] == nil }.map(\.rawValue)
+            let missing = (early + readable).filter { files[$0] == nil }.map(\.rawValue)
             warnings.append(
                 "the chip ended secure messaging (\(sessionEnded)); not read: \(missing.joined(separator: ", "))")
         }
@@ -207,6 +221,15 @@ struct ReadProcedure {
                     ?? "DG1 (the MRZ) could not be read, so there is no document")
         }
 
+        let activeAuthenticationKey = parsed(.dg15) { (bytes) throws(LDSError) in
+            try ActiveAuthenticationPublicKey(bytes)
+        }
+        if sessionEnded == nil {
+            chip.activeAuthentication(
+                publicKey: activeAuthenticationKey, securityInfos: securityInfos,
+                challenge: activeAuthenticationChallenge)
+        }
+
         listener?.onDataAuthenticationStarted()
         recorder.note("passive authentication started")
         var data: DataAuthenticationStatus = passiveAuthentication(securityObject: securityObject)
@@ -217,7 +240,12 @@ struct ReadProcedure {
             data.status = .denied
         }
         recorder.note("passive authentication: \(data.status.rawValue)")
-        return document(opened: opened, common: common, data: data)
+        warnings += chip.warnings
+        let chipStatus = ChipVerdict.decide(chip.evidence(data: data))
+        recorder.note("chip verdict: \(chipStatus.status.rawValue) (\(chipStatus.reason))")
+        return document(
+            opened: opened, common: common, data: data, chip: chipStatus, securityInfos: securityInfos,
+            activeAuthenticationKey: activeAuthenticationKey)
     }
 
     /// Reads EF.COM or EF.SOD; an absent or unreadable one is a warning (the read goes on with
@@ -243,6 +271,28 @@ struct ReadProcedure {
         return nil
     }
 
+    /// Keeps what reading `kind` gave; returns why the session ended, if it did.
+    private mutating func take(_ kind: LDSFileKind, _ result: FileReadResult<[UInt8]>) -> String? {
+        switch result {
+        case .success(let bytes): files[kind] = bytes
+        case .notFound: recorder.note("\(kind.rawValue) is not on the chip")
+        case .denied: deny(kind)
+        case .failed(let reason): warnings.append("\(kind.rawValue) could not be read: \(reason)")
+        case .sessionEnded(let reason): return reason
+        }
+        return nil
+    }
+
+    /// The model of a file read, nil when it was not read or does not parse (a warning).
+    private mutating func parsed<Model: LDSFileModel>(
+        _ kind: LDSFileKind, _ parse: ([UInt8]) throws(LDSError) -> Model
+    ) -> Model? {
+        guard let bytes = files[kind] else { return nil }
+        let result = LDSFileParser.leniently(kind) { () throws(LDSError) in try parse(bytes) }
+        warnings += result.warnings
+        return result.model
+    }
+
     private mutating func deny(_ kind: LDSFileKind) {
         deniedFiles.append(kind)
         recorder.note("\(kind.rawValue) denied by the chip")
@@ -264,49 +314,18 @@ struct ReadProcedure {
             securityObject, dataGroups: files.dataGroups, trustStore: trustStore, at: checkTime)
     }
 
-    /// What the read found out about the chip. Chip Authentication, PACE-CAM verification and
-    /// Active Authentication are not run yet: each one the document offers is `notRun`, saying so.
-    private func chipEvidence(access: EstablishedAccess, securityInfos: SecurityInfos?) -> ChipEvidence {
-        var evidence = ChipEvidence()
-        if access.paceMapping == .chipAuthenticationMapping {
-            evidence.chipAuthenticationMapping = .notRun(
-                "PACE-CAM opened the chip, but this reader does not verify its chip authentication data yet")
-        }
-        if securityInfos?.infos.contains(where: { if case .chipAuthenticationPublicKey = $0 { true } else { false } })
-            == true
-        {
-            evidence.chipAuthentication = .notRun(
-                "the chip offers Chip Authentication (DG14), which this reader does not run yet")
-        }
-        if files.dataGroups[15] != nil {
-            evidence.activeAuthentication = .notRun(
-                activeAuthenticationChallenge == nil
-                    ? "the chip offers Active Authentication (DG15), which this reader does not run yet"
-                    : "a challenge was given, but this reader does not run Active Authentication yet")
-        }
-        return evidence
-    }
-
     /// Parses every file read into the document; a file that does not parse is a warning.
-    private mutating func document(opened: OpenedChip, common: CommonFile?, data: DataAuthenticationStatus)
-        -> TravelDocument
-    {
-        func parsed<Model: LDSFileModel>(_ kind: LDSFileKind, _ parse: ([UInt8]) throws(LDSError) -> Model)
-            -> Model?
-        {
-            guard let bytes = files[kind] else { return nil }
-            let result = LDSFileParser.leniently(kind) { () throws(LDSError) in try parse(bytes) }
-            warnings += result.warnings
-            return result.model
-        }
+    private mutating func document(
+        opened: OpenedChip, common: CommonFile?, data: DataAuthenticationStatus, chip: ChipAuthenticationStatus,
+        securityInfos: SecurityInfos?, activeAuthenticationKey: ActiveAuthenticationPublicKey?
+    ) -> TravelDocument {
+        let renderImages = self.renderImages
         let dg1 = parsed(.dg1) { (bytes) throws(LDSError) in try MRZDataGroup(bytes) }
-        let securityInfos = parsed(.dg14) { (bytes) throws(LDSError) in try SecurityInfos(bytes, kind: .dg14) }
         var document = TravelDocument(
             ldsMasterFile: files, ldsVersion: common?.ldsVersion, unicodeVersion: common?.unicodeVersion,
             accessControlProtocolUsed: opened.access.accessControlProtocol, paceMapping: opened.access.paceMapping,
             pace: opened.access.paceResult,
-            authenticationStatus: AuthenticationStatus(
-                data: data, chip: ChipVerdict.decide(chipEvidence(access: opened.access, securityInfos: securityInfos))),
+            authenticationStatus: AuthenticationStatus(data: data, chip: chip),
             machineReadableZoneInformation: dg1?.machineReadableZone,
             face: parsed(.dg2) { (bytes) throws(LDSError) in
                 try BiometricDataGroup(bytes, kind: .dg2, renderImages: renderImages)
@@ -331,9 +350,7 @@ struct ReadProcedure {
             },
             optionalDetails: parsed(.dg13) { (bytes) throws(LDSError) in try OptionalDetails(bytes) },
             securityInfos: securityInfos,
-            activeAuthenticationPublicKey: parsed(.dg15) { (bytes) throws(LDSError) in
-                try ActiveAuthenticationPublicKey(bytes)
-            },
+            activeAuthenticationPublicKey: activeAuthenticationKey,
             personsToNotify: parsed(.dg16) { (bytes) throws(LDSError) in try PersonsToNotify(bytes) },
             deniedFiles: deniedFiles, warnings: [], debugInfo: nil)
         document.warnings = warnings

@@ -34,7 +34,7 @@ public struct StandardChipAccess: ChipAccessProcedure {
         }
         return OpenedChip(
             files: SessionFileReader(session.fileReader), access: session.access, cardAccess: session.cardAccess,
-            warnings: session.warnings)
+            cardSecurity: session.cardSecurity, channel: session.channel, warnings: session.warnings)
     }
 }
 

@@ -17,7 +17,7 @@ enum PACECommands {
     {
         let data =
             DER.tlv(ASN1Tag(0x80), paceProtocol.identifier.content) + DER.tlv(ASN1Tag(0x83), [password.rawValue])
-            + (parameterId.map { DER.tlv(ASN1Tag(0x84), minimalBytes($0)) } ?? [])
+            + (parameterId.map { DER.tlv(ASN1Tag(0x84), DER.minimalUnsignedBytes($0)) } ?? [])
         return CommandAPDU(cla: 0x00, ins: 0x22, p1: 0xC1, p2: 0xA4, data: data)
     }
 
@@ -61,15 +61,5 @@ enum PACECommands {
         if data.isEmpty { return [] }
         guard let node = try? ASN1Node.parse(data, maxDepth: 2), node.tag == ASN1Tag(0x7C) else { return nil }
         return node.children
-    }
-
-    private static func minimalBytes(_ value: Int) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var rest = value
-        repeat {
-            bytes.insert(UInt8(truncatingIfNeeded: rest), at: 0)
-            rest >>= 8
-        } while rest != 0
-        return bytes
     }
 }

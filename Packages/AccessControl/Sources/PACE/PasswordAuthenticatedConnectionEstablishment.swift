@@ -57,7 +57,7 @@ public enum PasswordAuthenticatedConnectionEstablishment {
         if let parameterId, !(0...0xFFFF).contains(parameterId) {
             throw .early(.notSupported, "parameter ID \(parameterId) is out of range")
         }
-        let staticDomain = try PACEDomain.resolve(parameterId: parameterId, for: paceProtocol, in: cardAccess)
+        let staticDomain = try KeyAgreementDomain.resolve(parameterId: parameterId, for: paceProtocol, in: cardAccess)
         let password: PACEPassword = accessKey.kind == .mrz ? .mrz : .can
         let passwordKey = passwordKey(accessKey, cipher: cipher)
 
@@ -159,9 +159,9 @@ public enum PasswordAuthenticatedConnectionEstablishment {
     /// Step 2: the ephemeral generator, and for the Generic (and Chip Authentication) Mapping the
     /// chip's validated mapping key.
     private static func map(
-        _ nonce: SecretBytes, on staticDomain: PACEDomain, paceProtocol: PACEProtocol,
+        _ nonce: SecretBytes, on staticDomain: KeyAgreementDomain, paceProtocol: PACEProtocol,
         over transport: any CardTransport, random: RandomSource
-    ) throws(PACEFailure) -> (domain: PACEDomain, chipMappingKey: PACEPublicKey?) {
+    ) throws(PACEFailure) -> (domain: KeyAgreementDomain, chipMappingKey: KeyAgreementPublicKey?) {
         switch paceProtocol.mapping {
         case .genericMapping, .chipAuthenticationMapping:
             let mappingKey = try generateKeyPair(staticDomain, random: random, purpose: "mapping")
@@ -243,8 +243,8 @@ public enum PasswordAuthenticatedConnectionEstablishment {
         }
     }
 
-    private static func generateKeyPair(_ domain: PACEDomain, random: RandomSource, purpose: String)
-        throws(PACEFailure) -> PACEKeyPair
+    private static func generateKeyPair(_ domain: KeyAgreementDomain, random: RandomSource, purpose: String)
+        throws(PACEFailure) -> EphemeralKeyPair
     {
         do {
             return try domain.generateKeyPair(random: random)
@@ -263,11 +263,11 @@ public enum PasswordAuthenticatedConnectionEstablishment {
 
     /// The chip's public key, validated, and not a reflection of ours (9303-11 §4.4.1 3d).
     private static func validatedChipKey(
-        _ bytes: [UInt8], in domain: PACEDomain, what: String, ours: PACEPublicKey
-    ) throws(PACEFailure) -> PACEPublicKey {
-        let key: PACEPublicKey
+        _ bytes: [UInt8], in domain: KeyAgreementDomain, what: String, ours: KeyAgreementPublicKey
+    ) throws(PACEFailure) -> KeyAgreementPublicKey {
+        let key: KeyAgreementPublicKey
         do {
-            key = try domain.chipPublicKey(bytes)
+            key = try domain.publicKey(bytes)
         } catch {
             throw .early(.chipVerificationFailed, "the chip's \(what) is invalid: \(error)")
         }

@@ -49,6 +49,13 @@ public enum SignatureAlgorithm: Sendable, Hashable, CustomStringConvertible {
         "0.4.0.127.0.7.1.1.4.1.5": .ecdsa(.sha512),
     ]
 
+    /// The scheme a signature-algorithm OID names by itself (with its hash), nil for an OID that
+    /// names only a key type; DG14's ActiveAuthenticationInfo names the ECDSA hash this way.
+    public init?(identifier: ASN1ObjectIdentifier) {
+        guard let known = Self.fixed[identifier] else { return nil }
+        self = known
+    }
+
     /// The scheme an AlgorithmIdentifier names. `digest` is the SignerInfo's digest
     /// algorithm, used when the identifier names only the key type (rsaEncryption,
     /// ecPublicKey), as some SODs do.

@@ -3,8 +3,9 @@ import ICAO
 import Secrets
 
 /// The group one PACE step works in: a curve or a MODP group with the generator of that step (the
-/// static one for the mapping, the mapped one for the key agreement). The chip's side of the key
-/// agreements and mappings is written once here for ECDH and DH; the mathematics is Arithmetic's.
+/// static one for the mapping, the mapped one for the key agreement); Chip Authentication's key
+/// agreement runs in the static key's domain. The chip's side of the key agreements and mappings
+/// is written once here for ECDH and DH; the mathematics is Arithmetic's.
 struct PACEDomain: Sendable {
     enum Group: Sendable {
         case curve(EllipticCurve)
@@ -28,6 +29,14 @@ struct PACEDomain: Sendable {
             self.init(group: .modp(modp), generator: .integer(modp.g))
         } else {
             return nil
+        }
+    }
+
+    /// The domain of a static key (Chip Authentication): its parameters with their own generator.
+    init(_ parameters: DomainParameters) {
+        switch parameters {
+        case .ellipticCurve(let curve): self.init(group: .curve(curve), generator: .point(curve.generator))
+        case .dhGroup(let modp): self.init(group: .modp(modp), generator: .integer(modp.g))
         }
     }
 

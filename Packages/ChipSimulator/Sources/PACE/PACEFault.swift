@@ -18,4 +18,8 @@ public enum PACEFault: Sendable, Hashable {
     /// The chip loses its PACE run at this GENERAL AUTHENTICATE step (1–4): it answers 6985 and
     /// the terminal must start again with MSE:Set AT.
     case runDropped(step: Int)
+    /// CAM's chip authentication data does not bind the static key to the mapping key:
+    /// CA_IC + 1 mod n is sent (well encrypted and padded), as a chip without the private key
+    /// of EF.CardSecurity's public key would fail to compute it.
+    case wrongChipAuthenticationData
 }

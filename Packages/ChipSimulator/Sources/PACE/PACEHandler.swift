@@ -280,7 +280,8 @@ struct PACEHandler: ProtocolHandler {
                 (
                     0x8A,
                     try Self.encryptedChipAuthenticationData(
-                        staticKey: staticKey, mappingPrivateKey: mappingPrivateKey, keys: keys)
+                        staticKey: staticKey, mappingPrivateKey: mappingPrivateKey, keys: keys,
+                        offByOne: faults.contains(.wrongChipAuthenticationData))
                 ))
         }
         guard let session = ChipSession(keys: keys) else { throw StepFailure(status: .noPreciseDiagnosis) }
@@ -310,8 +311,9 @@ struct PACEHandler: ProtocolHandler {
 
     /// CAM's A_IC (9303-11 §4.4.3.5): CA_IC = SK_IC⁻¹ · SK_Map,IC mod n in the order's length,
     /// padded (ISO 9797-1 method 2) and encrypted under KS_Enc in CBC with IV = E(KS_Enc, all ones).
+    /// `offByOne` sends CA_IC + 1 instead (the `wrongChipAuthenticationData` fault).
     static func encryptedChipAuthenticationData(
-        staticKey: KeyAgreementKeyPair, mappingPrivateKey: BigInt, keys: SessionKeys
+        staticKey: KeyAgreementKeyPair, mappingPrivateKey: BigInt, keys: SessionKeys, offByOne: Bool = false
     ) throws -> [UInt8] {
         let order: BigInt
         switch staticKey.domainParameters {
@@ -321,7 +323,8 @@ struct PACEHandler: ProtocolHandler {
         guard let inverse = staticKey.privateKey.inverse(modulo: order) else {
             throw StepFailure(status: .referencedDataNotFound)
         }
-        var data = try (inverse * mappingPrivateKey).modulo(order).bytes(length: order.byteCount)
+        let value = (inverse * mappingPrivateKey + BigInt(offByOne ? 1 : 0)).modulo(order)
+        var data = try value.bytes(length: order.byteCount)
         defer { data.wipe() }
         let blockSize = keys.cipher.blockSize
         let iv = try keys.encryption.encryptECB([UInt8](repeating: 0xFF, count: blockSize))

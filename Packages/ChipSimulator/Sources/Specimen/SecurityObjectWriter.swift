@@ -3,7 +3,8 @@ import CryptoPrimitives
 import Foundation
 
 /// Writes EF.SOD: a CMS SignedData (RFC 5652) over an LDSSecurityObject (9303-10 §4.6.2), signed
-/// by the document signer with ECDSA-SHA256 over the DER signed attributes.
+/// by the document signer with ECDSA-SHA256 over the DER signed attributes; and EF.CardSecurity,
+/// the same SignedData over SecurityInfos (content type id-SecurityObject, 9303-11 §9.2).
 ///
 /// ```
 /// LDSSecurityObject ::= SEQUENCE {
@@ -15,6 +16,8 @@ import Foundation
 enum SecurityObjectWriter {
     static let signedData: ASN1ObjectIdentifier = "1.2.840.113549.1.7.2"
     static let ldsSecurityObject: ASN1ObjectIdentifier = "2.23.136.1.1.1"
+    /// id-SecurityObject (BSI TR-03110-3 A.1.2.?), EF.CardSecurity's content type.
+    static let securityObjectContentType: ASN1ObjectIdentifier = "0.4.0.127.0.7.3.2.1"
     static let sha256: ASN1ObjectIdentifier = "2.16.840.1.101.3.4.2.1"
     static let contentTypeAttribute: ASN1ObjectIdentifier = "1.2.840.113549.1.9.3"
     static let messageDigestAttribute: ASN1ObjectIdentifier = "1.2.840.113549.1.9.4"
@@ -29,9 +32,33 @@ enum SecurityObjectWriter {
             DER.sequence([DER.integer(number), DER.octetString(HashAlgorithm.sha256.hash(dataGroups[number] ?? []))])
         }
         let content = DER.sequence([DER.integer(0), sha256Identifier, DER.sequence(hashes)])
+        let signed = try contentInfo(
+            contentType: ldsSecurityObject, content: content, signer: signer, signerCertificate: signerCertificate,
+            signingTime: signingTime)
+        return DER.tlv(.application(23, constructed: true), signed)
+    }
+
+    /// EF.CardSecurity: a ContentInfo with SignedData over `securityInfos` (a DER SET of
+    /// SecurityInfo), content type id-SecurityObject, signed like EF.SOD.
+    static func cardSecurity(
+        securityInfos: [UInt8], signer: TestKeyPair, signerCertificate: [UInt8], signingTime: Date
+    ) throws(ChipSimulatorError) -> [UInt8] {
+        try contentInfo(
+            contentType: securityObjectContentType, content: securityInfos, signer: signer,
+            signerCertificate: signerCertificate,
+            signingTime: signingTime)
+    }
+
+    /// ContentInfo { signedData, SignedData { version 3, SHA-256, eContent of `contentType`, the
+    /// signer's certificate, one SignerInfo with contentType, messageDigest and signingTime } }.
+    private static func contentInfo(
+        contentType: ASN1ObjectIdentifier, content: [UInt8], signer: TestKeyPair, signerCertificate: [UInt8],
+        signingTime: Date
+    ) throws(ChipSimulatorError) -> [UInt8] {
+        let sha256Identifier = DER.sequence([DER.objectIdentifier(sha256)])
         let attributes = [
             DER.sequence([
-                DER.objectIdentifier(contentTypeAttribute), DER.set([DER.objectIdentifier(ldsSecurityObject)]),
+                DER.objectIdentifier(contentTypeAttribute), DER.set([DER.objectIdentifier(contentType)]),
             ]),
             DER.sequence([
                 DER.objectIdentifier(messageDigestAttribute),
@@ -57,16 +84,28 @@ enum SecurityObjectWriter {
             DER.integer(3),
             DER.set([sha256Identifier]),
             DER.sequence([
-                DER.objectIdentifier(ldsSecurityObject),
+                DER.objectIdentifier(contentType),
                 DER.tlv(.contextSpecific(0, constructed: true), DER.octetString(content)),
             ]),
             DER.tlv(.contextSpecific(0, constructed: true), signerCertificate),
             DER.set([signerInfo]),
         ])
-        let contentInfo = DER.sequence([
+        return DER.sequence([
             DER.objectIdentifier(signedData), DER.tlv(.contextSpecific(0, constructed: true), signed),
         ])
-        return DER.tlv(.application(23, constructed: true), contentInfo)
+    }
+
+    /// The ContentInfo with one bit of its first SignerInfo's signature flipped (the
+    /// `forgedCardSecurity` fault); nil when `contentInfo` is not a SignedData with a signature.
+    static func withForgedSignature(_ contentInfo: [UInt8]) -> [UInt8]? {
+        guard let node = try? ASN1Node.parse(contentInfo, rules: .ber), node.children.count == 2,
+            let signed = node.children[1].children.first, let signerInfos = signed.children.last,
+            let signerInfo = signerInfos.children.first,
+            let signature = signerInfo.children.last(where: { $0.tag == .octetString }), !signature.content.isEmpty
+        else { return nil }
+        var forged = contentInfo
+        forged[signature.content.endIndex - 1] ^= 0x01
+        return forged
     }
 
     /// The certificate's issuer Name and serialNumber, copied byte for byte.

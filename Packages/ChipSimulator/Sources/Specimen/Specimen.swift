@@ -4,9 +4,14 @@ import LDS
 
 /// A document made at run time: its files with a valid EF.SOD, and the test PKI that signed it
 /// (a fresh self-signed CSCA and a document signer under it, ECDSA P-256, SHA-256). The CSCA is
-/// what a reader must be given to find the data `authenticated`.
+/// what a reader must be given to find the data `authenticated`; the chip's credentials (its
+/// PACE offers and the private keys behind DG14, DG15 and EF.CardSecurity) are what a
+/// `SimulatedChip` must be given to prove itself genuine:
+/// `ChipConfiguration(files: specimen.files, credentials: specimen.credentials)`.
 public struct Specimen: Sendable {
     public var files: ChipFiles
+    /// The passwords, PACE offers and private keys the files were written for.
+    public var credentials: Credentials
     /// DER of the specimen's CSCA certificate.
     public let countrySigningCertificate: [UInt8]
     /// DER of the document signer certificate (also inside EF.SOD).
@@ -17,8 +22,40 @@ public struct Specimen: Sendable {
     static let countryCode = "UT"
 
     /// Signs the data groups in `files` with a fresh test PKI and sets EF.SOD over all of them.
-    /// EF.COM, EF.CardAccess and EF.CardSecurity are kept as given.
-    public static func signing(_ files: ChipFiles, at time: Date = Date()) throws(ChipSimulatorError) -> Specimen {
+    /// With `credentials` that hold keys, DG14 (Chip Authentication keys, an ECDSA Active
+    /// Authentication key's ActiveAuthenticationInfo) and DG15 (the Active Authentication key)
+    /// are written for them first, as `layout` says, and hashed with the others; with a PACE-CAM
+    /// offer EF.CardSecurity is written (the offers' PACEInfos and the CAM key's public key info)
+    /// and signed by the same document signer. EF.COM and EF.CardAccess are kept as given (the chip
+    /// makes its EF.CardAccess from the offers).
+    public static func signing(
+        _ files: ChipFiles, at time: Date = Date(), credentials: Credentials = Credentials(),
+        layout: SecurityInfoLayout = SecurityInfoLayout()
+    ) throws(ChipSimulatorError) -> Specimen {
+        try sign(
+            try withKeyFiles(files, credentials: credentials, layout: layout), at: time, credentials: credentials,
+            layout: layout)
+    }
+
+    /// `files` with DG14 and DG15 written for the keys of `credentials` (when it has such keys).
+    private static func withKeyFiles(
+        _ files: ChipFiles, credentials: Credentials, layout: SecurityInfoLayout
+    ) throws(ChipSimulatorError) -> ChipFiles {
+        var files = files
+        if let dataGroup14 = try SecurityInfosWriter.dataGroup14(credentials, layout: layout) {
+            files[dataGroup: 14] = dataGroup14
+        }
+        if let key = credentials.activeAuthenticationKey {
+            files[dataGroup: 15] = try SecurityInfosWriter.dataGroup15(key, layout: layout)
+        }
+        return files
+    }
+
+    /// EF.SOD over the data groups of `files` and, for PACE-CAM, EF.CardSecurity, under a fresh
+    /// test PKI.
+    private static func sign(
+        _ files: ChipFiles, at time: Date, credentials: Credentials, layout: SecurityInfoLayout
+    ) throws(ChipSimulatorError) -> Specimen {
         let authorityKey = try TestKeyPair.ellipticCurve("P-256")
         let signerKey = try TestKeyPair.ellipticCurve("P-256")
         let authorityName = TestCertificate.name([
@@ -48,7 +85,13 @@ public struct Specimen: Sendable {
         var signed = files
         signed.sod = try SecurityObjectWriter.securityObject(
             dataGroups: dataGroups, signer: signerKey, signerCertificate: signer, signingTime: time)
-        return Specimen(files: signed, countrySigningCertificate: authority, documentSignerCertificate: signer)
+        if let securityInfos = try SecurityInfosWriter.cardSecurityContent(credentials, layout: layout) {
+            signed.cardSecurity = try SecurityObjectWriter.cardSecurity(
+                securityInfos: securityInfos, signer: signerKey, signerCertificate: signer, signingTime: time)
+        }
+        return Specimen(
+            files: signed, credentials: credentials, countrySigningCertificate: authority,
+            documentSignerCertificate: signer)
     }
 
     /// The machine readable zone of the specimen: ICAO 9303-11 Appendix D's Anna Maria Eriksson
@@ -57,11 +100,44 @@ public struct Specimen: Sendable {
         "P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C<3UTO6908061F9406236ZE184226B<<<<<14",
     ]
 
+    /// The specimen's card access number.
+    public static let cardAccessNumber = "123456"
+
+    /// What a specimen chip proves itself with unless told otherwise: PACE-CAM
+    /// (ECDH-CAM-AES-128 on brainpoolP256r1) with the CAN 123456 beside the MRZ, one Chip
+    /// Authentication key (ECDH brainpoolP256r1, AES-128: CAM's static key too, as in
+    /// EF.CardSecurity), and an RSA-2048 Active Authentication key with the explicit SHA-256
+    /// trailer 34CC, the form of today's RSA documents (the real RSA-1792 answer in
+    /// `../shared/vectors` has it), where BC would exercise only SHA-1. The RSA key is made once
+    /// per process (its generation is what costs), the ECDH key per call.
+    public static func standardCredentials() throws(ChipSimulatorError) -> Credentials {
+        let offer = try PACEOffer(named: "ECDH-CAM-AES-128:13")
+        return Credentials(
+            can: CardAccessNumber(cardAccessNumber), paceOffers: [offer],
+            activeAuthenticationKey: try .rsa(try sharedRSAKey.get(), trailer: .explicit(.sha256)),
+            chipAuthenticationKeys: [
+                ChipAuthenticationKey(try KeyAgreementKeyPair.generate(on: .brainpoolP256r1), cipher: .aes128)
+            ])
+    }
+
+    /// The RSA-2048 key of every specimen in a process.
+    private static let sharedRSAKey = Result { () throws(ChipSimulatorError) -> RSAKeyPair in
+        try RSAKeyPair.generate(bits: 2048)
+    }
+
     /// A fresh specimen: EF.COM, DG1 (the MRZ above), DG2 (the synthetic face in an ISO/IEC
-    /// 19794-5 record), DG11 and DG12, signed by a fresh test PKI. `rich` adds DG3 (fingerprints,
-    /// which the chip refuses without Extended Access Control), DG5 (displayed portrait), DG7
-    /// (displayed signature), DG13 and DG16, to exercise every model of the reader.
-    public static func generate(rich: Bool = false, at time: Date = Date()) throws(ChipSimulatorError) -> Specimen {
+    /// 19794-5 record), DG11 and DG12, DG14 and DG15 for the chip's keys, EF.CardSecurity for
+    /// PACE-CAM, signed by a fresh test PKI. `credentials` are the chip's (nil: the
+    /// `standardCredentials()`; `Credentials()` makes a chip without PACE, Chip Authentication or
+    /// Active Authentication, and without DG14 and DG15). `rich` adds DG3 (fingerprints, which the
+    /// chip refuses without Extended Access Control), DG5 (displayed portrait), DG7 (displayed
+    /// signature), DG13 and DG16, to exercise every model of the reader.
+    public static func generate(
+        rich: Bool = false, at time: Date = Date(), credentials: Credentials? = nil,
+        layout: SecurityInfoLayout = SecurityInfoLayout()
+    ) throws(ChipSimulatorError) -> Specimen {
+        let chosen: Credentials
+        if let credentials { chosen = credentials } else { chosen = try standardCredentials() }
         let face = SyntheticFace.jpeg()
         var files = ChipFiles()
         files[dataGroup: 1] = MRZDataGroup.encoded(mrzLines: machineReadableZoneLines)
@@ -92,11 +168,12 @@ public struct Specimen: Sendable {
                     name: "ERIKSSON<<LARS", telephone: "+00 555 0101", address: "17 EXAMPLE STREET<UTOPIA")
             ])
         }
+        files = try withKeyFiles(files, credentials: chosen, layout: layout)
         let dataGroups = (1...16).compactMap { number in
             files[dataGroup: number].flatMap { _ in LDSFileKind.dataGroup(number) }
         }
         files.com = CommonFile.encoded(ldsVersion: "0108", unicodeVersion: "040000", dataGroups: dataGroups)
-        return try signing(files, at: time)
+        return try sign(files, at: time, credentials: chosen, layout: layout)
     }
 
     /// The CSCA as PEM, for `--csca FILE` and OpenSSL.

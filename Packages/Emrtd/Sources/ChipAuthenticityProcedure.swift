@@ -1,0 +1,265 @@
+import AccessControl
+import CMS
+import ChipAuthentication
+import Foundation
+import LDS
+import Secrets
+import SecureMessaging
+
+/// The chip protocols of one read, in the order the read reaches them, and the evidence they
+/// leave for the chip verdict (`ChipEvidence`):
+///
+/// 1. Right after DG14: PACE-CAM's proof is checked (the key from EF.CardSecurity, else from
+///    DG14); when it holds, Chip Authentication is not needed. Otherwise Chip Authentication runs
+///    with DG14's strongest offer and re-keys the channel, and the next file operation, under the
+///    new keys, confirms it (`confirm`). A Chip Authentication that fails fails the read
+///    (`ReadError.chipAuthentication`): the chip may be a clone.
+/// 2. After the data groups: Active Authentication, when DG15 holds a key and either the caller
+///    gave a challenge or neither Chip Authentication nor PACE-CAM proved the chip.
+/// 3. After Passive Authentication (`evidence`): a protocol whose key came from DG14 or DG15 counts
+///    only if that data group is authenticated; a tampered one makes it `denied`.
+struct ChipAuthenticityProcedure {
+    /// Where the key that PACE-CAM's proof was checked against came from.
+    enum KeySource {
+        case cardSecurity(CardSecurityVerification.Status)
+        /// DG14 or DG15, checked by Passive Authentication.
+        case signedDataGroup
+    }
+
+    /// How far one protocol got before Passive Authentication's verdict is known.
+    enum Progress {
+        case notOffered
+        case notRun(String)
+        case denied(String)
+        /// The chip's proof held; what it is worth depends on the key's source.
+        case proved(KeySource)
+        /// Chip Authentication re-keyed the channel; the next answer under the new keys proves it.
+        case awaitingConfirmation
+    }
+
+    let channel: SecureChannel?
+    let access: EstablishedAccess
+    let trustStore: TrustStore
+    let checkTime: Date
+    let recorder: DebugRecorder
+    var chipAuthenticationMapping = Progress.notOffered
+    var chipAuthentication = Progress.notOffered
+    var activeAuthentication = Progress.notOffered
+    var activeAuthenticationResponse: [UInt8]?
+    var warnings: [String] = []
+
+    init(
+        channel: SecureChannel?, access: EstablishedAccess, trustStore: TrustStore, checkTime: Date,
+        recorder: DebugRecorder
+    ) {
+        self.channel = channel
+        self.access = access
+        self.trustStore = trustStore
+        self.checkTime = checkTime
+        self.recorder = recorder
+    }
+
+    var isAwaitingConfirmation: Bool {
+        if case .awaitingConfirmation = chipAuthentication { true } else { false }
+    }
+
+    // MARK: After DG14
+
+    /// PACE-CAM's check, then Chip Authentication when nothing proved the chip yet.
+    mutating func afterDataGroup14(_ securityInfos: SecurityInfos?, cardSecurity: [UInt8]?) throws(ReadError) {
+        checkChipAuthenticationMapping(dataGroup14: securityInfos, cardSecurity: cardSecurity)
+        guard let securityInfos else { return }
+        let (offers, offerWarnings) = ChipAuthenticationOffer.offers(in: securityInfos)
+        warnings += offerWarnings
+        guard !offers.isEmpty else {
+            if !securityInfos.chipAuthenticationPublicKeyInfos.isEmpty {
+                chipAuthentication = .notRun("DG14 offers no Chip Authentication this reader can run")
+            }
+            return
+        }
+        if case .proved = chipAuthenticationMapping {
+            chipAuthentication = .notRun("PACE-CAM already proved the chip, so Chip Authentication was not needed")
+            return
+        }
+        guard let channel else {
+            chipAuthentication = .notRun("the chip was opened without a secure channel to run Chip Authentication on")
+            return
+        }
+        let recorder = self.recorder
+        var unusable: [String] = []
+        var refusals: [String] = []
+        for offer in offers {
+            recorder.note("chip authentication started: \(offer)")
+            do throws(ChipAuthenticationError) {
+                _ = try ChipAuthenticationV1.run(offer, over: channel) { recorder.note($0) }
+                chipAuthentication = .awaitingConfirmation
+                return
+            } catch {
+                switch error.code {
+                case .unusableKey:
+                    warnings.append("Chip Authentication with \(offer) was not run: \(error.reason)")
+                    unusable.append(error.reason)
+                    continue
+                case .refused where channel.failure == nil:
+                    // Secure messaging is intact under the old keys: the next offer may suit the chip.
+                    recorder.note("chip authentication: \(error.reason)")
+                    refusals.append(error.reason)
+                    continue
+                default:
+                    if let transportError = error.transportError {
+                        throw ReadError(transport: transportError, during: "Chip Authentication")
+                    }
+                    throw ReadError(
+                        .chipAuthentication, "Chip Authentication failed (the chip may be a clone): \(error.reason)")
+                }
+            }
+        }
+        guard !refusals.isEmpty else {
+            chipAuthentication = .notRun(
+                "DG14's Chip Authentication keys cannot be used: \(unusable.joined(separator: "; "))")
+            return
+        }
+        throw ReadError(
+            .chipAuthentication,
+            "the chip refused Chip Authentication with every key DG14 offers (it may be a clone): "
+                + refusals.joined(separator: "; "))
+    }
+
+    /// The first answer under Chip Authentication's keys: a verified one confirms it; a session
+    /// that ended means the chip does not hold DG14's private key.
+    mutating func confirm<Value>(_ result: FileReadResult<Value>) throws(ReadError) {
+        guard isAwaitingConfirmation else { return }
+        if case .sessionEnded(let reason) = result {
+            throw ReadError(
+                .chipAuthentication,
+                "the chip did not answer under the keys agreed by Chip Authentication (it may be a clone): \(reason)")
+        }
+        recorder.note("chip authentication: the chip answered under the new keys")
+        chipAuthentication = .proved(.signedDataGroup)
+    }
+
+    /// PACE-CAM's proof against the signed key: EF.CardSecurity's when the chip has it, else DG14's.
+    private mutating func checkChipAuthenticationMapping(dataGroup14: SecurityInfos?, cardSecurity: [UInt8]?) {
+        guard let data = access.paceResult?.chipAuthenticationMapping else { return }
+        var source = KeySource.signedDataGroup
+        var keys = dataGroup14?.chipAuthenticationPublicKeyInfos.map(\.publicKey) ?? []
+        if let cardSecurity {
+            let verification = CardSecurityVerification(cardSecurity, trustStore: trustStore, at: checkTime)
+            source = .cardSecurity(verification.status)
+            keys = verification.securityInfos?.chipAuthenticationPublicKeyInfos.map(\.publicKey) ?? []
+        }
+        do throws(ChipAuthenticationError) {
+            _ = try ChipAuthenticationMappingVerifier.verify(
+                chipAuthenticationData: data.authenticationData, chipMappingPublicKey: data.chipMappingPublicKey,
+                candidates: keys)
+            recorder.note("PACE-CAM: the chip's authentication data verified")
+            chipAuthenticationMapping = .proved(source)
+        } catch {
+            recorder.note("PACE-CAM: \(error.reason)")
+            chipAuthenticationMapping =
+                error.code == .unusableKey
+                ? .notRun("PACE-CAM's proof cannot be checked: \(error.reason)") : .denied(error.reason)
+        }
+    }
+
+    // MARK: Active Authentication
+
+    /// Runs Active Authentication when the rule calls for it (`ChipEvidence.activeAuthenticationRuns`)
+    /// with the caller's challenge or a random one.
+    mutating func activeAuthentication(
+        publicKey: ActiveAuthenticationPublicKey?, securityInfos: SecurityInfos?, challenge: [UInt8]?
+    ) {
+        guard let publicKey else { return }
+        let proved = { (progress: Progress) in if case .proved = progress { true } else { false } }
+        guard
+            ChipEvidence.activeAuthenticationRuns(
+                dataGroup15HoldsKey: true, challengeGiven: challenge != nil,
+                chipAuthenticationRan: proved(chipAuthentication),
+                chipAuthenticationMappingRan: proved(chipAuthenticationMapping))
+        else {
+            activeAuthentication = .notRun(
+                "Active Authentication was not needed: another protocol proved the chip and no challenge was given")
+            return
+        }
+        guard let channel else {
+            activeAuthentication = .notRun(
+                "the chip was opened without a secure channel to run Active Authentication on")
+            return
+        }
+        let givenChallenge = challenge
+        var challenge = givenChallenge ?? []
+        if givenChallenge == nil {
+            do throws(SecretsError) {
+                challenge = try RandomSource.system.bytes(count: 8).withUnsafeBytes { Array($0) }
+            } catch {
+                activeAuthentication = .notRun("no random challenge: \(error.reason)")
+                return
+            }
+        }
+        recorder.note("active authentication started")
+        do throws(ChipAuthenticationError) {
+            let signature = try ActiveAuthentication.internalAuthenticate(
+                challenge: challenge, publicKey: publicKey.publicKey, over: channel)
+            let scheme = try ActiveAuthentication.verify(
+                signature: signature, challenge: challenge, publicKey: publicKey.publicKey,
+                info: securityInfos?.activeAuthenticationInfo)
+            recorder.note("active authentication: the signature verified (\(scheme))")
+            activeAuthentication = .proved(.signedDataGroup)
+            if givenChallenge != nil { activeAuthenticationResponse = signature }
+        } catch {
+            recorder.note("active authentication: \(error.reason)")
+            switch error.code {
+            case .unusableKey: activeAuthentication = .notRun("DG15's key cannot be used: \(error.reason)")
+            case .transport: activeAuthentication = .notRun("Active Authentication could not finish: \(error.reason)")
+            default: activeAuthentication = .denied("Active Authentication failed: \(error.reason)")
+            }
+        }
+    }
+
+    // MARK: The evidence
+
+    /// What each protocol is worth once Passive Authentication has spoken: a key from DG14 or DG15
+    /// counts only if that data group is authenticated, and from EF.CardSecurity only if it is.
+    func evidence(data: DataAuthenticationStatus) -> ChipEvidence {
+        ChipEvidence(
+            chipAuthenticationMapping: outcome(chipAuthenticationMapping, keyIn: 14, data: data, name: "PACE-CAM"),
+            chipAuthentication: outcome(chipAuthentication, keyIn: 14, data: data, name: "Chip Authentication"),
+            activeAuthentication: outcome(activeAuthentication, keyIn: 15, data: data, name: "Active Authentication"),
+            activeAuthenticationResponse: activeAuthenticationResponse)
+    }
+
+    private func outcome(_ progress: Progress, keyIn number: Int, data: DataAuthenticationStatus, name: String)
+        -> ChipProtocolOutcome
+    {
+        switch progress {
+        case .notOffered: return .notOffered
+        case .notRun(let reason): return .notRun(reason)
+        case .denied(let reason): return .denied(reason)
+        case .awaitingConfirmation:
+            return .notRun("\(name) re-keyed the channel, but no answer under the new keys was received")
+        case .proved(.cardSecurity(let status)):
+            switch status {
+            case .authentic: return .authenticated
+            case .authorityNotProvided:
+                return .notRun(
+                    "\(name) verified, but no trusted CSCA issued EF.CardSecurity's signer, so its key is not proved")
+            case .notAuthentic(let reason):
+                return .denied("\(name) used a key from an EF.CardSecurity that is not authentic: \(reason)")
+            }
+        case .proved(.signedDataGroup):
+            let file = "DG\(number)"
+            let hash = data.dataGroupHashes.first { $0.dataGroup == number }
+            if hash?.status == .invalid {
+                return .denied(
+                    "\(name) verified with \(file)'s key, but \(file) does not match EF.SOD: the key is not the issuer's"
+                )
+            }
+            guard data.status == .authenticated, hash?.status == .valid else {
+                return .notRun(
+                    "\(name) verified with \(file)'s key, but \(file) is not authenticated (data verdict "
+                        + "\(data.status.rawValue)), so the key is not proved to be the issuer's")
+            }
+            return .authenticated
+        }
+    }
+}
