@@ -12,7 +12,7 @@ import Transport
 /// A minimal terminal for the chip-side protocol tests, written from 9303-11 apart from the
 /// chip's handlers: it opens secure messaging with PACE (`PACETestTerminal`), then sends
 /// protected commands, and derives Chip Authentication's session keys itself (KDF: SHA-1 of
-/// K ‖ counter for 3DES and AES-128, SHA-256 for AES-192/256, 9303-11 §9.7.1).
+/// K ‖ counter for 3DES and AES-128, SHA-256 for AES-192/256, 9303-11 §9.7.1, DES parity).
 struct ProtectedTerminal {
     let chip: SimulatedChip
     var session: SecureMessagingSession
@@ -65,7 +65,9 @@ struct ProtectedTerminal {
             let digest =
                 cipher == .tripleDES || cipher == .aes128
                 ? HashAlgorithm.sha1.hash(input) : HashAlgorithm.sha256.hash(input)
-            return try SymmetricKey(cipher, bytes: digest.prefix(cipher.keyLength))
+            // 3DES keys get odd parity in each byte's low bit (9303-11 §9.7.1).
+            let bytes = digest.prefix(cipher.keyLength).map { cipher == .tripleDES ? withDESParity($0) : $0 }
+            return try SymmetricKey(cipher, bytes: bytes)
         }
         return try SecureMessagingSession(encryptionKey: key(1), macKey: key(2))
     }

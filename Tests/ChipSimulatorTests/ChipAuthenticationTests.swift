@@ -64,6 +64,17 @@ import Transport
         #expect(dh.publicKey == Self.dhChipPublicKey)
         let dhSecret = try ChipAuthenticationHandler.sharedSecret(dh, terminalKey: Self.dhTerminalKey)
         #expect(dhSecret.withUnsafeBytes { Array($0) } == Self.dhSharedSecret)
+        // CA v1's session keys from K (no nonce, unlike the example's CA v2 keys): SHA-1(K ‖ c),
+        // c = 1 for KS_Enc, 2 for KS_MAC, the first 16 bytes (computed apart, written here).
+        let ecdhKeys = SessionKeys(sharedSecret: ecdhSecret, cipher: .aes128)
+        #expect(ecdhKeys.encryption == (try SymmetricKey(.aes128, bytes: hex("74DFF1029B548FA273C13D86CE775A5B"))))
+        #expect(ecdhKeys.mac == (try SymmetricKey(.aes128, bytes: hex("4AE4F2F70ABC8C4C3DA7588BE9A1C9E2"))))
+        let dhKeys = SessionKeys(sharedSecret: dhSecret, cipher: .tripleDES)
+        let dhTerminalKeys = try ProtectedTerminal.sessionKeys(Self.dhSharedSecret, cipher: .tripleDES)
+        #expect(dhKeys.encryption == dhTerminalKeys.encryptionKey && dhKeys.mac == dhTerminalKeys.macKey)
+        #expect(
+            dhTerminalKeys.encryptionKey
+                == (try SymmetricKey(.tripleDES, bytes: hex("28F573F8B089997CA5DEE2A732C1F319").map(withDESParity))))
     }
 
     /// ECDH with AES-128 (MSE:Set AT, GENERAL AUTHENTICATE) on the worked example's keys: `7C 00`

@@ -100,6 +100,22 @@ import Transport
         }
     }
 
+    /// A CAM offer without a key gets one, which EF.CardSecurity and DG14 hold.
+    @Test func camOfferGetsItsKey() throws {
+        let offer = try PACEOffer(named: "ECDH-CAM-AES-256:17")
+        let specimen = try Specimen.generate(credentials: Credentials(paceOffers: [offer]))
+        let key = try #require(specimen.credentials.chipAuthenticationKeys.first)
+        #expect(key.keyPair.domainParameters == StandardizedDomainParameters.brainpoolP512r1.domainParameters)
+        let cardSecurity = try CardSecurity(try #require(specimen.files.cardSecurity))
+        #expect(
+            cardSecurity.securityInfos.chipAuthenticationPublicKeyInfos.map(\.publicKey.publicKey) == [
+                key.keyPair.publicKey
+            ])
+        #expect(cardSecurity.securityInfos.paceInfos.map(\.parameterId) == [17])
+        let dataGroup14 = try SecurityInfos(try #require(specimen.files[dataGroup: 14]), kind: .dg14)
+        #expect(dataGroup14.chipAuthenticationPublicKeyInfos.map(\.publicKey.publicKey) == [key.keyPair.publicKey])
+    }
+
     /// The specimen's chip proves itself: CAM binds EF.CardSecurity's key, Chip Authentication
     /// with DG14's key re-keys the session, Active Authentication verifies with DG15's key.
     @Test func genuineChipProvesItsKeys() throws {

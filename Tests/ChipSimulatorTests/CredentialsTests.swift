@@ -129,6 +129,43 @@ import Transport
         #expect(throws: ChipSimulatorError.self) { try RSAKeyPair.generate(bits: 512) }
     }
 
+    /// The names the command line gives keys and faults.
+    @Test func keysAndFaultsByName() throws {
+        let ecdh = try ChipAuthenticationKey.generate(named: "ecdh-aes-256:secp384r1", keyIdentifier: 3)
+        #expect(
+            ecdh.keyPair.domainParameters == StandardizedDomainParameters.secp384r1.domainParameters
+                && ecdh.cipher == .aes256 && ecdh.keyIdentifier == 3)
+        let dh = try ChipAuthenticationKey.generate(named: "DH-3DES")
+        #expect(dh.keyPair.keyAgreement == .dh && dh.cipher == .tripleDES && dh.keyIdentifier == nil)
+        for wrong in ["ECDH", "ECDH-AES-512", "DH-AES-128:13", "ECDH-AES-128:99", "ECDH-GM-AES-128"] {
+            #expect(throws: ChipSimulatorError.self) { try ChipAuthenticationKey.generate(named: wrong) }
+        }
+        guard case .rsa(let rsa, let trailer) = try ActiveAuthenticationKey.generate(named: "rsa:1024:bc").algorithm
+        else {
+            Issue.record("rsa:1024:bc is RSA")
+            return
+        }
+        #expect(rsa.modulusBits == 1024 && trailer == .implicit)
+        guard
+            case .ecdsa(let pair, let hash, let encoding) = try ActiveAuthenticationKey.generate(
+                named: "ecdsa:brainpoolP384r1:sha512:der"
+            ).algorithm
+        else {
+            Issue.record("ecdsa is ECDSA")
+            return
+        }
+        #expect(
+            pair.domainParameters == StandardizedDomainParameters.brainpoolP384r1.domainParameters && hash == .sha512
+                && encoding == .der)
+        for wrong in ["rsa", "rsa:512", "rsa:1024:md5", "ecdsa:0", "ecdsa:13:plainish", "dsa:1024"] {
+            #expect(throws: ChipSimulatorError.self) { try ActiveAuthenticationKey.generate(named: wrong) }
+        }
+        #expect(try ChipFault(named: "clone") == .clonedKeys)
+        #expect(try ChipFault(named: "CA-WRONG-MAC") == .chipAuthentication(.wrongMACAfterRekey))
+        #expect(Set(ChipFault.byName.map(\.fault)).count == ChipFault.byName.count)
+        #expect(throws: ChipSimulatorError.self) { try ChipFault(named: "tagLost") }
+    }
+
     @Test func secretsAreNeverPrinted() throws {
         let credentials = Credentials(
             mrz: MRZPassword(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623"),

@@ -142,7 +142,9 @@ struct PACETestTerminal {
     static func token(_ mac: SymmetricKey, _ oid: ASN1ObjectIdentifier, _ tag: UInt64, _ key: [UInt8]) throws
         -> [UInt8]
     {
-        let object = DER.tlv(ASN1Tag(0x7F49), DER.objectIdentifier(oid) + DER.tlv(ASN1Tag(tag), key))
+        // A DH value in its fewest octets (TR-03110-3 D.2.1.1), as the chip computes it; a point whole.
+        let value = tag == 0x84 ? Array(key.drop { $0 == 0 }) : key
+        let object = DER.tlv(ASN1Tag(0x7F49), DER.objectIdentifier(oid) + DER.tlv(ASN1Tag(tag), value))
         return mac.cipher == .tripleDES ? try mac.retailMAC(object) : try mac.cmac(object, truncatedTo: 8)
     }
 

@@ -19,10 +19,38 @@ import Testing
             guard let (result, document) = try Self.read(key) else { return }
             #expect(result.status == 0, "\(result.combinedOutput)")
             #expect(document?["accessControlProtocolUsed"] == "pace")
-            #expect(document?["pace"]?["protocolName"] == "id-PACE-ECDH-GM-AES-CBC-CMAC-128")
+            #expect(document?["pace"]?["protocolName"] == "id-PACE-ECDH-CAM-AES-CBC-CMAC-128")
             #expect(document?["pace"]?["parameterName"] == "brainpoolP256r1")
             #expect(document?["pace"]?["password"] == (key == Self.mrz ? "mrz" : "can"))
             #expect(document?["authenticationStatus"]?["data"]?["status"] == "authenticated")
+        }
+    }
+
+    /// The chip options write the specimen's DG14 and DG15 for the keys they give, or none.
+    @Test func chipKeyOptionsShapeTheSpecimen() throws {
+        guard
+            let (given, document) = try Self.read(
+                Self.mrz + [
+                    "--chip-authentication", "ECDH-AES-128:13", "--chip-authentication", "DH-3DES:0",
+                    "--active-authentication", "ecdsa:secp256r1:sha384:der", "--explicit-domain-parameters",
+                    "--chip-fault", "aa-other-challenge",
+                ])
+        else { return }
+        #expect(given.status == 0, "\(given.combinedOutput)")
+        #expect(document?["ldsMasterFile"]?["dg14"] != .null && document?["ldsMasterFile"]?["dg15"] != .null)
+        #expect(document?["authenticationStatus"]?["data"]?["status"] == "authenticated")
+        guard
+            let (none, bare) = try Self.read(
+                Self.mrz + ["--no-chip-authentication", "--no-active-authentication", "--pace", "ECDH-GM-AES-128"])
+        else { return }
+        #expect(none.status == 0, "\(none.combinedOutput)")
+        #expect(bare?["ldsMasterFile"]?["dg14"] == .null && bare?["ldsMasterFile"]?["dg15"] == .null)
+        for wrong in [
+            ["--chip-fault", "nonsense"], ["--chip-authentication", "ECDH-AES-999"],
+            ["--active-authentication", "rsa:512"], ["--chip-authentication", "DH-3DES:13"],
+        ] {
+            guard let (refused, _) = try Self.read(Self.mrz + wrong) else { return }
+            #expect(refused.status == 2, "\(wrong): \(refused.combinedOutput)")
         }
     }
 

@@ -35,7 +35,11 @@ import Testing
             #expect(read.status == 1, "\(key): \(read.combinedOutput)")
             #expect(read.errorOutput.hasPrefix("emrtd read: cannot reach the card"), "\(read.errorOutput)")
         }
-        for chipOption in [["--chip-can", "123456"], ["--no-pace"], ["--pace-only"], ["--pace", "ECDH-GM-AES-128"]] {
+        for chipOption in [
+            ["--chip-can", "123456"], ["--no-pace"], ["--pace-only"], ["--pace", "ECDH-GM-AES-128"],
+            ["--chip-authentication", "DH-3DES:0"], ["--no-active-authentication"], ["--chip-fault", "clone"],
+            ["--explicit-domain-parameters"],
+        ] {
             let read = try Subprocess.run(
                 emrtd, ["read", "--reader", "Some Reader", "--can", "123456"] + chipOption, environment: noService)
             #expect(read.status == 2, "\(chipOption): \(read.combinedOutput)")

@@ -57,11 +57,11 @@ import Testing
         try #require(read.status == 0, "emrtd read: \(read.combinedOutput)")
         let document = try JSONValue.parse(read.output)
         #expect(document["authenticationStatus"]?["data"]?["status"] == "authenticated")
-        // The simulated chip offers PACE by default: the reader's PACE against the simulator's,
+        // The simulated chip offers PACE-CAM by default: the reader's PACE against the simulator's,
         // through pcscd and vpcd.
         #expect(document["accessControlProtocolUsed"] == "pace")
-        #expect(document["paceMapping"] == "genericMapping")
-        #expect(document["pace"]?["protocolName"] == "id-PACE-ECDH-GM-AES-CBC-CMAC-128")
+        #expect(document["paceMapping"] == "chipAuthenticationMapping")
+        #expect(document["pace"]?["protocolName"] == "id-PACE-ECDH-CAM-AES-CBC-CMAC-128")
         #expect(document["pace"]?["parameterId"] == 13)
         #expect(document["deniedFiles"] == .array(["dg3"]))
         #expect(document["personsToNotify"] != .null && document["displayedSignature"] != .null)

@@ -18,7 +18,8 @@ enum SimulateCommand: Command {
         "Virtual PCD 00 00") and serves it until vpcd hangs up. The chip holds the files of DIR
         (the `emrtd dump` layout: COM.bin, SOD.bin, DG1.bin…, CardAccess.bin) or, without DIR,
         a specimen made now (ICAO's Anna Maria Eriksson, BAC key L898902C< 690806 940623; --rich
-        adds DG3, DG5, DG7, DG13, DG16) signed by a fresh test CSCA, which --csca-out writes as
+        adds DG3, DG5, DG7, DG13, DG16; DG14, DG15 and EF.CardSecurity hold the chip's keys, below)
+        signed by a fresh test CSCA, which --csca-out writes as
         PEM for `emrtd read --csca`. The BAC key comes from the MRZ in DG1. --max-read caps the
         bytes one READ BINARY returns; --short-only refuses extended-length APDUs.
         \(SimulatedChipOptions.usage)

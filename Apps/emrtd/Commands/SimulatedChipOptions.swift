@@ -45,7 +45,8 @@ struct SimulatedChipOptions {
         trailer BC or the explicit trailer of the hash, default sha256; ECDSA signing plain r‖s
         unless der; default rsa:2048:sha256; --no-active-authentication: none).
         --no-chip-authentication-info leaves DG14's ChipAuthenticationInfo out (readers then
-        assume 3DES); --explicit-domain-parameters writes keys with explicit domain parameters.
+        assume 3DES, and so does the default key: ECDH-3DES:13); --explicit-domain-parameters
+        writes keys with explicit domain parameters.
         --chip-fault NAME (repeatable) makes the chip fail to prove itself genuine: clone (its
         private keys are not those of DG14, DG15, EF.CardSecurity), wrong-cam-data,
         forged-card-security, aa-other-challenge, ca-keeps-old-keys, ca-wrong-mac.
@@ -116,7 +117,9 @@ struct SimulatedChipOptions {
     }
 
     private func makeCredentials() throws(ChipSimulatorError) -> Credentials {
-        let names = chipAuthentication ?? [Self.defaultChipAuthentication]
+        // Without ChipAuthenticationInfo readers assume 3DES: the default key runs it then.
+        let names =
+            chipAuthentication ?? [layout.chipAuthenticationInfo ? Self.defaultChipAuthentication : "ECDH-3DES:13"]
         var keys: [ChipAuthenticationKey] = []
         for (index, name) in names.enumerated() {
             keys.append(
@@ -130,7 +133,7 @@ struct SimulatedChipOptions {
 
     private func activeAuthenticationKey() throws(ChipSimulatorError) -> ActiveAuthenticationKey? {
         switch activeAuthentication {
-        case nil: try Specimen.standardCredentials().activeAuthenticationKey
+        case nil: try Specimen.standardActiveAuthenticationKey()
         case "": nil
         case let name?: try ActiveAuthenticationKey.generate(named: name)
         }

@@ -60,14 +60,54 @@ public enum ActiveAuthentication {
     public static func verify(
         signature: [UInt8], challenge: [UInt8], publicKey: SubjectPublicKeyInfo, info: ActiveAuthenticationInfo?
     ) throws(ChipAuthenticationError) -> Scheme {
+        try ActiveAuthenticationVerifier(publicKey: publicKey, info: info).verify(
+            signature: signature, challenge: challenge)
+    }
+}
+
+/// DG15's key made ready to check Active Authentication signatures (an RSA key built once, or the
+/// curve and point decoded and validated once), with the hashes an ECDSA signature may use.
+public struct ActiveAuthenticationVerifier: Sendable {
+    enum Key: Sendable {
+        case rsa(RSAPublicKey, modulus: BigInt)
+        case ecdsa(EllipticCurve, ECPoint, hashes: [HashAlgorithm])
+    }
+
+    let key: Key
+
+    /// - Throws: `.unusableKey` for a key this reader cannot check with (a DH key, an unknown
+    ///   curve, a point off its curve, an ActiveAuthenticationInfo naming no ECDSA algorithm).
+    public init(publicKey: SubjectPublicKeyInfo, info: ActiveAuthenticationInfo?) throws(ChipAuthenticationError) {
         switch publicKey.algorithm {
         case .rsa:
             guard let modulus = publicKey.rsaModulus, let exponent = publicKey.rsaPublicExponent else {
                 throw ChipAuthenticationError(.unusableKey, "DG15's RSA key has no modulus")
             }
-            return try verifyRSA(signature: signature, challenge: challenge, modulus: modulus, exponent: exponent)
+            do {
+                key = .rsa(try RSAPublicKey(modulus: modulus, exponent: exponent), modulus: BigInt(bytes: modulus))
+            } catch {
+                throw ChipAuthenticationError(.unusableKey, "DG15's RSA key cannot be used: \(error)")
+            }
         case .ec:
-            return try verifyECDSA(signature: signature, challenge: challenge, publicKey: publicKey, info: info)
+            var hashes = HashAlgorithm.allCases
+            if let identifier = info?.signatureAlgorithm {
+                guard case .ecdsa(let hash)? = SignatureAlgorithm(identifier: identifier) else {
+                    throw ChipAuthenticationError(
+                        .unusableKey,
+                        "DG14's ActiveAuthenticationInfo names \(identifier.dotted), not an ECDSA algorithm")
+                }
+                hashes = [hash]
+            }
+            do {
+                guard case .curve(let curve, _) = try KeyAgreementDomain(publicKeyInfo: publicKey) else {
+                    throw ChipAuthenticationError(.unusableKey, "DG15's EC key has no curve")
+                }
+                key = .ecdsa(curve, try curve.decodePoint(publicKey.publicKey), hashes: hashes)
+            } catch let error as ChipAuthenticationError {
+                throw error
+            } catch {
+                throw ChipAuthenticationError(.unusableKey, "DG15's EC key cannot be used: \(error)")
+            }
         case .dh, .unknown:
             throw ChipAuthenticationError(
                 .unusableKey,
@@ -76,10 +116,28 @@ public enum ActiveAuthentication {
         }
     }
 
-    static func verifyRSA(signature: [UInt8], challenge: [UInt8], modulus: [UInt8], exponent: [UInt8])
-        throws(ChipAuthenticationError) -> Scheme
+    /// Checks the chip's `signature` over `challenge`; returns the scheme that verified.
+    ///
+    /// - Throws: `.verificationFailed` for a signature that does not verify, `.unusableKey` for an
+    ///   RSA signature naming a hash 9303 does not use.
+    public func verify(signature: [UInt8], challenge: [UInt8]) throws(ChipAuthenticationError)
+        -> ActiveAuthentication.Scheme
     {
-        let representative = try ISO9796Part2.recover(signature: signature, modulus: modulus, exponent: exponent)
+        switch key {
+        case .rsa(let key, let modulus):
+            return try Self.verifyRSA(signature: signature, challenge: challenge, key: key, modulus: modulus)
+        case .ecdsa(let curve, let point, let hashes):
+            return try Self.verifyECDSA(
+                signature: signature, challenge: challenge, curve: curve, point: point, hashes: hashes)
+        }
+    }
+
+    /// ISO/IEC 9796-2 scheme 1 with partial recovery: H = Hash(M1 ‖ challenge), the hash the
+    /// trailer names (BC: SHA-1).
+    static func verifyRSA(signature: [UInt8], challenge: [UInt8], key: RSAPublicKey, modulus: BigInt)
+        throws(ChipAuthenticationError) -> ActiveAuthentication.Scheme
+    {
+        let representative = try ISO9796Part2.recover(signature: signature, key: key, modulus: modulus)
         guard representative.isPartialRecovery else {
             throw ChipAuthenticationError(
                 .verificationFailed, "the signature is not ISO/IEC 9796-2 partial recovery (header 6A)")
@@ -105,30 +163,11 @@ public enum ActiveAuthentication {
         return .iso9796Part2(hash, implicitTrailer: representative.hashIdentifier == nil)
     }
 
+    /// ECDSA over the challenge with each allowed hash, the signature as r‖s (when its length is
+    /// twice the order's) or DER.
     static func verifyECDSA(
-        signature: [UInt8], challenge: [UInt8], publicKey: SubjectPublicKeyInfo, info: ActiveAuthenticationInfo?
-    ) throws(ChipAuthenticationError) -> Scheme {
-        let curve: EllipticCurve
-        let point: ECPoint
-        do {
-            guard case .curve(let keyCurve, _) = try KeyAgreementDomain(publicKeyInfo: publicKey) else {
-                throw ChipAuthenticationError(.unusableKey, "DG15's EC key has no curve")
-            }
-            curve = keyCurve
-            point = try curve.decodePoint(publicKey.publicKey)
-        } catch let error as ChipAuthenticationError {
-            throw error
-        } catch {
-            throw ChipAuthenticationError(.unusableKey, "DG15's EC key cannot be used: \(error)")
-        }
-        var hashes = HashAlgorithm.allCases
-        if let identifier = info?.signatureAlgorithm {
-            guard case .ecdsa(let hash)? = SignatureAlgorithm(identifier: identifier) else {
-                throw ChipAuthenticationError(
-                    .unusableKey, "DG14's ActiveAuthenticationInfo names \(identifier.dotted), not an ECDSA algorithm")
-            }
-            hashes = [hash]
-        }
+        signature: [UInt8], challenge: [UInt8], curve: EllipticCurve, point: ECPoint, hashes: [HashAlgorithm]
+    ) throws(ChipAuthenticationError) -> ActiveAuthentication.Scheme {
         var parsed: [(ECDSASignature, Bool)] = []
         if let plain = try? ECDSASignature(rawRepresentation: signature), signature.count == 2 * curve.orderLength {
             parsed.append((plain, true))

@@ -47,15 +47,27 @@ public enum ISO9796Part2 {
     public static func recover(signature: [UInt8], modulus: [UInt8], exponent: [UInt8]) throws(ChipAuthenticationError)
         -> Representative
     {
-        let n = BigInt(bytes: modulus)
+        let key: RSAPublicKey
+        do {
+            key = try RSAPublicKey(modulus: modulus, exponent: exponent)
+        } catch {
+            throw ChipAuthenticationError(.unusableKey, "the RSA key cannot be used: \(error)")
+        }
+        return try recover(signature: signature, key: key, modulus: BigInt(bytes: modulus))
+    }
+
+    /// `recover` with a key built once (Active Authentication's verifier keeps it).
+    static func recover(signature: [UInt8], key: RSAPublicKey, modulus n: BigInt) throws(ChipAuthenticationError)
+        -> Representative
+    {
         guard BigInt(bytes: signature) < n else {
             throw ChipAuthenticationError(.verificationFailed, "the signature is not below the RSA modulus")
         }
         let opened: [UInt8]
         do {
-            opened = try RSAPublicKey(modulus: modulus, exponent: exponent).rawPublicOperation(signature)
+            opened = try key.rawPublicOperation(signature)
         } catch {
-            throw ChipAuthenticationError(.unusableKey, "the RSA key cannot be used: \(error)")
+            throw ChipAuthenticationError(.verificationFailed, "the signature does not open: \(error)")
         }
         var candidate = BigInt(bytes: opened)
         if opened.last.map({ $0 & 0x0F }) != 0x0C { candidate = n - candidate }

@@ -25,14 +25,17 @@ public struct Specimen: Sendable {
     /// With `credentials` that hold keys, DG14 (Chip Authentication keys, an ECDSA Active
     /// Authentication key's ActiveAuthenticationInfo) and DG15 (the Active Authentication key)
     /// are written for them first, as `layout` says, and hashed with the others; with a PACE-CAM
-    /// offer EF.CardSecurity is written (the offers' PACEInfos and the CAM key's public key info)
-    /// and signed by the same document signer. EF.COM and EF.CardAccess are kept as given (the chip
+    /// offer EF.CardSecurity is written (the offers' PACEInfos and the CAM key's public key info;
+    /// a CAM offer without a key on its curve gets a fresh one, in the specimen's credentials) and
+    /// signed by the same document signer. EF.COM and EF.CardAccess are kept as given (the chip
     /// makes its EF.CardAccess from the offers).
     public static func signing(
         _ files: ChipFiles, at time: Date = Date(), credentials: Credentials = Credentials(),
         layout: SecurityInfoLayout = SecurityInfoLayout()
     ) throws(ChipSimulatorError) -> Specimen {
-        try sign(
+        var credentials = credentials
+        try credentials.offerPACE(credentials.paceOffers)
+        return try sign(
             try withKeyFiles(files, credentials: credentials, layout: layout), at: time, credentials: credentials,
             layout: layout)
     }
@@ -114,10 +117,15 @@ public struct Specimen: Sendable {
         let offer = try PACEOffer(named: "ECDH-CAM-AES-128:13")
         return Credentials(
             can: CardAccessNumber(cardAccessNumber), paceOffers: [offer],
-            activeAuthenticationKey: try .rsa(try sharedRSAKey.get(), trailer: .explicit(.sha256)),
+            activeAuthenticationKey: try standardActiveAuthenticationKey(),
             chipAuthenticationKeys: [
                 ChipAuthenticationKey(try KeyAgreementKeyPair.generate(on: .brainpoolP256r1), cipher: .aes128)
             ])
+    }
+
+    /// The specimen's Active Authentication key: RSA-2048, the explicit SHA-256 trailer.
+    public static func standardActiveAuthenticationKey() throws(ChipSimulatorError) -> ActiveAuthenticationKey {
+        try .rsa(try sharedRSAKey.get(), trailer: .explicit(.sha256))
     }
 
     /// The RSA-2048 key of every specimen in a process.
@@ -136,8 +144,9 @@ public struct Specimen: Sendable {
         rich: Bool = false, at time: Date = Date(), credentials: Credentials? = nil,
         layout: SecurityInfoLayout = SecurityInfoLayout()
     ) throws(ChipSimulatorError) -> Specimen {
-        let chosen: Credentials
+        var chosen: Credentials
         if let credentials { chosen = credentials } else { chosen = try standardCredentials() }
+        try chosen.offerPACE(chosen.paceOffers)
         let face = SyntheticFace.jpeg()
         var files = ChipFiles()
         files[dataGroup: 1] = MRZDataGroup.encoded(mrzLines: machineReadableZoneLines)
