@@ -237,7 +237,9 @@ import Testing
         let installed = home.appendingPathComponent("bin/emrtd")
         try FileManager.default.createDirectory(
             at: installed.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: built, toPath: installed.path)
+        // Copied by cp, not in this process: a write descriptor open here would leak into the
+        // other tests' concurrent spawns and make the copy "Text file busy" when it is run.
+        #expect(try Subprocess.run("/bin/cp", [built, installed.path]).status == 0)
         let environment = [
             "HOME": home.path, "XDG_DATA_HOME": home.appendingPathComponent("data").path,
             "XDG_DATA_DIRS": home.appendingPathComponent("system").path, "EMRTD_CSCA_BUNDLE": "",
