@@ -21,7 +21,8 @@ enum CertsCommand: Command {
         do {
             infos = try certificateInfos(pemOrDer: readCertificateFile(file))
         } catch let error as CMSError {
-            throw CommandFailure("\(file) holds no readable certificate (PEM, DER, master list or EF.SOD): \(error.reason)")
+            throw CommandFailure(
+                "\(file) holds no readable certificate (PEM, DER, master list or EF.SOD): \(error.reason)")
         }
         print(JSONValue.array(infos).serialized(pretty: true))
         return 0
