@@ -88,6 +88,35 @@ import Testing
             warnings.contains { if case .string(let text) = $0 { text.contains("no CSCA is trusted") } else { false } })
     }
 
+    /// A read with no trusted CSCA says so once on stderr and in the document's warnings.
+    @Test func aReadWithoutAnyCSCASaysSo() throws {
+        guard let emrtd = Prerequisites.builtExecutable("emrtd") else { return }
+        let folder = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let dump = try Subprocess.run(
+            emrtd, ["read", "--simulator", "--no-render", "--can", "123456", "--out", folder.path])
+        #expect(dump.status == 0, "\(dump.combinedOutput)")
+        // A dump holds no chip keys: leave out the chip protocols' files and open it with BAC.
+        for file in ["DG14.bin", "DG15.bin", "CardSecurity.bin", "CardAccess.bin", "face-1.jpg"] {
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent(file))
+        }
+        let read = try Subprocess.run(
+            emrtd,
+            ["read", "--simulator", folder.path, "--no-render", "--no-builtin", "--json", "--mrz-lines"]
+                + Self.specimenLines)
+        #expect(read.status == 0, "\(read.combinedOutput)")
+        #expect(read.errorOutput.split(separator: "\n").filter { $0.contains("no CSCA is trusted") }.count == 1)
+        let document = try JSONValue.parse(read.output)
+        #expect(document["authenticationStatus"]?["data"]?["status"] == "authorityCertificatesNotProvided")
+        guard case .array(let warnings)? = document["warnings"] else {
+            Issue.record("no warnings")
+            return
+        }
+        #expect(
+            warnings.contains { if case .string(let text) = $0 { text.hasPrefix("no CSCA is trusted") } else { false } }
+        )
+    }
+
     /// The page against the chip: another holder's printed MRZ opens the chip (same number and
     /// dates) and is authenticated data, but the difference is reported field by field, and
     /// strict mode refuses it.
