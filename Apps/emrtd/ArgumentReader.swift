@@ -66,7 +66,7 @@ struct ArgumentReader {
     }
 }
 
-/// A wrong command line: the CLI prints the message and the command's usage, exit 2.
+/// A wrong command line: the CLI prints the message and where to find the usage, one line, exit 2.
 struct UsageError: Error {
     let message: String
     init(_ message: String) { self.message = message }

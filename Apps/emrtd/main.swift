@@ -32,8 +32,23 @@ struct StandardError: TextOutputStream {
         \(lines.joined(separator: "\n"))
 
         `emrtd COMMAND --help` describes one command.
+
+        \(exitStatusTable)
         """
 }
+
+/// The one table of exit statuses: every command returns these and only these, and its usage
+/// says which apply to it.
+let exitStatusTable = """
+    exit status (every command):
+      0  done: parsed, read, verified, imported
+      1  failed: a file or input that cannot be read or is not what was asked for, a read that
+         failed, no reader or card
+      2  wrong command line
+      3  checked and not accepted: a verdict other than authenticated (verify, masterlist), a
+         check digit that fails or an impossible date (mrz), a --strict requirement not met (read,
+         verify), a master list that does not verify against its root (masterlist import)
+    """
 
 @MainActor func runMain() -> Int32 {
     var arguments = Array(CommandLine.arguments.dropFirst())
@@ -52,7 +67,7 @@ struct StandardError: TextOutputStream {
         break
     }
     guard let command = allCommands.first(where: { $0.name == first }) else {
-        printError("emrtd: unknown command '\(first)'\n\n\(generalUsage())")
+        printError("emrtd: unknown command '\(first)' (see 'emrtd --help')")
         return 2
     }
     arguments.removeFirst()
@@ -64,7 +79,7 @@ struct StandardError: TextOutputStream {
     do {
         return try command.run(&reader)
     } catch let error as UsageError {
-        printError("emrtd \(command.name): \(error.message)\n\n\(command.usage)")
+        printError("emrtd \(command.name): \(error.message) (see 'emrtd \(command.name) --help')")
         return 2
     } catch let error as CommandFailure {
         printError("emrtd \(command.name): \(error.message)")

@@ -43,3 +43,24 @@ let masterListTarget = FuzzTarget(name: "masterList") { input in
     let verification = store.add(masterList: list, roots: list.certificates, at: checkTime)
     _ = verification.problems.map(\.description)
 }
+
+/// An ICAO PKD download as `emrtd masterlist import FILE.ldif` reads it: LDIF unfolded and
+/// decoded, each entry's certificate, CRL or master list parsed, then everything added to a trust
+/// store (master lists after a check against their own certificates); and the input as a lone
+/// CRL, whose revocation lookup and signature check run against itself as issuer.
+let pkdTarget = FuzzTarget(name: "pkd") { input in
+    if let crl = try? CertificateRevocationList(derEncoded: input) {
+        _ = crl.revoked.count
+        _ = crl.pem
+    }
+    guard let download = try? PKDLDIF(bytes: input) else { return }
+    fuzzCheck(download.problems.count <= download.entryCount * 16, "more problems than attributes")
+    var store = TrustStore()
+    store.add(download.certificates)
+    for list in download.revocationLists { store.add(list) }
+    for list in download.masterLists { _ = store.add(masterList: list, roots: list.certificates, at: checkTime) }
+    for certificate in download.certificates {
+        _ = store.revocationDate(of: certificate, issuedBy: certificate)
+    }
+    _ = store.pem
+}

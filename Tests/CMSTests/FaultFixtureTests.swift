@@ -47,16 +47,7 @@ import Testing
 
     @Test(arguments: ["rsa", "ecdsa"], cases)
     func verdict(pki: String, expected: Expectation) throws {
-        let folder = TestFiles.fixtures.appendingPathComponent("pa-faults/\(pki)/\(expected.name)")
-        var store = TrustStore()
-        for name in ["../csca.pem", "link.pem", "dsc.pem"] {
-            let url = folder.appendingPathComponent(name)
-            if FileManager.default.fileExists(atPath: url.path) { try store.add(pemOrDer: TestFiles.bytes(url)) }
-        }
-        let groups = try TestFiles.dataGroups(in: folder) { "DG\($0).bin" }
-        let verdict = PassiveAuthentication.verify(
-            securityObject: try TestFiles.bytes(folder.appendingPathComponent("SOD.bin")), dataGroups: groups,
-            trustStore: store, at: Self.checkTime)
+        let verdict = try Self.verdict(pki: pki, name: expected.name)
 
         #expect(verdict.status == expected.status)
         #expect(verdict.sodSignatureValid == expected.signature)
@@ -74,6 +65,40 @@ import Testing
         }
     }
 
+    /// Case `name`'s verdict, its folder's CSCA, link and DSC trusted.
+    static func verdict(pki: String, name: String) throws -> DataAuthenticationStatus {
+        let folder = TestFiles.fixtures.appendingPathComponent("pa-faults/\(pki)/\(name)")
+        var store = TrustStore()
+        for name in ["../csca.pem", "link.pem", "dsc.pem"] {
+            let url = folder.appendingPathComponent(name)
+            if FileManager.default.fileExists(atPath: url.path) { try store.add(pemOrDer: TestFiles.bytes(url)) }
+        }
+        let groups = try TestFiles.dataGroups(in: folder) { "DG\($0).bin" }
+        return PassiveAuthentication.verify(
+            securityObject: try TestFiles.bytes(folder.appendingPathComponent("SOD.bin")), dataGroups: groups,
+            trustStore: store, at: Self.checkTime)
+    }
+
+    /// Both are `denied`, but the reasons differ: an expired Document Signer is named with its
+    /// expiry date and the check date, a forged signature with the certificate whose key refutes it.
+    @Test(arguments: ["rsa", "ecdsa"])
+    func expiredSignerAndForgedSignatureAreToldApart(pki: String) throws {
+        let expired = try Self.verdict(pki: pki, name: "expired-dsc")
+        let dsc = try #require(expired.documentSignerCertificate)
+        let expiredReason = try #require(expired.errors.first).description
+        #expect(expiredReason.contains("CN=DS \(pki)") && expiredReason.contains("serial \(dsc.serialNumber)"))
+        #expect(expiredReason.contains("expired on \(dsc.notAfter.prefix(10))"), "\(expiredReason)")
+        #expect(expiredReason.contains("checked at 2026-06-01"))
+        #expect(!expiredReason.contains("signature"))
+
+        let forged = try Self.verdict(pki: pki, name: "bad-signature")
+        let forgedReason = try #require(forged.errors.first).description
+        #expect(
+            forgedReason.contains("does not verify with the key of the certificate CN=DS \(pki)"), "\(forgedReason)")
+        #expect(!forgedReason.contains("expired"))
+        #expect(expired.status == .denied && forged.status == .denied)
+    }
+
     /// Without any CSCA the verdict names the missing authority, not a failure.
     @Test(arguments: ["rsa", "ecdsa"])
     func emptyTrustStore(pki: String) throws {
@@ -87,7 +112,8 @@ import Testing
         #expect(verdict.countrySigningCertificate == nil)
     }
 
-    /// A lone SOD: every hashed group is `notRead`, which does not fail the verdict.
+    /// A lone SOD: every hashed group is `notRead`; the signature and the chain hold, but without
+    /// DG1 and DG2 checked the data is not authenticated, and the errors say so.
     @Test func loneSecurityObject() throws {
         let folder = TestFiles.fixtures.appendingPathComponent("pa-faults/rsa/valid")
         let store = TrustStore(
@@ -95,7 +121,10 @@ import Testing
         let verdict = PassiveAuthentication.verify(
             securityObject: try TestFiles.bytes(folder.appendingPathComponent("SOD.bin")), dataGroups: [:],
             trustStore: store, at: Self.checkTime)
-        #expect(verdict.status == .authenticated)
+        #expect(verdict.status == .denied)
+        #expect(verdict.sodSignatureValid && verdict.certificateChainValid && verdict.dataGroupHashesValid)
+        #expect(verdict.errors == [.mandatoryDataGroupNotChecked(1), .mandatoryDataGroupNotChecked(2)])
+        #expect(verdict.dataGroupsChecked == 0)
         #expect(verdict.dataGroupHashes.map(\.status) == [.notRead, .notRead, .notRead])
         #expect(verdict.dataGroupHashes.map(\.dataGroup) == [1, 2, 14])
     }

@@ -58,9 +58,11 @@ import Testing
             Set(object.keys) == [
                 "status", "sodSignatureValid", "certificateChainValid", "dataGroupHashesValid", "dataGroupHashes",
                 "hashAlgorithm", "signatureAlgorithm", "documentSignerCertificate", "countrySigningCertificate",
-                "issuingCountry", "errors",
+                "issuingCountry", "errors", "dataGroupsChecked",
             ])
-        #expect(object["status"] as? String == "authorityCertificatesNotProvided")
+        // DG2 was not read: not authenticated, whatever the trust store.
+        #expect(object["status"] as? String == "denied")
+        #expect(object["dataGroupsChecked"] as? Int == 1)
         #expect(object["countrySigningCertificate"] is NSNull)
         let hashes = try #require(object["dataGroupHashes"] as? [[String: Any]])
         #expect(hashes.map { $0["status"] as? String } == ["valid", "notRead", "notRead"])

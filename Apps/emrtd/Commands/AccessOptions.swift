@@ -6,6 +6,8 @@ import MRZ
 struct AccessOptions {
     let accessKey: AccessKey
     let preferences: ChipAccessPreferences
+    /// The zone printed on the page, when the key came from `--mrz-lines`: `read` compares it with DG1.
+    let printedZone: MachineReadableZone?
 
     static let usage = """
         --access auto (default) runs PACE when EF.CardAccess offers it, the strongest offer first,
@@ -43,6 +45,7 @@ struct AccessOptions {
             preferences = ChipAccessPreferences(paceMappings: [])
         case let other: throw UsageError("--access takes auto, pace or bac, not \(other)")
         }
-        return AccessOptions(accessKey: accessKey, preferences: preferences)
+        return AccessOptions(
+            accessKey: accessKey, preferences: preferences, printedZone: try lines.map(StrictOption.printedZone))
     }
 }

@@ -19,9 +19,10 @@ enum CertsCommand: Command {
         guard files.count == 1, let file = files.first else { throw UsageError("give one FILE") }
         let infos: [CertificateInfo]
         do {
-            infos = try certificateInfos(pemOrDer: readFile(file))
+            infos = try certificateInfos(pemOrDer: readCertificateFile(file))
         } catch let error as CMSError {
-            throw CommandFailure("\(file): \(error.reason)")
+            throw CommandFailure(
+                "\(file) holds no readable certificate (PEM, DER, master list or EF.SOD): \(error.reason)")
         }
         print(JSONValue.array(infos).serialized(pretty: true))
         return 0

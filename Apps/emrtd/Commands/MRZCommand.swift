@@ -6,33 +6,44 @@ enum MRZCommand: Command {
     static let name = "mrz"
     static let summary = "parse a machine readable zone (TD1, TD2, TD3, MRV-A, MRV-B) and print it as JSON"
     static let usage = """
-        usage: emrtd mrz LINE LINE [LINE]
+        usage: emrtd mrz LINE LINE [LINE] [--at ISO8601]
                emrtd mrz ZONE
                emrtd mrz < zone.txt
 
-        Prints the zone's fields, their positions and check digits as JSON. ZONE is the whole
-        zone on one line, as DG1 stores it. Without arguments the lines are read from standard
-        input; blank lines are skipped.
-        Exit status: 0 read, 1 not a valid MRZ, 2 wrong command line.
+        Prints the zone's fields, their positions and check digits as JSON, and a "validity"
+        object: every check digit (checkDigitsValid sums them up, the composite included), the
+        dates of birth and expiry as ISO dates beside the raw YYMMDD, each date that cannot
+        exist (month 13, day 32, 000000), and whether the document has expired at --at (default
+        now). Two-digit years: the date of birth is the latest date not after the check date;
+        the date of expiry the latest at most 50 years after the check date's year.
+        ZONE is the whole zone on one line, as DG1 stores it. Without arguments the lines are
+        read from standard input (at most 4096 bytes); blank lines are skipped.
+        Exit status: 0 a valid zone, 3 a check digit fails or a date cannot exist (the JSON is
+        printed all the same), 1 not an MRZ, 2 wrong command line (the table: emrtd --help).
         """
 
-    /// More lines than any zone has, so that endless input stops being read early.
-    private static let maximumInputLines = 16
-
     static func run(_ arguments: inout ArgumentReader) throws -> Int32 {
+        let time = try arguments.option("--at").map(TrustOptions.parseTime) ?? Date()
         var lines = try arguments.positionals().flatMap(nonBlankLines)
         if lines.isEmpty {
             guard isatty(STDIN_FILENO) == 0 else {
                 throw UsageError("give the MRZ lines as arguments or on standard input")
             }
-            lines = readStandardInput()
+            let input = try readStandardInput(limit: InputLimit.mrzText, what: "an MRZ")
+            lines = nonBlankLines(String(decoding: input, as: UTF8.self))
         }
         guard !lines.isEmpty else { throw UsageError("no MRZ lines given") }
+        let zone: MachineReadableZone
         do {
-            let zone = try lines.count == 1 ? parseMrz(unbrokenText: lines[0]) : parseMrz(lines: lines)
-            print(machineReadableZoneToJson(zone, prettyPrinted: true))
+            zone = try lines.count == 1 ? parseMrz(unbrokenText: lines[0]) : parseMrz(lines: lines)
         } catch {
             throw CommandFailure("not a valid MRZ: \(error.reason)")
+        }
+        let validity = MRZValidity(zone, at: time)
+        print(adding(["validity": validity.json], to: zone.json).serialized(.foundationPretty))
+        guard validity.problems.isEmpty else {
+            printError("emrtd mrz: not valid: " + validity.problems.joined(separator: "; "))
+            return 3
         }
         return 0
     }
@@ -40,13 +51,5 @@ enum MRZCommand: Command {
     /// An argument may hold several lines, e.g. `"$(cat zone.txt)"`.
     private static func nonBlankLines(_ text: String) -> [String] {
         text.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.allSatisfy(\.isWhitespace) }
-    }
-
-    private static func readStandardInput() -> [String] {
-        var lines: [String] = []
-        while lines.count < maximumInputLines, let line = readLine() {
-            lines += nonBlankLines(line)
-        }
-        return lines
     }
 }

@@ -5,18 +5,26 @@ import JSON
 /// `emrtd masterlist`: inspects a CSCA master list, or imports it into the default bundle.
 enum MasterListCommand: Command {
     static let name = "masterlist"
-    static let summary = "check a CSCA master list, or import it into the reader's default trust bundle"
+    static let summary = "check a CSCA master list or an ICAO PKD LDIF file, or import it into the default trust bundle"
     static let usage = """
-        usage: emrtd masterlist FILE.ml [--ml-root CERT] [--at ISO8601]
-               emrtd masterlist import FILE.ml --ml-root CERT [--append] [--out FILE] [--at ISO8601]
+        usage: emrtd masterlist FILE.ml|FILE.ldif [--ml-root CERT] [--at ISO8601]
+               emrtd masterlist import FILE.ml|FILE.ldif [--ml-root CERT] [--append] [--out FILE] [--at ISO8601]
 
         The first form prints, as JSON, how many certificates the list holds, their countries,
         the signer, and whether the list's signature and its signer's chain to CERT verify
-        (the chain is null without --ml-root).
+        (the chain is null without --ml-root). For an ICAO PKD LDIF file (its DSC, CRL or
+        master-list download) it prints what the file holds and each master list's check.
         `import` writes the list's certificates as a PEM bundle to the default trust bundle
-        (masterlist/csca.pem, or $EMRTD_CSCA_BUNDLE, or --out FILE) — only when the signature
-        and the signer's chain to CERT verify. --append keeps the bundle's certificates.
-        Exit status: 0 verified (or imported), 3 not verified, 1 unreadable input, 2 wrong command line.
+        ($EMRTD_CSCA_BUNDLE, else masterlist/csca.pem in a checkout, else
+        ~/.local/share/emrtd/csca.pem — $XDG_DATA_HOME/emrtd/csca.pem —, where every `emrtd`
+        finds it; or --out FILE) — only when the signature and the signer's chain to CERT
+        verify. From an LDIF file it imports the CSCAs of every master list (each must verify
+        against CERT), the Document Signer certificates (used for an EF.SOD that carries none;
+        they still chain to a CSCA) and the CRLs (used when their issuer's key signed them).
+        --append keeps the bundle's certificates and CRLs.
+        Exit status: 0 verified (or imported), 3 not verified (a signature or chain that fails,
+        or no --ml-root, so the chain was not checked), 1 unreadable input, 2 wrong command line
+        (the table: emrtd --help).
         """
 
     static func run(_ arguments: inout ArgumentReader) throws -> Int32 {
@@ -27,22 +35,89 @@ enum MasterListCommand: Command {
         var files = try arguments.positionals()
         let importing = files.first == "import"
         if importing { files.removeFirst() }
-        guard files.count == 1, let file = files.first else { throw UsageError("give one FILE.ml") }
+        guard files.count == 1, let file = files.first else { throw UsageError("give one FILE.ml or FILE.ldif") }
         guard importing || (output == nil && !append) else { throw UsageError("--out and --append go with import") }
-
-        let list = try loadMasterList(file)
         let roots = try rootFile.map(loadCertificates) ?? []
+
+        let bytes = try readFile(file, limit: InputLimit.pkdDownload, what: "a master list or PKD LDIF file")
+        if PKDLDIF.isLDIF(bytes) {
+            let download: PKDLDIF
+            do throws(CMSError) {
+                download = try PKDLDIF(bytes: bytes)
+            } catch {
+                throw CommandFailure("\(file) is not a readable LDIF file: \(error.reason)")
+            }
+            return try ldif(
+                download, file: file, roots: roots, rootGiven: rootFile != nil, importing: importing,
+                at: time, output: output, append: append)
+        }
+        let list: MasterList
+        do throws(CMSError) {
+            list = try MasterList(bytes: bytes)
+        } catch {
+            throw CommandFailure("\(file) is not a readable master list: \(error.reason)")
+        }
         let verification = list.verify(roots: roots, at: time)
         guard importing else {
             print(report(list, verification).serialized(pretty: true))
-            return verification.signatureValid && verification.signerChainValid != false ? 0 : 3
+            if rootFile == nil {
+                printError("emrtd masterlist: not verified: without --ml-root the signer's chain was not checked")
+            }
+            return verification.signatureValid && verification.signerChainValid == true ? 0 : 3
         }
         guard rootFile != nil else { throw UsageError("import needs --ml-root CERT") }
         guard verification.isTrusted else {
-            throw CommandFailure(
-                "\(file) does not verify: " + verification.problems.map(\.description).joined(separator: "; "))
+            printError(
+                "emrtd masterlist: \(file) does not verify against \(rootFile ?? ""), nothing imported: "
+                    + verification.problems.map(\.description).joined(separator: "; "))
+            return 3
         }
-        return try write(list, to: output, append: append)
+        var store = TrustStore()
+        store.add(list.certificates)
+        return try write(store, to: output, append: append)
+    }
+
+    /// An ICAO PKD LDIF file: its master lists checked against `roots`, its DSCs and CRLs taken
+    /// as they are (each protects itself: a DSC must still chain to a CSCA, a CRL be signed by
+    /// its issuer).
+    private static func ldif(
+        _ download: PKDLDIF, file: String, roots: [Certificate], rootGiven: Bool, importing: Bool, at time: Date,
+        output: String?, append: Bool
+    ) throws -> Int32 {
+        let verifications = download.masterLists.map { $0.verify(roots: roots, at: time) }
+        let untrusted = verifications.enumerated().filter { !$0.element.isTrusted }
+        for problem in download.problems { printError("emrtd masterlist: warning: \(file): \(problem)") }
+        guard importing else {
+            let summary: JSONValue = [
+                "entries": .integer(download.entryCount),
+                "certificates": .integer(download.certificates.count),
+                "documentSigners": .integer(download.certificates.count(where: \.isDocumentSignerOnly)),
+                "revocationLists": .integer(download.revocationLists.count),
+                "masterLists": .array(zip(download.masterLists, verifications).map { report($0, $1) }),
+                "problems": .array(download.problems.map(JSONValue.string)),
+            ]
+            print(summary.serialized(pretty: true))
+            if !download.masterLists.isEmpty && !rootGiven {
+                printError(
+                    "emrtd masterlist: not verified: without --ml-root the master lists' chains were not checked")
+            }
+            return untrusted.isEmpty ? 0 : 3
+        }
+        guard download.masterLists.isEmpty || rootGiven else {
+            throw UsageError("\(file) holds master lists: import needs --ml-root CERT")
+        }
+        guard untrusted.isEmpty else {
+            printError(
+                "emrtd masterlist: \(file): master list \(untrusted[0].offset + 1) of \(download.masterLists.count) "
+                    + "does not verify, nothing imported: "
+                    + untrusted[0].element.problems.map(\.description).joined(separator: "; "))
+            return 3
+        }
+        var store = TrustStore()
+        for list in download.masterLists { store.add(list.certificates) }
+        store.add(download.certificates)
+        for list in download.revocationLists { store.add(list) }
+        return try write(store, to: output, append: append)
     }
 
     private static func report(_ list: MasterList, _ verification: MasterList.Verification) -> JSONValue {
@@ -58,27 +133,29 @@ enum MasterListCommand: Command {
         ]
     }
 
-    private static func write(_ list: MasterList, to output: String?, append: Bool) throws -> Int32 {
-        guard let destination = output.map(URL.init(fileURLWithPath:)) ?? DefaultTrustBundle.location else {
-            throw CommandFailure(
-                "no masterlist/ folder found: give --out FILE or set \(DefaultTrustBundle.environmentVariable)")
-        }
+    private static func write(_ imported: TrustStore, to output: String?, append: Bool) throws -> Int32 {
+        let destination = output.map(URL.init(fileURLWithPath:)) ?? DefaultTrustBundle.writeLocation
         var store = TrustStore()
-        if append, let existing = FileManager.default.contents(atPath: destination.path) {
+        if append, FileManager.default.fileExists(atPath: destination.path) {
             do {
-                try store.add(pemOrDer: [UInt8](existing))
-            } catch {
+                try store.add(pemOrDer: readCertificateFile(destination.path))
+            } catch let error as CMSError {
                 throw CommandFailure("\(destination.path): \(error.reason)")
             }
         }
-        let added = store.add(list.certificates)
-        let pem = store.certificates.map(\.pem).joined()
+        let added = store.add(imported.certificates)
+        for lists in imported.revocationLists.values { for list in lists { store.add(list) } }
         do {
-            try Data(pem.utf8).write(to: destination, options: .atomic)
+            try FileManager.default.createDirectory(
+                at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(store.pem.utf8).write(to: destination, options: .atomic)
         } catch {
             throw CommandFailure("cannot write \(destination.path): \(error.localizedDescription)")
         }
-        printError("emrtd masterlist: \(added) new certificates, \(store.certificates.count) in \(destination.path)")
+        let crls = store.revocationLists.values.reduce(0) { $0 + $1.count }
+        printError(
+            "emrtd masterlist: \(added) new certificates, \(store.certificates.count) in \(destination.path)"
+                + " (\(store.documentSignerCount) Document Signers, \(crls) CRLs)")
         return 0
     }
 }

@@ -46,10 +46,7 @@ enum ParseCommand: Command {
         let renderImages = !arguments.flag("--no-render")
         let positionals = try arguments.positionals()
         guard positionals.count == 1, let path = positionals.first else { throw UsageError("give one FILE") }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandFailure("cannot read \(path)")
-        }
-        let bytes = [UInt8](data)
+        let bytes = try readFile(path, limit: InputLimit.ldsFile, what: "an LDS file")
         let kind: LDSFileKind
         if let kindName {
             guard let named = LDSFileKind.allCases.first(where: { $0.rawValue.lowercased() == kindName.lowercased() })
@@ -58,7 +55,7 @@ enum ParseCommand: Command {
         } else {
             guard let guessed = LDSFileKind.guess(from: bytes) else {
                 let first = bytes.first.map { String(format: "%02X", $0) } ?? "nothing"
-                throw CommandFailure("no LDS file starts with \(first); give --as KIND")
+                throw CommandFailure("\(path): no LDS file starts with \(first); give --as KIND")
             }
             kind = guessed
         }
@@ -66,9 +63,11 @@ enum ParseCommand: Command {
         do {
             parsed = try parser(for: kind, renderImages: renderImages)(bytes)
         } catch let error as LDSError {
-            throw CommandFailure("\(kind.rawValue): \(error)")
+            throw CommandFailure(
+                "\(path) is not a readable \(kind.dumpName): \(error.reason)" + found(bytes, not: kind))
         } catch let error as CMSError {
-            throw CommandFailure("\(kind.rawValue): \(error)")
+            throw CommandFailure(
+                "\(path) is not a readable \(kind.dumpName): \(error.reason)" + found(bytes, not: kind))
         }
         if let imageDirectory {
             try write(parsed.images, kind: kind, to: imageDirectory)
@@ -78,6 +77,12 @@ enum ParseCommand: Command {
         ]
         print(output.serialized(pretty: true))
         return 0
+    }
+
+    /// What the file looks like when it is not the kind it was parsed as, for the error message.
+    private static func found(_ bytes: [UInt8], not kind: LDSFileKind) -> String {
+        guard let other = LDSFileKind.guess(from: bytes), other != kind else { return "" }
+        return " (its first tag is \(other.dumpName)'s: try --as \(other.rawValue))"
     }
 
     /// Writes the images as `<kind>-<n>.<ext>` and JPEG 2000 renderings as `<kind>-<n>.png`.

@@ -17,18 +17,26 @@ enum ReadCommand: Command {
                                                  [--chip-can CAN] [--chip-authentication NAME[:PARAM]]...
                                                  [--active-authentication KEY] [--chip-fault NAME]... …)
                           (--mrz DOCNUMBER DATEOFBIRTH DATEOFEXPIRY | --can CAN | --mrz-lines LINE...)
-                          [--access auto|pace|bac] [--csca FILE]... [--no-builtin] [--json] [--out DIR] [--challenge HEX] [--debug]
-                          [--no-render]
+                          [--access auto|pace|bac] [--csca FILE]... [--crl FILE]... [--no-builtin] [--json] [--out DIR] [--challenge HEX] [--debug]
+                          [--no-render] [--strict | --require authenticated] [--at ISO8601]
 
         Opens the chip (PACE when it offers it, else BAC; --access below), reads EF.COM, EF.SOD and
         every data group, checks them by Passive Authentication against the trusted CSCAs
-        (masterlist/csca.pem unless --no-builtin, plus each --csca PEM bundle or DER file), and
+        (the default bundle unless --no-builtin, plus each --csca PEM bundle or DER file; --crl adds
+        certificate revocation lists, which deny a revoked DSC or CSCA), and
         prints a summary: holder, document, the data and chip verdicts with their reasons,
         warnings, APDUs and time. --json prints the whole document as JSON instead; --out DIR
         writes every file read (COM.bin, SOD.bin, DG1.bin…, the `emrtd dump` layout) and every
         image (with PNG renderings of JPEG 2000). --challenge gives the 8-byte Active
         Authentication challenge (hex); --debug keeps the log of every step and APDU.
         --no-render leaves JPEG 2000 images unrendered (no PNG in the JSON or in DIR).
+        The data is authenticated only when DG1 and DG2 were read and match EF.SOD. DG1 is checked
+        for its check digits, impossible dates and expiry (at --at, default now); with
+        --mrz-lines (the MRZ printed on the page) it is compared with DG1 field by field and each
+        difference is a warning (stderr, and "checks" in the JSON beside the document's keys).
+        No trusted CSCA at all is said on stderr and in the warnings.
+        --strict (or --require authenticated) exits 3 unless the data is authenticated, the page
+        matches DG1, DG1 is valid and not expired, and the chip is not denied.
 
         --reader NAME reads the card in that PC/SC reader ("" for the only reader with a card).
         --simulator reads the chip simulator in this process: the files of DIR (dump layout), or
@@ -37,7 +45,8 @@ enum ReadCommand: Command {
         \(AccessOptions.usage)
         The simulated chip's options:
         \(SimulatedChipOptions.usage)
-        Exit status: 0 read (whatever the verdicts), 1 the read failed, 2 wrong command line.
+        Exit status: 0 read (whatever the verdicts, unless --strict), 3 a --strict requirement not
+        met, 1 the read failed, 2 wrong command line (the table: emrtd --help).
         """
 
     static func run(_ arguments: inout ArgumentReader) throws -> Int32 {
@@ -45,12 +54,14 @@ enum ReadCommand: Command {
         let simulator = arguments.variadic("--simulator")
         let chipOptions = try SimulatedChipOptions.read(&arguments)
         let access = try AccessOptions.read(&arguments)
-        let cscaFiles = try arguments.options("--csca")
+        let cscaFiles = try arguments.options("--csca") + arguments.options("--crl")
         let noBuiltIn = arguments.flag("--no-builtin")
         let json = arguments.flag("--json")
         let output = try arguments.option("--out")
         let debug = arguments.flag("--debug")
         let renderImages = !arguments.flag("--no-render")
+        let strict = try StrictOption.read(&arguments)
+        let checkTime = try arguments.option("--at").map(TrustOptions.parseTime)
         let challenge = try arguments.option("--challenge").map { text in
             guard let bytes = Hex.decode(text) else { throw UsageError("--challenge takes hex digits") }
             return bytes
@@ -66,7 +77,7 @@ enum ReadCommand: Command {
                     + " describe the simulated chip (--simulator)")
         }
 
-        var authorities = try cscaFiles.map(readFile)
+        var authorities = try cscaFiles.map(readCertificateFile)
         let transport: any CardTransport
         if let simulator {
             var credentials = try chipOptions.credentials()
@@ -98,7 +109,9 @@ enum ReadCommand: Command {
         let document: TravelDocument
         do throws(ReadError) {
             let reader = try EmrtdReader(
-                config: config, chipAccess: StandardChipAccess(preferences: access.preferences))
+                config: config, chipAccess: StandardChipAccess(preferences: access.preferences),
+                clock: { checkTime ?? Date() })
+            if let warning = reader.trustStoreWarning { printError("emrtd read: warning: \(warning)") }
             document = try reader.read(
                 transport: transport, accessKey: access.accessKey, activeAuthenticationChallenge: challenge,
                 listener: progress)
@@ -111,11 +124,17 @@ enum ReadCommand: Command {
         }
         let elapsed = start.duration(to: clock.now)
         if let output { try write(document, to: URL(fileURLWithPath: output)) }
+        let checks = DocumentChecks(document: document, printedZone: access.printedZone, at: checkTime ?? Date())
+        for warning in checks.warnings { printError("emrtd read: warning: \(warning)") }
         if json {
-            print(travelDocumentToJson(document))
+            print(adding(["checks": checks.json], to: document.json).serialized(pretty: true))
         } else {
-            print(summary(of: document, elapsed: elapsed))
+            print(summary(of: document, checks: checks, elapsed: elapsed))
             if debug, let log = document.debugInfo?.log { print(describe(log)) }
+        }
+        if strict && !checks.passesStrictMode {
+            printError("emrtd read: strict mode: " + checks.unmetStrictRequirements.joined(separator: "; "))
+            return 3
         }
         return 0
     }
@@ -133,7 +152,8 @@ enum ReadCommand: Command {
 
     // MARK: - Output
 
-    static func summary(of document: TravelDocument, elapsed: Duration) -> String {
+    static func summary(of document: TravelDocument, checks documentChecks: DocumentChecks, elapsed: Duration) -> String
+    {
         var lines: [String] = []
         if let fields = document.machineReadableZoneInformation?.fields {
             let name = [fields.secondaryIdentifier, fields.primaryIdentifier].filter { !$0.isEmpty }
@@ -161,12 +181,27 @@ enum ReadCommand: Command {
             "chain \(data.certificateChainValid ? "valid" : "not valid")",
             "hashes \(data.dataGroupHashesValid ? "valid" : "not valid")",
         ]
-        lines.append("data:      \(data.status.rawValue) (\(checks.joined(separator: ", ")))")
+        lines.append(
+            "data:      \(data.status.rawValue) (\(checks.joined(separator: ", ")); \(data.dataGroupsChecked) data groups checked)"
+        )
         for hash in data.dataGroupHashes { lines.append("           dg\(hash.dataGroup) \(hash.status.rawValue)") }
         for error in data.errors { lines.append("           \(error)") }
         let chip = document.authenticationStatus.chip
         lines.append("chip:      \(chip.status.rawValue): \(chip.reason)")
-        for warning in document.warnings { lines.append("warning:   \(warning)") }
+        if let validity = documentChecks.mrzValidity {
+            let expiry = validity.dateOfExpiry.isoDate ?? "unknown"
+            lines.append(
+                "mrz:       check digits \(validity.checkDigitsValid ? "valid" : "not valid"), expires \(expiry)"
+                    + (validity.expired == true ? " (expired)" : ""))
+        }
+        if let comparison = documentChecks.pageComparison {
+            lines.append(
+                "page:      "
+                    + (comparison.matches
+                        ? "the printed MRZ matches the chip's"
+                        : "differs from the chip's in \(comparison.differingFields.joined(separator: ", "))"))
+        }
+        for warning in document.warnings + documentChecks.warnings { lines.append("warning:   \(warning)") }
         let milliseconds = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
         if let debugInfo = document.debugInfo {
             lines.append(

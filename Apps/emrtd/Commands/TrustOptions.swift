@@ -1,11 +1,14 @@
 import CMS
 import Foundation
 
-/// The trust and time options `verify` shares with `masterlist`: `--csca FILE`…,
+/// The trust and time options of `verify`: `--csca FILE`…, `--crl FILE`…,
 /// `--masterlist FILE.ml --ml-root CERT`…, `--no-builtin`, `--at ISO8601`.
 struct TrustOptions {
     var store = TrustStore()
     var time = Date()
+    /// What is amiss with the trusted CSCAs (none at all, the default bundle missing), for
+    /// stderr and the output's warnings.
+    var warning: String?
 
     /// Reads the options out of `arguments` and loads every named file.
     static func read(_ arguments: inout ArgumentReader, builtIn: Bool) throws -> TrustOptions {
@@ -13,24 +16,30 @@ struct TrustOptions {
         if let at = try arguments.option("--at") { options.time = try parseTime(at) }
         let noBuiltIn = arguments.flag("--no-builtin")
         let cscaFiles = try arguments.options("--csca")
+        let revocationFiles = try arguments.options("--crl")
         let lists = try arguments.options("--masterlist")
         let roots = try arguments.options("--ml-root")
         guard lists.count == roots.count else {
             throw UsageError("give each --masterlist its --ml-root (\(lists.count) lists, \(roots.count) roots)")
         }
+        var defaultBundleProblem: CMSError?
         if builtIn && !noBuiltIn {
             do {
-                options.store = try DefaultTrustBundle.load()
+                let assembled = try TrustStore.assemble(includingDefaultBundle: true, authorityCertificates: [])
+                (options.store, defaultBundleProblem) = (assembled.store, assembled.defaultBundleProblem)
             } catch {
-                throw CommandFailure("the default CSCA bundle cannot be read: \(error.reason)")
+                throw CommandFailure(error.reason)
             }
         }
         for file in cscaFiles {
             do {
-                try options.store.add(pemOrDer: readFile(file))
+                try options.store.add(pemOrDer: readCertificateFile(file))
             } catch let error as CMSError {
                 throw CommandFailure("\(file): \(error.reason)")
             }
+        }
+        for file in revocationFiles {
+            try options.store.addRevocationLists(from: file)
         }
         for (list, root) in zip(lists, roots) {
             let verification = options.store.add(
@@ -41,6 +50,7 @@ struct TrustOptions {
                         + verification.problems.map(\.description).joined(separator: "; "))
             }
         }
+        options.warning = options.store.assemblyWarning(defaultBundleProblem: defaultBundleProblem)
         return options
     }
 
@@ -54,14 +64,14 @@ struct TrustOptions {
     }
 }
 
-func readFile(_ path: String) throws -> [UInt8] {
-    guard let data = FileManager.default.contents(atPath: path) else { throw CommandFailure("cannot read \(path)") }
-    return [UInt8](data)
+/// A certificate file, a PEM bundle or a master list, bounded (`InputLimit.certificates`).
+func readCertificateFile(_ path: String) throws -> [UInt8] {
+    try readFile(path, limit: InputLimit.certificates, what: "a certificate file or master list")
 }
 
 func loadCertificates(_ path: String) throws -> [Certificate] {
     do {
-        return try CertificateFile(bytes: readFile(path)).certificates
+        return try CertificateFile(bytes: readCertificateFile(path)).certificates
     } catch let error as CMSError {
         throw CommandFailure("\(path): \(error.reason)")
     }
@@ -69,8 +79,22 @@ func loadCertificates(_ path: String) throws -> [Certificate] {
 
 func loadMasterList(_ path: String) throws -> MasterList {
     do {
-        return try MasterList(bytes: readFile(path))
+        return try MasterList(bytes: readCertificateFile(path))
     } catch let error as CMSError {
         throw CommandFailure("\(path): \(error.reason)")
+    }
+}
+
+extension TrustStore {
+    /// Adds the certificate revocation lists of `path` (PEM `X509 CRL` blocks or one DER CRL),
+    /// refusing a file that holds none.
+    mutating func addRevocationLists(from path: String) throws {
+        do {
+            let lists = try CertificateRevocationList.all(in: readCertificateFile(path))
+            guard !lists.isEmpty else { throw CommandFailure("\(path) holds no certificate revocation list") }
+            for list in lists { add(list) }
+        } catch let error as CMSError {
+            throw CommandFailure("\(path) is not a readable certificate revocation list: \(error.reason)")
+        }
     }
 }

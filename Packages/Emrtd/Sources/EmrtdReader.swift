@@ -14,8 +14,9 @@ import Transport
 public final class EmrtdReader: Sendable {
     public let config: ReaderConfig
     private let trustStore: TrustStore
-    /// Why the built-in CSCA bundle could not be used, told in every document's warnings.
-    private let trustStoreWarning: String?
+    /// What is amiss with the trusted CSCAs (none at all, or the built-in bundle unavailable), told
+    /// in every document's warnings (`TrustStore.assemblyWarning`).
+    public let trustStoreWarning: String?
     private let chipAccess: any ChipAccessProcedure
     private let clock: @Sendable () -> Date
     private let running = Mutex<CancellableTransport?>(nil)
@@ -35,9 +36,7 @@ public final class EmrtdReader: Sendable {
                 includingDefaultBundle: config.useBuiltInAuthorityCertificates,
                 authorityCertificates: config.authorityCertificates)
             trustStore = assembled.store
-            trustStoreWarning = assembled.defaultBundleProblem.map {
-                "the built-in CSCA bundle is unavailable (\($0)); only given CSCAs are trusted"
-            }
+            trustStoreWarning = assembled.store.assemblyWarning(defaultBundleProblem: assembled.defaultBundleProblem)
         } catch {
             throw ReadError(.invalidArgument, error.reason)
         }

@@ -1,3 +1,4 @@
+import Foundation
 import JSON
 
 /// The zone as JSON text (see `MachineReadableZone.json`); `prettyPrinted` uses the layout this
@@ -101,4 +102,38 @@ private func commonMembers(_ zone: some CommonElements) -> [String: JSONValue] {
         "dateOfBirth": zone.dateOfBirth.json, "sex": zone.sex.json, "dateOfExpiry": zone.dateOfExpiry.json,
         "optionalData": .array(zone.optionalData),
     ]
+}
+
+extension MRZValidity: JSONRepresentable {
+    /// `checkDigitsValid` sums up `checkDigits`; the dates carry the raw YYMMDD beside the
+    /// resolved `isoDate`.
+    public var json: JSONValue {
+        [
+            "checkDigitsValid": .bool(checkDigitsValid),
+            "compositeCheckDigitValid": compositeCheckDigitValid.map(JSONValue.bool) ?? .null,
+            "checkDigits": .array(checkDigits.map { ["field": .string($0.field), "isValid": .bool($0.isValid)] }),
+            "dateOfBirth": dateOfBirth.json, "dateOfExpiry": dateOfExpiry.json,
+            "checkTime": .string(ISO8601DateFormatter().string(from: checkTime)),
+            "expired": expired.map(JSONValue.bool) ?? .null,
+            "problems": .array(problems.map(JSONValue.string)),
+        ]
+    }
+}
+
+extension MRZDate: JSONRepresentable {
+    public var json: JSONValue {
+        ["raw": .string(raw), "isoDate": .optional(isoDate), "problem": .optional(problem)]
+    }
+}
+
+extension MRZComparison: JSONRepresentable {
+    public var json: JSONValue {
+        [
+            "matches": .bool(matches),
+            "differences": .array(
+                differences.map {
+                    ["field": .string($0.field), "printed": .string($0.printed), "chip": .string($0.chip)]
+                }),
+        ]
+    }
 }

@@ -107,6 +107,17 @@ public struct Certificate: Sendable, Hashable {
         return trimmed.isEmpty ? "00" : Hex.encode(trimmed)
     }
 
+    /// The certificate in an error message: its subject and serial number, which together
+    /// name it for a person looking it up in a trust list.
+    public var identification: String { "the certificate \(subject.rfc4514) (serial \(serialNumberHex))" }
+
+    /// A Document Signer's shape: no CA (basic constraints) and a key usage without keyCertSign.
+    /// Such a certificate signs documents, never certificates, so a trust store never takes it for
+    /// an issuer.
+    public var isDocumentSignerOnly: Bool {
+        extensions.isCertificateAuthority != true && extensions.keyUsage.map { !$0.contains(.keyCertSign) } == true
+    }
+
     /// Whether `date` lies within notBefore…notAfter.
     public func isValid(at date: Date) -> Bool { notBefore <= date && date <= notAfter }
 

@@ -40,35 +40,51 @@ public enum CertificateFile: Sendable {
     }
 }
 
-/// The PEM form of certificates (RFC 7468): base64 DER between BEGIN and END lines.
+/// The PEM form of certificates and CRLs (RFC 7468): base64 DER between BEGIN and END lines.
 enum PEM {
     static let begin = "-----BEGIN CERTIFICATE-----"
     static let end = "-----END CERTIFICATE-----"
 
+    /// The bytes as text when they are PEM (they hold a BEGIN line), else nil.
+    static func text(_ bytes: [UInt8]) -> String? {
+        guard let text = String(bytes: bytes.prefix(1 << 26), encoding: .utf8), text.contains("-----BEGIN ") else {
+            return nil
+        }
+        return text
+    }
+
+    /// Whether the bytes are PEM holding at least one certificate.
+    static func holdsCertificates(_ bytes: [UInt8]) -> Bool { text(bytes)?.contains(begin) == true }
+
     static func certificates(in text: String) throws(CMSError) -> [Certificate] {
-        var certificates: [Certificate] = []
+        try blocks(in: text, begin: begin, end: end).map { (der) throws(CMSError) in try Certificate(derEncoded: der) }
+    }
+
+    /// The DER of every block between `begin` and `end`.
+    static func blocks(in text: String, begin: String, end: String) throws(CMSError) -> [[UInt8]] {
+        var blocks: [[UInt8]] = []
         var rest = text[...]
         while let start = rest.range(of: begin) {
             guard let stop = rest.range(of: end, range: start.upperBound..<rest.endIndex) else {
-                throw CMSError(.malformed, "PEM block \(certificates.count + 1) has no END line")
+                throw CMSError(.malformed, "PEM block \(blocks.count + 1) has no END line")
             }
             let body = rest[start.upperBound..<stop.lowerBound]
             guard let der = Data(base64Encoded: String(body), options: .ignoreUnknownCharacters) else {
-                throw CMSError(.malformed, "PEM block \(certificates.count + 1) is not base64")
+                throw CMSError(.malformed, "PEM block \(blocks.count + 1) is not base64")
             }
-            certificates.append(try Certificate(derEncoded: [UInt8](der)))
+            blocks.append([UInt8](der))
             rest = rest[stop.upperBound...]
         }
-        return certificates
+        return blocks
     }
 
-    static func encode(_ certificate: Certificate) -> String {
-        let body = Data(certificate.der).base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
+    static func encode(_ der: [UInt8], begin: String = begin, end: String = end) -> String {
+        let body = Data(der).base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
         return begin + "\n" + body + "\n" + end + "\n"
     }
 }
 
 extension Certificate {
     /// This certificate as a PEM block.
-    public var pem: String { PEM.encode(self) }
+    public var pem: String { PEM.encode(der) }
 }

@@ -26,7 +26,7 @@ extension DataAuthenticationStatus: JSONRepresentable {
             "status": .string(status.rawValue), "sodSignatureValid": .bool(sodSignatureValid),
             "certificateChainValid": .bool(certificateChainValid),
             "dataGroupHashesValid": .bool(dataGroupHashesValid),
-            "dataGroupHashes": .array(dataGroupHashes),
+            "dataGroupHashes": .array(dataGroupHashes), "dataGroupsChecked": .integer(dataGroupsChecked),
             "hashAlgorithm": .optional(hashAlgorithm), "signatureAlgorithm": .optional(signatureAlgorithm),
             "documentSignerCertificate": .optional(documentSignerCertificate),
             "countrySigningCertificate": .optional(countrySigningCertificate),

@@ -40,7 +40,11 @@ public struct ValidityPolicy: CertificatePolicy {
     public let time: Date
     public init(at time: Date) { self.time = time }
     public func check(_ certificate: Certificate, issuedBy issuer: Certificate) -> PassiveAuthenticationError? {
-        certificate.isValid(at: time) ? nil : .notValidAtCheckTime
+        certificate.isValid(at: time)
+            ? nil
+            : .notValidAtCheckTime(
+                certificate: certificate.identification, notBefore: certificate.notBefore,
+                notAfter: certificate.notAfter, checkTime: time)
     }
 }
 
@@ -65,6 +69,22 @@ public struct KeyUsagePolicy: CertificatePolicy {
     }
 }
 
+/// The certificate is on no revocation list its issuer signed (RFC 5280 §6.3, ICAO 9303-12
+/// §7.1.4) with a revocation date at or before the check time. Lists not signed by the issuer
+/// are ignored, so a forged list can neither revoke nor clear.
+public struct RevocationPolicy: CertificatePolicy {
+    public let store: TrustStore
+    public let time: Date
+    public init(_ store: TrustStore, at time: Date) {
+        self.store = store
+        self.time = time
+    }
+    public func check(_ certificate: Certificate, issuedBy issuer: Certificate) -> PassiveAuthenticationError? {
+        guard let date = store.revocationDate(of: certificate, issuedBy: issuer), date <= time else { return nil }
+        return .certificateRevoked(certificate: certificate.identification, revocationDate: date)
+    }
+}
+
 /// Checks a certificate against candidate issuers under a list of policies.
 public struct CertificateChainVerifier: Sendable {
     public let policies: [any CertificatePolicy]
@@ -74,11 +94,14 @@ public struct CertificateChainVerifier: Sendable {
     }
 
     /// The rules for a Document Signer certificate (ICAO 9303-11 §5.1): the issuer link,
-    /// the CSCA's signature, issued within the CSCA's validity, valid at `time`, digitalSignature.
-    public static func documentSigner(at time: Date) -> CertificateChainVerifier {
+    /// the CSCA's signature, issued within the CSCA's validity, valid at `time`, digitalSignature,
+    /// and not revoked by a CRL of its CSCA in `revocations`.
+    public static func documentSigner(at time: Date, revocations: TrustStore = TrustStore())
+        -> CertificateChainVerifier
+    {
         CertificateChainVerifier(policies: [
             IssuerLinkPolicy(), IssuerSignaturePolicy(), IssuedWithinIssuerValidityPolicy(), ValidityPolicy(at: time),
-            KeyUsagePolicy(.digitalSignature, name: "digitalSignature"),
+            KeyUsagePolicy(.digitalSignature, name: "digitalSignature"), RevocationPolicy(revocations, at: time),
         ])
     }
 

@@ -1,9 +1,11 @@
 /// The Passive Authentication verdict, field for field the reference `DataAuthenticationStatus`.
 public struct DataAuthenticationStatus: Sendable, Hashable {
     public enum Status: String, Sendable, Hashable {
-        /// SOD signature, DSC chain to a trusted CSCA and every data group hash verified.
+        /// SOD signature, DSC chain to a trusted CSCA and every data group hash verified, DG1 and
+        /// DG2 among them.
         case authenticated
-        /// Something verifiable failed: a signature, a hash, the chain to a CSCA that was found.
+        /// Something verifiable failed (a signature, a hash, the chain to a CSCA that was found),
+        /// or DG1 or DG2 was not checked.
         case denied
         /// Everything checkable passed, but no trusted CSCA matches the DSC's issuer.
         case authorityCertificatesNotProvided
@@ -27,6 +29,12 @@ public struct DataAuthenticationStatus: Sendable, Hashable {
     /// The DSC issuer's country (upper-cased).
     public var issuingCountry: String?
     public var errors: [PassiveAuthenticationError]
+
+    /// How many data groups were compared with their hash in EF.SOD (matching or not): what the
+    /// verdict rests on, so that a verdict over no data at all shows as such.
+    public var dataGroupsChecked: Int {
+        dataGroupHashes.filter { $0.expectedHash != nil && $0.computedHash != nil }.count
+    }
 }
 
 /// One data group's hash check.

@@ -33,9 +33,12 @@ public enum PassiveAuthentication {
             dataGroups: dataGroups)
         let signer = SignerVerification(securityObject.signedData, trustStore: trustStore, at: time)
         let hashesValid = hashes.results.allSatisfy { $0.status != .invalid }
+        let unchecked = uncheckedMandatoryDataGroups(hashes.results)
 
         let status: DataAuthenticationStatus.Status
-        if signer.signatureValid && hashesValid && signer.chainValid {
+        if !unchecked.isEmpty {
+            status = .denied
+        } else if signer.signatureValid && hashesValid && signer.chainValid {
             status = .authenticated
         } else if signer.signatureValid && hashesValid && signer.issuerMissing {
             status = .authorityCertificatesNotProvided
@@ -52,7 +55,22 @@ public enum PassiveAuthentication {
             documentSignerCertificate: signer.documentSigner.map(CertificateInfo.init),
             countrySigningCertificate: signer.countrySigner.map(CertificateInfo.init),
             issuingCountry: signer.documentSigner.flatMap { $0.issuer.country ?? $0.subject.country },
-            errors: signer.problems + hashes.errors)
+            errors: signer.problems + hashes.errors
+                + unchecked.map(PassiveAuthenticationError.mandatoryDataGroupNotChecked))
+    }
+
+    /// The data groups every document has (ICAO 9303-10 §4.7: DG1 the MRZ, DG2 the face). The data
+    /// is authenticated only when both were read and match their hashes: a signature over hashes
+    /// of data nobody compared proves nothing about the document in hand.
+    public static let mandatoryDataGroups = [1, 2]
+
+    /// The mandatory data groups without a hash comparison (not read, or not hashed in EF.SOD);
+    /// one that was compared and differs is already a `dataGroupHashMismatch`.
+    static func uncheckedMandatoryDataGroups(_ results: [DataGroupHashResult]) -> [Int] {
+        mandatoryDataGroups.filter { number in
+            guard let result = results.first(where: { $0.dataGroup == number }) else { return true }
+            return result.expectedHash == nil || result.computedHash == nil
+        }
     }
 
     /// Each data group hashed or read, sorted by number, and the errors for those that fail.
@@ -125,10 +143,16 @@ public struct SignerVerification: Sendable {
         problems += signatureProblems
 
         let candidates = trustStore.issuers(of: documentSigner)
-        let chain = CertificateChainVerifier.documentSigner(at: time).verify(documentSigner, candidates: candidates)
+        let chain = CertificateChainVerifier.documentSigner(at: time, revocations: trustStore).verify(
+            documentSigner, candidates: candidates)
         countrySigner = chain.issuer
-        chainValid = chain.isValid
+        // The CSCA itself, revoked by a list it (or the CSCA with its name) signed.
+        var cscaProblems: [PassiveAuthenticationError] = []
+        if let csca = chain.issuer, let date = trustStore.revocationDate(of: csca, issuedBy: csca), date <= time {
+            cscaProblems.append(.certificateRevoked(certificate: csca.identification, revocationDate: date))
+        }
+        chainValid = chain.isValid && cscaProblems.isEmpty
         issuerMissing = candidates.isEmpty
-        self.problems = problems + chain.problems
+        self.problems = problems + chain.problems + cscaProblems
     }
 }

@@ -99,7 +99,7 @@ public struct SignedData: Sendable {
         }
         do {
             if try !certificate.publicKey.isValidSignature(signer.signature, over: signedBytes, algorithm: algorithm) {
-                problems.append(.signatureInvalid)
+                problems.append(.signatureInvalid(signer: certificate.identification))
             }
         } catch {
             problems.append(.unsupportedAlgorithm(error.reason))

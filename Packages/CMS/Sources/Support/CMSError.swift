@@ -12,6 +12,10 @@ public struct CMSError: Error, Sendable, Hashable, CustomStringConvertible {
         case invalidKey
         /// Neither PEM certificates nor a DER certificate, master list or EF.SOD.
         case unrecognizedInput
+        /// No default CSCA bundle exists in any of the places looked at.
+        case notFound
+        /// A file named (by `EMRTD_CSCA_BUNDLE`) does not exist or cannot be read.
+        case unreadableFile
     }
 
     public let code: Code
@@ -26,7 +30,9 @@ public struct CMSError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// Wraps a parse failure of `what`.
     static func malformed(_ what: String, _ error: ASN1Error) -> CMSError {
-        CMSError(.malformed, "\(what): \(error.reason)")
+        // The ASN.1 reason often names the structure already ("Certificate: expected tag 30"):
+        // say it once.
+        CMSError(.malformed, error.reason.hasPrefix("\(what): ") ? error.reason : "\(what): \(error.reason)")
     }
 }
 

@@ -3,12 +3,23 @@ import Foundation
 /// The certificates Passive Authentication trusts: CSCAs and link certificates from PEM
 /// bundles, DER files and verified master lists, deduplicated and indexed so that every
 /// lookup is a dictionary access (loading N certificates is O(N), not O(N²)).
+///
+/// Document Signer certificates (from the ICAO PKD, for an EF.SOD that carries none) are kept in
+/// the same store but never act as issuers: a certificate whose key usage lacks keyCertSign and
+/// that is no CA (`isDocumentSignerOnly`) only answers `certificates(matching:)`.
 public struct TrustStore: Sendable {
+    /// Every certificate: CSCAs, link certificates and Document Signers.
     public private(set) var certificates: [Certificate] = []
     private var known: Set<[UInt8]> = []
+    /// Issuer candidates (CSCAs and links only).
     private var bySubject: [DistinguishedName: [Int]] = [:]
     private var byKeyIdentifier: [[UInt8]: [Int]] = [:]
+    /// Signer lookups (every certificate).
+    private var anyByKeyIdentifier: [[UInt8]: [Int]] = [:]
     private var byIssuer: [DistinguishedName: [Int]] = [:]
+    /// Certificate revocation lists by issuer name; each is checked against the issuer's key when
+    /// used (`revocationDate(of:issuedBy:)`).
+    public private(set) var revocationLists: [DistinguishedName: [CertificateRevocationList]] = [:]
 
     public init() {}
 
@@ -16,7 +27,11 @@ public struct TrustStore: Sendable {
         add(certificates)
     }
 
-    public var isEmpty: Bool { certificates.isEmpty }
+    /// No CSCA (nor link certificate) is trusted: Document Signers and CRLs alone authenticate nothing.
+    public var isEmpty: Bool { bySubject.isEmpty }
+
+    /// How many Document Signer certificates the store holds (`isDocumentSignerOnly`).
+    public var documentSignerCount: Int { certificates.count(where: \.isDocumentSignerOnly) }
 
     /// Adds certificates not already present; returns how many were new.
     @discardableResult
@@ -25,20 +40,46 @@ public struct TrustStore: Sendable {
         for certificate in newCertificates where known.insert(certificate.sha256Fingerprint).inserted {
             let index = certificates.count
             certificates.append(certificate)
-            bySubject[certificate.subject, default: []].append(index)
             byIssuer[certificate.issuer, default: []].append(index)
-            if let identifier = certificate.extensions.subjectKeyIdentifier {
-                byKeyIdentifier[identifier, default: []].append(index)
+            let identifier = certificate.extensions.subjectKeyIdentifier
+            if let identifier { anyByKeyIdentifier[identifier, default: []].append(index) }
+            if !certificate.isDocumentSignerOnly {
+                bySubject[certificate.subject, default: []].append(index)
+                if let identifier { byKeyIdentifier[identifier, default: []].append(index) }
             }
             added += 1
         }
         return added
     }
 
-    /// Adds the certificates of a PEM bundle or a DER certificate. A master list must be
-    /// verified first (`MasterList.verify`), so one is refused here.
+    /// The store as one PEM bundle: every certificate, then every revocation list (what
+    /// `emrtd masterlist import` writes and `DefaultTrustBundle.load` reads back).
+    public var pem: String {
+        certificates.map(\.pem).joined()
+            + revocationLists.keys.sorted { $0.rfc4514 < $1.rfc4514 }.flatMap { revocationLists[$0] ?? [] }.map(\.pem)
+            .joined()
+    }
+
+    /// Adds a revocation list (kept once per content).
+    public mutating func add(_ list: CertificateRevocationList) {
+        guard !(revocationLists[list.issuer] ?? []).contains(list) else { return }
+        revocationLists[list.issuer, default: []].append(list)
+    }
+
+    /// When `certificate` was revoked by a list that `issuer` signed; nil when no such list names it.
+    public func revocationDate(of certificate: Certificate, issuedBy issuer: Certificate) -> Date? {
+        (revocationLists[certificate.issuer] ?? []).lazy.filter { $0.isSigned(by: issuer) }
+            .compactMap { $0.revocationDate(of: certificate) }.min()
+    }
+
+    /// Adds the certificates and revocation lists of a PEM bundle (`CERTIFICATE` and `X509 CRL`
+    /// blocks), a DER certificate or a DER CRL; returns how many certificates were new. A master
+    /// list must be verified first (`MasterList.verify`), so one is refused here.
     @discardableResult
     public mutating func add(pemOrDer bytes: [UInt8]) throws(CMSError) -> Int {
+        let lists = try CertificateRevocationList.all(in: bytes)
+        for list in lists { add(list) }
+        if !lists.isEmpty && !PEM.holdsCertificates(bytes) { return 0 }
         let file = try CertificateFile(bytes: bytes)
         if case .masterList = file {
             throw CMSError(.unrecognizedInput, "a master list is trusted only after checking it against a root")
@@ -63,7 +104,7 @@ public struct TrustStore: Sendable {
     public func certificates(matching identifier: SignerInfo.Identifier) -> [Certificate] {
         switch identifier {
         case .subjectKeyIdentifier(let keyIdentifier):
-            return (byKeyIdentifier[keyIdentifier] ?? []).map { certificates[$0] }
+            return (anyByKeyIdentifier[keyIdentifier] ?? []).map { certificates[$0] }
         case .issuerAndSerialNumber(let issuer, _):
             return (byIssuer[issuer] ?? []).map { certificates[$0] }.filter(identifier.matches)
         }
@@ -72,37 +113,57 @@ public struct TrustStore: Sendable {
 
 extension TrustStore {
     /// The store a reader trusts: the default bundle (`DefaultTrustBundle`, when
-    /// `includingDefaultBundle`) plus every entry of `authorityCertificates` (a PEM bundle or one
-    /// DER certificate).
+    /// `includingDefaultBundle`) plus every entry of `authorityCertificates` (a PEM bundle of
+    /// certificates and CRLs, one DER certificate, or one DER CRL).
     ///
     /// - Returns: the store, and why the default bundle could not be used when it could not (the
     ///   store then holds the given CSCAs only: a reader says so in its warnings, it does not stop).
     /// - Throws: `CMSError` naming the entry (counted from 1) that does not parse or holds no
-    ///   certificate: a caller's mistake, told before any chip is read.
+    ///   certificate, or `unreadableFile` when `EMRTD_CSCA_BUNDLE` names a missing file: a
+    ///   caller's mistake, told before any chip is read.
     public static func assemble(includingDefaultBundle: Bool, authorityCertificates: [[UInt8]]) throws(CMSError)
-        -> (store: TrustStore, defaultBundleProblem: String?)
+        -> (store: TrustStore, defaultBundleProblem: CMSError?)
     {
         var store = TrustStore()
-        var problem: String?
+        var problem: CMSError?
         if includingDefaultBundle {
             do throws(CMSError) {
                 store = try DefaultTrustBundle.load()
+            } catch  where error.code == .unreadableFile {
+                throw error
             } catch {
-                problem = error.reason
+                problem = error
             }
         }
         for (index, entry) in authorityCertificates.enumerated() {
-            let file: CertificateFile
             do throws(CMSError) {
-                file = try CertificateFile(bytes: entry)
+                let lists = try CertificateRevocationList.all(in: entry)
+                let certificates =
+                    lists.isEmpty || PEM.holdsCertificates(entry) ? try CertificateFile(bytes: entry).certificates : []
+                guard !certificates.isEmpty || !lists.isEmpty else {
+                    throw CMSError(.unrecognizedInput, "it holds no certificate")
+                }
                 try store.add(pemOrDer: entry)
             } catch {
                 throw CMSError(error.code, "authority certificate entry \(index + 1): \(error.reason)")
             }
-            guard !file.certificates.isEmpty else {
-                throw CMSError(.unrecognizedInput, "authority certificate entry \(index + 1) holds no certificate")
-            }
         }
         return (store, problem)
+    }
+}
+
+extension TrustStore {
+    /// What a reader or a tool says about the store it trusts, in one line, when something is
+    /// amiss: no CSCA at all (every verdict would be `authorityCertificatesNotProvided`, so the
+    /// user is told why before reading one), or a default bundle that exists but does not load
+    /// while given CSCAs are used. Nil otherwise: a missing default bundle beside given CSCAs is
+    /// the usual case of a caller that brings its own.
+    public func assemblyWarning(defaultBundleProblem: CMSError?) -> String? {
+        if isEmpty {
+            return "no CSCA is trusted" + (defaultBundleProblem.map { " (\($0.reason))" } ?? "")
+                + ": no document's data can be authenticated; import a master list or give CSCA certificates"
+        }
+        guard let defaultBundleProblem, defaultBundleProblem.code != .notFound else { return nil }
+        return "the default CSCA bundle is unusable (\(defaultBundleProblem.reason)); only the given CSCAs are trusted"
     }
 }

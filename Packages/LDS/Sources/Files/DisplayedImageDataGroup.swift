@@ -25,7 +25,19 @@ public struct DisplayedImageDataGroup: LDSFileModel, Equatable {
         self.kind = kind
         rawBytes = bytes
         images = node.children(ASN1Tag(imageTag)).map { DocumentImage(bytes: $0.bytes, render: renderImages) }
-        if let count = node.child(.integer).flatMap({ try? $0.intValue() }), count != images.count {
+        let announced = node.child(.integer).flatMap { try? $0.intValue() }
+        if images.isEmpty && announced != 0 {
+            // Not an empty model: say what the file is instead (a 39794-5 face record shares DG5's
+            // first byte, 65, and opens with a version block [0]).
+            let looksLike39794 = node.child(.contextSpecific(0, constructed: true)) != nil
+            throw LDSError(
+                .malformed,
+                "\(kind.rawValue) holds no displayed image (\(String(imageTag, radix: 16, uppercase: true)))"
+                    + (looksLike39794
+                        ? "; it looks like an ISO/IEC 39794-5 face record (a version block [0]), which DG2 holds"
+                        : ""))
+        }
+        if let count = announced, count != images.count {
             warnings.append("\(kind.rawValue) announces \(count) images, holds \(images.count)")
         }
         self.warnings = warnings + images.flatMap(\.warnings)

@@ -1,4 +1,5 @@
 import ASN1
+import Foundation
 import JSON
 import MRZ
 
@@ -21,7 +22,9 @@ public struct MRZDataGroup: LDSFileModel, Equatable {
         rawBytes = bytes
         mrzText = data.text
         machineReadableZone = try Self.parse(mrzText)
-        self.warnings = warnings
+        // A zone with a wrong check digit or an impossible date still parses (it is what the chip
+        // holds, and signed), but whoever reads it is told.
+        self.warnings = warnings + MRZValidity(machineReadableZone, at: Date()).problems
     }
 
     /// Splits the stored characters into the document's lines by their count and parses them.
