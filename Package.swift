@@ -40,9 +40,13 @@ let libraries: [Library] = [
     Library(
         name: "ChipSimulator",
         dependencies: ["Transport", "CryptoPrimitives", "Arithmetic", "ASN1", "ICAO", "LDS", "COpenSSL", "Secrets"]),
+    Library(
+        name: "Validation",
+        dependencies: ["Emrtd", "Transport", "LDS", "MRZ", "JSON", "Secrets", "CLibWebSockets"],
+        testDependencies: ["ChipSimulator"]),
 ]
 
-let systemLibraries = ["CGMP", "COpenSSL", "COpenJPEG", "CLibPNG", "CEAC"]
+let systemLibraries = ["CGMP", "COpenSSL", "COpenJPEG", "CLibPNG", "CEAC", "CLibWebSockets"]
 
 let package = Package(
     name: "emrtd",
@@ -87,6 +91,7 @@ let package = Package(
                 name: "emrtd",
                 dependencies: [
                     "JSON", "MRZ", "LDS", "CMS", "Transport", "PCSC", "Emrtd", "ChipSimulator", "AccessControl",
+                    "Validation",
                 ],
                 path: "Apps/emrtd"
             ),

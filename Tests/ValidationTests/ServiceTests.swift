@@ -1,0 +1,321 @@
+import ChipSimulator
+import Foundation
+import JSON
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import Validation
+
+/// `emrtd serve` as a process, `emrtd relay` as client processes (and raw WebSocket clients in
+/// this process for what `relay` never sends), Tools/result-server.py as the tenants' result
+/// servers: every ending of a session, and the server still serving after each.
+@Suite(.serialized) struct ServiceTests {
+    @Test func everyEndingHasItsCodeAndTheServerKeepsServing() throws {
+        guard let rig = try Rig.start() else { return }
+        defer { rig.stop() }
+
+        // A full validation with the MRZ: confirmed, posted once with the forwarded header.
+        let mrz = try rig.relay(
+            "v-mrz", client: "acme", key: ["--mrz", "L898902C", "690806", "940623"], extra: ["--header", "X-Trace: t1"])
+        #expect(mrz.status == 0, "\(mrz.combinedOutput)")
+        let outcome = try JSONValue.parse(mrz.output)
+        #expect(outcome["code"] == .integer(1000))
+        #expect(outcome["postConfirmed"] == .bool(true))
+        #expect(outcome["result"]?["validationId"] == .string("v-mrz"))
+        #expect(outcome["result"]?["authenticationStatus"]?["data"]?["status"] == .string("authenticated"))
+        #expect(outcome["result"]?["additionalPersonalDetails"] != .null)
+
+        // With the CAN (PACE), DG1 and DG2 only; this tenant does not get the result back.
+        let can = try rig.relay("v-can", client: "quiet", key: ["--can", "123456"], extra: ["--files", "minimalKYC"])
+        #expect(can.status == 0, "\(can.combinedOutput)")
+        #expect(try JSONValue.parse(can.output)["result"] == .null)
+
+        // A wrong CAN: the chip refuses it; nothing is posted.
+        let wrong = try rig.relay("v-wrong", client: "acme", key: ["--can", "654321"])
+        #expect(wrong.status == 1)
+        #expect(try JSONValue.parse(wrong.output)["code"] == .integer(Int(CloseCode.accessDenied.rawValue)))
+
+        // An unknown tenant: refused before the key is sent.
+        let unknown = try rig.relay("v-unknown", client: "nobody", key: ["--can", "123456"])
+        #expect(try JSONValue.parse(unknown.output)["code"] == .integer(Int(CloseCode.unknownTenant.rawValue)))
+        #expect(try JSONValue.parse(unknown.output)["apdus"] == .integer(0))
+
+        // A client that vanishes mid-read (the process exits after 12 APDUs).
+        let vanished = try rig.relay(
+            "v-vanish", client: "acme", key: ["--can", "123456"], extra: ["--drop-after", "12"])
+        #expect(vanished.status == 3)
+
+        // A result server that refuses the POST: the session ends postFailed.
+        let refused = try rig.relay("v-refused", client: "refused", key: ["--can", "123456"])
+        #expect(refused.status == 1)
+        #expect(try JSONValue.parse(refused.output)["code"] == .integer(Int(CloseCode.postFailed.rawValue)))
+
+        // A flood of malformed messages on many connections while a validation runs beside it.
+        let during = RelayInBackground(rig: rig, validationId: "v-during-flood")
+        let floodCodes = try rig.flood(connections: 24)
+        #expect(floodCodes.allSatisfy { $0 == CloseCode.malformedMessage.rawValue || $0 == 1009 }, "\(floodCodes)")
+        #expect(floodCodes.contains(1009))
+        let beside = try during.result()
+        #expect(beside.status == 0, "\(beside.combinedOutput)")
+
+        // A client that stops talking after hello: closed after the step timeout.
+        #expect(try rig.silentClient() == CloseCode.timeout.rawValue)
+
+        // Still serving.
+        let after = try rig.relay("v-after", client: "acme", key: ["--mrz", "L898902C", "690806", "940623"])
+        #expect(after.status == 0, "\(after.combinedOutput)")
+
+        // Each confirmed result posted exactly once, nothing for the others; the refused one was
+        // tried once; the server's log names every session by validationId and codes it.
+        let posted = try rig.posts(rig.acceptedLog)
+        #expect(posted.sorted() == ["v-after", "v-can", "v-during-flood", "v-mrz"])
+        #expect(try rig.posts(rig.refusedLog) == ["v-refused"])
+        let headers = try String(contentsOfFile: rig.acceptedLog, encoding: .utf8)
+        #expect(headers.contains("\"X-Trace\": \"t1\""))
+        Thread.sleep(forTimeInterval: 0.3)
+        let log = rig.serverLog()
+        for (id, code) in [
+            ("v-mrz", 1000), ("v-wrong", 4002), ("v-unknown", 4001), ("v-vanish", 4003), ("v-refused", 4005),
+        ] {
+            #expect(
+                log.contains("\"validationId\":\"\(id)\",\"clientId\"") && log.contains(code: code, for: id),
+                "no session line for \(id) with \(code)")
+        }
+        #expect(!log.contains("L898902C"), "the server logged a document number")
+        #expect(!log.contains("654321"), "the server logged a CAN")
+        #expect(rig.server.isRunning)
+    }
+}
+
+extension String {
+    fileprivate func contains(code: Int, for validationId: String) -> Bool {
+        split(separator: "\n").contains {
+            $0.contains("\"validationId\":\"\(validationId)\"") && $0.contains("\"code\":\(code),")
+        }
+    }
+}
+
+/// A relay run on another thread, for a validation beside something else.
+private final class RelayInBackground: Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private let outcome = Mutex<Result<Subprocess.Result, any Error>?>(nil)
+
+    init(rig: Rig, validationId: String) {
+        Thread.detachNewThread { [self] in
+            let result = Result { try rig.relay(validationId, client: "acme", key: ["--can", "123456"]) }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+    }
+
+    func result() throws -> Subprocess.Result {
+        done.wait()
+        return try outcome.withLock { $0 }!.get()
+    }
+}
+
+/// A long-running process of the test, its output in files, stopped with SIGTERM.
+final class Background: Sendable {
+    private let process: Process
+    let errorPath: String
+    let outputPath: String
+
+    init(_ executable: String, _ arguments: [String], directory: URL, name: String) throws {
+        outputPath = directory.appendingPathComponent("\(name).out").path
+        errorPath = directory.appendingPathComponent("\(name).err").path
+        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = FileHandle(forWritingAtPath: outputPath)
+        process.standardError = FileHandle(forWritingAtPath: errorPath)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        self.process = process
+    }
+
+    var isRunning: Bool { process.isRunning }
+
+    /// The first line of `path` matching `pattern`'s first group, waiting up to 20 s.
+    func wait(for pattern: String, in path: String) -> String? {
+        let expression = try? NSRegularExpression(pattern: pattern)
+        for _ in 0..<200 {
+            let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            let range = NSRange(text.startIndex..., in: text)
+            if let match = expression?.firstMatch(in: text, range: range),
+                let group = Range(match.range(at: 1), in: text)
+            {
+                return String(text[group])
+            }
+            guard process.isRunning else { return nil }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return nil
+    }
+
+    /// SIGTERM, then SIGKILL after 5 s.
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        for _ in 0..<50 where process.isRunning { Thread.sleep(forTimeInterval: 0.1) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+}
+
+/// The server, two result servers (one refusing) and the specimen chip the relays use.
+final class Rig: Sendable {
+    let emrtd: String
+    let directory: URL
+    let server: Background
+    let port: Int
+    let acceptedLog: String
+    let refusedLog: String
+    private let resultServers: [Background]
+
+    static func start() throws -> Rig? {
+        guard let emrtd = Prerequisites.builtExecutable("emrtd"),
+            let python = Prerequisites.tool("python3", package: "python3")
+        else { return nil }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "emrtd-serve-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let specimen = try Specimen.generate()
+        try specimen.files.write(to: directory.appendingPathComponent("chip"))
+        let csca = directory.appendingPathComponent("csca.pem")
+        try Data(specimen.countrySigningCertificatePEM.utf8).write(to: csca)
+        let script = Prerequisites.repositoryRoot.appendingPathComponent("Tools/result-server.py").path
+        let acceptedLog = directory.appendingPathComponent("accepted.jsonl").path
+        let refusedLog = directory.appendingPathComponent("refused.jsonl").path
+        let accepted = try Background(python, [script, "--log", acceptedLog], directory: directory, name: "accepted")
+        let refused = try Background(
+            python, [script, "--log", refusedLog, "--status", "503"], directory: directory, name: "refused")
+        guard let acceptedPort = accepted.wait(for: "^(\\d+)", in: accepted.outputPath),
+            let refusedPort = refused.wait(for: "^(\\d+)", in: refused.outputPath)
+        else {
+            Issue.record("the result servers did not start")
+            return nil
+        }
+        let tenants = """
+            {"tenants": {
+              "acme": {"resultURL": "http://127.0.0.1:\(acceptedPort)/results", "receiveResult": true},
+              "quiet": {"resultURL": "http://127.0.0.1:\(acceptedPort)/results"},
+              "refused": {"resultURL": "http://127.0.0.1:\(refusedPort)/results"}
+            }}
+            """
+        let tenantsFile = directory.appendingPathComponent("tenants.json")
+        try Data(tenants.utf8).write(to: tenantsFile)
+        let server = try Background(
+            emrtd,
+            [
+                "serve", "--listen", "127.0.0.1:0", "--tenants", tenantsFile.path, "--csca", csca.path, "--no-builtin",
+                "--step-timeout", "2",
+            ], directory: directory, name: "serve")
+        guard let port = server.wait(for: "\"port\":(\\d+)", in: server.errorPath).flatMap(Int.init) else {
+            Issue.record(
+                "emrtd serve did not start: \((try? String(contentsOfFile: server.errorPath, encoding: .utf8)) ?? "")")
+            return nil
+        }
+        return Rig(
+            emrtd: emrtd, directory: directory, server: server, port: port, acceptedLog: acceptedLog,
+            refusedLog: refusedLog, resultServers: [accepted, refused])
+    }
+
+    private init(
+        emrtd: String, directory: URL, server: Background, port: Int, acceptedLog: String, refusedLog: String,
+        resultServers: [Background]
+    ) {
+        self.emrtd = emrtd
+        self.directory = directory
+        self.server = server
+        self.port = port
+        self.acceptedLog = acceptedLog
+        self.refusedLog = refusedLog
+        self.resultServers = resultServers
+    }
+
+    var url: URL { URL(string: "ws://127.0.0.1:\(port)\(ValidationProtocol.path)")! }
+
+    func relay(_ validationId: String, client: String, key: [String], extra: [String] = []) throws -> Subprocess.Result
+    {
+        try Subprocess.run(
+            emrtd,
+            [
+                "relay", "--simulator", directory.appendingPathComponent("chip").path, "--server", url.absoluteString,
+                "--client-id", client, "--validation-id", validationId, "--json", "--timeout", "20",
+            ] + key + extra)
+    }
+
+    /// Opens `connections` connections at once, each sending something the protocol refuses;
+    /// returns the close code each got.
+    func flood(connections: Int) throws -> [UInt16] {
+        let garbage: [[WebSocketMessage]] = [
+            [.binary([0x00, 0xA4, 0x04, 0x00])],
+            [.text("not json")],
+            [
+                .text(
+                    "{\"type\":\"access\",\"accessKey\":{\"kind\":\"can\",\"password\":\"123456\"},\"filesToRead\":\"all\"}"
+                )
+            ],
+            [.text("{\"type\":\"hello\",\"version\":1,\"validationId\":\"\",\"clientId\":\"acme\"}")],
+            [.binary([UInt8](repeating: 0x41, count: ValidationProtocol.maximumMessageSize + 1))],
+            [
+                .text("{\"type\":\"hello\",\"version\":1,\"validationId\":\"f\",\"clientId\":\"acme\"}"),
+                .text("[1,2,3]"),
+            ],
+        ]
+        let limits = WebSocketLimits(maximumMessageSize: 4 * ValidationProtocol.maximumMessageSize)
+        let endpoints = try (0..<connections).map { _ in
+            try WebSocketEndpoint(
+                clientTo: url, protocolName: ValidationProtocol.subprotocol, caFile: nil, limits: limits)
+        }
+        defer { for endpoint in endpoints { endpoint.stop() } }
+        for (index, endpoint) in endpoints.enumerated() {
+            for message in garbage[index % garbage.count] { endpoint.client?.send(message) }
+        }
+        return endpoints.map { endpoint in
+            while true {
+                switch endpoint.client?.receive(timeout: .seconds(10)) {
+                case .closed(let code, _)?: return code
+                case .message?: continue
+                case .timeout?, nil: return 0
+                }
+            }
+        }
+    }
+
+    /// A client that says hello and then nothing: the close code it gets.
+    func silentClient() throws -> UInt16 {
+        let endpoint = try WebSocketEndpoint(
+            clientTo: url, protocolName: ValidationProtocol.subprotocol, caFile: nil,
+            limits: WebSocketLimits(maximumMessageSize: ValidationProtocol.maximumMessageSize))
+        defer { endpoint.stop() }
+        endpoint.client?.send(
+            .text(ClientMessage.hello(ValidationHello(validationId: "v-silent", clientId: "acme")).text))
+        while true {
+            switch endpoint.client?.receive(timeout: .seconds(10)) {
+            case .closed(let code, _)?: return code
+            case .message?: continue
+            case .timeout?, nil: return 0
+            }
+        }
+    }
+
+    /// The validationIds a result server received, in order.
+    func posts(_ log: String) throws -> [String] {
+        let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        return try text.split(separator: "\n").map { line in
+            guard case .string(let id)? = try JSONValue.parse(String(line))["validationId"] else { return "" }
+            return id
+        }
+    }
+
+    func serverLog() -> String { (try? String(contentsOfFile: server.errorPath, encoding: .utf8)) ?? "" }
+
+    func stop() {
+        server.stop()
+        for resultServer in resultServers { resultServer.stop() }
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
