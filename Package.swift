@@ -40,10 +40,10 @@ let libraries: [Library] = [
     Library(
         name: "ChipSimulator",
         dependencies: ["Transport", "CryptoPrimitives", "Arithmetic", "ASN1", "ICAO", "LDS", "COpenSSL", "Secrets"]),
+    Library(name: "Connector", dependencies: ["Transport", "MRZ", "JSON", "Secrets", "CLibWebSockets"]),
     Library(
-        name: "Validation",
-        dependencies: ["Emrtd", "Transport", "LDS", "MRZ", "JSON", "Secrets", "CLibWebSockets"],
-        testDependencies: ["ChipSimulator"]),
+        name: "Validation", dependencies: ["Connector", "Emrtd", "Transport", "LDS", "MRZ", "JSON"],
+        testDependencies: ["ChipSimulator", "Connector"]),
 ]
 
 let systemLibraries = ["CGMP", "COpenSSL", "COpenJPEG", "CLibPNG", "CEAC", "CLibWebSockets"]
@@ -91,7 +91,7 @@ let package = Package(
                 name: "emrtd",
                 dependencies: [
                     "JSON", "MRZ", "LDS", "CMS", "Transport", "PCSC", "Emrtd", "ChipSimulator", "AccessControl",
-                    "Validation",
+                    "Validation", "Connector",
                 ],
                 path: "Apps/emrtd"
             ),

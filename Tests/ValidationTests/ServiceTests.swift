@@ -1,11 +1,11 @@
 import ChipSimulator
+import Connector
 import Foundation
 import JSON
 import Synchronization
 import TestSupport
 import Testing
-
-@testable import Validation
+import Validation
 
 /// `emrtd serve` as a process, `emrtd relay` as client processes (and raw WebSocket clients in
 /// this process for what `relay` never sends), Tools/result-server.py as the tenants' result

@@ -1,10 +1,10 @@
 import ChipSimulator
+import Connector
 import Foundation
 import JSON
 import PCSC
 import Synchronization
 import Transport
-import Validation
 
 /// `emrtd relay`: the client side of `emrtd serve` from a terminal: relays the server's APDUs
 /// to a card in a PC/SC reader or to the chip simulator, and reports how the server ended.
@@ -12,12 +12,13 @@ enum RelayCommand: Command {
     static let name = "relay"
     static let summary = "have a validation server (emrtd serve) read a chip through this machine"
     static let usage = """
-        usage: emrtd relay (--reader NAME | --simulator [DIR] [--csca-out FILE] [--pace NAME[:PARAM]]... [--no-pace]
+        usage: emrtd relay (--reader NAME | --simulator [DIR] [--specimen-out OUT] [--pace NAME[:PARAM]]... [--no-pace]
                             [--pace-only] [--chip-can CAN])
                            --server URL --client-id ID [--validation-id ID] [--header NAME:VALUE]...
                            (--mrz DOCNUMBER DATEOFBIRTH DATEOFEXPIRY | --can CAN | --mrz-lines LINE...)
                            [--files minimal|minimalKYC|standard|all] [--ca FILE] [--timeout S] [--json]
                            [--drop-after N]
+               emrtd relay --simulator --specimen-out OUT
 
         Connects to the validation server at URL (ws://HOST:PORT/ws/validate or wss://…), names
         the tenant (--client-id) and the scan (--validation-id, default a fresh UUID), sends the
@@ -27,8 +28,11 @@ enum RelayCommand: Command {
         --header NAME:VALUE is forwarded to the tenant's result server. --ca trusts a CA (PEM) for
         wss://. --timeout (default 30 s) bounds each wait for the server.
         --reader NAME relays a card in that PC/SC reader ("" for the only one with a card);
-        --simulator relays the chip simulator in this process (DIR: its files; without DIR the
-        specimen, whose CSCA --csca-out writes as PEM). The server chooses the access protocol.
+        --simulator relays the chip simulator in this process (DIR: its files; without DIR a
+        specimen made now). --specimen-out OUT writes that specimen's files (the dump layout) and
+        its CSCA (OUT/csca.pem) to OUT; without --server it does only that, so that servers can
+        trust the CSCA (--csca OUT/csca.pem) and relays read the same chip (--simulator OUT).
+        The server chooses the access protocol.
         --drop-after N exits at once, without closing, after relaying N APDUs (a client that
         vanishes, for tests of a server).
         \(AccessOptions.usage)
@@ -41,10 +45,16 @@ enum RelayCommand: Command {
     static func run(_ arguments: inout ArgumentReader) throws -> Int32 {
         let readerName = try arguments.option("--reader")
         let simulator = arguments.variadic("--simulator")
-        let authorityOutput = try arguments.option("--csca-out")
+        let specimenOutput = try arguments.option("--specimen-out")
         let chipOptions = try SimulatedChipOptions.read(&arguments)
+        let serverText = try arguments.option("--server")
+        if let specimenOutput, simulator == [], serverText == nil {
+            guard try arguments.positionals().isEmpty else { throw UsageError("unexpected arguments") }
+            _ = try makeSpecimen(writingTo: specimenOutput)
+            return 0
+        }
         let access = try AccessOptions.read(&arguments)
-        guard let server = try arguments.option("--server").flatMap(URL.init(string:)) else {
+        guard let server = serverText.flatMap(URL.init(string:)) else {
             throw UsageError("--server URL is required (ws://HOST:PORT\(ValidationProtocol.path))")
         }
         guard let clientId = try arguments.option("--client-id") else { throw UsageError("--client-id is required") }
@@ -74,28 +84,25 @@ enum RelayCommand: Command {
             throw UsageError("give either --reader NAME or --simulator [DIR]")
         }
         guard (simulator?.count ?? 0) <= 1 else { throw UsageError("--simulator takes at most one directory") }
-        guard simulator != nil || (!chipOptions.given && authorityOutput == nil) else {
-            throw UsageError("--pace, --no-pace, --pace-only, --chip-can and --csca-out describe the simulated chip")
+        guard simulator != nil || (!chipOptions.given && specimenOutput == nil) else {
+            throw UsageError(
+                "--pace, --no-pace, --pace-only, --chip-can and --specimen-out describe the simulated chip")
+        }
+        guard simulator?.isEmpty != false || specimenOutput == nil else {
+            throw UsageError("--specimen-out writes a specimen, not the files of DIR")
         }
 
         var transport: any CardTransport
         if let simulator {
             let files: ChipFiles
-            do {
-                if let directory = simulator.first {
+            if let directory = simulator.first {
+                do throws(ChipSimulatorError) {
                     files = try ChipFiles(directory: URL(fileURLWithPath: directory))
-                } else {
-                    let specimen = try Specimen.generate()
-                    files = specimen.files
-                    if let authorityOutput {
-                        try Data(specimen.countrySigningCertificatePEM.utf8).write(
-                            to: URL(fileURLWithPath: authorityOutput))
-                    }
+                } catch {
+                    throw CommandFailure(error.reason)
                 }
-            } catch let error as ChipSimulatorError {
-                throw CommandFailure(error.reason)
-            } catch {
-                throw CommandFailure("cannot write \(authorityOutput ?? ""): \(error.localizedDescription)")
+            } else {
+                files = try makeSpecimen(writingTo: specimenOutput)
             }
             transport = SimulatedChip(configuration: try chipOptions.configuration(files: files))
         } else {
@@ -113,7 +120,7 @@ enum RelayCommand: Command {
         let connector = Connector(
             serverURL: server, clientId: clientId, validationId: validationId, headers: headers, caFile: caFile)
         let outcome: ValidationOutcome
-        do throws(ValidationError) {
+        do throws(ConnectorError) {
             outcome = try connector.validate(
                 transport: transport, accessKey: access.accessKey, filesToRead: files,
                 timeout: .seconds(timeout ?? 30))
@@ -131,6 +138,25 @@ enum RelayCommand: Command {
             print("closed \(outcome.code): \(outcome.reason) (\(outcome.apdus) APDUs)")
         }
         return outcome.postConfirmed ? 0 : 1
+    }
+}
+
+extension RelayCommand {
+    /// A fresh specimen's files, also written with its CSCA to `directory` when given.
+    fileprivate static func makeSpecimen(writingTo directory: String?) throws -> ChipFiles {
+        do {
+            let specimen = try Specimen.generate()
+            if let directory {
+                let url = URL(fileURLWithPath: directory)
+                try specimen.files.write(to: url)
+                try Data(specimen.countrySigningCertificatePEM.utf8).write(to: url.appendingPathComponent("csca.pem"))
+            }
+            return specimen.files
+        } catch let error as ChipSimulatorError {
+            throw CommandFailure(error.reason)
+        } catch {
+            throw CommandFailure("cannot write the specimen to \(directory ?? ""): \(error.localizedDescription)")
+        }
     }
 }
 

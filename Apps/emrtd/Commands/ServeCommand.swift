@@ -1,3 +1,4 @@
+import Connector
 import Dispatch
 import Emrtd
 import Foundation

@@ -1,3 +1,4 @@
+import Connector
 import Emrtd
 import LDS
 import MRZ
@@ -34,5 +35,17 @@ private struct SelectedFiles: ElementaryFileReader {
 
     func read(_ kind: LDSFileKind) throws(ReadError) -> FileReadResult<[UInt8]> {
         skipped(kind) ? .notFound : try base.read(kind)
+    }
+}
+
+extension FilesToRead {
+    /// The data groups to read, nil for every one.
+    var dataGroups: Set<LDSFileKind>? {
+        switch self {
+        case .minimal: [.dg1, .dg14, .dg15]
+        case .minimalKYC: [.dg1, .dg2, .dg14, .dg15]
+        case .standard: Set((1...16).compactMap(LDSFileKind.dataGroup)).subtracting([.dg3, .dg4])
+        case .all: nil
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Connector
 import Synchronization
 import Transport
 

@@ -1,11 +1,9 @@
-/// Why a validation, a message, a tenants file or a connection failed: the package's one error,
-/// a code and a sentence for people (never an MRZ or a CAN).
+/// Why a validation server cannot start: a tenants file, a reader configuration, a socket. The
+/// package's one error, a code and a sentence for people.
 public struct ValidationError: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Code: String, Sendable, Hashable {
         /// A wrong argument of the caller (URL, option, file content).
         case invalidArgument
-        /// A message that breaks the protocol (not JSON, wrong type, out of order, too large).
-        case malformedMessage
         /// A socket, TLS or HTTP failure.
         case io
     }

@@ -1,3 +1,4 @@
+import Connector
 import Emrtd
 import Foundation
 import JSON
@@ -91,12 +92,16 @@ public final class ValidationServer: Sendable {
         let tls = config.tlsCertificateFile.flatMap { certificate in
             config.tlsKeyFile.map { (certificate: certificate, key: $0) }
         }
-        endpoint = try WebSocketEndpoint(
-            serverOn: config.host, port: config.port, path: ValidationProtocol.path,
-            protocolName: ValidationProtocol.subprotocol, tls: tls,
-            limits: WebSocketLimits(maximumMessageSize: ValidationProtocol.maximumMessageSize)
-        ) { connection in
-            Self.accept(connection, shared: shared)
+        do throws(ConnectorError) {
+            endpoint = try WebSocketEndpoint(
+                serverOn: config.host, port: config.port, path: ValidationProtocol.path,
+                protocolName: ValidationProtocol.subprotocol, tls: tls,
+                limits: WebSocketLimits(maximumMessageSize: ValidationProtocol.maximumMessageSize)
+            ) { connection in
+                Self.accept(connection, shared: shared)
+            }
+        } catch {
+            throw ValidationError(.io, error.reason)
         }
         log([
             "event": "listening", "host": .string(config.host), "port": .integer(endpoint.port),
@@ -123,7 +128,8 @@ public final class ValidationServer: Sendable {
             shared.running.subtract(1, ordering: .sequentiallyConsistent)
         }
         thread.name = "emrtd.session"
-        thread.stackSize = 1 << 20
+        // The read's parsers and the JSON writer recurse; 4 MiB is address space, not memory.
+        thread.stackSize = 4 << 20
         thread.start()
     }
 }
@@ -148,8 +154,9 @@ struct ValidationSession {
         let ending: Ending
         do throws(Ending) {
             let deadline = start.advanced(by: shared.config.sessionTimeout)
-            hello = try handshake(deadline: deadline)
-            ending = try validate(hello: hello!, deadline: deadline, exchanges: &exchanges)
+            let received = try handshake(deadline: deadline)
+            hello = received
+            ending = try validate(hello: received, deadline: deadline, exchanges: &exchanges)
         } catch {
             ending = error
         }
@@ -169,7 +176,7 @@ struct ValidationSession {
         let wait = min(shared.config.stepTimeout, ContinuousClock.now.duration(to: deadline))
         switch connection.receive(timeout: wait) {
         case .message(.text(let text)):
-            do throws(ValidationError) {
+            do throws(ConnectorError) {
                 return try ClientMessage.parse(text)
             } catch {
                 throw Ending(code: .malformedMessage, reason: error.reason)

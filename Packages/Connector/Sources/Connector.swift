@@ -51,13 +51,13 @@ public struct Connector: Sendable {
     public func validate(
         transport: any CardTransport, accessKey: AccessKey, filesToRead: FilesToRead = .standard,
         timeout: Duration = .seconds(30), onProgress: (@Sendable (String, Int) -> Void)? = nil
-    ) throws(ValidationError) -> ValidationOutcome {
+    ) throws(ConnectorError) -> ValidationOutcome {
         let endpoint = try WebSocketEndpoint(
             clientTo: serverURL, protocolName: ValidationProtocol.subprotocol, caFile: caFile,
             limits: WebSocketLimits(maximumMessageSize: ValidationProtocol.maximumMessageSize))
         defer { endpoint.stop() }
         guard let connection = endpoint.client else {
-            throw ValidationError(.io, "the WebSocket client has no connection")
+            throw ConnectorError(.io, "the WebSocket client has no connection")
         }
         let hello = ValidationHello(
             validationId: validationId, clientId: clientId, headers: headers,

@@ -1,5 +1,4 @@
 import JSON
-import LDS
 import MRZ
 import Secrets
 
@@ -17,7 +16,7 @@ public enum ValidationProtocol {
     public static let maximumMessageSize = 70_000
     /// Caps on the handshake's strings, so that a hostile client cannot make the server
     /// allocate or forward much.
-    static let maximumIdentifierLength = 128
+    package static let maximumIdentifierLength = 128
     static let maximumHeaders = 16
     static let maximumHeaderValueLength = 1024
 }
@@ -35,16 +34,6 @@ public enum FilesToRead: String, Sendable, CaseIterable, JSONEnum {
     case standard
     /// Every data group the chip lists, DG3 and DG4 tried too.
     case all
-
-    /// The data groups to read, nil for every one.
-    var dataGroups: Set<LDSFileKind>? {
-        switch self {
-        case .minimal: [.dg1, .dg14, .dg15]
-        case .minimalKYC: [.dg1, .dg2, .dg14, .dg15]
-        case .standard: Set((1...16).compactMap(LDSFileKind.dataGroup)).subtracting([.dg3, .dg4])
-        case .all: nil
-        }
-    }
 }
 
 /// How a session ended, as the WebSocket close code the server sends (RFC 6455 §7.4; 4000–4099
@@ -151,12 +140,12 @@ extension ClientMessage {
 
     /// Parses a text frame of the client; anything else than the protocol's messages is
     /// `malformedMessage`, in words that never repeat a password.
-    public static func parse(_ text: String) throws(ValidationError) -> ClientMessage {
+    public static func parse(_ text: String) throws(ConnectorError) -> ClientMessage {
         let value = try parseObject(text)
         switch value["type"] {
         case .string("hello"):
             guard value["version"] == .integer(ValidationProtocol.version) else {
-                throw ValidationError(.malformedMessage, "hello must carry version \(ValidationProtocol.version)")
+                throw ConnectorError(.malformedMessage, "hello must carry version \(ValidationProtocol.version)")
             }
             let validationId = try identifier(value, "validationId")
             let clientId = try identifier(value, "clientId")
@@ -165,23 +154,23 @@ extension ClientMessage {
             case nil, .null: break
             case .object(let members):
                 guard members.count <= ValidationProtocol.maximumHeaders else {
-                    throw ValidationError(.malformedMessage, "more than \(ValidationProtocol.maximumHeaders) headers")
+                    throw ConnectorError(.malformedMessage, "more than \(ValidationProtocol.maximumHeaders) headers")
                 }
                 for member in members {
                     guard case .string(let headerValue) = member.value, isHeaderName(member.key),
                         isHeaderValue(headerValue)
                     else {
-                        throw ValidationError(.malformedMessage, "a header is not a forwardable HTTP header")
+                        throw ConnectorError(.malformedMessage, "a header is not a forwardable HTTP header")
                     }
                     headers[member.key] = headerValue
                 }
-            default: throw ValidationError(.malformedMessage, "headers must be an object of strings")
+            default: throw ConnectorError(.malformedMessage, "headers must be an object of strings")
             }
             let extended: Bool
             switch value["extendedLength"] {
             case nil, .null: extended = false
             case .bool(let flag): extended = flag
-            default: throw ValidationError(.malformedMessage, "extendedLength must be true or false")
+            default: throw ConnectorError(.malformedMessage, "extendedLength must be true or false")
             }
             return .hello(
                 ValidationHello(
@@ -189,38 +178,38 @@ extension ClientMessage {
         case .string("access"):
             guard case .string(let filesName) = value["filesToRead"], let files = FilesToRead(rawValue: filesName)
             else {
-                throw ValidationError(
+                throw ConnectorError(
                     .malformedMessage,
                     "filesToRead must be one of \(FilesToRead.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             guard let key = value["accessKey"], case .string(let kind) = key["kind"],
                 case .string(let password) = key["password"]
             else {
-                throw ValidationError(
+                throw ConnectorError(
                     .malformedMessage, "accessKey must be {\"kind\": \"mrz\"|\"can\", \"password\": …}")
             }
             return .access(try accessKey(kind: kind, password: password), files)
         case .string("chipLost"):
             guard case .string(let reason) = value["reason"] else {
-                throw ValidationError(.malformedMessage, "chipLost must carry a reason")
+                throw ConnectorError(.malformedMessage, "chipLost must carry a reason")
             }
             return .chipLost(reason: String(reason.prefix(200)))
         default:
-            throw ValidationError(.malformedMessage, "unknown message type (hello, access, chipLost)")
+            throw ConnectorError(.malformedMessage, "unknown message type (hello, access, chipLost)")
         }
     }
 
     /// The access key from its password as `AccessKey` lends it: for an MRZ the document number,
     /// date of birth and date of expiry each followed by its check digit; the check digits sent
     /// must be the ones `AccessKey` computes.
-    private static func accessKey(kind: String, password: String) throws(ValidationError) -> AccessKey {
+    private static func accessKey(kind: String, password: String) throws(ConnectorError) -> AccessKey {
         switch kind {
         case "can":
             return try checked { () throws(MRZError) in try AccessKey.can(value: password) }
         case "mrz":
             let characters = Array(password)
             guard characters.count >= 24, characters.count <= 40 else {
-                throw ValidationError(.malformedMessage, "an MRZ password is 24 to 40 characters")
+                throw ConnectorError(.malformedMessage, "an MRZ password is 24 to 40 characters")
             }
             let tail = characters.count - 14
             let key = try checked { () throws(MRZError) in
@@ -232,28 +221,28 @@ extension ClientMessage {
             var sent = Array(password.utf8)
             defer { sent.wipe() }
             guard key.withPasswordBytes({ constantTimeEquals($0, sent) }) else {
-                throw ValidationError(.malformedMessage, "the MRZ password's check digits are wrong")
+                throw ConnectorError(.malformedMessage, "the MRZ password's check digits are wrong")
             }
             return key
         default:
-            throw ValidationError(.malformedMessage, "accessKey.kind must be mrz or can")
+            throw ConnectorError(.malformedMessage, "accessKey.kind must be mrz or can")
         }
     }
 
-    private static func checked(_ make: () throws(MRZError) -> AccessKey) throws(ValidationError) -> AccessKey {
+    private static func checked(_ make: () throws(MRZError) -> AccessKey) throws(ConnectorError) -> AccessKey {
         do throws(MRZError) {
             return try make()
         } catch {
-            throw ValidationError(.malformedMessage, "invalid access key: \(error.reason)")
+            throw ConnectorError(.malformedMessage, "invalid access key: \(error.reason)")
         }
     }
 
-    private static func identifier(_ value: JSONValue, _ name: String) throws(ValidationError) -> String {
+    private static func identifier(_ value: JSONValue, _ name: String) throws(ConnectorError) -> String {
         guard case .string(let text) = value[name], !text.isEmpty,
             text.count <= ValidationProtocol.maximumIdentifierLength,
             text.unicodeScalars.allSatisfy({ $0.value >= 0x20 })
         else {
-            throw ValidationError(
+            throw ConnectorError(
                 .malformedMessage, "\(name) must be a non-empty string of at most 128 printable characters")
         }
         return text
@@ -286,33 +275,33 @@ extension ServerMessage {
         return value.serialized()
     }
 
-    public static func parse(_ text: String) throws(ValidationError) -> ServerMessage {
+    public static func parse(_ text: String) throws(ConnectorError) -> ServerMessage {
         let value = try parseObject(text)
         switch value["type"] {
         case .string("ready"): return .ready
         case .string("progress"):
             guard case .string(let step) = value["step"], case .integer(let percentage) = value["percentage"] else {
-                throw ValidationError(.malformedMessage, "progress must carry step and percentage")
+                throw ConnectorError(.malformedMessage, "progress must carry step and percentage")
             }
             return .progress(step: step, percentage: percentage)
         case .string("result"):
             guard let result = value["result"] else {
-                throw ValidationError(.malformedMessage, "result without result")
+                throw ConnectorError(.malformedMessage, "result without result")
             }
             return .result(result)
         default:
-            throw ValidationError(.malformedMessage, "unknown message type (ready, progress, result)")
+            throw ConnectorError(.malformedMessage, "unknown message type (ready, progress, result)")
         }
     }
 }
 
-private func parseObject(_ text: String) throws(ValidationError) -> JSONValue {
+private func parseObject(_ text: String) throws(ConnectorError) -> JSONValue {
     let value: JSONValue
     do throws(JSONParseError) {
         value = try JSONValue.parse(text)
     } catch {
-        throw ValidationError(.malformedMessage, "a text message is not JSON (\(error.reason) at \(error.offset))")
+        throw ConnectorError(.malformedMessage, "a text message is not JSON (\(error.reason) at \(error.offset))")
     }
-    guard case .object = value else { throw ValidationError(.malformedMessage, "a text message must be a JSON object") }
+    guard case .object = value else { throw ConnectorError(.malformedMessage, "a text message must be a JSON object") }
     return value
 }

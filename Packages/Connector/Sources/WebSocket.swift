@@ -93,9 +93,11 @@ public final class WebSocketConnection: Sendable {
 }
 
 /// What a WebSocket endpoint needs from its owner.
-struct WebSocketLimits: Sendable {
+package struct WebSocketLimits: Sendable {
     /// A message (all its fragments) longer than this closes the connection with 1009.
-    var maximumMessageSize: Int
+    package var maximumMessageSize: Int
+
+    package init(maximumMessageSize: Int) { self.maximumMessageSize = maximumMessageSize }
 }
 
 /// A libwebsockets context (server or client) and the thread that services it. libwebsockets
@@ -104,7 +106,7 @@ struct WebSocketLimits: Sendable {
 ///
 /// `@unchecked Sendable`: the context pointer and the protocol table are written once in `init`
 /// and read-only after; everything else is `Mutex`, atomics or the service thread's alone.
-final class WebSocketEndpoint: @unchecked Sendable {
+package final class WebSocketEndpoint: @unchecked Sendable {
     /// What the service thread keeps per connection, reached from the callback through the
     /// connection's opaque user data.
     final class Link {
@@ -151,16 +153,16 @@ final class WebSocketEndpoint: @unchecked Sendable {
     private let stopped = DispatchSemaphore(value: 0)
 
     /// The TCP port the server listens on (the one given, or the kernel's pick for port 0).
-    let port: Int
+    package let port: Int
 
     /// A server on `host:port` (TLS when `certificate` and `key` are given) accepting WebSocket
     /// upgrades on `path` with subprotocol `protocolName`; `onAccept` gets each connection on
     /// the service thread and must return at once.
-    init(
+    package init(
         serverOn host: String, port: Int, path: String, protocolName name: String,
         tls: (certificate: String, key: String)?,
         limits: WebSocketLimits, onAccept: @escaping @Sendable (WebSocketConnection) -> Void
-    ) throws(ValidationError) {
+    ) throws(ConnectorError) {
         _ = libWebSocketsLogLevel
         core = Core(limits: limits, path: path, onAccept: onAccept)
         client = nil
@@ -187,7 +189,7 @@ final class WebSocketEndpoint: @unchecked Sendable {
         }
         guard let created else {
             Self.release(protocols, protocolName)
-            throw ValidationError(.io, "cannot listen on \(host):\(port) (in use, or a TLS file unreadable)")
+            throw ConnectorError(.io, "cannot listen on \(host):\(port) (in use, or a TLS file unreadable)")
         }
         context = created
         core.context = created
@@ -199,11 +201,11 @@ final class WebSocketEndpoint: @unchecked Sendable {
     /// A client connected to `url` (`ws://` or `wss://`) offering subprotocol `protocolName`;
     /// `caFile` adds a CA to trust for `wss://`. The connection reports a failure to connect
     /// as `.closed(1006, reason)`.
-    init(
+    package init(
         clientTo url: URL, protocolName name: String, caFile: String?, limits: WebSocketLimits
-    ) throws(ValidationError) {
+    ) throws(ConnectorError) {
         guard let scheme = url.scheme, scheme == "ws" || scheme == "wss", let host = url.host else {
-            throw ValidationError(.invalidArgument, "the server URL must be ws://HOST[:PORT]/PATH or wss://…")
+            throw ConnectorError(.invalidArgument, "the server URL must be ws://HOST[:PORT]/PATH or wss://…")
         }
         _ = libWebSocketsLogLevel
         core = Core(limits: limits, path: nil, onAccept: nil)
@@ -221,7 +223,7 @@ final class WebSocketEndpoint: @unchecked Sendable {
         }
         guard let created else {
             Self.release(protocols, protocolName)
-            throw ValidationError(.io, "cannot make a WebSocket client (libwebsockets refused the context)")
+            throw ConnectorError(.io, "cannot make a WebSocket client (libwebsockets refused the context)")
         }
         context = created
         core.context = created
@@ -264,7 +266,7 @@ final class WebSocketEndpoint: @unchecked Sendable {
     }
 
     /// The client's one connection (nil for a server).
-    let client: WebSocketConnection?
+    package let client: WebSocketConnection?
 
     deinit {
         stop()
@@ -273,7 +275,7 @@ final class WebSocketEndpoint: @unchecked Sendable {
     }
 
     /// Stops the service thread; open connections are dropped (their peers see 1006).
-    func stop() {
+    package func stop() {
         guard !core.stopping.exchange(true, ordering: .sequentiallyConsistent) else { return }
         core.wake()
         if serviceStarted.load(ordering: .sequentiallyConsistent) { stopped.wait() }
