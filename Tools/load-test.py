@@ -67,6 +67,8 @@ def percentile(values, fraction):
 
 
 def main():
+    # SIGTERM (e.g. from timeout) ends the run through the finally below, which stops everything.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     parser = argparse.ArgumentParser()
     parser.add_argument("--backends", type=int, default=2)
     parser.add_argument("--clients", type=int, default=4)

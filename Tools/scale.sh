@@ -33,7 +33,8 @@ start() {
     dir="$(cd "$dir" && pwd)"
     local upstream=""
     for index in $(seq 1 "$count"); do
-        "$emrtd" serve --listen 127.0.0.1:0 --tenants "$tenants" "$@" 2>"$dir/backend-$index.log" &
+        # Standard input and output away from the caller's, which may be a pipe it reads to the end.
+        "$emrtd" serve --listen 127.0.0.1:0 --tenants "$tenants" "$@" </dev/null >/dev/null 2>"$dir/backend-$index.log" &
         echo $! >"$dir/backend-$index.pid"
         local port=""
         for _ in $(seq 1 100); do
@@ -82,7 +83,7 @@ $upstream    }
 }
 CONF
     # -e: the error log before the configuration is read (else /var/log/nginx); -p: the prefix.
-    "$nginx" -e "$dir/error.log" -p "$dir" -c "$dir/nginx.conf"
+    "$nginx" -e "$dir/error.log" -p "$dir" -c "$dir/nginx.conf" </dev/null >/dev/null
     echo "ws://127.0.0.1:$front/ws/validate" | tee "$dir/url"
 }
 
