@@ -59,6 +59,21 @@ def run_measured(arguments, output_path):
     return child.returncode, time.monotonic() - start, usage.ru_utime + usage.ru_stime
 
 
+def established(port):
+    """Whether a TCP connection to 127.0.0.1:port is established (state 01 in /proc/net/tcp and
+    tcp6: libwebsockets listens on a dual-stack socket)."""
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = pathlib.Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            if len(fields) > 3 and fields[3] == "01" and int(fields[1].rsplit(":", 1)[1], 16) == port:
+                return True
+    return False
+
+
 def percentile(values, fraction):
     ordered = sorted(values)
     if not ordered:
@@ -104,6 +119,17 @@ def main():
         cpu_before = {pid: cpu_seconds(pid) for pid in backends}
         cpu_at_end = {}
 
+        victim_port = int((scale / "backend-1.port").read_text())
+
+        def kill_mid_session(victim, port):
+            """SIGKILL the backend once a session is open on it (within 5 s), so that one ends mid-read."""
+            for _ in range(500):
+                if established(port):
+                    break
+                time.sleep(0.01)
+            cpu_at_end[victim] = cpu_seconds(victim)
+            os.kill(victim, signal.SIGKILL)
+
         lock = threading.Lock()
         launched = [0]
         killed = []
@@ -115,10 +141,8 @@ def main():
             with lock:
                 launched[0] += 1
                 if kill_after is not None and launched[0] == kill_after + 1 and not killed:
-                    victim = backends[0]
-                    cpu_at_end[victim] = cpu_seconds(victim)
-                    os.kill(victim, signal.SIGKILL)
-                    killed.append(victim)
+                    killed.append(backends[0])
+                    threading.Thread(target=kill_mid_session, args=(backends[0], victim_port)).start()
             output = work / f"relay-{index}.json"
             status, wall, cpu = run_measured(
                 [emrtd, "relay", "--simulator", str(chip), "--server", url, "--client-id", "load",
