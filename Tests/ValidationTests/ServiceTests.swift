@@ -86,6 +86,29 @@ import Validation
         #expect(!log.contains("654321"), "the server logged a CAN")
         #expect(rig.server.isRunning)
     }
+
+    /// wss:// with the server's certificate trusted by --ca, refused without it; beyond
+    /// --max-sessions a session is closed `busy` at once, and served again once there is room.
+    @Test func tlsAndTheSessionCap() throws {
+        guard let rig = try Rig.start(tls: true, serveArguments: ["--max-sessions", "1"]) else { return }
+        defer { rig.stop() }
+        let over = try rig.silentClient {
+            let busy = try rig.relay("v-busy", client: "acme", key: ["--can", "123456"])
+            #expect(try JSONValue.parse(busy.output)["code"] == .integer(Int(CloseCode.busy.rawValue)))
+        }
+        #expect(over == CloseCode.timeout.rawValue)
+        Thread.sleep(forTimeInterval: 0.2)
+        let served = try rig.relay("v-tls", client: "acme", key: ["--can", "123456"])
+        #expect(served.status == 0, "\(served.combinedOutput)")
+        let untrusted = try Subprocess.run(
+            rig.emrtd,
+            [
+                "relay", "--simulator", rig.directory.appendingPathComponent("chip").path, "--server",
+                rig.url.absoluteString, "--client-id", "acme", "--can", "123456", "--json",
+            ])
+        #expect(try JSONValue.parse(untrusted.output)["code"] == .integer(Int(CloseCode.connectionLost.rawValue)))
+        #expect(try rig.posts(rig.acceptedLog) == ["v-tls"])
+    }
 }
 
 extension String {
@@ -174,7 +197,9 @@ final class Rig: Sendable {
     let refusedLog: String
     private let resultServers: [Background]
 
-    static func start() throws -> Rig? {
+    /// With `tls`, a self-signed certificate for 127.0.0.1 (openssl) and wss://; the relays
+    /// trust it with --ca.
+    static func start(tls: Bool = false, serveArguments: [String] = []) throws -> Rig? {
         guard let emrtd = Prerequisites.builtExecutable("emrtd"),
             let python = Prerequisites.tool("python3", package: "python3")
         else { return nil }
@@ -206,26 +231,47 @@ final class Rig: Sendable {
             """
         let tenantsFile = directory.appendingPathComponent("tenants.json")
         try Data(tenants.utf8).write(to: tenantsFile)
+        var tlsArguments: [String] = []
+        if tls {
+            guard let openssl = Prerequisites.tool("openssl", package: "openssl") else { return nil }
+            let made = try Subprocess.run(
+                openssl,
+                [
+                    "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout",
+                    directory.appendingPathComponent("key.pem").path, "-out",
+                    directory.appendingPathComponent("cert.pem").path, "-days", "1", "-subj", "/CN=127.0.0.1",
+                    "-addext", "subjectAltName=IP:127.0.0.1",
+                ])
+            guard made.status == 0 else {
+                Issue.record("openssl made no certificate: \(made.combinedOutput)")
+                return nil
+            }
+            tlsArguments = [
+                "--tls-cert", directory.appendingPathComponent("cert.pem").path, "--tls-key",
+                directory.appendingPathComponent("key.pem").path,
+            ]
+        }
         let server = try Background(
             emrtd,
             [
                 "serve", "--listen", "127.0.0.1:0", "--tenants", tenantsFile.path, "--csca", csca.path, "--no-builtin",
                 "--step-timeout", "2",
-            ], directory: directory, name: "serve")
+            ] + tlsArguments + serveArguments, directory: directory, name: "serve")
         guard let port = server.wait(for: "\"port\":(\\d+)", in: server.errorPath).flatMap(Int.init) else {
             Issue.record(
                 "emrtd serve did not start: \((try? String(contentsOfFile: server.errorPath, encoding: .utf8)) ?? "")")
             return nil
         }
         return Rig(
-            emrtd: emrtd, directory: directory, server: server, port: port, acceptedLog: acceptedLog,
+            emrtd: emrtd, directory: directory, server: server, port: port, tls: tls, acceptedLog: acceptedLog,
             refusedLog: refusedLog, resultServers: [accepted, refused])
     }
 
     private init(
-        emrtd: String, directory: URL, server: Background, port: Int, acceptedLog: String, refusedLog: String,
-        resultServers: [Background]
+        emrtd: String, directory: URL, server: Background, port: Int, tls: Bool, acceptedLog: String,
+        refusedLog: String, resultServers: [Background]
     ) {
+        self.tls = tls
         self.emrtd = emrtd
         self.directory = directory
         self.server = server
@@ -235,7 +281,9 @@ final class Rig: Sendable {
         self.resultServers = resultServers
     }
 
-    var url: URL { URL(string: "ws://127.0.0.1:\(port)\(ValidationProtocol.path)")! }
+    let tls: Bool
+
+    var url: URL { URL(string: "\(tls ? "wss" : "ws")://127.0.0.1:\(port)\(ValidationProtocol.path)")! }
 
     func relay(_ validationId: String, client: String, key: [String], extra: [String] = []) throws -> Subprocess.Result
     {
@@ -244,7 +292,7 @@ final class Rig: Sendable {
             [
                 "relay", "--simulator", directory.appendingPathComponent("chip").path, "--server", url.absoluteString,
                 "--client-id", client, "--validation-id", validationId, "--json", "--timeout", "20",
-            ] + key + extra)
+            ] + key + extra + (tls ? ["--ca", directory.appendingPathComponent("cert.pem").path] : []))
     }
 
     /// Opens `connections` connections at once, each sending something the protocol refuses;
@@ -285,14 +333,20 @@ final class Rig: Sendable {
         }
     }
 
-    /// A client that says hello and then nothing: the close code it gets.
-    func silentClient() throws -> UInt16 {
+    /// A client that says hello and then nothing: the close code it gets (`meanwhile` runs
+    /// once the server answered the hello).
+    func silentClient(meanwhile: () throws -> Void = {}) throws -> UInt16 {
         let endpoint = try WebSocketEndpoint(
-            clientTo: url, protocolName: ValidationProtocol.subprotocol, caFile: nil,
+            clientTo: url, protocolName: ValidationProtocol.subprotocol,
+            caFile: tls ? directory.appendingPathComponent("cert.pem").path : nil,
             limits: WebSocketLimits(maximumMessageSize: ValidationProtocol.maximumMessageSize))
         defer { endpoint.stop() }
         endpoint.client?.send(
             .text(ClientMessage.hello(ValidationHello(validationId: "v-silent", clientId: "acme")).text))
+        guard case .message(.text(let ready))? = endpoint.client?.receive(timeout: .seconds(10)),
+            case .ready? = try? ServerMessage.parse(ready)
+        else { return 0 }
+        try meanwhile()
         while true {
             switch endpoint.client?.receive(timeout: .seconds(10)) {
             case .closed(let code, _)?: return code
