@@ -87,6 +87,39 @@ import Validation
         #expect(rig.server.isRunning)
     }
 
+    /// Wrong command lines are usage errors (2), files that cannot serve are failures (1).
+    @Test func commandLineErrors() throws {
+        guard let emrtd = Prerequisites.builtExecutable("emrtd") else { return }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "emrtd-serve-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let tenants = directory.appendingPathComponent("tenants.json")
+        try Data(#"{"tenants": {"a": {"resultURL": "ftp://x/"}}}"#.utf8).write(to: tenants)
+        let usages = [
+            ["serve", "--tenants", tenants.path], ["serve", "--listen", "127.0.0.1", "--tenants", tenants.path],
+            ["serve", "--listen", "127.0.0.1:0", "--tenants", tenants.path, "--tls-cert", "c.pem"],
+            ["relay", "--simulator", "--client-id", "a", "--can", "123456"],
+            ["relay", "--simulator", "--server", "ws://127.0.0.1:1/ws/validate", "--can", "123456"],
+            [
+                "relay", "--reader", "x", "--server", "ws://h/ws/validate", "--client-id", "a", "--can", "123456",
+                "--files",
+                "x",
+            ],
+        ]
+        for arguments in usages {
+            let run = try Subprocess.run(emrtd, arguments)
+            #expect(run.status == 2, "\(arguments): \(run.combinedOutput)")
+        }
+        let badTenants = try Subprocess.run(emrtd, ["serve", "--listen", "127.0.0.1:0", "--tenants", tenants.path])
+        #expect(badTenants.status == 1 && badTenants.errorOutput.contains("resultURL must be an http(s) URL"))
+        let specimen = try Subprocess.run(
+            emrtd, ["relay", "--simulator", "--specimen-out", directory.appendingPathComponent("chip").path])
+        #expect(specimen.status == 0)
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("chip/csca.pem").path))
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("chip/DG1.bin").path))
+    }
+
     /// wss:// with the server's certificate trusted by --ca, refused without it; beyond
     /// --max-sessions a session is closed `busy` at once, and served again once there is room.
     @Test func tlsAndTheSessionCap() throws {
