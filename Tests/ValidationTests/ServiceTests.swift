@@ -141,6 +141,11 @@ import Validation
             ])
         #expect(try JSONValue.parse(untrusted.output)["code"] == .integer(Int(CloseCode.connectionLost.rawValue)))
         #expect(try rig.posts(rig.acceptedLog) == ["v-tls"])
+
+        // SIGTERM mid-session: the session is closed with 1001 and the server exits 0.
+        let stopped = try rig.silentClient { rig.server.stop() }
+        #expect(stopped == CloseCode.goingAway.rawValue)
+        #expect(rig.server.exitStatus == 0)
     }
 }
 
@@ -193,6 +198,8 @@ final class Background: Sendable {
     }
 
     var isRunning: Bool { process.isRunning }
+    /// The exit status once stopped, nil while running.
+    var exitStatus: Int32? { process.isRunning ? nil : process.terminationStatus }
 
     /// The first line of `path` matching `pattern`'s first group, waiting up to 20 s.
     func wait(for pattern: String, in path: String) -> String? {

@@ -89,6 +89,13 @@ public final class WebSocketConnection: Sendable {
         }
     }
 
+    /// Whether the connection is closed (the close is waiting for `receive`, or was handed out).
+    package var isClosed: Bool {
+        state.withLock { state in
+            state.closed != nil || state.inbound.contains { if case .closed = $0 { true } else { false } }
+        }
+    }
+
     var wantsToWrite: Bool { state.withLock { !$0.outbound.isEmpty || $0.closeRequest != nil } }
 }
 

@@ -51,13 +51,14 @@ public final class ValidationServer: Sendable {
     private let endpoint: WebSocketEndpoint
     private let state: Shared
 
-    /// What the sessions share: the configuration, the count of sessions running, and idle
+    /// What the sessions share: the configuration, the sessions' connections, and idle
     /// readers per selection (an `EmrtdReader` builds its trust store once, when made, and reads
     /// one document at a time; its chip access carries the selection).
     final class Shared: Sendable {
         let config: ValidationServerConfig
         let log: @Sendable (JSONValue) -> Void
-        let running = Atomic<Int>(0)
+        /// The connections of the sessions running, so that `stop` can close them.
+        let sessions = Mutex<[ObjectIdentifier: WebSocketConnection]>([:])
         let idleReaders = Mutex<[FilesToRead: [EmrtdReader]]>([:])
 
         init(config: ValidationServerConfig, log: @escaping @Sendable (JSONValue) -> Void) {
@@ -112,20 +113,35 @@ public final class ValidationServer: Sendable {
     /// The port listened on.
     public var port: Int { endpoint.port }
 
-    /// Stops accepting and drops open sessions.
-    public func stop() { endpoint.stop() }
+    /// Closes every open session with 1001 (waiting up to 2 s for the close frames to go out),
+    /// then stops listening.
+    public func stop() {
+        let open = state.sessions.withLock { sessions in
+            defer { sessions = [:] }
+            return Array(sessions.values)
+        }
+        for connection in open {
+            connection.close(code: CloseCode.goingAway.rawValue, reason: "the server is stopping")
+        }
+        for _ in 0..<200 where !open.allSatisfy(\.isClosed) { Thread.sleep(forTimeInterval: 0.01) }
+        endpoint.stop()
+    }
 
     private static func accept(_ connection: WebSocketConnection, shared: Shared) {
-        let running = shared.running.add(1, ordering: .sequentiallyConsistent).newValue
-        guard running <= shared.config.maximumSessions else {
-            shared.running.subtract(1, ordering: .sequentiallyConsistent)
+        let key = ObjectIdentifier(connection)
+        let admitted = shared.sessions.withLock { sessions in
+            guard sessions.count < shared.config.maximumSessions else { return false }
+            sessions[key] = connection
+            return true
+        }
+        guard admitted else {
             connection.close(code: CloseCode.busy.rawValue, reason: "the server is busy; try again")
-            shared.log(["event": "refused", "reason": "busy", "running": .integer(running - 1)])
+            shared.log(["event": "refused", "reason": "busy", "running": .integer(shared.config.maximumSessions)])
             return
         }
         let thread = Thread {
             ValidationSession(connection: connection, shared: shared).run()
-            shared.running.subtract(1, ordering: .sequentiallyConsistent)
+            shared.sessions.withLock { $0[key] = nil }
         }
         thread.name = "emrtd.session"
         // The read's parsers and the JSON writer recurse; 4 MiB is address space, not memory.
