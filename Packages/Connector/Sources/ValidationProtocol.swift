@@ -48,6 +48,8 @@ public struct CloseCode: RawRepresentable, Sendable, Hashable, CustomStringConve
     public static let goingAway = CloseCode(rawValue: 1001)
     /// The connection dropped without a close frame (never sent; what a peer sees).
     public static let connectionLost = CloseCode(rawValue: 1006)
+    /// More messages than the server had asked for (`WebSocketLimits.maximumBacklog` waiting).
+    public static let policyViolation = CloseCode(rawValue: 1008)
     /// A message over `ValidationProtocol.maximumMessageSize`.
     public static let messageTooLarge = CloseCode(rawValue: 1009)
     /// A failure of the server itself.

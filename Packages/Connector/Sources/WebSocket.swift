@@ -96,11 +96,18 @@ public final class WebSocketConnection: Sendable {
         }
     }
 
+    /// Messages received and not yet taken by `receive`.
+    var backlog: Int { state.withLock { $0.inbound.count } }
+
     var wantsToWrite: Bool { state.withLock { !$0.outbound.isEmpty || $0.closeRequest != nil } }
 }
 
 /// What a WebSocket endpoint needs from its owner.
 package struct WebSocketLimits: Sendable {
+    /// Messages a peer may have waiting for `receive`: more close the connection with 1008, so
+    /// a peer sending faster than it is read cannot grow the queue without bound.
+    package static let maximumBacklog = 64
+
     /// A message (all its fragments) longer than this closes the connection with 1009.
     package var maximumMessageSize: Int
 
@@ -400,6 +407,11 @@ extension WebSocketEndpoint.Core {
                 link.partial += UnsafeRawBufferPointer(start: input, count: length)
             }
             guard lws_is_final_fragment(wsi) != 0, lws_remaining_packet_payload(wsi) == 0 else { return 0 }
+            guard link.connection.backlog < WebSocketLimits.maximumBacklog else {
+                link.partial = []
+                return closeNow(
+                    wsi, link, code: 1008, reason: "more than \(WebSocketLimits.maximumBacklog) messages unanswered")
+            }
             let bytes = link.partial
             link.partial = []
             link.connection.deliver(

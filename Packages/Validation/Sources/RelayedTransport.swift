@@ -11,6 +11,8 @@ enum RelayFailure: Sendable, Equatable {
     case timeout
     /// The client sent something else than an APDU answer.
     case malformed(String)
+    /// The WebSocket layer closed the connection for a limit (1008 backlog, 1009 size).
+    case refused(CloseCode, String)
 }
 
 /// The chip of a remote client: each command APDU goes to the client as a binary message, and
@@ -57,6 +59,9 @@ final class RelayedTransport: CardTransport {
                 throw fail(.chipLost("the client lost the chip: \(reason)"))
             }
             throw fail(.malformed("a text message where an APDU answer was due"))
+        case .closed(let code, let reason)
+        where code == CloseCode.messageTooLarge.rawValue || code == CloseCode.policyViolation.rawValue:
+            throw fail(.refused(CloseCode(rawValue: code), reason))
         case .closed(let code, _):
             throw fail(.chipLost("the client went away (close \(code)) during the read"))
         case .timeout:
@@ -73,7 +78,7 @@ final class RelayedTransport: CardTransport {
         switch failure {
         case .chipLost: .tagLost
         case .timeout: .timeout
-        case .malformed(let reason): .unexpected(reason)
+        case .malformed(let reason), .refused(_, let reason): .unexpected(reason)
         }
     }
 }

@@ -199,6 +199,9 @@ struct ValidationSession {
             }
         case .message(.binary):
             throw Ending(code: .malformedMessage, reason: "a binary message where \(expecting) was due")
+        case .closed(let code, let reason)
+        where code == CloseCode.messageTooLarge.rawValue || code == CloseCode.policyViolation.rawValue:
+            throw Ending(code: CloseCode(rawValue: code), reason: reason)
         case .closed(let code, _):
             throw Ending(code: .chipLost, reason: "the client went away (close \(code)) before \(expecting)")
         case .timeout:
@@ -264,6 +267,7 @@ struct ValidationSession {
         case .chipLost(let reason)?: return Ending(code: .chipLost, reason: reason)
         case .timeout?: return Ending(code: .timeout, reason: "the client did not relay an APDU answer in time")
         case .malformed(let reason)?: return Ending(code: .malformedMessage, reason: reason)
+        case .refused(let code, let reason)?: return Ending(code: code, reason: reason)
         case nil: break
         }
         switch error.kind {
