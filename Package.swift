@@ -100,7 +100,7 @@ let package = Package(
                 name: "emrtd-fuzz",
                 dependencies: [
                     "ASN1", "MRZ", "LDS", "CMS", "Transport", "SecureMessaging", "AccessControl", "ChipSimulator",
-                    "Secrets",
+                    "Secrets", "Connector",
                 ],
                 path: "Fuzz/Sources"
             ),

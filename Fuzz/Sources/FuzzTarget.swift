@@ -10,7 +10,7 @@ struct FuzzTarget: Sendable {
 let allTargets: [String: FuzzTarget] = Dictionary(
     uniqueKeysWithValues: ([
         asn1Target, mrzTarget, biometricTarget, jpeg2000Target, secureMessagingTarget, x509Target, signedDataTarget,
-        securityObjectTarget, masterListTarget, chipTarget, paceTarget,
+        securityObjectTarget, masterListTarget, chipTarget, paceTarget, validationMessageTarget,
     ]
         + ldsFileTargets).map {
             ($0.name, $0)
