@@ -138,13 +138,15 @@ package final class WebSocketEndpoint: @unchecked Sendable {
     /// The state the C callback reaches through `lws_context_user`; made before the context,
     /// released after it.
     final class Core: @unchecked Sendable {
-        // Touched on the service thread only (the callback), except `links`, which the wake
-        // handler also reads there: no lock needed. `context` is set once before service starts.
+        // `links` is touched on the service thread only (the callback): no lock needed. `context`
+        // is behind a lock: any thread wakes the service through it, and the endpoint clears it
+        // before destroying the context, so that a late wake never reaches a freed one.
         let limits: WebSocketLimits
         let path: String?
         let onAccept: (@Sendable (WebSocketConnection) -> Void)?
         var links: [ObjectIdentifier: (wsi: OpaquePointer, link: Link)] = [:]
-        var context: OpaquePointer?
+        /// The context's address (0: none); an address, because a pointer is not `Sendable`.
+        let context = Mutex<Int>(0)
         let stopping = Atomic<Bool>(false)
 
         init(limits: WebSocketLimits, path: String?, onAccept: (@Sendable (WebSocketConnection) -> Void)?) {
@@ -154,7 +156,9 @@ package final class WebSocketEndpoint: @unchecked Sendable {
         }
 
         func wake() {
-            if let context { lws_cancel_service(context) }
+            context.withLock { address in
+                if let context = OpaquePointer(bitPattern: address) { lws_cancel_service(context) }
+            }
         }
     }
 
@@ -206,7 +210,7 @@ package final class WebSocketEndpoint: @unchecked Sendable {
             throw ConnectorError(.io, "cannot listen on \(host):\(port) (in use, or a TLS file unreadable)")
         }
         context = created
-        core.context = created
+        core.context.withLock { $0 = Int(bitPattern: created) }
         let vhost = lws_get_vhost_by_name(created, "default")
         self.port = vhost.map { Int(lws_get_vhost_listen_port($0)) } ?? port
         start()
@@ -240,7 +244,7 @@ package final class WebSocketEndpoint: @unchecked Sendable {
             throw ConnectorError(.io, "cannot make a WebSocket client (libwebsockets refused the context)")
         }
         context = created
-        core.context = created
+        core.context.withLock { $0 = Int(bitPattern: created) }
         port = url.port ?? (scheme == "wss" ? 443 : 80)
         let connection = WebSocketConnection(wake: { [core] in core.wake() })
         client = connection
@@ -284,6 +288,7 @@ package final class WebSocketEndpoint: @unchecked Sendable {
 
     deinit {
         stop()
+        core.context.withLock { $0 = 0 }
         lws_context_destroy(context)
         Self.release(protocols, protocolName)
     }
