@@ -47,9 +47,13 @@ let libraries: [Library] = [
     Library(
         name: "ChipSimulator",
         dependencies: ["Transport", "CryptoPrimitives", "Arithmetic", "ASN1", "ICAO", "LDS", "COpenSSL", "Secrets"]),
+    Library(name: "Connector", dependencies: ["Transport", "MRZ", "JSON", "Secrets", "CLibWebSockets"]),
+    Library(
+        name: "Validation", dependencies: ["Connector", "Emrtd", "Transport", "LDS", "MRZ", "JSON"],
+        testDependencies: ["ChipSimulator", "Connector"]),
 ]
 
-let systemLibraries = ["CGMP", "COpenSSL", "COpenJPEG", "CLibPNG", "CEAC"]
+let systemLibraries = ["CGMP", "COpenSSL", "COpenJPEG", "CLibPNG", "CEAC", "CLibWebSockets"]
 
 let package = Package(
     name: "emrtd",
@@ -94,6 +98,7 @@ let package = Package(
                 name: "emrtd",
                 dependencies: [
                     "JSON", "MRZ", "LDS", "CMS", "Transport", "PCSC", "Emrtd", "ChipSimulator", "AccessControl",
+                    "Validation", "Connector",
                 ],
                 path: "Apps/emrtd"
             ),
@@ -102,7 +107,7 @@ let package = Package(
                 name: "emrtd-fuzz",
                 dependencies: [
                     "ASN1", "MRZ", "LDS", "CMS", "Transport", "SecureMessaging", "AccessControl", "ChipSimulator",
-                    "ChipAuthentication", "ICAO", "Secrets",
+                    "ChipAuthentication", "ICAO", "Secrets", "Connector",
                 ],
                 path: "Fuzz/Sources"
             ),

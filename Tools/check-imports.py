@@ -32,6 +32,7 @@ TOOLCHAIN_MODULES = {
     "_Concurrency",  # the concurrency runtime, implicit
     "Foundation",  # Data, URL, FileManager, Process
     "FoundationEssentials",  # the part of Foundation without ICU
+    "FoundationNetworking",  # URLSession on Linux (over libcurl): the validation server's result POST
     "Glibc",  # the C library on Linux (signals, file descriptors, errno)
     "Dispatch",  # queues and semaphores (the pcsc-lite calls that block)
     "Synchronization",  # Mutex and atomics

@@ -6,6 +6,9 @@ set -euo pipefail
 packages=(
     # system-library targets
     libgmp-dev libssl-dev libopenjp2-7-dev libpcsclite-dev libpng-dev pkg-config
+    # the validation server and client (CLibWebSockets); nginx in front of several servers
+    # (Tools/scale.sh), python3 for the test result server (Tools/result-server.py)
+    libwebsockets-dev nginx python3
     # emrtd-bench's pace suite: OpenPACE (CEAC)
     libeac-dev
     # tests: the PC/SC rig, OpenSSL's CLI, OpenJPEG's reference decoder

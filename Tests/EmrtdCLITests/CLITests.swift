@@ -12,7 +12,9 @@ import Testing
         guard let emrtd = Self.emrtd() else { return }
         let help = try Subprocess.run(emrtd, ["--help"])
         #expect(help.status == 0)
-        for command in ["mrz", "parse", "verify", "certs", "masterlist", "readers", "dump", "read", "simulate"] {
+        for command in [
+            "mrz", "parse", "verify", "certs", "masterlist", "readers", "dump", "read", "simulate", "serve", "relay",
+        ] {
             #expect(help.output.contains("  \(command) "), "--help does not list \(command)")
         }
         #expect(try Subprocess.run(emrtd, ["--version"]).output.hasPrefix("emrtd "))

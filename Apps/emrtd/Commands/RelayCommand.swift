@@ -1,0 +1,181 @@
+import ChipSimulator
+import Connector
+import Foundation
+import JSON
+import PCSC
+import Synchronization
+import Transport
+
+/// `emrtd relay`: the client side of `emrtd serve` from a terminal: relays the server's APDUs
+/// to a card in a PC/SC reader or to the chip simulator, and reports how the server ended.
+enum RelayCommand: Command {
+    static let name = "relay"
+    static let summary = "have a validation server (emrtd serve) read a chip through this machine"
+    static let usage = """
+        usage: emrtd relay (--reader NAME | --simulator [DIR] [--specimen-out OUT] [--pace NAME[:PARAM]]... [--no-pace]
+                            [--pace-only] [--chip-can CAN])
+                           --server URL --client-id ID [--validation-id ID] [--header NAME:VALUE]...
+                           (--mrz DOCNUMBER DATEOFBIRTH DATEOFEXPIRY | --can CAN | --mrz-lines LINE...)
+                           [--files minimal|minimalKYC|standard|all] [--ca FILE] [--timeout S] [--json]
+                           [--drop-after N]
+               emrtd relay --simulator --specimen-out OUT
+
+        Connects to the validation server at URL (ws://HOST:PORT/ws/validate or wss://…), names
+        the tenant (--client-id) and the scan (--validation-id, default a fresh UUID), sends the
+        access key and the selection (--files, default standard), and relays every APDU the server
+        sends to the chip until the server closes. Prints the close code and reason (--json: an
+        object with code, reason, postConfirmed, apdus and the result when the tenant receives it).
+        --header NAME:VALUE is forwarded to the tenant's result server. --ca trusts a CA (PEM) for
+        wss://. --timeout (default 30 s) bounds each wait for the server.
+        --reader NAME relays a card in that PC/SC reader ("" for the only one with a card);
+        --simulator relays the chip simulator in this process (DIR: its files; without DIR a
+        specimen made now). --specimen-out OUT writes that specimen's files (the dump layout) and
+        its CSCA (OUT/csca.pem) to OUT; without --server it does only that, so that servers can
+        trust the CSCA (--csca OUT/csca.pem) and relays read the same chip (--simulator OUT).
+        The server chooses the access protocol.
+        --drop-after N exits at once, without closing, after relaying N APDUs (a client that
+        vanishes, for tests of a server).
+        \(AccessOptions.usage)
+        The simulated chip's options:
+        \(SimulatedChipOptions.usage)
+        Exit status: 0 the server confirmed the result's POST (close 1000), 1 any other ending,
+        2 wrong command line.
+        """
+
+    static func run(_ arguments: inout ArgumentReader) throws -> Int32 {
+        let readerName = try arguments.option("--reader")
+        let simulator = arguments.variadic("--simulator")
+        let specimenOutput = try arguments.option("--specimen-out")
+        let chipOptions = try SimulatedChipOptions.read(&arguments)
+        let serverText = try arguments.option("--server")
+        if let specimenOutput, simulator == [], serverText == nil {
+            guard try arguments.positionals().isEmpty else { throw UsageError("unexpected arguments") }
+            _ = try makeSpecimen(writingTo: specimenOutput)
+            return 0
+        }
+        let access = try AccessOptions.read(&arguments)
+        guard let server = serverText.flatMap(URL.init(string:)) else {
+            throw UsageError("--server URL is required (ws://HOST:PORT\(ValidationProtocol.path))")
+        }
+        guard let clientId = try arguments.option("--client-id") else { throw UsageError("--client-id is required") }
+        let validationId = try arguments.option("--validation-id") ?? UUID().uuidString
+        var headers: [String: String] = [:]
+        for header in try arguments.options("--header") {
+            guard let colon = header.firstIndex(of: ":") else { throw UsageError("--header takes NAME:VALUE") }
+            headers[String(header[..<colon])] = String(header[header.index(after: colon)...]).trimmingCharacters(
+                in: .whitespaces)
+        }
+        let filesName = try arguments.option("--files") ?? FilesToRead.standard.rawValue
+        guard let files = FilesToRead(rawValue: filesName) else {
+            throw UsageError("--files takes \(FilesToRead.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let caFile = try arguments.option("--ca")
+        let timeout = try arguments.option("--timeout").map { text in
+            guard let seconds = Int(text), seconds > 0 else { throw UsageError("--timeout takes positive seconds") }
+            return seconds
+        }
+        let dropAfter = try arguments.option("--drop-after").map { text in
+            guard let count = Int(text), count >= 0 else { throw UsageError("--drop-after takes a count") }
+            return count
+        }
+        let json = arguments.flag("--json")
+        _ = try arguments.positionals()
+        guard (readerName == nil) != (simulator == nil) else {
+            throw UsageError("give either --reader NAME or --simulator [DIR]")
+        }
+        guard (simulator?.count ?? 0) <= 1 else { throw UsageError("--simulator takes at most one directory") }
+        guard simulator != nil || (!chipOptions.given && specimenOutput == nil) else {
+            throw UsageError(
+                "--pace, --no-pace, --pace-only, --chip-can and --specimen-out describe the simulated chip")
+        }
+        guard simulator?.isEmpty != false || specimenOutput == nil else {
+            throw UsageError("--specimen-out writes a specimen, not the files of DIR")
+        }
+
+        var transport: any CardTransport
+        if let simulator {
+            let files: ChipFiles
+            if let directory = simulator.first {
+                do throws(ChipSimulatorError) {
+                    files = try ChipFiles(directory: URL(fileURLWithPath: directory))
+                } catch {
+                    throw CommandFailure(error.reason)
+                }
+            } else {
+                files = try makeSpecimen(writingTo: specimenOutput)
+            }
+            transport = SimulatedChip(configuration: try chipOptions.configuration(files: files))
+        } else {
+            do throws(TransportError) {
+                let context = try PCSCContext()
+                let reader = try context.waitForCard(
+                    in: readerName?.isEmpty == false ? readerName : nil, timeout: .seconds(10))
+                transport = try context.connect(reader: reader.name, timeout: .seconds(5))
+            } catch {
+                throw CommandFailure("cannot reach the card: \(error)")
+            }
+        }
+        if let dropAfter { transport = VanishingTransport(transport, after: dropAfter) }
+
+        let connector = Connector(
+            serverURL: server, clientId: clientId, validationId: validationId, headers: headers, caFile: caFile)
+        let outcome: ValidationOutcome
+        do throws(ConnectorError) {
+            outcome = try connector.validate(
+                transport: transport, accessKey: access.accessKey, filesToRead: files,
+                timeout: .seconds(timeout ?? 30))
+        } catch {
+            throw CommandFailure(error.reason)
+        }
+        if json {
+            let value: JSONValue = [
+                "validationId": .string(validationId), "code": .integer(Int(outcome.code.rawValue)),
+                "reason": .string(outcome.reason), "postConfirmed": .bool(outcome.postConfirmed),
+                "apdus": .integer(outcome.apdus), "result": outcome.result ?? .null,
+            ]
+            print(value.serialized(pretty: true))
+        } else {
+            print("closed \(outcome.code): \(outcome.reason) (\(outcome.apdus) APDUs)")
+        }
+        return outcome.postConfirmed ? 0 : 1
+    }
+}
+
+extension RelayCommand {
+    /// A fresh specimen's files, also written with its CSCA to `directory` when given.
+    fileprivate static func makeSpecimen(writingTo directory: String?) throws -> ChipFiles {
+        do {
+            let specimen = try Specimen.generate()
+            if let directory {
+                let url = URL(fileURLWithPath: directory)
+                try specimen.files.write(to: url)
+                try Data(specimen.countrySigningCertificatePEM.utf8).write(to: url.appendingPathComponent("csca.pem"))
+            }
+            return specimen.files
+        } catch let error as ChipSimulatorError {
+            throw CommandFailure(error.reason)
+        } catch {
+            throw CommandFailure("cannot write the specimen to \(directory ?? ""): \(error.localizedDescription)")
+        }
+    }
+}
+
+/// A client that vanishes: after `count` APDUs the process exits at once, closing nothing, as
+/// a phone whose app is killed mid-read (`--drop-after`).
+private final class VanishingTransport: CardTransport {
+    private let base: any CardTransport
+    private let count: Int
+    private let sent = Atomic<Int>(0)
+
+    init(_ base: any CardTransport, after count: Int) {
+        self.base = base
+        self.count = count
+    }
+
+    var supportsExtendedLength: Bool { base.supportsExtendedLength }
+
+    func transmit(_ command: CommandAPDU) throws(TransportError) -> ResponseAPDU {
+        if sent.add(1, ordering: .relaxed).newValue > count { _exit(3) }
+        return try base.transmit(command)
+    }
+}

@@ -1,0 +1,113 @@
+import Connector
+import Dispatch
+import Emrtd
+import Foundation
+import JSON
+import Validation
+
+/// `emrtd serve`: the validation server. Clients relay a chip's APDUs over a WebSocket; the
+/// server opens and reads the chip itself, verifies it, and posts the result to the tenant.
+enum ServeCommand: Command {
+    static let name = "serve"
+    static let summary = "validate documents for remote clients that relay their chip's APDUs (WebSocket)"
+    static let usage = """
+        usage: emrtd serve --listen HOST:PORT --tenants FILE [--tls-cert FILE --tls-key FILE]
+                           [--csca FILE]... [--no-builtin] [--render]
+                           [--step-timeout S] [--session-timeout S] [--post-timeout S] [--max-sessions N]
+
+        Listens on HOST:PORT (port 0: any free port, logged) for WebSocket sessions on
+        \(ValidationProtocol.path) (subprotocol \(ValidationProtocol.subprotocol); the protocol is
+        Packages/Validation/README.md). A session names its tenant (clientId) and scan
+        (validationId), sends the MRZ or CAN and what to read; the server reads the chip through
+        the client, checks it by Passive Authentication against the trusted CSCAs
+        (masterlist/csca.pem unless --no-builtin, plus each --csca PEM bundle or DER file), POSTs
+        the result (the `read --json` document plus validationId) to the tenant's resultURL, and
+        closes with 1000 only when the result server confirmed it (2xx).
+        --tenants FILE: {"tenants": {"CLIENTID": {"resultURL": "https://…", "receiveResult": false}}}.
+        --tls-cert/--tls-key (PEM) serve wss://. --render renders JPEG 2000 images to PNG in the
+        result (off: the result keeps the images' own bytes). --step-timeout (default 10 s) bounds
+        each wait for the client, --session-timeout (120 s) a whole session, --post-timeout (10 s)
+        the result server's answer; --max-sessions (32) sessions at once, more are closed 4007.
+        One JSON line per event on standard error (never a key). Runs until SIGINT or SIGTERM.
+        Exit status: 0 stopped by a signal, 1 cannot listen or bad files, 2 wrong command line.
+        """
+
+    static func run(_ arguments: inout ArgumentReader) throws -> Int32 {
+        guard let listen = try arguments.option("--listen") else { throw UsageError("--listen HOST:PORT is required") }
+        guard let tenantsFile = try arguments.option("--tenants") else {
+            throw UsageError("--tenants FILE is required")
+        }
+        let certificate = try arguments.option("--tls-cert")
+        let key = try arguments.option("--tls-key")
+        let cscaFiles = try arguments.options("--csca")
+        let noBuiltIn = arguments.flag("--no-builtin")
+        let render = arguments.flag("--render")
+        let stepTimeout = try seconds(arguments.option("--step-timeout"), "--step-timeout") ?? 10
+        let sessionTimeout = try seconds(arguments.option("--session-timeout"), "--session-timeout") ?? 120
+        let postTimeout = try seconds(arguments.option("--post-timeout"), "--post-timeout") ?? 10
+        let maximumSessions = try seconds(arguments.option("--max-sessions"), "--max-sessions") ?? 32
+        guard try arguments.positionals().isEmpty else { throw UsageError("unexpected arguments") }
+        guard (certificate == nil) == (key == nil) else { throw UsageError("give --tls-cert and --tls-key together") }
+        guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]),
+            (0...65535).contains(port)
+        else {
+            throw UsageError("--listen takes HOST:PORT, e.g. 127.0.0.1:8443")
+        }
+        let host = String(listen[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+
+        let tenants: Tenants
+        do {
+            tenants = try Tenants(json: String(decoding: try readFile(tenantsFile), as: UTF8.self))
+        } catch let error as ValidationError {
+            throw CommandFailure("\(tenantsFile): \(error.reason)")
+        }
+        var config = ValidationServerConfig(
+            host: host, port: port, tenants: tenants,
+            reader: ReaderConfig(
+                useBuiltInAuthorityCertificates: !noBuiltIn, authorityCertificates: try cscaFiles.map(readFile),
+                renderImages: render),
+            stepTimeout: .seconds(stepTimeout), sessionTimeout: .seconds(sessionTimeout),
+            postTimeout: .seconds(postTimeout), maximumSessions: maximumSessions)
+        config.tlsCertificateFile = certificate
+        config.tlsKeyFile = key
+
+        // Signals are taken by a dispatch source, not the default handlers, so the server
+        // stops in order.
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        signal(SIGPIPE, SIG_IGN)
+        let stop = DispatchSemaphore(value: 0)
+        let sources = [SIGINT, SIGTERM].map { number in
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { stop.signal() }
+            source.resume()
+            return source
+        }
+        let server: ValidationServer
+        do throws(ValidationError) {
+            server = try ValidationServer(config: config, log: logLine)
+        } catch {
+            throw CommandFailure(error.reason)
+        }
+        stop.wait()
+        logLine(["event": "stopping"])
+        server.stop()
+        for source in sources { source.cancel() }
+        return 0
+    }
+
+    private static func seconds(_ text: String?, _ name: String) throws -> Int? {
+        guard let text else { return nil }
+        guard let value = Int(text), value > 0 else { throw UsageError("\(name) takes a positive whole number") }
+        return value
+    }
+
+    /// One line of JSON on standard error, with the time first.
+    @Sendable private static func logLine(_ event: JSONValue) {
+        guard case .object(let members) = event else { return }
+        let time = ISO8601DateFormatter.string(
+            from: Date(), timeZone: .gmt, formatOptions: [.withInternetDateTime, .withFractionalSeconds])
+        let line = JSONValue.object([JSONMember("time", .string(time))] + members).serialized() + "\n"
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+}

@@ -1,0 +1,301 @@
+import Connector
+import Emrtd
+import Foundation
+import JSON
+import LDS
+import Synchronization
+
+/// How `ValidationServer` serves.
+public struct ValidationServerConfig: Sendable {
+    /// An address or interface name; `port` 0 lets the kernel pick (see `ValidationServer.port`).
+    public var host: String
+    public var port: Int
+    /// PEM certificate chain and key files: wss:// instead of ws://.
+    public var tlsCertificateFile: String?
+    public var tlsKeyFile: String?
+    public var tenants: Tenants
+    /// The trust anchors and the per-APDU deadline of every read (`timeoutMs` is raised to
+    /// above `stepTimeout`, so that the relay's own timeout fires first and is reported as such).
+    public var reader: ReaderConfig
+    /// The longest wait for one message of the client: the handshake, the access key, each
+    /// APDU answer.
+    public var stepTimeout: Duration
+    /// The longest whole session, however fast each step is (a slow client cannot hold a session).
+    public var sessionTimeout: Duration
+    /// The longest wait for the result server's answer.
+    public var postTimeout: Duration
+    /// Sessions beyond this many at once are closed with `busy` at once.
+    public var maximumSessions: Int
+
+    public init(
+        host: String = "127.0.0.1", port: Int, tenants: Tenants,
+        reader: ReaderConfig = ReaderConfig(renderImages: false),
+        stepTimeout: Duration = .seconds(10), sessionTimeout: Duration = .seconds(120),
+        postTimeout: Duration = .seconds(10), maximumSessions: Int = 32
+    ) {
+        self.host = host
+        self.port = port
+        self.tenants = tenants
+        self.reader = reader
+        self.stepTimeout = stepTimeout
+        self.sessionTimeout = sessionTimeout
+        self.postTimeout = postTimeout
+        self.maximumSessions = maximumSessions
+    }
+}
+
+/// The server of `emrtd serve`: accepts WebSocket sessions on `ValidationProtocol.path`, runs
+/// each on a thread of its own (the read is blocking), and keeps nothing between sessions, so
+/// that more processes behind a proxy serve more clients.
+public final class ValidationServer: Sendable {
+    private let endpoint: WebSocketEndpoint
+    private let state: Shared
+
+    /// What the sessions share: the configuration, the sessions' connections, and idle
+    /// readers per selection (an `EmrtdReader` builds its trust store once, when made, and reads
+    /// one document at a time; its chip access carries the selection).
+    final class Shared: Sendable {
+        let config: ValidationServerConfig
+        let log: @Sendable (JSONValue) -> Void
+        /// The connections of the sessions running, so that `stop` can close them.
+        let sessions = Mutex<[ObjectIdentifier: WebSocketConnection]>([:])
+        let idleReaders = Mutex<[FilesToRead: [EmrtdReader]]>([:])
+
+        init(config: ValidationServerConfig, log: @escaping @Sendable (JSONValue) -> Void) {
+            self.config = config
+            self.log = log
+        }
+
+        func takeReader(for files: FilesToRead) throws(ReadError) -> EmrtdReader {
+            if let reader = idleReaders.withLock({ $0[files]?.popLast() }) { return reader }
+            return try EmrtdReader(
+                config: config.reader, chipAccess: SelectedFileAccess(base: StandardChipAccess(), selection: files))
+        }
+
+        func give(back reader: EmrtdReader, for files: FilesToRead) {
+            idleReaders.withLock { $0[files, default: []].append(reader) }
+        }
+    }
+
+    /// Listens at once; `log` gets one structured line per event (JSON objects; never a key).
+    public init(config: ValidationServerConfig, log: @escaping @Sendable (JSONValue) -> Void) throws(ValidationError) {
+        var config = config
+        let stepMilliseconds = Int(config.stepTimeout.components.seconds) * 1000
+        config.reader.timeoutMs = max(config.reader.timeoutMs, stepMilliseconds + 1000)
+        do throws(ReadError) {
+            // Checks the trust anchors now, not in the first session.
+            _ = try EmrtdReader(config: config.reader)
+        } catch {
+            throw ValidationError(.invalidArgument, "the reader cannot be made: \(error.reason)")
+        }
+        let shared = Shared(config: config, log: log)
+        state = shared
+        let tls = config.tlsCertificateFile.flatMap { certificate in
+            config.tlsKeyFile.map { (certificate: certificate, key: $0) }
+        }
+        do throws(ConnectorError) {
+            endpoint = try WebSocketEndpoint(
+                serverOn: config.host, port: config.port, path: ValidationProtocol.path,
+                protocolName: ValidationProtocol.subprotocol, tls: tls,
+                limits: WebSocketLimits(maximumMessageSize: ValidationProtocol.maximumMessageSize)
+            ) { connection in
+                Self.accept(connection, shared: shared)
+            }
+        } catch {
+            throw ValidationError(.io, error.reason)
+        }
+        log([
+            "event": "listening", "host": .string(config.host), "port": .integer(endpoint.port),
+            "tls": .bool(tls != nil), "tenants": .integer(config.tenants.byClientId.count),
+        ])
+    }
+
+    /// The port listened on.
+    public var port: Int { endpoint.port }
+
+    /// Closes every open session with 1001 (waiting up to 2 s for the close frames to go out),
+    /// then stops listening.
+    public func stop() {
+        let open = state.sessions.withLock { sessions in
+            defer { sessions = [:] }
+            return Array(sessions.values)
+        }
+        for connection in open {
+            connection.close(code: CloseCode.goingAway.rawValue, reason: "the server is stopping")
+        }
+        for _ in 0..<200 where !open.allSatisfy(\.isClosed) { Thread.sleep(forTimeInterval: 0.01) }
+        endpoint.stop()
+    }
+
+    private static func accept(_ connection: WebSocketConnection, shared: Shared) {
+        let key = ObjectIdentifier(connection)
+        let admitted = shared.sessions.withLock { sessions in
+            guard sessions.count < shared.config.maximumSessions else { return false }
+            sessions[key] = connection
+            return true
+        }
+        guard admitted else {
+            connection.close(code: CloseCode.busy.rawValue, reason: "the server is busy; try again")
+            shared.log(["event": "refused", "reason": "busy", "running": .integer(shared.config.maximumSessions)])
+            return
+        }
+        let thread = Thread {
+            ValidationSession(connection: connection, shared: shared).run()
+            shared.sessions.withLock { $0[key] = nil }
+        }
+        thread.name = "emrtd.session"
+        // The read's parsers and the JSON writer recurse; 4 MiB is address space, not memory.
+        thread.stackSize = 4 << 20
+        thread.start()
+    }
+}
+
+/// One session, start to end: handshake, access key, read, POST, close. Every ending closes
+/// the connection with its code and logs one `session` line.
+struct ValidationSession {
+    let connection: WebSocketConnection
+    let shared: ValidationServer.Shared
+
+    /// How a session ended.
+    struct Ending: Error {
+        let code: CloseCode
+        let reason: String
+    }
+
+    func run() {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var hello: ValidationHello?
+        var exchanges = 0
+        let ending: Ending
+        do throws(Ending) {
+            let deadline = start.advanced(by: shared.config.sessionTimeout)
+            let received = try handshake(deadline: deadline)
+            hello = received
+            ending = try validate(hello: received, deadline: deadline, exchanges: &exchanges)
+        } catch {
+            ending = error
+        }
+        connection.close(code: ending.code.rawValue, reason: ending.reason)
+        let elapsed = start.duration(to: clock.now)
+        shared.log([
+            "event": "session", "validationId": .optional(hello?.validationId), "clientId": .optional(hello?.clientId),
+            "code": .integer(Int(ending.code.rawValue)), "reason": .string(ending.reason),
+            "apdus": .integer(exchanges),
+            "ms": .integer(
+                Int(elapsed.components.seconds) * 1000 + Int(elapsed.components.attoseconds / 1_000_000_000_000_000)),
+        ])
+    }
+
+    /// The next client message, or the session's end.
+    private func next(deadline: ContinuousClock.Instant, expecting: String) throws(Ending) -> ClientMessage {
+        let wait = min(shared.config.stepTimeout, ContinuousClock.now.duration(to: deadline))
+        switch connection.receive(timeout: wait) {
+        case .message(.text(let text)):
+            do throws(ConnectorError) {
+                return try ClientMessage.parse(text)
+            } catch {
+                throw Ending(code: .malformedMessage, reason: error.reason)
+            }
+        case .message(.binary):
+            throw Ending(code: .malformedMessage, reason: "a binary message where \(expecting) was due")
+        case .closed(let code, let reason)
+        where code == CloseCode.messageTooLarge.rawValue || code == CloseCode.policyViolation.rawValue:
+            throw Ending(code: CloseCode(rawValue: code), reason: reason)
+        case .closed(let code, _):
+            throw Ending(code: .chipLost, reason: "the client went away (close \(code)) before \(expecting)")
+        case .timeout:
+            throw Ending(code: .timeout, reason: "no \(expecting) within the step timeout")
+        }
+    }
+
+    private func handshake(deadline: ContinuousClock.Instant) throws(Ending) -> ValidationHello {
+        guard case .hello(let hello) = try next(deadline: deadline, expecting: "hello") else {
+            throw Ending(code: .malformedMessage, reason: "the session must start with hello")
+        }
+        return hello
+    }
+
+    private func validate(hello: ValidationHello, deadline: ContinuousClock.Instant, exchanges: inout Int)
+        throws(Ending) -> Ending
+    {
+        guard let tenant = shared.config.tenants.byClientId[hello.clientId] else {
+            throw Ending(code: .unknownTenant, reason: "unknown clientId")
+        }
+        connection.send(.text(ServerMessage.ready.text))
+        guard case .access(let accessKey, let files) = try next(deadline: deadline, expecting: "access") else {
+            throw Ending(code: .malformedMessage, reason: "access must follow ready")
+        }
+
+        let transport = RelayedTransport(
+            connection: connection, stepTimeout: shared.config.stepTimeout, deadline: deadline,
+            supportsExtendedLength: hello.supportsExtendedLength)
+        let document: TravelDocument
+        let reader: EmrtdReader
+        do throws(ReadError) {
+            reader = try shared.takeReader(for: files)
+        } catch {
+            throw Ending(code: .internalError, reason: "the reader cannot be made")
+        }
+        do throws(ReadError) {
+            defer {
+                exchanges = transport.exchangeCount
+                shared.give(back: reader, for: files)
+            }
+            document = try reader.read(
+                transport: transport, accessKey: accessKey, listener: ProgressRelay(connection: connection))
+        } catch {
+            throw Self.ending(of: error, relay: transport.failed)
+        }
+
+        guard case .object(let members) = document.json else {
+            throw Ending(code: .internalError, reason: "the document has no JSON object")
+        }
+        let result = JSONValue.object([JSONMember("validationId", .string(hello.validationId))] + members)
+        let poster = ResultPoster(timeout: shared.config.postTimeout)
+        if let problem = poster.post(result.serialized(), to: tenant.resultURL, headers: hello.headers) {
+            throw Ending(code: .postFailed, reason: problem)
+        }
+        if tenant.receiveResult { connection.send(.text(ServerMessage.result(result).text)) }
+        return Ending(code: .confirmed, reason: "the result was posted")
+    }
+
+    /// The close code of a failed read: the relay's own failure first (the reader sees it only
+    /// as a transport error), then the read's kind.
+    static func ending(of error: ReadError, relay: RelayFailure?) -> Ending {
+        switch relay {
+        case .chipLost(let reason)?: return Ending(code: .chipLost, reason: reason)
+        case .timeout?: return Ending(code: .timeout, reason: "the client did not relay an APDU answer in time")
+        case .malformed(let reason)?: return Ending(code: .malformedMessage, reason: reason)
+        case .refused(let code, let reason)?: return Ending(code: code, reason: reason)
+        case nil: break
+        }
+        switch error.kind {
+        case .accessControl: return Ending(code: .accessDenied, reason: "the chip refused the access key")
+        case .transport(.tagLost), .transport(.io), .notConnected:
+            return Ending(code: .chipLost, reason: error.reason)
+        case .transport(.timeout): return Ending(code: .timeout, reason: error.reason)
+        case .cancelled: return Ending(code: .goingAway, reason: "the server is stopping")
+        default: return Ending(code: .readFailed, reason: error.reason)
+        }
+    }
+}
+
+/// Tells the client how far the read is (`progress` messages).
+private final class ProgressRelay: ReadListener {
+    let connection: WebSocketConnection
+
+    init(connection: WebSocketConnection) { self.connection = connection }
+
+    func onAccessEstablishmentStarted() {
+        connection.send(.text(ServerMessage.progress(step: "accessControl", percentage: 0).text))
+    }
+
+    func onElementaryFilesReadingProgressUpdated(id: LDSFileKind, totalProgressPercentage: Int) {
+        connection.send(.text(ServerMessage.progress(step: id.rawValue, percentage: totalProgressPercentage).text))
+    }
+
+    func onDataAuthenticationStarted() {
+        connection.send(.text(ServerMessage.progress(step: "dataAuthentication", percentage: 100).text))
+    }
+}
