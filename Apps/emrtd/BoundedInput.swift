@@ -14,6 +14,8 @@ enum InputLimit {
     /// An MRZ on standard input: 3 lines of 30 or 2 of 44 characters, with room for blank
     /// lines and spaces; far more is not a zone.
     static let mrzText = 4096
+    /// A configuration file (the validation service's tenants).
+    static let configuration = 1 << 20
 
     /// `bytes` in words: `16 MiB`, `4096 bytes`.
     static func describe(_ bytes: Int) -> String {

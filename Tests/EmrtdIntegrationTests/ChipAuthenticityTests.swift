@@ -208,6 +208,30 @@ import Testing
         #expect(chip.status == .denied && chip.chipProtocol == .chipAuthentication, "\(chip.reason)")
     }
 
+    /// A specimen directory keeps its chip's keys (`chip-keys.der`): restored, they prove the chip
+    /// again (Chip Authentication with two keys, ECDSA Active Authentication); without them the
+    /// chip is a clone.
+    @Test func savedKeysProveTheChipAgain() throws {
+        let original = try Self.credentials(
+            chipAuthentication: ["DH-3DES:0", "ECDH-AES-192:11"], activeAuthentication: "ecdsa:13:sha512:der")
+        let challenge: [UInt8] = [9, 8, 7, 6, 5, 4, 3, 2]
+        let restored = try Self.read(original, challenge: challenge) { specimen in
+            let saved = try specimen.credentials.keysFile()
+            specimen.credentials = Credentials()
+            try specimen.credentials.restoreKeys(from: saved)
+        }
+        let chip = restored.authenticationStatus.chip
+        #expect(chip.status == .authenticated && chip.chipProtocol == .chipAuthentication, "\(chip.reason)")
+        #expect(chip.activeAuthentication == .authenticated)
+        #expect(throws: ReadError.self) {
+            try Self.read(original) { specimen in
+                specimen.credentials = try Self.credentials(chipAuthentication: ["DH-3DES:0"])
+            }
+        }
+        var empty = Credentials()
+        #expect(throws: ChipSimulatorError.self) { try empty.restoreKeys(from: [0x30, 0x03, 0x02, 0x01, 0x00]) }
+    }
+
     /// Without a trusted CSCA the keys of DG14 and DG15 are not proved to be the issuer's: the
     /// chip is not called authenticated, and the reason says why.
     @Test func withoutTrustTheChipIsNotAuthenticated() throws {

@@ -85,6 +85,7 @@ enum ReadCommand: Command {
             do {
                 if let directory = simulator.first {
                     files = try ChipFiles(directory: URL(fileURLWithPath: directory))
+                    try credentials.restoreKeys(fromDirectory: URL(fileURLWithPath: directory))
                 } else {
                     let specimen = try Specimen.generate(credentials: credentials, layout: chipOptions.layout)
                     files = specimen.files

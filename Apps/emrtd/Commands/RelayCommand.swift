@@ -50,7 +50,7 @@ enum RelayCommand: Command {
         let serverText = try arguments.option("--server")
         if let specimenOutput, simulator == [], serverText == nil {
             guard try arguments.positionals().isEmpty else { throw UsageError("unexpected arguments") }
-            _ = try makeSpecimen(writingTo: specimenOutput)
+            _ = try makeSpecimen(try chipOptions.credentials(), options: chipOptions, writingTo: specimenOutput)
             return 0
         }
         let access = try AccessOptions.read(&arguments)
@@ -94,17 +94,20 @@ enum RelayCommand: Command {
 
         var transport: any CardTransport
         if let simulator {
+            var credentials = try chipOptions.credentials()
             let files: ChipFiles
             if let directory = simulator.first {
                 do throws(ChipSimulatorError) {
-                    files = try ChipFiles(directory: URL(fileURLWithPath: directory))
+                    let url = URL(fileURLWithPath: directory)
+                    files = try ChipFiles(directory: url)
+                    try credentials.restoreKeys(fromDirectory: url)
                 } catch {
                     throw CommandFailure(error.reason)
                 }
             } else {
-                files = try makeSpecimen(writingTo: specimenOutput)
+                (files, credentials) = try makeSpecimen(credentials, options: chipOptions, writingTo: specimenOutput)
             }
-            transport = SimulatedChip(configuration: try chipOptions.configuration(files: files))
+            transport = SimulatedChip(configuration: chipOptions.configuration(files: files, credentials: credentials))
         } else {
             do throws(TransportError) {
                 let context = try PCSCContext()
@@ -143,15 +146,21 @@ enum RelayCommand: Command {
 
 extension RelayCommand {
     /// A fresh specimen's files, also written with its CSCA to `directory` when given.
-    fileprivate static func makeSpecimen(writingTo directory: String?) throws -> ChipFiles {
+    /// A fresh specimen for `credentials`; with `directory`, its files, its CSCA (`csca.pem`) and
+    /// its chip's keys (`chip-keys.der`, so `--simulator DIR` later proves itself with them).
+    fileprivate static func makeSpecimen(
+        _ credentials: Credentials, options: SimulatedChipOptions, writingTo directory: String?
+    ) throws -> (ChipFiles, Credentials) {
         do {
-            let specimen = try Specimen.generate()
+            let specimen = try Specimen.generate(credentials: credentials, layout: options.layout)
             if let directory {
                 let url = URL(fileURLWithPath: directory)
                 try specimen.files.write(to: url)
                 try Data(specimen.countrySigningCertificatePEM.utf8).write(to: url.appendingPathComponent("csca.pem"))
+                try Data(try specimen.credentials.keysFile()).write(
+                    to: url.appendingPathComponent(Credentials.keysFileName))
             }
-            return specimen.files
+            return (specimen.files, specimen.credentials)
         } catch let error as ChipSimulatorError {
             throw CommandFailure(error.reason)
         } catch {

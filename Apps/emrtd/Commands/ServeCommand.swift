@@ -57,14 +57,18 @@ enum ServeCommand: Command {
 
         let tenants: Tenants
         do {
-            tenants = try Tenants(json: String(decoding: try readFile(tenantsFile), as: UTF8.self))
+            tenants = try Tenants(
+                json: String(
+                    decoding: try readFile(tenantsFile, limit: InputLimit.configuration, what: "a tenants file"),
+                    as: UTF8.self))
         } catch let error as ValidationError {
             throw CommandFailure("\(tenantsFile): \(error.reason)")
         }
         var config = ValidationServerConfig(
             host: host, port: port, tenants: tenants,
             reader: ReaderConfig(
-                useBuiltInAuthorityCertificates: !noBuiltIn, authorityCertificates: try cscaFiles.map(readFile),
+                useBuiltInAuthorityCertificates: !noBuiltIn,
+                authorityCertificates: try cscaFiles.map(readCertificateFile),
                 renderImages: render),
             stepTimeout: .seconds(stepTimeout), sessionTimeout: .seconds(sessionTimeout),
             postTimeout: .seconds(postTimeout), maximumSessions: maximumSessions)

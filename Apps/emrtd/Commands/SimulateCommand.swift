@@ -50,6 +50,7 @@ enum SimulateCommand: Command {
                     throw UsageError("--rich and --csca-out apply to the generated specimen, not to DIR")
                 }
                 files = try ChipFiles(directory: URL(fileURLWithPath: directory))
+                try credentials.restoreKeys(fromDirectory: URL(fileURLWithPath: directory))
             } else {
                 let specimen = try Specimen.generate(rich: rich, credentials: credentials, layout: chipOptions.layout)
                 files = specimen.files
