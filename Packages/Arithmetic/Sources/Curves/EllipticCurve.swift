@@ -216,9 +216,17 @@ public struct EllipticCurve: Sendable, Hashable {
             let width = 5
             let affine = LimbBuffer(count: arithmetic.affineLimbs)
             context.loadAffine(point, into: affine.pointer)
-            let table = context.multiplier.oddMultiplesAffine(affine.pointer, count: 1 << (width - 2), workspace)
+            let count = 1 << (width - 2)
+            let table =
+                context.dedicated?.oddMultiplesAffine(affine.pointer, count: count)
+                ?? context.multiplier.oddMultiplesAffine(affine.pointer, count: count, workspace)
             tables.append(table)
             wnafTerms.append(.init(digits: ScalarRecoding.wNAF(scalar, width: width), table: table.pointer))
+        }
+        if let dedicated = context.dedicated {
+            let result = LimbBuffer(count: arithmetic.affineLimbs)
+            let finite = withExtendedLifetime(tables) { dedicated.multiplyPublic(result.pointer, terms: wnafTerms) }
+            return finite ? context.affinePoint(from: result.pointer) : .infinity
         }
         let result = LimbBuffer(count: arithmetic.jacobianLimbs)
         withExtendedLifetime(tables) {
@@ -239,7 +247,8 @@ public struct EllipticCurve: Sendable, Hashable {
         let affine = LimbBuffer(count: context.arithmetic.affineLimbs)
         context.loadAffine(point, into: affine.pointer)
         let result = LimbBuffer(count: context.arithmetic.affineLimbs)
-        guard context.multiplier.multiplySecret(result.pointer, point: affine.pointer, scalar: k) else {
+        let multiplier: any SecretScalarMultiplication = context.dedicated ?? context.multiplier
+        guard multiplier.multiplySecret(result.pointer, point: affine.pointer, scalar: k) else {
             return .infinity
         }
         return context.affinePoint(from: result.pointer)
@@ -249,11 +258,12 @@ public struct EllipticCurve: Sendable, Hashable {
     public func multiplyGenerator(by scalar: BigInt) throws -> ECPoint {
         let k = try reducedScalar(scalar)
         let result = LimbBuffer(count: context.arithmetic.affineLimbs)
+        let multiplier: any SecretScalarMultiplication = context.dedicated ?? context.multiplier
         let finite: Bool
         if context.keepsGeneratorTables {
-            finite = context.multiplier.multiplyFixed(result.pointer, table: context.generatorTables.fixed, scalar: k)
+            finite = multiplier.multiplyFixed(result.pointer, table: context.generatorTables.fixed, scalar: k)
         } else {
-            finite = context.multiplier.multiplySecret(result.pointer, point: context.generatorLimbs.pointer, scalar: k)
+            finite = multiplier.multiplySecret(result.pointer, point: context.generatorLimbs.pointer, scalar: k)
         }
         return finite ? context.affinePoint(from: result.pointer) : .infinity
     }
