@@ -86,7 +86,14 @@ enum FourLimbField<Prime: FourLimbPrime> {
     @inline(__always)
     static func multiply(_ a: FieldElement4, _ b: FieldElement4) -> FieldElement4 {
         var c: Limb
-        var t0, t1, t2, t3, t4, t5, t6, t7: Limb
+        var t0: Limb
+        var t1: Limb
+        var t2: Limb
+        var t3: Limb
+        var t4: Limb
+        var t5: Limb
+        var t6: Limb
+        var t7: Limb
         (t0, c) = multiplyAdd(a.l0, b.l0, 0, 0)
         (t1, c) = multiplyAdd(a.l1, b.l0, 0, c)
         (t2, c) = multiplyAdd(a.l2, b.l0, 0, c)
@@ -110,7 +117,12 @@ enum FourLimbField<Prime: FourLimbPrime> {
     @inline(__always)
     static func square(_ a: FieldElement4) -> FieldElement4 {
         var c: Limb
-        var t1, t2, t3, t4, t5, t6: Limb
+        var t1: Limb
+        var t2: Limb
+        var t3: Limb
+        var t4: Limb
+        var t5: Limb
+        var t6: Limb
         (t1, c) = multiplyAdd(a.l0, a.l1, 0, 0)
         (t2, c) = multiplyAdd(a.l0, a.l2, 0, c)
         (t3, t4) = multiplyAdd(a.l0, a.l3, 0, c)
@@ -221,7 +233,9 @@ enum P256Prime: FourLimbPrime {
     }
 
     @inline(__always)
-    static var one: FieldElement4 { FieldElement4(1, 0xFFFF_FFFF_0000_0000, 0xFFFF_FFFF_FFFF_FFFF, 0x0000_0000_FFFF_FFFE) }
+    static var one: FieldElement4 {
+        FieldElement4(1, 0xFFFF_FFFF_0000_0000, 0xFFFF_FFFF_FFFF_FFFF, 0x0000_0000_FFFF_FFFE)
+    }
 
     /// One row: t[i] vanishes, m·p/2^64 is added into t[i+1…i+4].
     @inline(__always)
@@ -419,8 +433,7 @@ enum FourLimbNISTKernels<Prime: FourLimbPrime> {
 
     /// add-2007-bl for q1 + q2, neither infinity; masks as in `JacobianArithmetic.addCore`.
     @inline(__always)
-    static func add(_ q1: JacobianPoint4, _ q2: JacobianPoint4) -> (sum: JacobianPoint4, hZero: Limb, rZero: Limb)
-    {
+    static func add(_ q1: JacobianPoint4, _ q2: JacobianPoint4) -> (sum: JacobianPoint4, hZero: Limb, rZero: Limb) {
         let z1z1 = F.square(q1.z)
         let z2z2 = F.square(q2.z)
         let u1 = F.multiply(q1.x, z2z2)
