@@ -6,7 +6,7 @@ import CLibPNG
 /// Filters and compression are chosen for speed at a modest cost in size: deflate took two thirds of a
 /// face's rendering with libpng's defaults (adaptive filtering, zlib level 6). Every row is filtered
 /// with Up (the difference to the row above, which suits photographs) and deflated at level 1: on the
-/// faces of ../shared/data 4–5× faster than the defaults for files about 10 % larger, where no
+/// faces of ../shared/data 4–5× faster than the defaults for files 5–35 % larger, where no
 /// filtering at any level made them 50–100 % larger.
 enum PNGEncoder {
     static func encode(_ image: PixelImage) throws(LDSError) -> [UInt8] {
