@@ -8,6 +8,9 @@ protocol DedicatedCurveArithmetic: SecretScalarMultiplication {
     /// Σ kᵢ·Pᵢ over wNAF terms whose tables are affine odd multiples; the affine result goes to `r`;
     /// false when it is infinity. Variable time (public scalars).
     func multiplyPublic(_ r: Limbs, terms: [ScalarMultiplier.Term]) -> Bool
+    /// Whether Σ kᵢ·Pᵢ (as `multiplyPublic`) is finite with an affine x among the `count` values at
+    /// `candidates` (Montgomery form): X = x·Z², with no inversion. For ECDSA verification.
+    func publicCombinationHasX(in candidates: UnsafePointer<Limb>, count: Int, terms: [ScalarMultiplier.Term]) -> Bool
     /// `count` affine odd multiples P, 3P, … of the affine point P (public points only).
     func oddMultiplesAffine(_ point: UnsafePointer<Limb>, count: Int) -> LimbBuffer
 }
@@ -385,6 +388,13 @@ final class FourLimbNISTCurve: DedicatedCurveArithmetic, @unchecked Sendable {
         }
     }
 
+    func publicCombinationHasX(in candidates: UnsafePointer<Limb>, count: Int, terms: [ScalarMultiplier.Term]) -> Bool {
+        switch prime {
+        case .p256: FourLimbNISTKernels<P256Prime>.publicCombinationHasX(in: candidates, count: count, terms: terms)
+        case .p224: FourLimbNISTKernels<P224Prime>.publicCombinationHasX(in: candidates, count: count, terms: terms)
+        }
+    }
+
     func oddMultiplesAffine(_ point: UnsafePointer<Limb>, count: Int) -> LimbBuffer {
         switch prime {
         case .p256: FourLimbNISTKernels<P256Prime>.oddMultiplesAffine(point, count: count)
@@ -549,7 +559,8 @@ enum FourLimbNISTKernels<Prime: FourLimbPrime> {
         return affine
     }
 
-    static func multiplyPublic(_ r: Limbs, terms: [ScalarMultiplier.Term]) -> Bool {
+    /// Σ kᵢ·Pᵢ in Jacobian form, nil for infinity.
+    static func accumulatePublic(_ terms: [ScalarMultiplier.Term]) -> JacobianPoint4? {
         var q = JacobianPoint4(x: Prime.one, y: Prime.one, z: .zero)
         var isInfinity = true
         let length = terms.map(\.digits.count).max() ?? 0
@@ -575,9 +586,26 @@ enum FourLimbNISTKernels<Prime: FourLimbPrime> {
                 }
             }
         }
-        if isInfinity || q.z.isZeroMask == 1 { return false }
-        Self.storeAffine(r, q)
+        if isInfinity || q.z.isZeroMask == 1 { return nil }
+        return q
+    }
+
+    static func multiplyPublic(_ r: Limbs, terms: [ScalarMultiplier.Term]) -> Bool {
+        guard let q = accumulatePublic(terms) else { return false }
+        storeAffine(r, q)
         return true
+    }
+
+    static func publicCombinationHasX(in candidates: UnsafePointer<Limb>, count: Int, terms: [ScalarMultiplier.Term])
+        -> Bool
+    {
+        guard let q = accumulatePublic(terms) else { return false }
+        let z2 = F.square(q.z)
+        for index in 0..<count
+        where F.subtract(F.multiply(FieldElement4(candidates + 4 * index), z2), q.x).isZeroMask == 1 {
+            return true
+        }
+        return false
     }
 
     // MARK: Secret scalars
