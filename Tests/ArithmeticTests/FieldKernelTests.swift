@@ -51,3 +51,48 @@ import Testing
         }
     }
 }
+
+/// The dedicated four-limb fields of P-256 and P-224 (`FourLimbField`, value types) against `BigInt`, on
+/// the edges (0, 1, p - 1, p - 2, values near 2^256 mod p) and random elements, in the Montgomery form
+/// the generic field loads and reads back.
+@Suite struct FourLimbFieldTests {
+    private func check<Prime: FourLimbPrime>(_ prime: Prime.Type, modulus: BigInt) throws {
+        typealias F = FourLimbField<Prime>
+        let field = MontgomeryField(modulus: modulus)
+        let workspace = Workspace(limbCount: 4, temporaries: 1)
+        let limbs = workspace.temporary(0)
+        func element(_ value: BigInt) -> FieldElement4 {
+            field.load(value, into: limbs, scratch: workspace.scratch)
+            return FieldElement4(limbs)
+        }
+        func value(_ element: FieldElement4) -> BigInt {
+            element.store(limbs)
+            return field.value(of: limbs, scratch: workspace.scratch)
+        }
+        #expect(value(Prime.one) == BigInt(1))
+        #expect(value(Prime.modulus) == BigInt(0))  // p itself reads back as 0 mod p
+        let rModP = (BigInt(1) << 256).modulo(modulus)
+        var values = [BigInt(0), BigInt(1), BigInt(2), modulus - BigInt(1), modulus - BigInt(2), rModP]
+        values += (0..<40).map { _ in BigInt(bytes: openSSLRandomBytes(32)).modulo(modulus) }
+        for (index, x) in values.enumerated() {
+            let y = values[(index * 7 + 3) % values.count]
+            let (a, b) = (element(x), element(y))
+            #expect(value(F.multiply(a, b)) == x.multiplied(by: y, modulo: modulus), "\(x) · \(y)")
+            #expect(value(F.square(a)) == x.multiplied(by: x, modulo: modulus), "\(x)²")
+            #expect(value(F.add(a, b)) == x.adding(y, modulo: modulus))
+            #expect(value(F.subtract(a, b)) == x.subtracting(y, modulo: modulus))
+            #expect(value(F.conditionallyNegate(a, condition: 1)) == BigInt(0).subtracting(x, modulo: modulus))
+            #expect(value(F.conditionallyNegate(a, condition: 0)) == x)
+            #expect(a.isZeroMask == (x.isZero ? 1 : 0))
+            if !x.isZero { #expect(value(Prime.invert(a)) == x.inverse(modulo: modulus), "1/\(x)") }
+        }
+    }
+
+    @Test func p256MatchesBigInt() throws {
+        try check(P256Prime.self, modulus: try #require(standardCurve(12)).p)
+    }
+
+    @Test func p224MatchesBigInt() throws {
+        try check(P224Prime.self, modulus: try #require(standardCurve(10)).p)
+    }
+}

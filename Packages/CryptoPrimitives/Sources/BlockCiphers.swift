@@ -106,41 +106,58 @@ public struct SymmetricKey: Sendable, Equatable, CustomStringConvertible {
         if let iv, iv.count != blockSize {
             throw CryptoError(.invalidInputLength, "\(cipher) IV must be \(blockSize) bytes, got \(iv.count)")
         }
-        guard let context = EVP_CIPHER_CTX_new() else { throw CryptoError(.libraryFailure, "EVP_CIPHER_CTX_new") }
-        defer { EVP_CIPHER_CTX_free(context) }
-        let initialized = secret.withUnsafeBytes { key in
-            EVP_CipherInit_ex2(
-                context,
-                implementation.pointer,
-                key.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                iv,
-                encrypt ? 1 : 0,
-                nil
-            )
-        }
-        guard initialized == 1, EVP_CIPHER_CTX_set_padding(context, 0) == 1 else {
-            throw CryptoError(.libraryFailure, openSSLErrorDescription("\(cipher) initialization"))
-        }
+        let slot: KeyedContextCache.CipherSlot =
+            switch (mode, encrypt) {
+            case (.cbc, true): .cbcEncrypt
+            case (.cbc, false): .cbcDecrypt
+            case (.ecb, true): .ecbEncrypt
+            case (.ecb, false): .ecbDecrypt
+            }
         var output = [UInt8](repeating: 0, count: input.count + blockSize)
         var written: Int32 = 0
         var finalWritten: Int32 = 0
-        let succeeded = output.withUnsafeMutableBufferPointer { out in
-            guard let outBase = out.baseAddress else { return false }
-            if let inBase = input.baseAddress, input.count > 0,
-                EVP_CipherUpdate(
-                    context,
-                    outBase,
-                    &written,
-                    inBase.assumingMemoryBound(to: UInt8.self),
-                    Int32(input.count)
-                ) != 1
-            {
-                return false
+        let succeeded = try cache.withCipherContext(
+            slot, make: { try makeCipherContext(implementation, encrypt: encrypt) }
+        ) {
+            context in
+            // No cipher and no key: the context keeps both, and its padding setting, and takes the IV.
+            guard EVP_CipherInit_ex2(context, nil, nil, iv, encrypt ? 1 : 0, nil) == 1 else {
+                throw CryptoError(.libraryFailure, openSSLErrorDescription("\(cipher) initialization"))
             }
-            return EVP_CipherFinal_ex(context, outBase + Int(written), &finalWritten) == 1
+            return output.withUnsafeMutableBufferPointer { out in
+                guard let outBase = out.baseAddress else { return false }
+                if let inBase = input.baseAddress, input.count > 0,
+                    EVP_CipherUpdate(
+                        context,
+                        outBase,
+                        &written,
+                        inBase.assumingMemoryBound(to: UInt8.self),
+                        Int32(input.count)
+                    ) != 1
+                {
+                    return false
+                }
+                return EVP_CipherFinal_ex(context, outBase + Int(written), &finalWritten) == 1
+            }
         }
         guard succeeded else { throw CryptoError(.libraryFailure, openSSLErrorDescription("\(cipher) operation")) }
         output.removeLast(output.count - Int(written + finalWritten))
         return output
+    }
+
+    /// A cipher context keyed with this key for one mode and direction, padding off; `run` sets the IV
+    /// per use.
+    private func makeCipherContext(_ implementation: FetchedAlgorithm, encrypt: Bool) throws -> OpaquePointer {
+        guard let context = EVP_CIPHER_CTX_new() else { throw CryptoError(.libraryFailure, "EVP_CIPHER_CTX_new") }
+        let initialized = secret.withUnsafeBytes { key in
+            EVP_CipherInit_ex2(
+                context, implementation.pointer, key.baseAddress?.assumingMemoryBound(to: UInt8.self), nil,
+                encrypt ? 1 : 0, nil)
+        }
+        guard initialized == 1, EVP_CIPHER_CTX_set_padding(context, 0) == 1 else {
+            EVP_CIPHER_CTX_free(context)
+            throw CryptoError(.libraryFailure, openSSLErrorDescription("\(cipher) initialization"))
+        }
+        return context
     }
 }

@@ -45,14 +45,15 @@ extension SymmetricKey {
         if let length, !(1...cipher.blockSize).contains(length) {
             throw CryptoError(.invalidParameter, "CMAC truncation to \(length) bytes")
         }
-        let context = try cache.duplicateCMACContext { try makeCMACContext() }
-        defer { EVP_MAC_CTX_free(context) }
-        let updated =
-            bytes.isEmpty
-            ? 1 : EVP_MAC_update(context, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count)
         var mac = [UInt8](repeating: 0, count: cipher.blockSize)
         var macLength = 0
-        guard updated == 1, EVP_MAC_final(context, &mac, &macLength, mac.count) == 1, macLength == mac.count else {
+        let succeeded = try cache.withCMACContext(make: { try makeCMACContext() }) { context in
+            let updated =
+                bytes.isEmpty
+                ? 1 : EVP_MAC_update(context, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count)
+            return updated == 1 && EVP_MAC_final(context, &mac, &macLength, mac.count) == 1
+        }
+        guard succeeded, macLength == mac.count else {
             throw CryptoError(.libraryFailure, openSSLErrorDescription("CMAC"))
         }
         return Array(mac.prefix(length ?? mac.count))

@@ -200,6 +200,50 @@ public struct EllipticCurve: Sendable, Hashable {
     func linearCombination(_ terms: [(scalar: BigInt, point: ECPoint)]) -> ECPoint {
         let arithmetic = context.arithmetic
         let workspace = Workspace(limbCount: context.field.limbCount)
+        let (tables, wnafTerms) = publicTerms(terms, workspace)
+        if let dedicated = context.dedicated {
+            let result = LimbBuffer(count: arithmetic.affineLimbs)
+            let finite = withExtendedLifetime(tables) { dedicated.multiplyPublic(result.pointer, terms: wnafTerms) }
+            return finite ? context.affinePoint(from: result.pointer) : .infinity
+        }
+        let result = LimbBuffer(count: arithmetic.jacobianLimbs)
+        withExtendedLifetime(tables) {
+            context.multiplier.multiplyPublic(result.pointer, terms: wnafTerms, workspace)
+        }
+        return context.publicPoint(fromJacobian: result.pointer, workspace)
+    }
+
+    /// Whether Σ kᵢ·Pᵢ is a finite point whose x-coordinate is ≡ r (mod n), 0 ≤ r < n: ECDSA's last
+    /// check. The dedicated back ends compare X with x·Z² for each x = r + j·n below p, which spares the
+    /// inversion to affine form.
+    func linearCombinationHasX(_ terms: [(scalar: BigInt, point: ECPoint)], congruentTo r: BigInt) -> Bool {
+        guard let dedicated = context.dedicated else {
+            guard case .affine(let x, _) = linearCombination(terms) else { return false }
+            return x.modulo(order) == r
+        }
+        let workspace = Workspace(limbCount: context.field.limbCount)
+        let (tables, wnafTerms) = publicTerms(terms, workspace)
+        var candidates: [BigInt] = []
+        var x = r
+        while x < p {
+            candidates.append(x)
+            x = x + order
+        }
+        let n = context.field.limbCount
+        let limbs = LimbBuffer(count: max(candidates.count, 1) * n)
+        for (index, candidate) in candidates.enumerated() {
+            context.field.load(candidate, into: limbs.pointer + index * n, scratch: workspace.scratch)
+        }
+        return withExtendedLifetime(tables) {
+            dedicated.publicCombinationHasX(in: limbs.pointer, count: candidates.count, terms: wnafTerms)
+        }
+    }
+
+    /// The wNAF terms of a public linear combination and the tables they point into (kept alive by the
+    /// caller): the generator's precomputed table, or odd multiples computed for the point.
+    private func publicTerms(
+        _ terms: [(scalar: BigInt, point: ECPoint)], _ workspace: Workspace
+    ) -> (tables: [LimbBuffer], terms: [ScalarMultiplier.Term]) {
         var tables: [LimbBuffer] = []
         var wnafTerms: [ScalarMultiplier.Term] = []
         for (scalar, point) in terms {
@@ -214,17 +258,16 @@ public struct EllipticCurve: Sendable, Hashable {
                 continue
             }
             let width = 5
-            let affine = LimbBuffer(count: arithmetic.affineLimbs)
+            let affine = LimbBuffer(count: context.arithmetic.affineLimbs)
             context.loadAffine(point, into: affine.pointer)
-            let table = context.multiplier.oddMultiplesAffine(affine.pointer, count: 1 << (width - 2), workspace)
+            let count = 1 << (width - 2)
+            let table =
+                context.dedicated?.oddMultiplesAffine(affine.pointer, count: count)
+                ?? context.multiplier.oddMultiplesAffine(affine.pointer, count: count, workspace)
             tables.append(table)
             wnafTerms.append(.init(digits: ScalarRecoding.wNAF(scalar, width: width), table: table.pointer))
         }
-        let result = LimbBuffer(count: arithmetic.jacobianLimbs)
-        withExtendedLifetime(tables) {
-            context.multiplier.multiplyPublic(result.pointer, terms: wnafTerms, workspace)
-        }
-        return context.publicPoint(fromJacobian: result.pointer, workspace)
+        return (tables, wnafTerms)
     }
 
     // MARK: Secret scalars (regular schedule)
@@ -239,7 +282,8 @@ public struct EllipticCurve: Sendable, Hashable {
         let affine = LimbBuffer(count: context.arithmetic.affineLimbs)
         context.loadAffine(point, into: affine.pointer)
         let result = LimbBuffer(count: context.arithmetic.affineLimbs)
-        guard context.multiplier.multiplySecret(result.pointer, point: affine.pointer, scalar: k) else {
+        let multiplier: any SecretScalarMultiplication = context.dedicated ?? context.multiplier
+        guard multiplier.multiplySecret(result.pointer, point: affine.pointer, scalar: k) else {
             return .infinity
         }
         return context.affinePoint(from: result.pointer)
@@ -249,11 +293,12 @@ public struct EllipticCurve: Sendable, Hashable {
     public func multiplyGenerator(by scalar: BigInt) throws -> ECPoint {
         let k = try reducedScalar(scalar)
         let result = LimbBuffer(count: context.arithmetic.affineLimbs)
+        let multiplier: any SecretScalarMultiplication = context.dedicated ?? context.multiplier
         let finite: Bool
         if context.keepsGeneratorTables {
-            finite = context.multiplier.multiplyFixed(result.pointer, table: context.generatorTables.fixed, scalar: k)
+            finite = multiplier.multiplyFixed(result.pointer, table: context.generatorTables.fixed, scalar: k)
         } else {
-            finite = context.multiplier.multiplySecret(result.pointer, point: context.generatorLimbs.pointer, scalar: k)
+            finite = multiplier.multiplySecret(result.pointer, point: context.generatorLimbs.pointer, scalar: k)
         }
         return finite ? context.affinePoint(from: result.pointer) : .infinity
     }

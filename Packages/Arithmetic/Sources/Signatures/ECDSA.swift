@@ -87,9 +87,7 @@ public enum ECDSA {
         guard let w = s.inverse(modulo: n) else { return false }
         let u1 = e.multiplied(by: w, modulo: n)
         let u2 = r.multiplied(by: w, modulo: n)
-        let point = curve.linearCombination([(u1, curve.generator), (u2, publicKey)])
-        guard case .affine(let x, _) = point else { return false }
-        return x.modulo(n) == r
+        return curve.linearCombinationHasX([(u1, curve.generator), (u2, publicKey)], congruentTo: r)
     }
 
     /// The digest as an integer, keeping its leftmost ⌈bits of n⌉ bits.

@@ -15,6 +15,9 @@ final class CurveContext: @unchecked Sendable {
     /// twins), the arithmetic runs there, where doubling is cheaper; points are mapped at the boundary.
     let isomorphism: CurveIsomorphism?
     let multiplier: ScalarMultiplier
+    /// The dedicated arithmetic of P-256 and P-224 (`FourLimbNISTCurve`), which serves every scalar
+    /// multiplication when present; the generic back end still builds the generator's tables.
+    let dedicated: (any DedicatedCurveArithmetic)?
     /// The generator, affine, in Montgomery form.
     let generatorLimbs: LimbBuffer
     /// Whether to build and keep generator tables (standard curves: they are used again and again).
@@ -50,9 +53,18 @@ final class CurveContext: @unchecked Sendable {
         arithmetic = JacobianArithmetic(
             field: field, a: isomorphism == nil ? a : p - BigInt(3), b: isomorphism?.mapB(b, p: p) ?? b)
         multiplier = ScalarMultiplier(curve: arithmetic, order: order)
+        dedicated = CurveContext.dedicatedArithmetic(p: p, a: a, isomorphism: isomorphism, multiplier: multiplier)
         generatorLimbs = LimbBuffer(count: 2 * field.limbCount)
         keepsGeneratorTables = keepsTables
         loadAffine(generator, into: generatorLimbs.pointer)
+    }
+
+    private static func dedicatedArithmetic(
+        p: BigInt, a: BigInt, isomorphism: CurveIsomorphism?, multiplier: ScalarMultiplier
+    ) -> (any DedicatedCurveArithmetic)? {
+        guard isomorphism == nil, a == p - BigInt(3) else { return nil }
+        guard let prime = NISTMontgomery.prime(for: p) else { return nil }
+        return FourLimbNISTCurve(prime: prime, multiplier: multiplier)
     }
 
     var generatorTables: GeneratorTables {

@@ -81,7 +81,7 @@ final class ScalarMultiplier: @unchecked Sendable {
 
     /// The scalar as limbs, made odd: k if k is odd, else order - k (the caller negates the result).
     /// Returns the limbs and 1 when negated, with no branch on k. Requires 0 < k < order.
-    private func oddScalar(_ scalar: BigInt) -> (limbs: [Limb], negated: Limb) {
+    func oddScalar(_ scalar: BigInt) -> (limbs: [Limb], negated: Limb) {
         let count = (orderBits + 63) / 64
         var k = ScalarRecoding.limbs(of: scalar, count: count)
         var complement = ScalarRecoding.limbs(of: order, count: count)
