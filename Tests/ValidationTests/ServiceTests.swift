@@ -119,6 +119,7 @@ import Validation
         #expect(specimen.status == 0)
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("chip/csca.pem").path))
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("chip/DG1.bin").path))
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("chip/chip-keys.der").path))
     }
 
     /// wss:// with the server's certificate trusted by --ca, refused without it; beyond
@@ -249,6 +250,9 @@ final class Rig: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let specimen = try Specimen.generate()
         try specimen.files.write(to: directory.appendingPathComponent("chip"))
+        // The chip's keys beside its files, so the relays' chips prove themselves (else: clones).
+        try Data(try specimen.credentials.keysFile()).write(
+            to: directory.appendingPathComponent("chip").appendingPathComponent(Credentials.keysFileName))
         let csca = directory.appendingPathComponent("csca.pem")
         try Data(specimen.countrySigningCertificatePEM.utf8).write(to: csca)
         let script = Prerequisites.repositoryRoot.appendingPathComponent("Tools/result-server.py").path
