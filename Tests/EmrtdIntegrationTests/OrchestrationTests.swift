@@ -48,7 +48,7 @@ import Transport
         let data = document.authenticationStatus.data
         #expect(data.status == .authenticated, "\(data.errors)")
         #expect(data.sodSignatureValid && data.certificateChainValid && data.dataGroupHashesValid)
-        #expect(data.dataGroupHashes.map(\.dataGroup) == [1, 2, 11, 12])
+        #expect(data.dataGroupHashes.map(\.dataGroupNumber) == [1, 2, 11, 12])
         #expect(data.dataGroupHashes.allSatisfy { $0.status == .valid })
         #expect(document.machineReadableZoneInformation?.fields.documentNumber == "L898902C")
         #expect(document.face?.images.first?.format == .jpeg)
@@ -76,7 +76,7 @@ import Transport
         #expect(document.personsToNotify?.persons.first?.name == "ERIKSSON<<LARS")
         let hashes = Dictionary(
             uniqueKeysWithValues: document.authenticationStatus.data.dataGroupHashes.map {
-                ($0.dataGroup, $0.status)
+                ($0.dataGroupNumber, $0.status)
             })
         #expect(
             hashes == [

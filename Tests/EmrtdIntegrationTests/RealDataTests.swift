@@ -46,7 +46,7 @@ import Testing
         else { return }
         let document = try Self.read(directory)
         let data = document.authenticationStatus.data
-        let hashes = Dictionary(uniqueKeysWithValues: data.dataGroupHashes.map { ($0.dataGroup, $0.status) })
+        let hashes = Dictionary(uniqueKeysWithValues: data.dataGroupHashes.map { ($0.dataGroupNumber, $0.status) })
         #expect(hashes == [1: .valid, 2: .valid, 3: .notRead, 14: .valid, 15: .invalid])
         #expect(data.sodSignatureValid)
         #expect(data.hashAlgorithm == "SHA-1")
@@ -73,7 +73,7 @@ import Testing
         guard let directory = try Self.dumpDirectory("loes2006", names: Self.loes2006Files) else { return }
         let document = try Self.read(directory)
         let data = document.authenticationStatus.data
-        #expect(data.dataGroupHashes.map(\.dataGroup) == [1, 2, 15])
+        #expect(data.dataGroupHashes.map(\.dataGroupNumber) == [1, 2, 15])
         #expect(data.dataGroupHashes.allSatisfy { $0.status == .valid })
         #expect(data.sodSignatureValid && data.dataGroupHashesValid)
         #expect(data.hashAlgorithm == "SHA-256")

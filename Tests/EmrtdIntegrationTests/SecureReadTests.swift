@@ -30,7 +30,7 @@ import Transport
 
     static func hashes(_ document: TravelDocument) -> [Int: DataGroupHashResult.Status] {
         Dictionary(
-            uniqueKeysWithValues: document.authenticationStatus.data.dataGroupHashes.map { ($0.dataGroup, $0.status) })
+            uniqueKeysWithValues: document.authenticationStatus.data.dataGroupHashes.map { ($0.dataGroupNumber, $0.status) })
     }
 
     @Test func basicAccessControlRead() throws {

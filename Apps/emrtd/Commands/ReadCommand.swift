@@ -101,7 +101,7 @@ enum ReadCommand: Command {
         } catch {
             progress?.finish()
             if json { print(readErrorToJson(error)) } else { printError("emrtd read: \(readErrorMessage(error))") }
-            if debug, !json, let log = error.debugInfo?.log { printError(describe(log)) }
+            if debug, !json, let log = error.debugInfo?.events { printError(describe(log)) }
             return 1
         }
         let elapsed = start.duration(to: clock.now)
@@ -110,7 +110,7 @@ enum ReadCommand: Command {
             print(travelDocumentToJson(document))
         } else {
             print(summary(of: document, elapsed: elapsed))
-            if debug, let log = document.debugInfo?.log { print(describe(log)) }
+            if debug, let log = document.debugInfo?.events { print(describe(log)) }
         }
         return 0
     }
@@ -157,7 +157,7 @@ enum ReadCommand: Command {
             "hashes \(data.dataGroupHashesValid ? "valid" : "not valid")",
         ]
         lines.append("data:      \(data.status.rawValue) (\(checks.joined(separator: ", ")))")
-        for hash in data.dataGroupHashes { lines.append("           dg\(hash.dataGroup) \(hash.status.rawValue)") }
+        for hash in data.dataGroupHashes { lines.append("           dg\(hash.dataGroupNumber) \(hash.status.rawValue)") }
         for error in data.errors { lines.append("           \(error)") }
         let chip = document.authenticationStatus.chip
         lines.append("chip:      \(chip.status.rawValue): \(chip.reason)")
@@ -170,9 +170,9 @@ enum ReadCommand: Command {
         return lines.joined(separator: "\n")
     }
 
-    private static func describe(_ log: [DebugInfo.Entry]) -> String {
+    private static func describe(_ log: [DebugEvent]) -> String {
         log.map { entry in
-            String(format: "%8.3f  ", Double(entry.millisecondsSinceStart) / 1000)
+            String(format: "%8.3f  ", Double(entry.timestampMillis) / 1000)
                 + entry.message.replacingOccurrences(of: "\n", with: "\n          ")
         }.joined(separator: "\n")
     }

@@ -109,26 +109,53 @@ public func readErrorMessage(_ error: ReadError) -> String {
     return error.reason.isEmpty ? what : "\(what): \(error.reason)"
 }
 
-/// The error as JSON: `{"type", "kind", "detail", "reason", "message", "debugInfo"}` (`kind` for
-/// `read` errors, `detail` for `io`/`unexpected` link errors, `null` otherwise).
+/// The error as JSON, the reference's shape: `code` (snake_case: `invalid_argument`,
+/// `access_control`, `chip_authentication`, `not_connected`, `read`, `cancelled`,
+/// `nfc_unavailable`), `message`, `reason`, `kind` (`read` errors only) and `debugInfo` (null for
+/// the variants without one: `invalid_argument`, `nfc_unavailable`). Added: `type`, this
+/// project's finer name (`tagLost`, `io`…), and `detail`, a link error's own text.
 public func readErrorToJson(_ error: ReadError, prettyPrinted: Bool = true) -> String {
     readErrorJSON(error).serialized(pretty: prettyPrinted)
 }
 
-func readErrorJSON(_ error: ReadError) -> JSONValue {
-    var kind: JSONValue = .null
-    var detail: JSONValue = .null
-    switch error.kind {
-    case .read(let failure): kind = failure.json
-    case .transport(.io(let text)), .transport(.unexpected(let text)): detail = .string(text)
-    default: break
+extension ReadError {
+    /// The reference's variant: a link failure is `NotConnected`, an unexpected exchange `Read`
+    /// of kind `unknown`, a cancelled link `Cancelled`.
+    public var code: String {
+        switch kind {
+        case .invalidArgument: "invalid_argument"
+        case .accessControl: "access_control"
+        case .chipAuthentication: "chip_authentication"
+        case .notConnected, .transport(.tagLost), .transport(.timeout), .transport(.io): "not_connected"
+        case .read, .transport(.unexpected): "read"
+        case .cancelled, .transport(.cancelled): "cancelled"
+        case .nfcUnavailable: "nfc_unavailable"
+        }
     }
+
+    /// The reference's `ReadErrorKind` for `read` errors, nil for the others.
+    public var readErrorKind: ReadFailure? {
+        switch kind {
+        case .read(let failure): failure
+        case .transport(.unexpected): .unknown
+        default: nil
+        }
+    }
+}
+
+func readErrorJSON(_ error: ReadError) -> JSONValue {
+    var detail: JSONValue = .null
+    if case .transport(.io(let text)) = error.kind { detail = .string(text) }
+    if case .transport(.unexpected(let text)) = error.kind { detail = .string(text) }
+    let carriesDebugInfo = error.code != "invalid_argument" && error.code != "nfc_unavailable"
+    let debugInfo = error.debugInfo ?? DebugInfo(events: [], filesRead: nil, apduCount: 0, bytesTransferred: 0, durationMs: 0)
     return [
-        "type": .string(error.typeName),
-        "kind": kind,
-        "detail": detail,
-        "reason": .string(error.reason),
+        "code": .string(error.code),
         "message": .string(readErrorMessage(error)),
-        "debugInfo": error.debugInfo.map(\.json) ?? .null,
+        "reason": .string(error.reason),
+        "kind": .optional(error.readErrorKind),
+        "debugInfo": carriesDebugInfo ? debugInfo.json : .null,
+        "type": .string(error.typeName),
+        "detail": detail,
     ]
 }

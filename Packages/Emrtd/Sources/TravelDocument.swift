@@ -100,32 +100,38 @@ public struct ChipAuthenticationStatus: Sendable, Hashable {
 // MARK: - JSON
 
 extension TravelDocument: JSONRepresentable {
-    /// The document as the JSON contract shapes it: every property a key (absent ones `null`),
-    /// bytes as padded base64, enums by case name.
+    /// The document as the reference model's JSON contract shapes it (`Packages/Output/README.md`
+    /// states the rules): every key of its `TravelDocument`, absent values `null`, bytes as padded
+    /// base64, enums by case name. Added: `pace` (the PACE run), `deniedFiles`, and the versions
+    /// as stored (`ldsVersionRaw`, `unicodeVersionRaw`).
     public var json: JSONValue {
-        [
-            "ldsMasterFile": ldsMasterFile.json,
-            "ldsVersion": .optional(ldsVersion),
-            "unicodeVersion": .optional(unicodeVersion),
+        let emptyFace: JSONValue = ["faceImage": .null, "records": []]
+        return [
+            "ldsMasterFile": ldsMasterFile.json(denied: deniedFiles),
+            "ldsVersion": .optional(ldsVersion.map(CommonFile.dottedVersion)),
+            "ldsVersionRaw": .optional(ldsVersion),
+            "unicodeVersion": .optional(unicodeVersion.map(CommonFile.dottedVersion)),
+            "unicodeVersionRaw": .optional(unicodeVersion),
             "accessControlProtocolUsed": accessControlProtocolUsed.json,
             "paceMapping": .optional(paceMapping),
             "pace": pace.map(paceJSON) ?? .null,
             "authenticationStatus": authenticationStatus.json,
-            "machineReadableZoneInformation": .optional(machineReadableZoneInformation),
-            "face": .optional(face),
-            "fingerprints": .optional(fingerprints),
-            "iris": .optional(iris),
+            "machineReadableZoneInformation": machineReadableZoneInformation.map(machineReadableZoneInformationJSON)
+                ?? .null,
+            "encodedIdentificationFeaturesFace": face?.json ?? emptyFace,
+            "encodedIdentificationFeaturesFinger": .optional(fingerprints),
+            "encodedIdentificationFeaturesIris": .optional(iris),
             "displayedPortrait": .optional(displayedPortrait),
-            "displayedSignature": .optional(displayedSignature),
+            "displayedSignatureOrUsualMark": .optional(displayedSignature),
             "additionalPersonalDetails": .optional(additionalPersonalDetails),
             "additionalDocumentDetails": .optional(additionalDocumentDetails),
             "optionalDetails": .optional(optionalDetails),
-            "securityInfos": .optional(securityInfos),
-            "activeAuthenticationPublicKey": .optional(activeAuthenticationPublicKey),
+            "securityOptions": .optional(securityInfos),
+            "activeAuthenticationPublicKeyInfo": .optional(activeAuthenticationPublicKey),
             "personsToNotify": .optional(personsToNotify),
             "deniedFiles": .array(deniedFiles),
             "warnings": .array(warnings.map(JSONValue.string)),
-            "debugInfo": .optional(debugInfo),
+            "debugInfo": (debugInfo ?? DebugInfo(events: [], filesRead: nil, apduCount: 0, bytesTransferred: 0, durationMs: 0)).json,
         ]
     }
 }

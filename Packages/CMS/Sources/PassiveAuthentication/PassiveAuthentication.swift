@@ -77,7 +77,7 @@ public enum PassiveAuthentication {
             }
             results.append(
                 DataGroupHashResult(
-                    dataGroup: number, status: status, expectedHash: expectedHash, computedHash: computedHash))
+                    dataGroupNumber: number, status: status, expectedHash: expectedHash, computedHash: computedHash))
         }
         return (results, errors)
     }

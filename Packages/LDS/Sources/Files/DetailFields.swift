@@ -43,7 +43,44 @@ public struct LDSDate: Sendable, Equatable, JSONRepresentable {
         }
     }
 
-    public var json: JSONValue { ["value": .string(value), "encoding": encoding.json] }
+    /// The digits as the reference model writes them (YYYYMMDD, YYYYMMDDhhmmss); how the chip
+    /// stored them is `encoding`, beside it where the owner adds it.
+    public var json: JSONValue { .string(value) }
+}
+
+/// The texts of DG11, DG12 and DG16 as the JSON shows them: fillers (`<`) become single spaces,
+/// no doubled or edge spaces.
+enum DetailText {
+    static func clean(_ text: String) -> String {
+        text.split(whereSeparator: { $0 == "<" || $0 == " " }).joined(separator: " ")
+    }
+
+    /// A field of lines separated by `<` (place of birth, address), empty lines kept.
+    static func lines(_ text: String) -> [String] {
+        text.split(separator: "<", omittingEmptySubsequences: false).map {
+            $0.split(separator: " ").joined(separator: " ")
+        }
+    }
+
+    /// A full name: the primary identifier before `<<`, the secondary one after it.
+    static func name(_ text: String) -> JSONValue {
+        let parts = text.components(separatedBy: "<<")
+        let primary = clean(parts.first ?? "")
+        let secondary = clean(parts.dropFirst().joined(separator: " "))
+        return [
+            "primaryIdentifier": primary.isEmpty ? .null : .string(primary),
+            "secondaryIdentifier": secondary.isEmpty ? .null : .string(secondary),
+        ]
+    }
+
+    static func optional(_ text: String?) -> JSONValue { .optional(text.map(clean)) }
+
+    static func linesJSON(_ text: String?) -> JSONValue {
+        text.map { .array(lines($0).map(JSONValue.string)) } ?? .null
+    }
+
+    /// How a date was stored, when it was (added beside the date: `text` or `bcd`).
+    static func encoding(_ date: LDSDate?) -> JSONValue { date.map(\.encoding.json) ?? .null }
 }
 
 /// Reading the data objects of DG11, DG12 and DG16 templates: text, dates, images, counts.
