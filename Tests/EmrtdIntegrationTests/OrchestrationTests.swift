@@ -61,7 +61,7 @@ import Transport
         #expect(document.ldsMasterFile.filesRead == [.com, .sod, .dg1, .dg2, .dg11, .dg12])
         #expect(document.ldsMasterFile.dataGroups[2] == specimen.files[dataGroup: 2])
         #expect(document.warnings.isEmpty, "\(document.warnings)")
-        #expect((document.debugInfo?.apduCount ?? 0) > 0 && document.debugInfo?.log.isEmpty == true)
+        #expect((document.debugInfo?.apduCount ?? 0) > 0 && document.debugInfo?.events.isEmpty == true)
     }
 
     @Test func everyDataGroupOfTheRichSpecimen() throws {
@@ -192,12 +192,14 @@ import Transport
         let document = try Self.reader(trusting: specimen).read(
             transport: Self.openChip(specimen.files), accessKey: Self.accessKey)
         let outcome = readOutcome(document: document, error: nil, durationMs: 12)
-        #expect(outcome.issuingState == "UTO" && outcome.documentCode == "P" && outcome.result == "success")
+        #expect(outcome.mrzIssuingState == "UTO" && outcome.mrzDocumentCode == "P" && outcome.resultStatus == "success")
         let text = readOutcomeToJson(outcome)
         for personal in ["ERIKSSON", "ANNA", "L898902C", "690806", "940623", "ZENITH"] {
             #expect(!text.contains(personal))
         }
         let failed = readOutcome(document: nil, error: ReadError(.accessControl, "refused"), durationMs: 3)
-        #expect(failed.result == "accessControl" && failed.errorReason == "refused")
+        #expect(
+            failed.resultStatus == "failure" && failed.resultError == "access_control"
+                && failed.errorReason == "refused")
     }
 }
