@@ -45,6 +45,9 @@ let libraries: [Library] = [
             "Secrets",
         ]),
     Library(
+        name: "Output", dependencies: ["ASN1", "AccessControl", "CMS", "Emrtd", "ICAO", "LDS", "MRZ"],
+        testDependencies: ["ChipSimulator"]),
+    Library(
         name: "ChipSimulator",
         dependencies: ["Transport", "CryptoPrimitives", "Arithmetic", "ASN1", "ICAO", "LDS", "COpenSSL", "Secrets"]),
 ]
@@ -94,6 +97,7 @@ let package = Package(
                 name: "emrtd",
                 dependencies: [
                     "JSON", "MRZ", "LDS", "CMS", "Transport", "PCSC", "Emrtd", "ChipSimulator", "AccessControl",
+                    "Output",
                 ],
                 path: "Apps/emrtd"
             ),

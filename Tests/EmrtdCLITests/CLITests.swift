@@ -138,3 +138,31 @@ import Testing
         #expect(faces[0]["size"]?["width"] == 413)
     }
 }
+
+/// `emrtd read --report` and `--out`: the HTML page, and a dump that verifies later against the
+/// simulator's CSCA written beside it.
+@Suite struct ReportCLITests {
+    @Test func readWritesTheReportAndADumpThatVerifies() throws {
+        guard let emrtd = CLITests.emrtd() else { return }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let report = directory.appendingPathComponent("read.html")
+        let dump = directory.appendingPathComponent("dump")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let read = try Subprocess.run(
+            emrtd,
+            [
+                "read", "--simulator", "--mrz", "L898902C", "690806", "940623", "--report", report.path, "--out",
+                dump.path,
+            ])
+        #expect(read.status == 0, "\(read.combinedOutput)")
+        let page = try String(contentsOf: report, encoding: .utf8)
+        #expect(page.hasPrefix("<!DOCTYPE html>") && page.contains("ANNA MARIA ERIKSSON"))
+        #expect(page.contains("APDU timeline") && page.contains("data:image/jpeg;base64,"))
+        let verify = try Subprocess.run(
+            emrtd,
+            ["verify", "--dir", dump.path, "--csca", dump.appendingPathComponent("CSCA.der").path, "--no-builtin"])
+        #expect(verify.status == 0, "\(verify.combinedOutput)")
+        #expect(try JSONValue.parse(verify.output)["status"] == "authenticated")
+    }
+}

@@ -4,6 +4,7 @@ import Emrtd
 import Foundation
 import LDS
 import MRZ
+import Output
 import PCSC
 import Transport
 
@@ -16,8 +17,8 @@ enum ReadCommand: Command {
         usage: emrtd read (--reader NAME | --simulator [DIR] [--pace NAME[:PARAM]]... [--no-pace] [--pace-only]
                                                  [--chip-can CAN])
                           (--mrz DOCNUMBER DATEOFBIRTH DATEOFEXPIRY | --can CAN | --mrz-lines LINE...)
-                          [--access auto|pace|bac] [--csca FILE]... [--no-builtin] [--json] [--out DIR] [--challenge HEX] [--debug]
-                          [--no-render]
+                          [--access auto|pace|bac] [--csca FILE]... [--no-builtin] [--json] [--out DIR] [--report FILE.html]
+                          [--challenge HEX] [--debug] [--no-render]
 
         Opens the chip (PACE when it offers it, else BAC; --access below), reads EF.COM, EF.SOD and
         every data group, checks them by Passive Authentication against the trusted CSCAs
@@ -25,7 +26,10 @@ enum ReadCommand: Command {
         prints a summary: holder, document, the data and chip verdicts with their reasons,
         warnings, APDUs and time. --json prints the whole document as JSON instead; --out DIR
         writes every file read (COM.bin, SOD.bin, DG1.bin…, the `emrtd dump` layout) and every
-        image (with PNG renderings of JPEG 2000). --challenge gives the 8-byte Active
+        image (with PNG renderings of JPEG 2000), and for the simulator's specimen its CSCA
+        (CSCA.der, for `emrtd verify DIR --csca DIR/CSCA.der` later). --report FILE.html writes one
+        self-contained HTML page (face, holder, verdicts, hashes, certificates, access, warnings,
+        APDU timeline; nothing fetched, no script). --challenge gives the 8-byte Active
         Authentication challenge (hex); --debug keeps the log of every step and APDU.
         --no-render leaves JPEG 2000 images unrendered (no PNG in the JSON or in DIR).
 
@@ -48,6 +52,7 @@ enum ReadCommand: Command {
         let noBuiltIn = arguments.flag("--no-builtin")
         let json = arguments.flag("--json")
         let output = try arguments.option("--out")
+        let report = try arguments.option("--report")
         let debug = arguments.flag("--debug")
         let renderImages = !arguments.flag("--no-render")
         let challenge = try arguments.option("--challenge").map { text in
@@ -64,6 +69,7 @@ enum ReadCommand: Command {
         }
 
         var authorities = try cscaFiles.map(readFile)
+        var simulatorCSCA: [UInt8]?
         let transport: any CardTransport
         if let simulator {
             let files: ChipFiles
@@ -74,6 +80,7 @@ enum ReadCommand: Command {
                     let specimen = try Specimen.generate()
                     files = specimen.files
                     authorities.append(specimen.countrySigningCertificate)
+                    simulatorCSCA = specimen.countrySigningCertificate
                 }
             } catch {
                 throw CommandFailure(error.reason)
@@ -85,7 +92,9 @@ enum ReadCommand: Command {
         }
 
         let config = ReaderConfig(
-            useBuiltInAuthorityCertificates: !noBuiltIn, authorityCertificates: authorities, debug: debug,
+            // The report's APDU timeline is the debug log.
+            useBuiltInAuthorityCertificates: !noBuiltIn, authorityCertificates: authorities,
+            debug: debug || report != nil,
             renderImages: renderImages)
         let progress = isatty(STDERR_FILENO) == 1 && !json ? ProgressBar() : nil
         let clock = ContinuousClock()
@@ -101,16 +110,29 @@ enum ReadCommand: Command {
         } catch {
             progress?.finish()
             if json { print(readErrorToJson(error)) } else { printError("emrtd read: \(readErrorMessage(error))") }
-            if debug, !json, let log = error.debugInfo?.events { printError(describe(log)) }
+            if debug, !json, let log = error.debugInfo?.events { printError(debugLogText(log)) }
             return 1
         }
         let elapsed = start.duration(to: clock.now)
-        if let output { try write(document, to: URL(fileURLWithPath: output)) }
+        do throws(OutputError) {
+            if let output {
+                try DumpLayout.write(
+                    document, to: URL(fileURLWithPath: output), countrySigningCertificate: simulatorCSCA)
+            }
+            if let report {
+                let page = HTMLReport.render(document, title: "emrtd read \(readerName ?? "simulator")")
+                guard FileManager.default.createFile(atPath: report, contents: Data(page.utf8)) else {
+                    throw OutputError(.cannotWrite, "cannot write \(report)")
+                }
+            }
+        } catch {
+            throw CommandFailure(error.reason)
+        }
         if json {
             print(travelDocumentToJson(document))
         } else {
-            print(summary(of: document, elapsed: elapsed))
-            if debug, let log = document.debugInfo?.events { print(describe(log)) }
+            print(textSummary(of: document, elapsed: elapsed))
+            if debug, let log = document.debugInfo?.events { print(debugLogText(log)) }
         }
         return 0
     }
@@ -125,88 +147,6 @@ enum ReadCommand: Command {
             throw CommandFailure("cannot reach the card: \(error)")
         }
     }
-
-    // MARK: - Output
-
-    static func summary(of document: TravelDocument, elapsed: Duration) -> String {
-        var lines: [String] = []
-        if let fields = document.machineReadableZoneInformation?.fields {
-            let name = [fields.secondaryIdentifier, fields.primaryIdentifier].filter { !$0.isEmpty }
-            lines.append("holder:    \(name.joined(separator: " ")), born \(fields.dateOfBirth), \(fields.nationality)")
-            lines.append(
-                "document:  \(fields.documentCode) \(fields.documentNumber), issued by \(fields.issuingStateOrOrganization),"
-                    + " expires \(fields.dateOfExpiry)")
-        }
-        let files = document.ldsMasterFile.filesRead.map(\.rawValue)
-        lines.append("files:     \(files.joined(separator: " "))")
-        if !document.deniedFiles.isEmpty {
-            lines.append("denied:    \(document.deniedFiles.map(\.rawValue).joined(separator: " "))")
-        }
-        if let pace = document.pace {
-            let parameters = pace.parameterId.map { id in
-                " on \(pace.standardizedDomainParameters?.name ?? "the chip's own parameters") (\(id))"
-            }
-            lines.append("access:    pace: \(pace.paceProtocol)\(parameters ?? ""), \(pace.password) password")
-        } else {
-            lines.append("access:    \(document.accessControlProtocolUsed.rawValue)")
-        }
-        let data = document.authenticationStatus.data
-        let checks = [
-            "signature \(data.sodSignatureValid ? "valid" : "not valid")",
-            "chain \(data.certificateChainValid ? "valid" : "not valid")",
-            "hashes \(data.dataGroupHashesValid ? "valid" : "not valid")",
-        ]
-        lines.append("data:      \(data.status.rawValue) (\(checks.joined(separator: ", ")))")
-        for hash in data.dataGroupHashes { lines.append("           dg\(hash.dataGroupNumber) \(hash.status.rawValue)") }
-        for error in data.errors { lines.append("           \(error)") }
-        let chip = document.authenticationStatus.chip
-        lines.append("chip:      \(chip.status.rawValue): \(chip.reason)")
-        for warning in document.warnings { lines.append("warning:   \(warning)") }
-        let milliseconds = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
-        if let debugInfo = document.debugInfo {
-            lines.append(
-                "link:      \(debugInfo.apduCount) APDUs, \(debugInfo.bytesTransferred) bytes, \(milliseconds) ms")
-        }
-        return lines.joined(separator: "\n")
-    }
-
-    private static func describe(_ log: [DebugEvent]) -> String {
-        log.map { entry in
-            String(format: "%8.3f  ", Double(entry.timestampMillis) / 1000)
-                + entry.message.replacingOccurrences(of: "\n", with: "\n          ")
-        }.joined(separator: "\n")
-    }
-
-    /// Every file read in the dump layout, and every image (with PNG renderings).
-    private static func write(_ document: TravelDocument, to directory: URL) throws {
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            for kind in document.ldsMasterFile.filesRead {
-                guard let bytes = document.ldsMasterFile[kind] else { continue }
-                try Data(bytes).write(to: directory.appendingPathComponent(kind.dumpFileName))
-            }
-            var images: [(String, DocumentImage)] = []
-            images += (document.face?.images ?? []).enumerated().map { ("face-\($0.offset + 1)", $0.element) }
-            images += (document.fingerprints?.images ?? []).enumerated().map {
-                ("fingerprint-\($0.offset + 1)", $0.element)
-            }
-            images += (document.iris?.images ?? []).enumerated().map { ("iris-\($0.offset + 1)", $0.element) }
-            images += (document.displayedPortrait?.images ?? []).enumerated().map {
-                ("portrait-\($0.offset + 1)", $0.element)
-            }
-            images += (document.displayedSignature?.images ?? []).enumerated().map {
-                ("signature-\($0.offset + 1)", $0.element)
-            }
-            for (name, image) in images {
-                try Data(image.bytes).write(
-                    to: directory.appendingPathComponent("\(name).\(image.format.fileExtension)"))
-                if let png = image.png { try Data(png).write(to: directory.appendingPathComponent("\(name).png")) }
-            }
-        } catch {
-            throw CommandFailure("cannot write to \(directory.path): \(error.localizedDescription)")
-        }
-    }
-
 }
 
 /// A one-line progress bar on standard error, redrawn in place.
