@@ -164,5 +164,17 @@ import Testing
             ["verify", "--dir", dump.path, "--csca", dump.appendingPathComponent("CSCA.der").path, "--no-builtin"])
         #expect(verify.status == 0, "\(verify.combinedOutput)")
         #expect(try JSONValue.parse(verify.output)["status"] == "authenticated")
+
+        // The dump's report, verified again: with the CSCA beside it, then without.
+        let again = directory.appendingPathComponent("again.html")
+        let reported = try Subprocess.run(emrtd, ["report", dump.path, "--no-builtin", "--report", again.path])
+        #expect(reported.status == 0, "\(reported.combinedOutput)")
+        #expect(try String(contentsOf: again, encoding: .utf8).contains("badge authenticated"))
+        try FileManager.default.removeItem(at: dump.appendingPathComponent("CSCA.der"))
+        let untrusted = try Subprocess.run(emrtd, ["report", dump.path, "--no-builtin", "--report", again.path])
+        #expect(untrusted.status == 0, "\(untrusted.combinedOutput)")
+        #expect(try String(contentsOf: again, encoding: .utf8).contains("badge authorityCertificatesNotProvided"))
+        let nothing = try Subprocess.run(emrtd, ["report", directory.appendingPathComponent("absent").path])
+        #expect(nothing.status == 1)
     }
 }
