@@ -64,7 +64,7 @@ import Testing
         #expect(document["pace"]?["protocolName"] == "id-PACE-ECDH-GM-AES-CBC-CMAC-128")
         #expect(document["pace"]?["parameterId"] == 13)
         #expect(document["deniedFiles"] == .array(["dg3"]))
-        #expect(document["personsToNotify"] != .null && document["displayedSignature"] != .null)
+        #expect(document["personsToNotify"] != .null && document["displayedSignatureOrUsualMark"] != .null)
     }
 
     /// The vsmartcard ePass (BAC) has no EF.SOD and a malformed EF.COM: the document says exactly

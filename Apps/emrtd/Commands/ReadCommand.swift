@@ -1,4 +1,5 @@
 import ASN1
+import AccessControl
 import ChipSimulator
 import Emrtd
 import Foundation
@@ -18,7 +19,7 @@ enum ReadCommand: Command {
                                                  [--chip-can CAN])
                           (--mrz DOCNUMBER DATEOFBIRTH DATEOFEXPIRY | --can CAN | --mrz-lines LINE...)
                           [--access auto|pace|bac] [--csca FILE]... [--no-builtin] [--json] [--out DIR] [--report FILE.html]
-                          [--challenge HEX] [--debug] [--no-render]
+                          [--challenge HEX] [--debug] [--no-render] [--watch]
 
         Opens the chip (PACE when it offers it, else BAC; --access below), reads EF.COM, EF.SOD and
         every data group, checks them by Passive Authentication against the trusted CSCAs
@@ -34,6 +35,11 @@ enum ReadCommand: Command {
         --no-render leaves JPEG 2000 images unrendered (no PNG in the JSON or in DIR).
 
         --reader NAME reads the card in that PC/SC reader ("" for the only reader with a card).
+        --watch (with --reader) is kiosk mode: wait for a card, read it, print (each read's report
+        as FILE-N.html, its dump in DIR/N), wait for its removal, repeat; a card taken away
+        mid-read fails that read only. --mrz-lines - takes each card's MRZ lines (2, or 3 for TD1)
+        from standard input, read before waiting for the card. Ctrl-C or the end of standard
+        input ends the loop between reads (exit 0).
         --simulator reads the chip simulator in this process: the files of DIR (dump layout), or
         without DIR the simulator's specimen, whose fresh test CSCA is trusted for this read
         (--mrz L898902C 690806 940623, or --can 123456: the simulated chip's default CAN).
@@ -54,6 +60,7 @@ enum ReadCommand: Command {
         let output = try arguments.option("--out")
         let report = try arguments.option("--report")
         let debug = arguments.flag("--debug")
+        let watch = arguments.flag("--watch")
         let renderImages = !arguments.flag("--no-render")
         let challenge = try arguments.option("--challenge").map { text in
             guard let bytes = Hex.decode(text) else { throw UsageError("--challenge takes hex digits") }
@@ -64,63 +71,96 @@ enum ReadCommand: Command {
             throw UsageError("give either --reader NAME or --simulator [DIR]")
         }
         guard (simulator?.count ?? 0) <= 1 else { throw UsageError("--simulator takes at most one directory") }
+        guard !watch || readerName != nil else { throw UsageError("--watch waits for cards in a --reader") }
         guard simulator != nil || !chipOptions.given else {
             throw UsageError("--pace, --no-pace, --pace-only and --chip-can describe the simulated chip (--simulator)")
         }
 
         var authorities = try cscaFiles.map(readFile)
         var simulatorCSCA: [UInt8]?
-        let transport: any CardTransport
+        var simulatedFiles: ChipFiles?
         if let simulator {
-            let files: ChipFiles
             do {
                 if let directory = simulator.first {
-                    files = try ChipFiles(directory: URL(fileURLWithPath: directory))
+                    simulatedFiles = try ChipFiles(directory: URL(fileURLWithPath: directory))
                 } else {
                     let specimen = try Specimen.generate()
-                    files = specimen.files
+                    simulatedFiles = specimen.files
                     authorities.append(specimen.countrySigningCertificate)
                     simulatorCSCA = specimen.countrySigningCertificate
                 }
             } catch {
                 throw CommandFailure(error.reason)
             }
-            transport = SimulatedChip(configuration: try chipOptions.configuration(files: files))
+        }
+        let settings = ReadSettings(
+            config: ReaderConfig(
+                // The report's APDU timeline is the debug log.
+                useBuiltInAuthorityCertificates: !noBuiltIn, authorityCertificates: authorities,
+                debug: debug || report != nil,
+                renderImages: renderImages),
+            preferences: access.preferences, challenge: challenge, json: json, debug: debug, output: output,
+            report: report, simulatorCSCA: simulatorCSCA, origin: readerName ?? "simulator")
+        if watch {
+            return try KioskMode.run(reader: readerName ?? "", access: access, settings: settings)
+        }
+        let transport: any CardTransport
+        if let simulatedFiles {
+            transport = SimulatedChip(configuration: try chipOptions.configuration(files: simulatedFiles))
         } else {
             // ReaderConfig's default answer timeout, applied where the transport is made.
             transport = try connect(readerName ?? "", timeout: .milliseconds(ReaderConfig().timeoutMs))
         }
+        return try readOnce(transport, accessKey: access.accessKey, settings: settings)
+    }
 
-        let config = ReaderConfig(
-            // The report's APDU timeline is the debug log.
-            useBuiltInAuthorityCertificates: !noBuiltIn, authorityCertificates: authorities,
-            debug: debug || report != nil,
-            renderImages: renderImages)
-        let progress = isatty(STDERR_FILENO) == 1 && !json ? ProgressBar() : nil
+    /// What one read does besides reading: its configuration and where its results go.
+    struct ReadSettings {
+        let config: ReaderConfig
+        let preferences: ChipAccessPreferences
+        let challenge: [UInt8]?
+        let json: Bool
+        let debug: Bool
+        /// The dump directory and the report file (`--out`, `--report`).
+        let output: String?
+        let report: String?
+        let simulatorCSCA: [UInt8]?
+        /// The reader's name, or "simulator", for the report's title.
+        let origin: String
+    }
+
+    /// One read over `transport`: the summary or JSON printed, the dump and report written.
+    /// Returns 0 when read, 1 when the read failed (the error printed).
+    static func readOnce(_ transport: any CardTransport, accessKey: AccessKey, settings: ReadSettings) throws -> Int32 {
+        let progress = isatty(STDERR_FILENO) == 1 && !settings.json ? ProgressBar() : nil
         let clock = ContinuousClock()
         let start = clock.now
         let document: TravelDocument
         do throws(ReadError) {
             let reader = try EmrtdReader(
-                config: config, chipAccess: StandardChipAccess(preferences: access.preferences))
+                config: settings.config, chipAccess: StandardChipAccess(preferences: settings.preferences))
             document = try reader.read(
-                transport: transport, accessKey: access.accessKey, activeAuthenticationChallenge: challenge,
+                transport: transport, accessKey: accessKey, activeAuthenticationChallenge: settings.challenge,
                 listener: progress)
             progress?.finish()
         } catch {
             progress?.finish()
-            if json { print(readErrorToJson(error)) } else { printError("emrtd read: \(readErrorMessage(error))") }
-            if debug, !json, let log = error.debugInfo?.events { printError(debugLogText(log)) }
+            if settings.json {
+                print(readErrorToJson(error))
+            } else {
+                printError("emrtd read: \(readErrorMessage(error))")
+            }
+            if settings.debug, !settings.json, let log = error.debugInfo?.events { printError(debugLogText(log)) }
             return 1
         }
         let elapsed = start.duration(to: clock.now)
         do throws(OutputError) {
-            if let output {
+            if let output = settings.output {
                 try DumpLayout.write(
-                    document, to: URL(fileURLWithPath: output), countrySigningCertificate: simulatorCSCA)
+                    document, to: URL(fileURLWithPath: output), countrySigningCertificate: settings.simulatorCSCA)
             }
-            if let report {
-                let page = HTMLReport.render(document, title: "emrtd read \(readerName ?? "simulator")")
+            if let report = settings.report {
+                let page = HTMLReport.render(document, title: "emrtd read \(settings.origin)")
                 guard FileManager.default.createFile(atPath: report, contents: Data(page.utf8)) else {
                     throw OutputError(.cannotWrite, "cannot write \(report)")
                 }
@@ -128,11 +168,11 @@ enum ReadCommand: Command {
         } catch {
             throw CommandFailure(error.reason)
         }
-        if json {
+        if settings.json {
             print(travelDocumentToJson(document))
         } else {
             print(textSummary(of: document, elapsed: elapsed))
-            if debug, let log = document.debugInfo?.events { print(debugLogText(log)) }
+            if settings.debug, let log = document.debugInfo?.events { print(debugLogText(log)) }
         }
         return 0
     }
