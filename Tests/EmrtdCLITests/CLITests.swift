@@ -178,3 +178,19 @@ import Testing
         #expect(nothing.status == 1)
     }
 }
+
+/// Options as a user writes them: `--opt=value`, a repeated flag, `--` before a positional that
+/// starts with `-`.
+@Suite struct OptionSyntaxCLITests {
+    @Test func equalsRepeatedFlagsAndSeparator() throws {
+        guard let emrtd = CLITests.emrtd() else { return }
+        let equals = try Subprocess.run(
+            emrtd, ["read", "--simulator", "--can=123456", "--access=pace", "--json", "--json", "--no-render"])
+        #expect(equals.status == 0, "\(equals.combinedOutput)")
+        #expect(try JSONValue.parse(equals.output)["accessControlProtocolUsed"] == "pace")
+        let unknown = try Subprocess.run(emrtd, ["parse", "-weird-name"])
+        #expect(unknown.status == 2 && unknown.errorOutput.contains("unknown option -weird-name"))
+        let separated = try Subprocess.run(emrtd, ["parse", "--", "-weird-name"])
+        #expect(separated.status == 1 && separated.errorOutput.contains("cannot read -weird-name"))
+    }
+}
