@@ -51,7 +51,7 @@ import Transport
         #expect(data.dataGroupHashes.map(\.dataGroupNumber) == [1, 2, 11, 12])
         #expect(data.dataGroupHashes.allSatisfy { $0.status == .valid })
         #expect(document.machineReadableZoneInformation?.fields.documentNumber == "L898902C")
-        #expect(document.face?.images.first?.format == .jpeg)
+        #expect(document.encodedIdentificationFeaturesFace?.images.first?.format == .jpeg)
         #expect(document.additionalPersonalDetails?.placeOfBirth == "ZENITH,UTOPIA")
         #expect(document.additionalDocumentDetails?.issuingAuthority == "UTOPIA PASSPORT OFFICE")
         #expect(document.additionalDocumentDetails?.dateOfIssue == LDSDate(value: "19890624", encoding: .bcd))
@@ -69,9 +69,9 @@ import Transport
         let document = try Self.reader(trusting: specimen).read(
             transport: Self.openChip(specimen.files), accessKey: Self.accessKey)
         #expect(document.deniedFiles == [.dg3])
-        #expect(document.fingerprints == nil)
+        #expect(document.encodedIdentificationFeaturesFinger == nil)
         #expect(document.displayedPortrait?.images.count == 1)
-        #expect(document.displayedSignature?.images.count == 1)
+        #expect(document.displayedSignatureOrUsualMark?.images.count == 1)
         #expect(document.optionalDetails != nil)
         #expect(document.personsToNotify?.persons.first?.name == "ERIKSSON<<LARS")
         let hashes = Dictionary(

@@ -55,8 +55,8 @@ import Testing
         #expect(document.deniedFiles == [.dg3])
         #expect(document.ldsMasterFile.dataGroups.keys.sorted() == [1, 2, 14, 15])
         #expect(document.machineReadableZoneInformation?.fields.primaryIdentifier == "MUSTERMANN")
-        #expect(document.face?.images.first?.png != nil)
-        #expect(document.securityInfos?.chipAuthenticationInfos.isEmpty == false)
+        #expect(document.encodedIdentificationFeaturesFace?.images.first?.png != nil)
+        #expect(document.securityOptions?.chipAuthenticationInfos.isEmpty == false)
         #expect(document.authenticationStatus.chip.reason.contains("Chip Authentication"))
     }
 
@@ -78,7 +78,7 @@ import Testing
         #expect(data.sodSignatureValid && data.dataGroupHashesValid)
         #expect(data.hashAlgorithm == "SHA-256")
         #expect(data.status == .authorityCertificatesNotProvided)
-        #expect(document.activeAuthenticationPublicKey != nil)
+        #expect(document.activeAuthenticationPublicKeyInfo != nil)
         #expect(document.machineReadableZoneInformation?.fields.documentNumber == "XX0001328")
     }
 
@@ -90,8 +90,8 @@ import Testing
         else { return }
         let rendered = try Self.read(first)
         let bare = try Self.read(second, renderImages: false)
-        let renderedFace = try #require(rendered.face?.images.first)
-        let bareFace = try #require(bare.face?.images.first)
+        let renderedFace = try #require(rendered.encodedIdentificationFeaturesFace?.images.first)
+        let bareFace = try #require(bare.encodedIdentificationFeaturesFace?.images.first)
         #expect(renderedFace.png != nil)
         #expect(bareFace.png == nil && bareFace.renderingFailure == nil)
         #expect(bareFace.bytes == renderedFace.bytes && bareFace.format == .jpeg2000)

@@ -282,7 +282,9 @@ import Testing
         let specimen = try Specimen.generate(rich: true)
         var document = try OrchestrationTests.reader(trusting: specimen, debug: true).read(
             transport: OrchestrationTests.openChip(specimen.files), accessKey: OrchestrationTests.accessKey)
-        if let dg3 = specimen.files[dataGroup: 3] { document.fingerprints = try BiometricDataGroup(dg3, kind: .dg3) }
+        if let dg3 = specimen.files[dataGroup: 3] {
+            document.encodedIdentificationFeaturesFinger = try BiometricDataGroup(dg3, kind: .dg3)
+        }
         let dg14 = DER.tlv(
             ASN1Tag(0x6E),
             DER.set([
@@ -293,9 +295,9 @@ import Testing
                     DER.objectIdentifier("0.4.0.127.0.7.1.1.4.1.3"),
                 ]),
             ]))
-        document.securityInfos = try SecurityInfos(dg14, kind: .dg14)
+        document.securityOptions = try SecurityInfos(dg14, kind: .dg14)
         let key = try RSAKeyPair.generate(bits: 1024).subjectPublicKeyInfo()
-        document.activeAuthenticationPublicKey = try ActiveAuthenticationPublicKey(DER.tlv(ASN1Tag(0x6F), key))
+        document.activeAuthenticationPublicKeyInfo = try ActiveAuthenticationPublicKey(DER.tlv(ASN1Tag(0x6F), key))
         return document
     }
 

@@ -151,7 +151,7 @@ import Testing
         let specimen = try Specimen.generate(rich: true)
         let withoutFace = try Self.read(specimen)
         var faceless = withoutFace
-        faceless.face = nil
+        faceless.encodedIdentificationFeaturesFace = nil
         let pages = [
             ("specimen", HTMLReport.render(try Self.read(specimen), title: "specimen")),
             ("hostile", HTMLReport.render(try Self.read(try Self.hostileSpecimen()), title: "hostile")),

@@ -29,15 +29,15 @@ public struct TravelDocument: Sendable {
     /// DG1, parsed.
     public var machineReadableZoneInformation: MachineReadableZone?
     /// DG2.
-    public var face: BiometricDataGroup?
+    public var encodedIdentificationFeaturesFace: BiometricDataGroup?
     /// DG3 (Extended Access Control protects it: usually denied).
-    public var fingerprints: BiometricDataGroup?
+    public var encodedIdentificationFeaturesFinger: BiometricDataGroup?
     /// DG4 (usually denied, as DG3).
-    public var iris: BiometricDataGroup?
+    public var encodedIdentificationFeaturesIris: BiometricDataGroup?
     /// DG5.
     public var displayedPortrait: DisplayedImageDataGroup?
     /// DG7, the displayed signature or usual mark.
-    public var displayedSignature: DisplayedImageDataGroup?
+    public var displayedSignatureOrUsualMark: DisplayedImageDataGroup?
     /// DG11.
     public var additionalPersonalDetails: AdditionalPersonalDetails?
     /// DG12.
@@ -45,9 +45,9 @@ public struct TravelDocument: Sendable {
     /// DG13.
     public var optionalDetails: OptionalDetails?
     /// DG14: the Chip Authentication and PACE SecurityInfos.
-    public var securityInfos: SecurityInfos?
+    public var securityOptions: SecurityInfos?
     /// DG15: the Active Authentication public key.
-    public var activeAuthenticationPublicKey: ActiveAuthenticationPublicKey?
+    public var activeAuthenticationPublicKeyInfo: ActiveAuthenticationPublicKey?
     /// DG16.
     public var personsToNotify: PersonsToNotify?
     /// Files the chip refused to give (6982: DG3/DG4 need Extended Access Control).
@@ -118,20 +118,22 @@ extension TravelDocument: JSONRepresentable {
             "authenticationStatus": authenticationStatus.json,
             "machineReadableZoneInformation": machineReadableZoneInformation.map(machineReadableZoneInformationJSON)
                 ?? .null,
-            "encodedIdentificationFeaturesFace": face?.json ?? emptyFace,
-            "encodedIdentificationFeaturesFinger": .optional(fingerprints),
-            "encodedIdentificationFeaturesIris": .optional(iris),
+            "encodedIdentificationFeaturesFace": encodedIdentificationFeaturesFace?.json ?? emptyFace,
+            "encodedIdentificationFeaturesFinger": .optional(encodedIdentificationFeaturesFinger),
+            "encodedIdentificationFeaturesIris": .optional(encodedIdentificationFeaturesIris),
             "displayedPortrait": .optional(displayedPortrait),
-            "displayedSignatureOrUsualMark": .optional(displayedSignature),
+            "displayedSignatureOrUsualMark": .optional(displayedSignatureOrUsualMark),
             "additionalPersonalDetails": .optional(additionalPersonalDetails),
             "additionalDocumentDetails": .optional(additionalDocumentDetails),
             "optionalDetails": .optional(optionalDetails),
-            "securityOptions": .optional(securityInfos),
-            "activeAuthenticationPublicKeyInfo": .optional(activeAuthenticationPublicKey),
+            "securityOptions": .optional(securityOptions),
+            "activeAuthenticationPublicKeyInfo": .optional(activeAuthenticationPublicKeyInfo),
             "personsToNotify": .optional(personsToNotify),
             "deniedFiles": .array(deniedFiles),
             "warnings": .array(warnings.map(JSONValue.string)),
-            "debugInfo": (debugInfo ?? DebugInfo(events: [], filesRead: nil, apduCount: 0, bytesTransferred: 0, durationMs: 0)).json,
+            "debugInfo":
+                (debugInfo ?? DebugInfo(events: [], filesRead: nil, apduCount: 0, bytesTransferred: 0, durationMs: 0))
+                .json,
         ]
     }
 }

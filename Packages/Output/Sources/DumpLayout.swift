@@ -39,9 +39,11 @@ public enum DumpLayout {
     /// `portrait-1`, `signature-1`).
     static func namedImages(_ document: TravelDocument) -> [(String, DocumentImage)] {
         let groups: [(String, [DocumentImage])] = [
-            ("face", document.face?.images ?? []), ("fingerprint", document.fingerprints?.images ?? []),
-            ("iris", document.iris?.images ?? []), ("portrait", document.displayedPortrait?.images ?? []),
-            ("signature", document.displayedSignature?.images ?? []),
+            ("face", document.encodedIdentificationFeaturesFace?.images ?? []),
+            ("fingerprint", document.encodedIdentificationFeaturesFinger?.images ?? []),
+            ("iris", document.encodedIdentificationFeaturesIris?.images ?? []),
+            ("portrait", document.displayedPortrait?.images ?? []),
+            ("signature", document.displayedSignatureOrUsualMark?.images ?? []),
         ]
         return groups.flatMap { prefix, images in
             images.enumerated().map { ("\(prefix)-\($0.offset + 1)", $0.element) }

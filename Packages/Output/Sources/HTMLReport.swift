@@ -111,11 +111,11 @@ public enum HTMLReport {
     static func header(_ document: TravelDocument) -> String {
         let fields = document.machineReadableZoneInformation?.fields
         let name = [fields?.secondaryIdentifier, fields?.primaryIdentifier].compactMap { $0 }.filter { !$0.isEmpty }
-        let face = document.face?.images.first.flatMap(dataURI)
+        let face = document.encodedIdentificationFeaturesFace?.images.first.flatMap(dataURI)
         let portrait =
             face.map { "<img class=\"portrait\" id=\"face\" alt=\"face (DG2)\" src=\"\($0)\">" }
             ?? "<div class=\"portrait\" id=\"face\">no face image</div>"
-        let signature = document.displayedSignature?.images.first.flatMap(dataURI).map {
+        let signature = document.displayedSignatureOrUsualMark?.images.first.flatMap(dataURI).map {
             "<p><img class=\"signature\" alt=\"signature (DG7)\" src=\"\($0)\"></p>"
         }
         let data = document.authenticationStatus.data.status.rawValue
