@@ -63,8 +63,10 @@ import Testing
         #expect(verdict.certificateChainValid == expected.chain)
         #expect(verdict.dataGroupHashesValid == expected.hashes)
         #expect(verdict.errors.map(\.code) == expected.errors)
-        #expect(verdict.dataGroupHashes.filter { $0.status == .invalid }.map(\.dataGroupNumber) == expected.invalidGroups)
-        #expect(verdict.dataGroupHashes.map(\.dataGroupNumber) == verdict.dataGroupHashes.map(\.dataGroupNumber).sorted())
+        #expect(
+            verdict.dataGroupHashes.filter { $0.status == .invalid }.map(\.dataGroupNumber) == expected.invalidGroups)
+        #expect(
+            verdict.dataGroupHashes.map(\.dataGroupNumber) == verdict.dataGroupHashes.map(\.dataGroupNumber).sorted())
         #expect(verdict.hashAlgorithm == "SHA-256")
         #expect(verdict.signatureAlgorithm == (pki == "rsa" ? "SHA256withRSA" : "SHA256withECDSA"))
         #expect(verdict.issuingCountry == "UT")

@@ -18,6 +18,9 @@ public struct DebugInfo: Sendable, Hashable, JSONRepresentable {
     public var bytesTransferred: Int
     public var durationMs: Int
 
+    /// No log and no figures: the JSON's `debugInfo` of a document or error that carries none.
+    public static let empty = DebugInfo(events: [], filesRead: nil, apduCount: 0, bytesTransferred: 0, durationMs: 0)
+
     public var json: JSONValue {
         [
             "events": .array(events),

@@ -148,7 +148,7 @@ func readErrorJSON(_ error: ReadError) -> JSONValue {
     if case .transport(.io(let text)) = error.kind { detail = .string(text) }
     if case .transport(.unexpected(let text)) = error.kind { detail = .string(text) }
     let carriesDebugInfo = error.code != "invalid_argument" && error.code != "nfc_unavailable"
-    let debugInfo = error.debugInfo ?? DebugInfo(events: [], filesRead: nil, apduCount: 0, bytesTransferred: 0, durationMs: 0)
+    let debugInfo = error.debugInfo ?? .empty
     return [
         "code": .string(error.code),
         "message": .string(readErrorMessage(error)),

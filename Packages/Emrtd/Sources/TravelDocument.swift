@@ -131,9 +131,7 @@ extension TravelDocument: JSONRepresentable {
             "personsToNotify": .optional(personsToNotify),
             "deniedFiles": .array(deniedFiles),
             "warnings": .array(warnings.map(JSONValue.string)),
-            "debugInfo":
-                (debugInfo ?? DebugInfo(events: [], filesRead: nil, apduCount: 0, bytesTransferred: 0, durationMs: 0))
-                .json,
+            "debugInfo": (debugInfo ?? .empty).json,
         ]
     }
 }
