@@ -194,3 +194,35 @@ import Testing
         #expect(separated.status == 1 && separated.errorOutput.contains("cannot read -weird-name"))
     }
 }
+
+/// The trust group (`--csca`, `--masterlist` with `--ml-root`, `--no-builtin`, `--at`) is the same
+/// option group on every command that verifies: `read`, `report`, `verify`.
+@Suite struct TrustGroupCLITests {
+    @Test func everyVerifyingCommandTakesTheTrustGroup() throws {
+        guard let emrtd = CLITests.emrtd() else { return }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trust-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let dump = directory.appendingPathComponent("dump")
+        let specimen = ["--simulator", "--mrz", "L898902C", "690806", "940623"]
+        let read = try Subprocess.run(emrtd, ["read"] + specimen + ["--out", dump.path])
+        try #require(read.status == 0, "\(read.combinedOutput)")
+        let csca = dump.appendingPathComponent("CSCA.der").path
+        let commands: [[String]] = [
+            ["read", "--simulator", dump.path, "--mrz", "L898902C", "690806", "940623", "--json"],
+            ["report", dump.path, "--report", directory.appendingPathComponent("r.html").path],
+            ["verify", "--dir", dump.path],
+        ]
+        for command in commands {
+            let unpaired = try Subprocess.run(emrtd, command + ["--masterlist", "x.ml"])
+            #expect(unpaired.status == 2 && unpaired.errorOutput.contains("--ml-root"), "\(command[0])")
+            let trusted = try Subprocess.run(emrtd, command + ["--csca", csca, "--no-builtin"])
+            #expect(trusted.status == 0, "\(command[0]): \(trusted.combinedOutput)")
+            // Before the specimen's certificates were issued, the chain does not hold.
+            let early = try Subprocess.run(emrtd, command + ["--csca=\(csca)", "--no-builtin", "--at", "2020-01-01"])
+            #expect(early.status == (command[0] == "verify" ? 3 : 0), "\(command[0]): \(early.combinedOutput)")
+            if command[0] == "read" {
+                #expect(try JSONValue.parse(early.output)["authenticationStatus"]?["data"]?["status"] == "denied")
+            }
+        }
+    }
+}

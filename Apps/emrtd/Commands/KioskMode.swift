@@ -69,7 +69,7 @@ enum KioskMode {
         return ReadCommand.ReadSettings(
             config: settings.config, preferences: settings.preferences, challenge: settings.challenge,
             json: settings.json, debug: settings.debug, output: output, report: report,
-            simulatorCSCA: settings.simulatorCSCA, origin: settings.origin)
+            simulatorCSCA: settings.simulatorCSCA, origin: settings.origin, clock: settings.clock)
     }
 
     /// The reader once it holds a card, nil after Ctrl-C.

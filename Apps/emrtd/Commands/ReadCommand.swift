@@ -18,12 +18,14 @@ enum ReadCommand: Command {
         usage: emrtd read (--reader NAME | --simulator [DIR] [--pace NAME[:PARAM]]... [--no-pace] [--pace-only]
                                                  [--chip-can CAN])
                           (--mrz DOCNUMBER DATEOFBIRTH DATEOFEXPIRY | --can CAN | --mrz-lines LINE...)
-                          [--access auto|pace|bac] [--csca FILE]... [--no-builtin] [--json] [--out DIR] [--report FILE.html]
+                          [--access auto|pace|bac] [--csca FILE]... [--masterlist FILE.ml --ml-root CERT]... [--no-builtin]
+                          [--at ISO8601] [--json] [--out DIR] [--report FILE.html]
                           [--challenge HEX] [--debug] [--no-render] [--watch]
 
         Opens the chip (PACE when it offers it, else BAC; --access below), reads EF.COM, EF.SOD and
         every data group, checks them by Passive Authentication against the trusted CSCAs
-        (masterlist/csca.pem unless --no-builtin, plus each --csca PEM bundle or DER file), and
+        (masterlist/csca.pem unless --no-builtin, plus each --csca PEM bundle or DER file and the
+        CSCAs of each --masterlist verified against its --ml-root; --at checks them at that time), and
         prints a summary: holder, document, the data and chip verdicts with their reasons,
         warnings, APDUs and time. --json prints the whole document as JSON instead; --out DIR
         writes every file read (COM.bin, SOD.bin, DG1.bin…, the `emrtd dump` layout) and every
@@ -54,8 +56,7 @@ enum ReadCommand: Command {
         let simulator = arguments.variadic("--simulator")
         let chipOptions = try SimulatedChipOptions.read(&arguments)
         let access = try AccessOptions.read(&arguments)
-        let cscaFiles = try arguments.options("--csca")
-        let noBuiltIn = arguments.flag("--no-builtin")
+        let trust = try TrustOptions.read(&arguments, builtIn: false)
         let json = arguments.flag("--json")
         let output = try arguments.option("--out")
         let report = try arguments.option("--report")
@@ -76,7 +77,7 @@ enum ReadCommand: Command {
             throw UsageError("--pace, --no-pace, --pace-only and --chip-can describe the simulated chip (--simulator)")
         }
 
-        var authorities = try cscaFiles.map(readFile)
+        var authorities = trust.authorityCertificates
         var simulatorCSCA: [UInt8]?
         var simulatedFiles: ChipFiles?
         if let simulator {
@@ -96,11 +97,11 @@ enum ReadCommand: Command {
         let settings = ReadSettings(
             config: ReaderConfig(
                 // The report's APDU timeline is the debug log.
-                useBuiltInAuthorityCertificates: !noBuiltIn, authorityCertificates: authorities,
+                useBuiltInAuthorityCertificates: trust.trustsDefaultBundle, authorityCertificates: authorities,
                 debug: debug || report != nil,
                 renderImages: renderImages),
             preferences: access.preferences, challenge: challenge, json: json, debug: debug, output: output,
-            report: report, simulatorCSCA: simulatorCSCA, origin: readerName ?? "simulator")
+            report: report, simulatorCSCA: simulatorCSCA, origin: readerName ?? "simulator", clock: trust.clock)
         if watch {
             return try KioskMode.run(reader: readerName ?? "", access: access, settings: settings)
         }
@@ -127,6 +128,8 @@ enum ReadCommand: Command {
         let simulatorCSCA: [UInt8]?
         /// The reader's name, or "simulator", for the report's title.
         let origin: String
+        /// When certificates are checked (`--at`, else each read's moment).
+        let clock: @Sendable () -> Date
     }
 
     /// One read over `transport`: the summary or JSON printed, the dump and report written.
@@ -138,7 +141,8 @@ enum ReadCommand: Command {
         let document: TravelDocument
         do throws(ReadError) {
             let reader = try EmrtdReader(
-                config: settings.config, chipAccess: StandardChipAccess(preferences: settings.preferences))
+                config: settings.config, chipAccess: StandardChipAccess(preferences: settings.preferences),
+                clock: settings.clock)
             document = try reader.read(
                 transport: transport, accessKey: accessKey, activeAuthenticationChallenge: settings.challenge,
                 listener: progress)

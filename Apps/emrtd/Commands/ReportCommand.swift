@@ -11,13 +11,15 @@ enum ReportCommand: Command {
     static let name = "report"
     static let summary = "write the HTML report of a dump, its data re-verified with the current trust store"
     static let usage = """
-        usage: emrtd report DIR [--report FILE.html] [--csca FILE]... [--no-builtin]
+        usage: emrtd report DIR [--report FILE.html] [--csca FILE]... [--masterlist FILE.ml --ml-root CERT]...
+                                [--no-builtin] [--at ISO8601]
 
         Reads the files of DIR (the `emrtd read --out` / `emrtd dump` layout) as the read does,
         through the chip simulator in this process opened with the MRZ of DIR/DG1.bin, verifies
         them by Passive Authentication against the trusted CSCAs (masterlist/csca.pem unless
-        --no-builtin, plus each --csca PEM bundle or DER file; a dump of the simulator holds its
-        CSCA as DIR/CSCA.der, trusted when present), and writes the page to FILE.html (default
+        --no-builtin, plus each --csca PEM bundle or DER file and each --masterlist's CSCAs; a dump
+        of the simulator holds its CSCA as DIR/CSCA.der, trusted when present; --at checks them at
+        that time), and writes the page to FILE.html (default
         DIR/report.html). The chip verdict is the simulator's, not the document's: a dump cannot
         prove a chip genuine. Exit status: 0 written, 1 unreadable dump or failed read, 2 wrong
         command line.
@@ -25,12 +27,11 @@ enum ReportCommand: Command {
 
     static func run(_ arguments: inout ArgumentReader) throws -> Int32 {
         let reportPath = try arguments.option("--report")
-        let cscaFiles = try arguments.options("--csca")
-        let noBuiltIn = arguments.flag("--no-builtin")
+        let trust = try TrustOptions.read(&arguments, builtIn: false)
         let positionals = try arguments.positionals()
         guard positionals.count == 1, let directory = positionals.first else { throw UsageError("give one DIR") }
         let folder = URL(fileURLWithPath: directory)
-        var authorities = try cscaFiles.map(readFile)
+        var authorities = trust.authorityCertificates
         let dumpedCSCA = folder.appendingPathComponent(DumpLayout.countrySigningCertificateName)
         if let csca = FileManager.default.contents(atPath: dumpedCSCA.path) { authorities.append([UInt8](csca)) }
 
@@ -48,10 +49,10 @@ enum ReportCommand: Command {
             throw CommandFailure("DG1: \(error.reason)")
         }
         let config = ReaderConfig(
-            useBuiltInAuthorityCertificates: !noBuiltIn, authorityCertificates: authorities, debug: true)
+            useBuiltInAuthorityCertificates: trust.trustsDefaultBundle, authorityCertificates: authorities, debug: true)
         let document: TravelDocument
         do {
-            document = try EmrtdReader(config: config).read(
+            document = try EmrtdReader(config: config, clock: trust.clock).read(
                 transport: SimulatedChip(configuration: ChipConfiguration(files: files)), accessKey: accessKey)
         } catch {
             printError("emrtd report: \(readErrorMessage(error))")

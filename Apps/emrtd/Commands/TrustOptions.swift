@@ -1,17 +1,37 @@
 import CMS
 import Foundation
 
-/// The trust and time options `verify` shares with `masterlist`: `--csca FILE`…,
+/// The trust and time options `verify`, `masterlist`, `read` and `report` share: `--csca FILE`…,
 /// `--masterlist FILE.ml --ml-root CERT`…, `--no-builtin`, `--at ISO8601`.
 struct TrustOptions {
     var store = TrustStore()
     var time = Date()
+    /// `--at` was given: certificates are checked at `time`, not when each read runs.
+    var isTimeGiven = false
+    /// No `--no-builtin`: the default CSCA bundle is trusted (in `store` when `read` was asked
+    /// to load it; a reader loads it itself).
+    var trustsDefaultBundle = true
 
-    /// Reads the options out of `arguments` and loads every named file.
+    /// Every certificate `store` holds (the given CSCAs and the master lists' ones), DER, for a
+    /// reader's `authorityCertificates`.
+    var authorityCertificates: [[UInt8]] { store.certificates.map(\.der) }
+
+    /// The time a reader checks certificates at: `--at`, else the moment of each read.
+    var clock: @Sendable () -> Date {
+        let fixed = isTimeGiven ? time : nil
+        return { fixed ?? Date() }
+    }
+
+    /// Reads the options out of `arguments` and loads every named file; `builtIn` loads the
+    /// default bundle into `store` too (unless `--no-builtin`).
     static func read(_ arguments: inout ArgumentReader, builtIn: Bool) throws -> TrustOptions {
         var options = TrustOptions()
-        if let at = try arguments.option("--at") { options.time = try parseTime(at) }
+        if let at = try arguments.option("--at") {
+            options.time = try parseTime(at)
+            options.isTimeGiven = true
+        }
         let noBuiltIn = arguments.flag("--no-builtin")
+        options.trustsDefaultBundle = !noBuiltIn
         let cscaFiles = try arguments.options("--csca")
         let lists = try arguments.options("--masterlist")
         let roots = try arguments.options("--ml-root")
