@@ -226,3 +226,22 @@ import Testing
         }
     }
 }
+
+/// The reader group (`--reader`, `--wait`, `--timeout`) on `read` and `dump`.
+@Suite struct ReaderGroupCLITests {
+    @Test func readAndDumpTakeTheReaderGroup() throws {
+        guard let emrtd = CLITests.emrtd() else { return }
+        let noService = ["PCSCLITE_CSOCK_NAME": "/nonexistent/pcscd.comm"]
+        let key = ["--mrz", "L898902C", "690806", "940623"]
+        let commands = [["read"] + key, ["dump", "--out", FileManager.default.temporaryDirectory.path] + key]
+        for command in commands {
+            let badWait = try Subprocess.run(emrtd, command + ["--reader", "x", "--wait", "soon"])
+            #expect(badWait.status == 2 && badWait.errorOutput.contains("--wait takes seconds"), "\(command[0])")
+            let badTimeout = try Subprocess.run(emrtd, command + ["--reader", "x", "--timeout=0"])
+            #expect(badTimeout.status == 2 && badTimeout.errorOutput.contains("--timeout"), "\(command[0])")
+            let noReader = try Subprocess.run(
+                emrtd, command + ["--reader", "x", "--wait", "0.1", "--timeout", "100"], environment: noService)
+            #expect(noReader.status == 1, "\(command[0]): \(noReader.combinedOutput)")
+        }
+    }
+}

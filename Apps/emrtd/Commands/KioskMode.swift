@@ -19,7 +19,7 @@ enum KioskMode {
     /// How long each wait blocks before it looks at Ctrl-C again.
     static let pollInterval = Duration.milliseconds(250)
 
-    static func run(reader: String, access: AccessOptions, settings: ReadCommand.ReadSettings) throws -> Int32 {
+    static func run(reader: String?, access: AccessOptions, settings: ReadCommand.ReadSettings) throws -> Int32 {
         installInterruptHandler()
         let firstKey = access.accessKey
         var key: AccessKey? = firstKey
@@ -31,7 +31,7 @@ enum KioskMode {
             }
             guard let accessKey = key, !kioskInterrupted.load(ordering: .relaxed) else { break }
             let context = try pcsc { () throws(TransportError) in try PCSCContext() }
-            printError("watch: waiting for a card in '\(reader)' (Ctrl-C ends)")
+            printError("watch: waiting for a card in '\(reader ?? "any reader")' (Ctrl-C ends)")
             guard let found = try waitForCard(context, reader: reader) else { break }
             count += 1
             let status = try readCard(found.name, context: context, key: accessKey, number: count, settings: settings)
@@ -73,10 +73,10 @@ enum KioskMode {
     }
 
     /// The reader once it holds a card, nil after Ctrl-C.
-    private static func waitForCard(_ context: PCSCContext, reader: String) throws -> PCSCReader? {
+    private static func waitForCard(_ context: PCSCContext, reader: String?) throws -> PCSCReader? {
         while !kioskInterrupted.load(ordering: .relaxed) {
             do throws(TransportError) {
-                return try context.waitForCard(in: reader.isEmpty ? nil : reader, timeout: pollInterval)
+                return try context.waitForCard(in: reader, timeout: pollInterval)
             } catch .timeout {
                 continue
             } catch {

@@ -15,7 +15,7 @@ enum ReadCommand: Command {
     static let name = "read"
     static let summary = "read a travel document's chip (PC/SC reader or the simulator) and verify it"
     static let usage = """
-        usage: emrtd read (--reader NAME | --simulator [DIR] [--pace NAME[:PARAM]]... [--no-pace] [--pace-only]
+        usage: emrtd read (--reader NAME [--wait SECONDS] [--timeout MS] | --simulator [DIR] [--pace NAME[:PARAM]]... [--no-pace] [--pace-only]
                                                  [--chip-can CAN])
                           (--mrz DOCNUMBER DATEOFBIRTH DATEOFEXPIRY | --can CAN | --mrz-lines LINE...)
                           [--access auto|pace|bac] [--csca FILE]... [--masterlist FILE.ml --ml-root CERT]... [--no-builtin]
@@ -36,7 +36,9 @@ enum ReadCommand: Command {
         Authentication challenge (hex); --debug keeps the log of every step and APDU.
         --no-render leaves JPEG 2000 images unrendered (no PNG in the JSON or in DIR).
 
-        --reader NAME reads the card in that PC/SC reader ("" for the only reader with a card).
+        --reader NAME reads the card in that PC/SC reader ("" for the only reader with a card),
+        waiting --wait SECONDS for it (default 10); --timeout MS is the longest wait for one
+        answer (default 5000).
         --watch (with --reader) is kiosk mode: wait for a card, read it, print (each read's report
         as FILE-N.html, its dump in DIR/N), wait for its removal, repeat; a card taken away
         mid-read fails that read only. --mrz-lines - takes each card's MRZ lines (2, or 3 for TD1)
@@ -52,7 +54,8 @@ enum ReadCommand: Command {
         """
 
     static func run(_ arguments: inout ArgumentReader) throws -> Int32 {
-        let readerName = try arguments.option("--reader")
+        let readerOptions = try ReaderOptions.read(&arguments, defaultWait: .seconds(10))
+        let readerName = readerOptions.name
         let simulator = arguments.variadic("--simulator")
         let chipOptions = try SimulatedChipOptions.read(&arguments)
         let access = try AccessOptions.read(&arguments)
@@ -98,19 +101,20 @@ enum ReadCommand: Command {
             config: ReaderConfig(
                 // The report's APDU timeline is the debug log.
                 useBuiltInAuthorityCertificates: trust.trustsDefaultBundle, authorityCertificates: authorities,
+                timeoutMs: readerOptions.timeoutMilliseconds,
                 debug: debug || report != nil,
                 renderImages: renderImages),
             preferences: access.preferences, challenge: challenge, json: json, debug: debug, output: output,
             report: report, simulatorCSCA: simulatorCSCA, origin: readerName ?? "simulator", clock: trust.clock)
         if watch {
-            return try KioskMode.run(reader: readerName ?? "", access: access, settings: settings)
+            return try KioskMode.run(reader: readerOptions.pcscName, access: access, settings: settings)
         }
         let transport: any CardTransport
         if let simulatedFiles {
             transport = SimulatedChip(configuration: try chipOptions.configuration(files: simulatedFiles))
         } else {
-            // ReaderConfig's default answer timeout, applied where the transport is made.
-            transport = try connect(readerName ?? "", timeout: .milliseconds(ReaderConfig().timeoutMs))
+            // The answer timeout is applied where the transport is made.
+            transport = try connect(readerOptions)
         }
         return try readOnce(transport, accessKey: access.accessKey, settings: settings)
     }
@@ -181,12 +185,13 @@ enum ReadCommand: Command {
         return 0
     }
 
-    /// The card in reader `name` (or the only reader holding one), each answer awaited `timeout`.
-    private static func connect(_ name: String, timeout: Duration) throws -> PCSCTransport {
+    /// The card in the reader the options name (or the only reader holding one), waited for
+    /// `--wait`, each answer awaited `--timeout`.
+    private static func connect(_ options: ReaderOptions) throws -> PCSCTransport {
         do throws(TransportError) {
             let context = try PCSCContext()
-            let reader = try context.waitForCard(in: name.isEmpty ? nil : name, timeout: .seconds(10))
-            return try context.connect(reader: reader.name, timeout: timeout)
+            let reader = try context.waitForCard(in: options.pcscName, timeout: options.wait)
+            return try context.connect(reader: reader.name, timeout: options.timeout)
         } catch {
             throw CommandFailure("cannot reach the card: \(error)")
         }
