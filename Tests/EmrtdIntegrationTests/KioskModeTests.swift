@@ -6,8 +6,9 @@ import Testing
 
 /// `emrtd read --reader --watch` behind a real pcscd (the simulator's own, `Tools/simulator.sh`)
 /// with the simulated card inserted and removed through vpcd several times: one read per card,
-/// the MRZ lines of each from standard input, the end of the input ending the loop; Ctrl-C
-/// while waiting ends it too, and the reader reads normally afterwards.
+/// the MRZ lines of each from standard input, the end of the input ending the loop; a card that
+/// leaves mid-read fails that read and the loop goes on; Ctrl-C while waiting ends it too, and
+/// the reader reads normally afterwards.
 @Suite(.serialized) struct KioskModeTests {
     static let reader = "Virtual PCD 00 00"
     static let zone = "P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<\nL898902C<3UTO6908061F9406236ZE184226B<<<<<14\n"
@@ -101,20 +102,25 @@ import Testing
             #expect(FileManager.default.fileExists(atPath: state.appendingPathComponent("kiosk-\(card).html").path))
         }
 
-        // Ctrl-C while waiting for the next card ends the loop; the reader is fine afterwards.
-        let inserted = try Subprocess.run(script, ["insert", dump.path], environment: rig)
-        try #require(inserted.status == 0, "\(inserted.combinedOutput)")
+        // A card that leaves mid-read fails that read only; Ctrl-C while waiting for the next
+        // card ends the loop; the reader is fine afterwards.
+        let leaving = try Subprocess.run(script, ["insert", dump.path, "--leave-mid-read"], environment: rig)
+        try #require(leaving.status == 0, "\(leaving.combinedOutput)")
         let empty = state.appendingPathComponent("empty.txt")
         _ = FileManager.default.createFile(atPath: empty.path, contents: nil)
         let interrupted = try Background(
             ["read", "--reader", Self.reader, "--watch", "--mrz", "L898902C", "690806", "940623", "--no-builtin"],
             input: empty, directory: state, environment: pcsc)
-        #expect(interrupted.wait { interrupted.errorText.contains("read 1 done") }, "\(interrupted.errorText)")
-        _ = try Subprocess.run(script, ["remove"], environment: rig)
+        #expect(interrupted.wait { interrupted.errorText.contains("read 1 failed") }, "\(interrupted.errorText)")
         #expect(interrupted.wait { interrupted.occurrences(of: "waiting for a card") == 2 }, "\(interrupted.errorText)")
+        let again = try Subprocess.run(script, ["insert", dump.path], environment: rig)
+        #expect(again.status == 0, "\(again.combinedOutput)")
+        #expect(interrupted.wait { interrupted.errorText.contains("read 2 done") }, "\(interrupted.errorText)")
+        _ = try Subprocess.run(script, ["remove"], environment: rig)
+        #expect(interrupted.wait { interrupted.occurrences(of: "waiting for a card") == 3 }, "\(interrupted.errorText)")
         kill(interrupted.process.processIdentifier, SIGINT)
         #expect(interrupted.exitStatus() == 0, "\(interrupted.errorText)")
-        #expect(interrupted.errorText.contains("1 card read; stopped"))
+        #expect(interrupted.errorText.contains("2 cards read; stopped"))
         _ = try Subprocess.run(script, ["insert", dump.path], environment: rig)
         let after = try Subprocess.run(
             PCSCReadTests.emrtd,

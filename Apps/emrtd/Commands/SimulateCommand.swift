@@ -10,7 +10,7 @@ enum SimulateCommand: Command {
     static let usage = """
         usage: emrtd simulate [DIR] [--rich] [--csca-out FILE] [--port PORT] [--host ADDRESS]
                               [--max-read N] [--short-only] [--pace NAME[:PARAM]]... [--no-pace] [--pace-only]
-                              [--chip-can CAN]
+                              [--chip-can CAN] [--leave-mid-read]
 
         Connects a simulated eMRTD chip to vpcd (default 127.0.0.1:35963, the reader
         "Virtual PCD 00 00") and serves it until vpcd hangs up. The chip holds the files of DIR
@@ -19,6 +19,8 @@ enum SimulateCommand: Command {
         adds DG3, DG5, DG7, DG13, DG16) signed by a fresh test CSCA, which --csca-out writes as
         PEM for `emrtd read --csca`. The BAC key comes from the MRZ in DG1. --max-read caps the
         bytes one READ BINARY returns; --short-only refuses extended-length APDUs.
+        --leave-mid-read makes the card leave the reader in the middle of DG2 (as a document
+        pulled away during a read): the simulator ends, pcscd sees the card removed.
         \(SimulatedChipOptions.usage)
         Exit status: 0 vpcd hung up, 1 no files or no vpcd, 2 wrong command line.
         """
@@ -34,6 +36,7 @@ enum SimulateCommand: Command {
             return value
         }
         let shortOnly = arguments.flag("--short-only")
+        let leaveMidRead = arguments.flag("--leave-mid-read")
         let rich = arguments.flag("--rich")
         let authorityOutput = try arguments.option("--csca-out")
         let chipOptions = try SimulatedChipOptions.read(&arguments)
@@ -63,6 +66,7 @@ enum SimulateCommand: Command {
         }
         var configuration = try chipOptions.configuration(files: files, supportsExtendedLength: !shortOnly)
         if let maximumRead { configuration.maximumReadLength = maximumRead }
+        if leaveMidRead { configuration.faults.append(.tagLost(.readPastHeaderOf(0x0102))) }
         let bridge = VPCDBridge(
             chip: SimulatedChip(configuration: configuration), host: host, port: port ?? VPCDBridge.defaultPort)
         do {
