@@ -174,6 +174,19 @@ import Testing
         #expect(drawn > 3000, "no face drawn in the specimen's portrait box (\(drawn) dark pixels)")
         #expect((darkInPortrait["hostile"] ?? 0) > 3000, "no face drawn in the hostile report")
         #expect((darkInPortrait["no-face"] ?? Int.max) < drawn / 4, "the measure does not tell a face from none")
+        // Printed: A4 pages (595 × 842 points).
+        let pdf = Self.screenshots.appendingPathComponent("specimen.pdf")
+        try? FileManager.default.removeItem(at: pdf)
+        let printed = try Subprocess.run(
+            chromium,
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer", "--print-to-pdf=\(pdf.path)",
+                Self.screenshots.appendingPathComponent("specimen.html").absoluteString,
+            ])
+        #expect(printed.status == 0, "\(printed.combinedOutput.suffix(600))")
+        let document = String(decoding: (try? Data(contentsOf: pdf)) ?? Data(), as: UTF8.self)
+        #expect(document.hasPrefix("%PDF"))
+        #expect(document.contains("/MediaBox [0 0 594.9") || document.contains("/MediaBox [0 0 595"), "not A4")
         print("report screenshots: \(Self.screenshots.path)")
     }
 }

@@ -60,7 +60,7 @@ public enum HTMLReport {
         th{background:#f4f4f4;width:28%}code,.mono{font-family:monospace;font-size:12px;word-break:break-all}
         .warning{color:#9a6700}
         @page{size:A4;margin:14mm}
-        @media print{body{max-width:none;padding:0}h2{break-after:avoid}tr{break-inside:avoid}header{break-inside:avoid}}
+        @media print{body{max-width:none;padding:0}.timeline td,.timeline th{font-size:8px;padding:0 3px}h2{break-after:avoid}tr{break-inside:avoid}header{break-inside:avoid}}
         """
 
     /// Text for HTML content and attribute values.
@@ -258,7 +258,7 @@ public enum HTMLReport {
             "<h2>APDU timeline</h2>\n<p>\(debugInfo.apduCount) APDUs, \(debugInfo.bytesTransferred) bytes, "
             + "\(debugInfo.durationMs) ms</p>\n"
         guard !debugInfo.events.isEmpty else { return html }
-        html += "<table><tr><th>ms</th><th>Step or APDU</th></tr>"
+        html += "<table class=\"timeline\"><tr><th>ms</th><th>Step or APDU</th></tr>"
         for event in debugInfo.events {
             html += "<tr><td>\(event.timestampMillis)</td><td class=\"mono\">\(escape(event.message))</td></tr>"
         }
