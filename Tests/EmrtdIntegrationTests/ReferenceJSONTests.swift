@@ -346,6 +346,9 @@ import Testing
         #expect(holder?["fullDateOfBirth"] == "19690806" && holder?["address"] == ["17 EXAMPLE STREET", "UTOPIA"])
         #expect(json["additionalDocumentDetails"]?["dateOfIssue"] == "19890624")
         #expect(json["additionalDocumentDetails"]?["personalizationTime"] == "19890601120000")
+        #expect(holder?["fullDateOfBirthISO8601"] == "1969-08-06")
+        #expect(json["additionalDocumentDetails"]?["personalizationTimeISO8601"] == "1989-06-01T12:00:00")
+        #expect(json["additionalDocumentDetails"]?["dateOfIssueEncoding"] == "bcd")
         let application = json["ldsMasterFile"]?["lds1EmrtdApplication"]
         #expect(application?["dg3"] == ["id": "dg3", "bytes": .null])
         #expect(application?["dg4"] == .null && application?["dg6"] == nil)

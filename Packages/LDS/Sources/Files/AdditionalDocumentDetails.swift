@@ -86,6 +86,7 @@ public struct AdditionalDocumentDetails: LDSFileModel, Equatable {
         [
             "issuingAuthority": DetailText.optional(issuingAuthority),
             "dateOfIssue": .optional(dateOfIssue),
+            "dateOfIssueISO8601": DetailText.iso8601(dateOfIssue),
             "dateOfIssueEncoding": DetailText.encoding(dateOfIssue),
             "otherPersonDetails": namesOfOtherPersons.isEmpty
                 ? .null : .array(namesOfOtherPersons.map { .string(DetailText.clean($0)) }),
@@ -94,6 +95,7 @@ public struct AdditionalDocumentDetails: LDSFileModel, Equatable {
             "imageOfFront": .optional(imageOfFront),
             "imageOfRear": .optional(imageOfRear),
             "personalizationTime": .optional(dateAndTimeOfPersonalization),
+            "personalizationTimeISO8601": DetailText.iso8601(dateAndTimeOfPersonalization),
             "personalizationTimeEncoding": DetailText.encoding(dateAndTimeOfPersonalization),
             "personalizationDeviceSerialNumber": DetailText.optional(personalizationSystemSerialNumber),
             "tagList": tagListJSON(tagList),

@@ -106,6 +106,7 @@ public struct AdditionalPersonalDetails: LDSFileModel, Equatable {
             "otherNames": .array(otherNames.map { .string(DetailText.clean($0)) }),
             "personalNumber": DetailText.optional(personalNumber),
             "fullDateOfBirth": .optional(fullDateOfBirth),
+            "fullDateOfBirthISO8601": DetailText.iso8601(fullDateOfBirth),
             "fullDateOfBirthEncoding": DetailText.encoding(fullDateOfBirth),
             "placeOfBirth": DetailText.linesJSON(placeOfBirth),
             "address": DetailText.linesJSON(permanentAddress),

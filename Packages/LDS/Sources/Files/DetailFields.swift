@@ -81,6 +81,27 @@ enum DetailText {
 
     /// How a date was stored, when it was (added beside the date: `text` or `bcd`).
     static func encoding(_ date: LDSDate?) -> JSONValue { date.map(\.encoding.json) ?? .null }
+
+    /// The date in ISO 8601 (added beside the reference's digits): `1969-08-06`, or
+    /// `1989-06-01T12:00:00` for a time (no zone: the chip states none); null when a part is
+    /// unknown (`00`) or the digits are not a date.
+    static func iso8601(_ date: LDSDate?) -> JSONValue {
+        guard let digits = date?.value, digits.count == 8 || digits.count == 14, digits.allSatisfy(\.isASCII),
+            digits.allSatisfy(\.isNumber)
+        else { return .null }
+        let parts = stride(from: 4, to: digits.count, by: 2).map { offset in
+            Int(String(Array(digits)[offset..<offset + 2])) ?? 0
+        }
+        let year = String(digits.prefix(4))
+        guard (1...12).contains(parts[0]), (1...31).contains(parts[1]) else { return .null }
+        func two(_ number: Int) -> String { number < 10 ? "0\(number)" : "\(number)" }
+        var text = "\(year)-\(two(parts[0]))-\(two(parts[1]))"
+        if parts.count == 5 {
+            guard parts[2] < 24, parts[3] < 60, parts[4] < 60 else { return .null }
+            text += "T\(two(parts[2])):\(two(parts[3])):\(two(parts[4]))"
+        }
+        return .string(text)
+    }
 }
 
 /// Reading the data objects of DG11, DG12 and DG16 templates: text, dates, images, counts.

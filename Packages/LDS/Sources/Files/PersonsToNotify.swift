@@ -24,7 +24,8 @@ public struct PersonsToNotify: LDSFileModel, Equatable {
 
         public var json: JSONValue {
             [
-                "dateRecorded": .optional(dateDataRecorded), "name": DetailText.optional(name),
+                "dateRecorded": .optional(dateDataRecorded),
+                "dateRecordedISO8601": DetailText.iso8601(dateDataRecorded), "name": DetailText.optional(name),
                 "telephone": DetailText.optional(telephone), "address": DetailText.optional(address),
             ]
         }
