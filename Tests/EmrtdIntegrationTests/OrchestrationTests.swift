@@ -193,7 +193,7 @@ import Transport
             transport: Self.openChip(specimen.files), accessKey: Self.accessKey)
         let outcome = readOutcome(document: document, error: nil, durationMs: 12)
         #expect(outcome.mrzIssuingState == "UTO" && outcome.mrzDocumentCode == "P" && outcome.resultStatus == "success")
-        let text = readOutcomeToJson(outcome)
+        let text = readOutcomeToJson(outcome: outcome)
         for personal in ["ERIKSSON", "ANNA", "L898902C", "690806", "940623", "ZENITH"] {
             #expect(!text.contains(personal))
         }

@@ -304,19 +304,20 @@ import Testing
     @Test func everyTypeOfTheReferenceHasItsKeys() throws {
         let walker = Walker()
         let document = try Self.richDocument()
-        let parsed = try JSONValue.parse(travelDocumentToJson(document))
+        let parsed = try JSONValue.parse(travelDocumentToJson(document: document))
         walker.check(parsed, as: "TravelDocument", at: "document")
         for lines in [
             ["I<UTOD231458907<<<<<<<<<<<<<<<", "7408122F1204159UTO<<<<<<<<<<<6", "ERIKSSON<<ANNA<MARIA<<<<<<<<<<"],
             ["I<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<", "D231458907UTO7408122F1204159<<<<<<<6"],
         ] {
             let zone = try parseMrz(lines: lines)
-            walker.check(try JSONValue.parse(machineReadableZoneToJson(zone)), as: "MachineReadableZone", at: "mrz")
+            walker.check(
+                try JSONValue.parse(machineReadableZoneToJson(mrz: zone)), as: "MachineReadableZone", at: "mrz")
         }
         let error = ReadError(.read(.readingDataGroups), "DG1 could not be read")
-        walker.check(try JSONValue.parse(readErrorToJson(error)), as: "ReadError", at: "error")
+        walker.check(try JSONValue.parse(readErrorToJson(error: error)), as: "ReadError", at: "error")
         let outcome = readOutcome(document: document, error: nil, durationMs: 1200)
-        walker.check(try JSONValue.parse(readOutcomeToJson(outcome)), as: "ReadOutcome", at: "outcome")
+        walker.check(try JSONValue.parse(readOutcomeToJson(outcome: outcome)), as: "ReadOutcome", at: "outcome")
         #expect(walker.problems.isEmpty, "\(walker.problems.joined(separator: "\n"))")
         #expect(
             Set(Self.types.keys).subtracting(walker.met).isEmpty,
@@ -331,7 +332,7 @@ import Testing
     /// Values the tables fix beyond shapes: the specimen's own fields, as the reference words them.
     @Test func valuesFollowTheReference() throws {
         let document = try Self.richDocument()
-        let json = try JSONValue.parse(travelDocumentToJson(document))
+        let json = try JSONValue.parse(travelDocumentToJson(document: document))
         #expect(json["ldsVersion"] == "1.8" && json["unicodeVersion"] == "4.0.0")
         let fields = json["machineReadableZoneInformation"]?["fields"]
         #expect(fields?["issuingState"] == "UTO" && fields?["primaryIdentifier"] == "ERIKSSON")

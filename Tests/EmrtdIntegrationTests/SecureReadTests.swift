@@ -186,7 +186,7 @@ import Transport
     @Test func jsonOfABACRead() throws {
         let specimen = try Specimen.generate()
         let document = try Self.reader(specimen).read(transport: Self.chip(specimen), accessKey: Self.accessKey)
-        let json = try JSONValue.parse(travelDocumentToJson(document))
+        let json = try JSONValue.parse(travelDocumentToJson(document: document))
         let data = json["authenticationStatus"]?["data"]
         let chip = json["authenticationStatus"]?["chip"]
         #expect(json["paceMapping"] == .null && json["encodedIdentificationFeaturesFinger"] == .null)

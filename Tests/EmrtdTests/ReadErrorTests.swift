@@ -7,9 +7,9 @@ import Transport
 @Suite struct ReadErrorTests {
     @Test func messagesNameTheFailure() {
         #expect(
-            readErrorMessage(ReadError(.accessControl, "the chip refused the BAC key (6300)"))
+            readErrorMessage(error: ReadError(.accessControl, "the chip refused the BAC key (6300)"))
                 == "access control failed: the chip refused the BAC key (6300)")
-        #expect(readErrorMessage(ReadError(.read(.readingDataGroups), "")) == "reading the data groups failed")
+        #expect(readErrorMessage(error: ReadError(.read(.readingDataGroups), "")) == "reading the data groups failed")
         #expect(ReadError(transport: .cancelled, during: "reading DG2").kind == .cancelled)
         let lost = ReadError(transport: .tagLost, during: "reading DG2")
         #expect(lost.kind == .transport(.tagLost) && lost.typeName == "tagLost")

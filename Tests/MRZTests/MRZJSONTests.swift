@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct MRZJSONTests {
     private func object(_ lines: [String]) throws -> [String: Any] {
-        let json = machineReadableZoneToJson(try parseMrz(lines: lines))
+        let json = machineReadableZoneToJson(mrz: try parseMrz(lines: lines))
         return try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
     }
 
@@ -64,8 +64,8 @@ import Testing
 
     @Test func prettyOutputIsTheSameDocument() throws {
         let zone = try parseMrz(lines: ["I<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<", "D231458907UTO7408122F1204159<<<<<<<6"])
-        let compact = machineReadableZoneToJson(zone)
-        let pretty = machineReadableZoneToJson(zone, prettyPrinted: true)
+        let compact = machineReadableZoneToJson(mrz: zone)
+        let pretty = machineReadableZoneToJson(mrz: zone, prettyPrinted: true)
         #expect(pretty.contains("\n") && !compact.contains("\n"))
         let decodedCompact = try JSONSerialization.jsonObject(with: Data(compact.utf8)) as? NSDictionary
         let decodedPretty = try JSONSerialization.jsonObject(with: Data(pretty.utf8)) as? NSDictionary

@@ -32,7 +32,7 @@ struct AccessOptions {
         }
         guard !lines.isEmpty else { return nil }
         do throws(MRZError) {
-            return try accessKeyFromMrz(try parseMrz(lines: lines))
+            return try accessKeyFromMrz(mrz: try parseMrz(lines: lines))
         } catch {
             throw CommandFailure("the MRZ lines on standard input: \(error.reason)")
         }
@@ -58,7 +58,7 @@ struct AccessOptions {
                 }
                 accessKey = key
             } else {
-                accessKey = try accessKeyFromMrz(try parseMrz(lines: lines ?? []))
+                accessKey = try accessKeyFromMrz(mrz: try parseMrz(lines: lines ?? []))
             }
         } catch let error as MRZError {
             throw UsageError("invalid access key: \(error.reason)")

@@ -30,7 +30,7 @@ enum MRZCommand: Command {
         guard !lines.isEmpty else { throw UsageError("no MRZ lines given") }
         do {
             let zone = try lines.count == 1 ? parseMrz(unbrokenText: lines[0]) : parseMrz(lines: lines)
-            print(machineReadableZoneToJson(zone, prettyPrinted: true))
+            print(machineReadableZoneToJson(mrz: zone, prettyPrinted: true))
         } catch {
             throw CommandFailure("not a valid MRZ: \(error.reason)")
         }

@@ -154,9 +154,9 @@ enum ReadCommand: Command {
         } catch {
             progress?.finish()
             if settings.json {
-                print(readErrorToJson(error))
+                print(readErrorToJson(error: error))
             } else {
-                printError("emrtd read: \(readErrorMessage(error))")
+                printError("emrtd read: \(readErrorMessage(error: error))")
             }
             if settings.debug, !settings.json, let log = error.debugInfo?.events { printError(debugLogText(log)) }
             return 1
@@ -177,7 +177,7 @@ enum ReadCommand: Command {
             throw CommandFailure(error.reason)
         }
         if settings.json {
-            print(travelDocumentToJson(document))
+            print(travelDocumentToJson(document: document))
         } else {
             print(textSummary(of: document, elapsed: elapsed))
             if settings.debug, let log = document.debugInfo?.events { print(debugLogText(log)) }

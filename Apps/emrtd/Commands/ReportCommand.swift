@@ -40,7 +40,7 @@ enum ReportCommand: Command {
         do {
             files = try ChipFiles(directory: folder)
             guard let dataGroup1 = files[dataGroup: 1] else { throw CommandFailure("\(directory) holds no DG1.bin") }
-            accessKey = try accessKeyFromMrz(try MRZDataGroup(dataGroup1).machineReadableZone)
+            accessKey = try accessKeyFromMrz(mrz: try MRZDataGroup(dataGroup1).machineReadableZone)
         } catch let error as ChipSimulatorError {
             throw CommandFailure(error.reason)
         } catch let error as LDSError {
@@ -55,7 +55,7 @@ enum ReportCommand: Command {
             document = try EmrtdReader(config: config, clock: trust.clock).read(
                 transport: SimulatedChip(configuration: ChipConfiguration(files: files)), accessKey: accessKey)
         } catch {
-            printError("emrtd report: \(readErrorMessage(error))")
+            printError("emrtd report: \(readErrorMessage(error: error))")
             return 1
         }
         let page = HTMLReport.render(document, title: "emrtd report \(folder.lastPathComponent)")

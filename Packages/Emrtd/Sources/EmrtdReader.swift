@@ -86,7 +86,7 @@ public final class EmrtdReader: Sendable {
             if link.isCancelled, failure.kind != .cancelled {
                 failure = ReadError(.cancelled, "the read was cancelled (\(error.reason))")
             }
-            recorder.note("read failed: \(readErrorMessage(failure))")
+            recorder.note("read failed: \(readErrorMessage(error: failure))")
             failure.debugInfo = recorder.info(filesRead: procedure.files)
             throw failure
         }

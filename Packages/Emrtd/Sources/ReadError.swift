@@ -83,12 +83,12 @@ public struct ReadError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String { readErrorMessage(self) }
+    public var description: String { readErrorMessage(error: self) }
 }
 
 /// One line for people: what failed and why, e.g.
 /// `access control failed: the chip refused the BAC key (6300); check the MRZ`.
-public func readErrorMessage(_ error: ReadError) -> String {
+public func readErrorMessage(error: ReadError) -> String {
     let what: String
     switch error.kind {
     case .invalidArgument: what = "invalid argument"
@@ -114,7 +114,7 @@ public func readErrorMessage(_ error: ReadError) -> String {
 /// `nfc_unavailable`), `message`, `reason`, `kind` (`read` errors only) and `debugInfo` (null for
 /// the variants without one: `invalid_argument`, `nfc_unavailable`). Added: `type`, this
 /// project's finer name (`tagLost`, `io`…), and `detail`, a link error's own text.
-public func readErrorToJson(_ error: ReadError, prettyPrinted: Bool = true) -> String {
+public func readErrorToJson(error: ReadError, prettyPrinted: Bool = true) -> String {
     readErrorJSON(error).serialized(pretty: prettyPrinted)
 }
 
@@ -151,7 +151,7 @@ func readErrorJSON(_ error: ReadError) -> JSONValue {
     let debugInfo = error.debugInfo ?? .empty
     return [
         "code": .string(error.code),
-        "message": .string(readErrorMessage(error)),
+        "message": .string(readErrorMessage(error: error)),
         "reason": .string(error.reason),
         "kind": .optional(error.readErrorKind),
         "debugInfo": carriesDebugInfo ? debugInfo.json : .null,

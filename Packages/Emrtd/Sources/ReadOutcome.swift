@@ -96,6 +96,6 @@ private func outcomeError(_ error: ReadError) -> String {
 }
 
 /// The outcome as JSON text.
-public func readOutcomeToJson(_ outcome: ReadOutcome, prettyPrinted: Bool = true) -> String {
+public func readOutcomeToJson(outcome: ReadOutcome, prettyPrinted: Bool = true) -> String {
     outcome.json.serialized(pretty: prettyPrinted)
 }

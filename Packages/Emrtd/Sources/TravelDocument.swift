@@ -170,6 +170,6 @@ extension ChipAuthenticationStatus: JSONRepresentable {
 }
 
 /// The document as JSON text (the `emrtd read --json` output).
-public func travelDocumentToJson(_ document: TravelDocument, prettyPrinted: Bool = true) -> String {
+public func travelDocumentToJson(document: TravelDocument, prettyPrinted: Bool = true) -> String {
     document.json.serialized(pretty: prettyPrinted)
 }

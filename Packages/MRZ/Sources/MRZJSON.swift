@@ -2,7 +2,7 @@ import JSON
 
 /// The zone as JSON text (see `MachineReadableZone.json`); `prettyPrinted` uses the layout every
 /// command prints (`JSONValue.Layout.pretty`).
-public func machineReadableZoneToJson(_ zone: MachineReadableZone, prettyPrinted: Bool = false) -> String {
+public func machineReadableZoneToJson(mrz zone: MachineReadableZone, prettyPrinted: Bool = false) -> String {
     zone.json.serialized(prettyPrinted ? .pretty : .compact)
 }
 
