@@ -45,6 +45,9 @@ let libraries: [Library] = [
             "Secrets",
         ]),
     Library(
+        name: "Output", dependencies: ["ASN1", "AccessControl", "CMS", "Emrtd", "ICAO", "LDS", "MRZ"],
+        testDependencies: ["ChipSimulator"]),
+    Library(
         name: "ChipSimulator",
         dependencies: ["Transport", "CryptoPrimitives", "Arithmetic", "ASN1", "ICAO", "LDS", "COpenSSL", "Secrets"]),
     Library(name: "Connector", dependencies: ["Transport", "MRZ", "JSON", "Secrets", "CLibWebSockets"]),
@@ -98,7 +101,7 @@ let package = Package(
                 name: "emrtd",
                 dependencies: [
                     "JSON", "MRZ", "LDS", "CMS", "Transport", "PCSC", "Emrtd", "ChipSimulator", "AccessControl",
-                    "Validation", "Connector",
+                    "Validation", "Connector", "Output",
                 ],
                 path: "Apps/emrtd"
             ),

@@ -5,6 +5,8 @@
 #
 #   Tools/simulator.sh start [DIR] [emrtd simulate options]   # DIR: chip files in the dump layout;
 #                                                             # none: the generated specimen
+#   Tools/simulator.sh remove                                 # takes the card out (ends the simulator)
+#   Tools/simulator.sh insert [DIR] [emrtd simulate options]  # puts a card in again
 #   Tools/simulator.sh stop
 #
 # vpcd listens on 0.0.0.0:35963/35964 (hard-coded), so pcscd and the simulator run in a private
@@ -21,7 +23,8 @@ STATE="${EMRTD_SIMULATOR_STATE:-/tmp/emrtd-simulator}"
 PIDFILE="$STATE/pids"
 
 die() { echo "simulator.sh: $*" >&2; exit 1; }
-starttime() { awk '{print $22}' "/proc/$1/stat" 2>/dev/null; }
+# A zombie (an ended child nobody reaped yet) counts as ended.
+starttime() { awk '$3 != "Z" {print $22}' "/proc/$1/stat" 2>/dev/null; }
 
 record() {  # name pid
     local started; started="$(starttime "$2")" || true
@@ -101,7 +104,15 @@ start() {
         kill -0 "$pcscd" 2>/dev/null || die "pcscd exited; see $STATE/pcscd.log"
         sleep 0.1
     done
-    nsenter -t "$pcscd" -n "$binary" simulate "$@" > "$STATE/simulator.log" 2>&1 < /dev/null &
+    echo "$binary" > "$STATE/binary"
+    plug "$pcscd" "$@"
+    echo "simulator ready in \"Virtual PCD 00 00\" (pcscd $pcscd; logs in $STATE)"
+    echo "export PCSCLITE_CSOCK_NAME=$STATE/run/pcscd.comm"
+}
+
+plug() {  # pcscd-pid [simulate options]: the simulator connects to vpcd, the card is inserted
+    local pcscd="$1"; shift
+    nsenter -t "$pcscd" -n "$(cat "$STATE/binary")" simulate "$@" >> "$STATE/simulator.log" 2>&1 < /dev/null &
     local simulator=$!
     sleep 0.2
     record simulator "$simulator"
@@ -110,8 +121,18 @@ start() {
         stop
         die "no card in \"Virtual PCD 00 00\" after 20 s"
     fi
-    echo "simulator ready in \"Virtual PCD 00 00\" (pcscd $pcscd, simulator $simulator; logs in $STATE)"
-    echo "export PCSCLITE_CSOCK_NAME=$STATE/run/pcscd.comm"
+}
+
+insert() {
+    local pcscd; pcscd="$(recorded_alive pcscd)" || die "not running; run $0 start first"
+    if recorded_alive simulator >/dev/null; then die "a card is already in; run $0 remove first"; fi
+    plug "$pcscd" "$@"
+    echo "card inserted"
+}
+
+remove() {  # the simulator ends, vpcd's socket closes: pcscd sees the card leave
+    recorded_alive pcscd >/dev/null || die "not running; run $0 start first"
+    stop_recorded simulator
 }
 
 stop() {
@@ -122,6 +143,8 @@ stop() {
 
 case "${1:-}" in
 start) shift; start "$@" ;;
+insert) shift; insert "$@" ;;
+remove) remove ;;
 stop) stop ;;
-*) die "usage: $0 start [DIR] [emrtd simulate options] | stop" ;;
+*) die "usage: $0 start [DIR] [emrtd simulate options] | insert [DIR] [options] | remove | stop" ;;
 esac

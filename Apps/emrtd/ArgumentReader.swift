@@ -3,18 +3,28 @@
 ///
 /// No outside package can be fetched here, so this replaces swift-argument-parser;
 /// a new option costs one call in the subcommand that owns it.
+///
+/// As a user expects: `--name=value` is `--name value`; after `--` every argument is positional,
+/// even one starting with `-`; a flag given twice is given.
 struct ArgumentReader {
     private var remaining: [String]
+    /// The arguments after `--`.
+    private let afterSeparator: [String]
 
     init(_ arguments: [String]) {
-        remaining = arguments
+        let separator = arguments.firstIndex(of: "--") ?? arguments.endIndex
+        remaining = arguments[..<separator].flatMap { argument -> [String] in
+            guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return [argument] }
+            return [String(argument[..<equals]), String(argument[argument.index(after: equals)...])]
+        }
+        afterSeparator = Array(arguments[separator...].dropFirst())
     }
 
-    /// Whether `--name` was given (it is removed).
+    /// Whether `--name` was given, once or more (every occurrence is removed).
     mutating func flag(_ name: String) -> Bool {
-        guard let index = remaining.firstIndex(of: name) else { return false }
-        remaining.remove(at: index)
-        return true
+        let count = remaining.count
+        remaining.removeAll { $0 == name }
+        return remaining.count != count
     }
 
     /// The value after `--name`, when given once.
@@ -57,7 +67,7 @@ struct ArgumentReader {
             throw UsageError("unknown option \(unknown)")
         }
         defer { remaining = [] }
-        return remaining
+        return remaining + afterSeparator
     }
 
     /// `--x` and `-x` are options; a lone `-` (stdin) and negative numbers are not.

@@ -18,8 +18,8 @@ let mrzTarget = FuzzTarget(name: "mrz") { input in
         )
     }
     _ = zone.fields
-    _ = try? accessKeyFromMrz(zone)
-    _ = machineReadableZoneToJson(zone)
+    _ = try? accessKeyFromMrz(mrz: zone)
+    _ = machineReadableZoneToJson(mrz: zone)
 }
 
 /// Every `MrzPosition` anywhere in `value`, found by reflection so new elements are covered.

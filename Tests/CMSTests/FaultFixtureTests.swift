@@ -54,8 +54,10 @@ import Testing
         #expect(verdict.certificateChainValid == expected.chain)
         #expect(verdict.dataGroupHashesValid == expected.hashes)
         #expect(verdict.errors.map(\.code) == expected.errors)
-        #expect(verdict.dataGroupHashes.filter { $0.status == .invalid }.map(\.dataGroup) == expected.invalidGroups)
-        #expect(verdict.dataGroupHashes.map(\.dataGroup) == verdict.dataGroupHashes.map(\.dataGroup).sorted())
+        #expect(
+            verdict.dataGroupHashes.filter { $0.status == .invalid }.map(\.dataGroupNumber) == expected.invalidGroups)
+        #expect(
+            verdict.dataGroupHashes.map(\.dataGroupNumber) == verdict.dataGroupHashes.map(\.dataGroupNumber).sorted())
         #expect(verdict.hashAlgorithm == "SHA-256")
         #expect(verdict.signatureAlgorithm == (pki == "rsa" ? "SHA256withRSA" : "SHA256withECDSA"))
         #expect(verdict.issuingCountry == "UT")
@@ -126,6 +128,6 @@ import Testing
         #expect(verdict.errors == [.mandatoryDataGroupNotChecked(1), .mandatoryDataGroupNotChecked(2)])
         #expect(verdict.dataGroupsChecked == 0)
         #expect(verdict.dataGroupHashes.map(\.status) == [.notRead, .notRead, .notRead])
-        #expect(verdict.dataGroupHashes.map(\.dataGroup) == [1, 2, 14])
+        #expect(verdict.dataGroupHashes.map(\.dataGroupNumber) == [1, 2, 14])
     }
 }

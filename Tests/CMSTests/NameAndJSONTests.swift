@@ -36,13 +36,17 @@ import Testing
         #expect(rewritten.country == "DE")
     }
 
-    /// RFC 4514 §2.4 escaping and the `#`-hex form for types without a short name.
+    /// RFC 4514 §2.4 escaping, attribute names (`serialNumber`), and the `#`-hex form for types
+    /// without a name.
     @Test func rfc4514() throws {
         let escaped = try name([
             [("2.5.4.3", DER.utf8String(" a,b+c\"d\\e<f>g;h "))],
             [("2.5.4.5", DER.printableString("42")), ("2.5.4.11", DER.utf8String("#x"))],
+            [("2.5.4.72", DER.printableString("42"))],
         ])
-        #expect(escaped.rfc4514 == "2.5.4.5=#13023432+OU=\\#x,CN=\\ a\\,b\\+c\\\"d\\\\e\\<f\\>g\\;h\\ ")
+        #expect(
+            escaped.rfc4514
+                == "2.5.4.72=#13023432,serialNumber=42+OU=\\#x,CN=\\ a\\,b\\+c\\\"d\\\\e\\<f\\>g\\;h\\ ")
     }
 
     /// The verdict's JSON: every key present, nulls kept, bytes as padded base64, enums by name.
@@ -56,9 +60,9 @@ import Testing
         let object = try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         #expect(
             Set(object.keys) == [
-                "status", "sodSignatureValid", "certificateChainValid", "dataGroupHashesValid", "dataGroupHashes",
-                "hashAlgorithm", "signatureAlgorithm", "documentSignerCertificate", "countrySigningCertificate",
-                "issuingCountry", "errors", "dataGroupsChecked",
+                "status", "protocol", "sodSignatureValid", "certificateChainValid", "dataGroupHashesValid",
+                "dataGroupHashes", "hashAlgorithm", "signatureAlgorithm", "documentSignerCertificate",
+                "countrySigningCertificate", "issuingCountry", "errors", "dataGroupsChecked",
             ])
         // DG2 was not read: not authenticated, whatever the trust store.
         #expect(object["status"] as? String == "denied")

@@ -34,7 +34,7 @@ import Testing
             #expect(fields["serial"].map(trimZeros) == trimZeros(info.serialNumber), "\(file)")
             #expect(
                 fields["sha256 Fingerprint"]?.replacingOccurrences(of: ":", with: "")
-                    == info.fingerprintSha256.map { String(format: "%02X", $0) }.joined(), "\(file)")
+                    == info.sha256Fingerprint, "\(file)")
             #expect(fields["notBefore"].flatMap(Self.opensslDate) == info.notBefore, "\(file)")
             #expect(fields["notAfter"].flatMap(Self.opensslDate) == info.notAfter, "\(file)")
         }

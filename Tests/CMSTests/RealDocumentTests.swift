@@ -58,7 +58,7 @@ import Testing
         #expect(verdict.hashAlgorithm == sample.hash)
         #expect(verdict.signatureAlgorithm == sample.signature)
         for result in verdict.dataGroupHashes {
-            #expect(result.status == (groups[result.dataGroup] == nil ? .notRead : .valid))
+            #expect(result.status == (groups[result.dataGroupNumber] == nil ? .notRead : .valid))
         }
         #expect(verdict.dataGroupHashes.count(where: { $0.status == .valid }) == groups.count)
         // A DSC carried in the SOD must be the one published beside it.

@@ -18,7 +18,7 @@ import Testing
             Issue.record("no dataGroupHashes array")
             return
         }
-        #expect(hashes.map { $0["dataGroup"] } == [1, 2, 12, 13, 14, 15].map { JSONValue.integer($0) })
+        #expect(hashes.map { $0["dataGroupNumber"] } == [1, 2, 12, 13, 14, 15].map { JSONValue.integer($0) })
         let dg15 = try TestFiles.bytes(folder.appendingPathComponent("NZ_DG15.bin"))
         #expect(hashes.last?["hash"] == .bytes(HashAlgorithm.sha256.hash(dg15)))
         guard case .array(let signers)? = json["signerInfos"], case .array(let certificates)? = json["certificates"]

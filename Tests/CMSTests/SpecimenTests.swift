@@ -55,7 +55,7 @@ import Testing
         )
         #expect(status == .authorityCertificatesNotProvided, "\(verdict.errors)")
         #expect(signature && hashes && !chain)
-        #expect(verdict.dataGroupHashes.filter { $0.status == .valid }.map(\.dataGroup) == groups.keys.sorted())
+        #expect(verdict.dataGroupHashes.filter { $0.status == .valid }.map(\.dataGroupNumber) == groups.keys.sorted())
         #expect(verdict.hashAlgorithm == specimen.hash)
         #expect(verdict.signatureAlgorithm == specimen.signature)
         #expect(verdict.documentSignerCertificate != nil)
@@ -70,7 +70,7 @@ import Testing
             securityObject: try TestFiles.bytes(sod), dataGroups: [15: try TestFiles.bytes(dg15)],
             trustStore: TrustStore(), at: TestFiles.date("2026-06-01"))
         #expect(verdict.status == .denied)
-        #expect(verdict.dataGroupHashes.first { $0.dataGroup == 15 }?.status == .invalid)
+        #expect(verdict.dataGroupHashes.first { $0.dataGroupNumber == 15 }?.status == .invalid)
         #expect(verdict.errors.contains(.dataGroupNotHashed(15)))
     }
 }

@@ -61,7 +61,7 @@ import Testing
         let zone = try JSONValue.parse(result.output)
         #expect(zone["travelDocumentType"] == "td1")
         #expect(zone["td1"]?["documentNumber"]?["value"] == "D23145890")
-        #expect(zone["td1"]?["name"]?["secondaryIdentifier"] == "ANNA MARIA")
+        #expect(zone["td1"]?["name"]?["secondaryIdentifier"]?["value"] == "ANNA MARIA")
         let garbage = try Subprocess.run(emrtd, ["mrz", "HELLO"])
         #expect(garbage.status == 1 && garbage.errorOutput.split(separator: "\n").count == 1)
     }
@@ -126,13 +126,8 @@ import Testing
         guard let emrtd = Self.emrtd(), let file = Prerequisites.shared("data/jmrtd/bsi2008/Datagroup2.bin") else {
             return
         }
-        func first(_ value: JSONValue?) -> JSONValue? {
-            guard case .array(let elements)? = value else { return nil }
-            return elements.first
-        }
         func faceImage(_ output: String) throws -> JSONValue? {
-            let template = first(try JSONValue.parse(output)["model"]?["templates"])
-            return first(template?["record"]?["images"])?["image"]
+            try JSONValue.parse(output)["model"]?["faceImage"]
         }
         var faces: [JSONValue] = []
         for extra in [[], ["--no-render"]] {
@@ -151,9 +146,116 @@ import Testing
             }
             faces.append(face)
         }
-        for key in ["format", "width", "height", "bytes"] {
+        for key in ["format", "size", "bytes"] {
             #expect(faces[0][key] == faces[1][key], "\(key) differs without rendering")
         }
-        #expect(faces[0]["width"] == 413)
+        #expect(faces[0]["size"]?["width"] == 413)
+    }
+}
+
+/// `emrtd read --report` and `--out`: the HTML page, and a dump that verifies later against the
+/// simulator's CSCA written beside it.
+@Suite struct ReportCLITests {
+    @Test func readWritesTheReportAndADumpThatVerifies() throws {
+        guard let emrtd = CLITests.emrtd() else { return }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let report = directory.appendingPathComponent("read.html")
+        let dump = directory.appendingPathComponent("dump")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let read = try Subprocess.run(
+            emrtd,
+            [
+                "read", "--simulator", "--mrz", "L898902C", "690806", "940623", "--report", report.path, "--out",
+                dump.path,
+            ])
+        #expect(read.status == 0, "\(read.combinedOutput)")
+        let page = try String(contentsOf: report, encoding: .utf8)
+        #expect(page.hasPrefix("<!DOCTYPE html>") && page.contains("ANNA MARIA ERIKSSON"))
+        #expect(page.contains("APDU timeline") && page.contains("data:image/jpeg;base64,"))
+        let verify = try Subprocess.run(
+            emrtd,
+            ["verify", "--dir", dump.path, "--csca", dump.appendingPathComponent("CSCA.der").path, "--no-builtin"])
+        #expect(verify.status == 0, "\(verify.combinedOutput)")
+        #expect(try JSONValue.parse(verify.output)["status"] == "authenticated")
+
+        // The dump's report, verified again: with the CSCA beside it, then without.
+        let again = directory.appendingPathComponent("again.html")
+        let reported = try Subprocess.run(emrtd, ["report", dump.path, "--no-builtin", "--report", again.path])
+        #expect(reported.status == 0, "\(reported.combinedOutput)")
+        #expect(try String(contentsOf: again, encoding: .utf8).contains("badge authenticated"))
+        try FileManager.default.removeItem(at: dump.appendingPathComponent("CSCA.der"))
+        let untrusted = try Subprocess.run(emrtd, ["report", dump.path, "--no-builtin", "--report", again.path])
+        #expect(untrusted.status == 0, "\(untrusted.combinedOutput)")
+        #expect(try String(contentsOf: again, encoding: .utf8).contains("badge authorityCertificatesNotProvided"))
+        let nothing = try Subprocess.run(emrtd, ["report", directory.appendingPathComponent("absent").path])
+        #expect(nothing.status == 1)
+    }
+}
+
+/// Options as a user writes them: `--opt=value`, a repeated flag, `--` before a positional that
+/// starts with `-`.
+@Suite struct OptionSyntaxCLITests {
+    @Test func equalsRepeatedFlagsAndSeparator() throws {
+        guard let emrtd = CLITests.emrtd() else { return }
+        let equals = try Subprocess.run(
+            emrtd, ["read", "--simulator", "--can=123456", "--access=pace", "--json", "--json", "--no-render"])
+        #expect(equals.status == 0, "\(equals.combinedOutput)")
+        #expect(try JSONValue.parse(equals.output)["accessControlProtocolUsed"] == "pace")
+        let unknown = try Subprocess.run(emrtd, ["parse", "-weird-name"])
+        #expect(unknown.status == 2 && unknown.errorOutput.contains("unknown option -weird-name"))
+        let separated = try Subprocess.run(emrtd, ["parse", "--", "-weird-name"])
+        #expect(separated.status == 1 && separated.errorOutput.contains("cannot read -weird-name"))
+    }
+}
+
+/// The trust group (`--csca`, `--masterlist` with `--ml-root`, `--no-builtin`, `--at`) is the same
+/// option group on every command that verifies: `read`, `report`, `verify`.
+@Suite struct TrustGroupCLITests {
+    @Test func everyVerifyingCommandTakesTheTrustGroup() throws {
+        guard let emrtd = CLITests.emrtd() else { return }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trust-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let dump = directory.appendingPathComponent("dump")
+        let specimen = ["--simulator", "--mrz", "L898902C", "690806", "940623"]
+        let read = try Subprocess.run(emrtd, ["read"] + specimen + ["--out", dump.path])
+        try #require(read.status == 0, "\(read.combinedOutput)")
+        let csca = dump.appendingPathComponent("CSCA.der").path
+        let commands: [[String]] = [
+            ["read", "--simulator", dump.path, "--mrz", "L898902C", "690806", "940623", "--json"],
+            ["report", dump.path, "--report", directory.appendingPathComponent("r.html").path],
+            ["verify", "--dir", dump.path],
+        ]
+        for command in commands {
+            let unpaired = try Subprocess.run(emrtd, command + ["--masterlist", "x.ml"])
+            #expect(unpaired.status == 2 && unpaired.errorOutput.contains("--ml-root"), "\(command[0])")
+            let trusted = try Subprocess.run(emrtd, command + ["--csca", csca, "--no-builtin"])
+            #expect(trusted.status == 0, "\(command[0]): \(trusted.combinedOutput)")
+            // Before the specimen's certificates were issued, the chain does not hold.
+            let early = try Subprocess.run(emrtd, command + ["--csca=\(csca)", "--no-builtin", "--at", "2020-01-01"])
+            #expect(early.status == (command[0] == "verify" ? 3 : 0), "\(command[0]): \(early.combinedOutput)")
+            if command[0] == "read" {
+                #expect(try JSONValue.parse(early.output)["authenticationStatus"]?["data"]?["status"] == "denied")
+            }
+        }
+    }
+}
+
+/// The reader group (`--reader`, `--wait`, `--timeout`) on `read` and `dump`.
+@Suite struct ReaderGroupCLITests {
+    @Test func readAndDumpTakeTheReaderGroup() throws {
+        guard let emrtd = CLITests.emrtd() else { return }
+        let noService = ["PCSCLITE_CSOCK_NAME": "/nonexistent/pcscd.comm"]
+        let key = ["--mrz", "L898902C", "690806", "940623"]
+        let commands = [["read"] + key, ["dump", "--out", FileManager.default.temporaryDirectory.path] + key]
+        for command in commands {
+            let badWait = try Subprocess.run(emrtd, command + ["--reader", "x", "--wait", "soon"])
+            #expect(badWait.status == 2 && badWait.errorOutput.contains("--wait takes seconds"), "\(command[0])")
+            let badTimeout = try Subprocess.run(emrtd, command + ["--reader", "x", "--timeout=0"])
+            #expect(badTimeout.status == 2 && badTimeout.errorOutput.contains("--timeout"), "\(command[0])")
+            let noReader = try Subprocess.run(
+                emrtd, command + ["--reader", "x", "--wait", "0.1", "--timeout", "100"], environment: noService)
+            #expect(noReader.status == 1, "\(command[0]): \(noReader.combinedOutput)")
+        }
     }
 }

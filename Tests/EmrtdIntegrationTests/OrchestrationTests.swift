@@ -48,10 +48,10 @@ import Transport
         let data = document.authenticationStatus.data
         #expect(data.status == .authenticated, "\(data.errors)")
         #expect(data.sodSignatureValid && data.certificateChainValid && data.dataGroupHashesValid)
-        #expect(data.dataGroupHashes.map(\.dataGroup) == [1, 2, 11, 12, 14, 15])
+        #expect(data.dataGroupHashes.map(\.dataGroupNumber) == [1, 2, 11, 12, 14, 15])
         #expect(data.dataGroupHashes.allSatisfy { $0.status == .valid })
         #expect(document.machineReadableZoneInformation?.fields.documentNumber == "L898902C")
-        #expect(document.face?.images.first?.format == .jpeg)
+        #expect(document.encodedIdentificationFeaturesFace?.images.first?.format == .jpeg)
         #expect(document.additionalPersonalDetails?.placeOfBirth == "ZENITH,UTOPIA")
         #expect(document.additionalDocumentDetails?.issuingAuthority == "UTOPIA PASSPORT OFFICE")
         #expect(document.additionalDocumentDetails?.dateOfIssue == LDSDate(value: "19890624", encoding: .bcd))
@@ -61,7 +61,7 @@ import Transport
         #expect(document.ldsMasterFile.filesRead == [.com, .sod, .dg1, .dg2, .dg11, .dg12, .dg14, .dg15])
         #expect(document.ldsMasterFile.dataGroups[2] == specimen.files[dataGroup: 2])
         #expect(document.warnings.isEmpty, "\(document.warnings)")
-        #expect((document.debugInfo?.apduCount ?? 0) > 0 && document.debugInfo?.log.isEmpty == true)
+        #expect((document.debugInfo?.apduCount ?? 0) > 0 && document.debugInfo?.events.isEmpty == true)
     }
 
     @Test func everyDataGroupOfTheRichSpecimen() throws {
@@ -69,14 +69,14 @@ import Transport
         let document = try Self.reader(trusting: specimen).read(
             transport: Self.openChip(specimen.files), accessKey: Self.accessKey)
         #expect(document.deniedFiles == [.dg3])
-        #expect(document.fingerprints == nil)
+        #expect(document.encodedIdentificationFeaturesFinger == nil)
         #expect(document.displayedPortrait?.images.count == 1)
-        #expect(document.displayedSignature?.images.count == 1)
+        #expect(document.displayedSignatureOrUsualMark?.images.count == 1)
         #expect(document.optionalDetails != nil)
         #expect(document.personsToNotify?.persons.first?.name == "ERIKSSON<<LARS")
         let hashes = Dictionary(
             uniqueKeysWithValues: document.authenticationStatus.data.dataGroupHashes.map {
-                ($0.dataGroup, $0.status)
+                ($0.dataGroupNumber, $0.status)
             })
         #expect(
             hashes == [
@@ -193,12 +193,14 @@ import Transport
         let document = try Self.reader(trusting: specimen).read(
             transport: Self.openChip(specimen.files), accessKey: Self.accessKey)
         let outcome = readOutcome(document: document, error: nil, durationMs: 12)
-        #expect(outcome.issuingState == "UTO" && outcome.documentCode == "P" && outcome.result == "success")
-        let text = readOutcomeToJson(outcome)
+        #expect(outcome.mrzIssuingState == "UTO" && outcome.mrzDocumentCode == "P" && outcome.resultStatus == "success")
+        let text = readOutcomeToJson(outcome: outcome)
         for personal in ["ERIKSSON", "ANNA", "L898902C", "690806", "940623", "ZENITH"] {
             #expect(!text.contains(personal))
         }
         let failed = readOutcome(document: nil, error: ReadError(.accessControl, "refused"), durationMs: 3)
-        #expect(failed.result == "accessControl" && failed.errorReason == "refused")
+        #expect(
+            failed.resultStatus == "failure" && failed.resultError == "access_control"
+                && failed.errorReason == "refused")
     }
 }

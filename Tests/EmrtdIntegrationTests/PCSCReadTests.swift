@@ -64,7 +64,7 @@ import Testing
         #expect(document["pace"]?["protocolName"] == "id-PACE-ECDH-CAM-AES-CBC-CMAC-128")
         #expect(document["pace"]?["parameterId"] == 13)
         #expect(document["deniedFiles"] == .array(["dg3"]))
-        #expect(document["personsToNotify"] != .null && document["displayedSignature"] != .null)
+        #expect(document["personsToNotify"] != .null && document["displayedSignatureOrUsualMark"] != .null)
     }
 
     /// The vsmartcard ePass (BAC) has no EF.SOD and a malformed EF.COM: the document says exactly
@@ -91,10 +91,12 @@ import Testing
             warnings.contains {
                 if case .string(let text) = $0 { text.hasPrefix("EF.COM is malformed") } else { false }
             })
-        #expect(document["ldsMasterFile"]?["sod"] == .null && document["ldsMasterFile"]?["com"] != .null)
+        let application = document["ldsMasterFile"]?["lds1EmrtdApplication"]
+        #expect(application?["sod"]?["bytes"] == .null && application?["com"]?["bytes"] != .null)
         #expect(document["ldsVersion"] == .null)
         #expect(document["authenticationStatus"]?["data"]?["status"] == "denied")
         #expect(document["accessControlProtocolUsed"] == "bac")
-        #expect(document["machineReadableZoneInformation"]?["td3"]?["documentNumber"]?["value"] == "L898902C")
+        let zone = document["machineReadableZoneInformation"]?["machineReadableZone"]
+        #expect(zone?["td3"]?["passportNumber"]?["value"] == "L898902C")
     }
 }

@@ -46,7 +46,7 @@ import Testing
         else { return }
         let document = try Self.read(directory)
         let data = document.authenticationStatus.data
-        let hashes = Dictionary(uniqueKeysWithValues: data.dataGroupHashes.map { ($0.dataGroup, $0.status) })
+        let hashes = Dictionary(uniqueKeysWithValues: data.dataGroupHashes.map { ($0.dataGroupNumber, $0.status) })
         #expect(hashes == [1: .valid, 2: .valid, 3: .notRead, 14: .valid, 15: .invalid])
         #expect(data.sodSignatureValid)
         #expect(data.hashAlgorithm == "SHA-1")
@@ -55,8 +55,8 @@ import Testing
         #expect(document.deniedFiles == [.dg3])
         #expect(document.ldsMasterFile.dataGroups.keys.sorted() == [1, 2, 14, 15])
         #expect(document.machineReadableZoneInformation?.fields.primaryIdentifier == "MUSTERMANN")
-        #expect(document.face?.images.first?.png != nil)
-        #expect(document.securityInfos?.chipAuthenticationInfos.isEmpty == false)
+        #expect(document.encodedIdentificationFeaturesFace?.images.first?.png != nil)
+        #expect(document.securityOptions?.chipAuthenticationInfos.isEmpty == false)
         #expect(document.authenticationStatus.chip.reason.contains("Chip Authentication"))
     }
 
@@ -73,12 +73,12 @@ import Testing
         guard let directory = try Self.dumpDirectory("loes2006", names: Self.loes2006Files) else { return }
         let document = try Self.read(directory)
         let data = document.authenticationStatus.data
-        #expect(data.dataGroupHashes.map(\.dataGroup) == [1, 2, 15])
+        #expect(data.dataGroupHashes.map(\.dataGroupNumber) == [1, 2, 15])
         #expect(data.dataGroupHashes.allSatisfy { $0.status == .valid })
         #expect(data.sodSignatureValid && data.dataGroupHashesValid)
         #expect(data.hashAlgorithm == "SHA-256")
         #expect(data.status == .authorityCertificatesNotProvided)
-        #expect(document.activeAuthenticationPublicKey != nil)
+        #expect(document.activeAuthenticationPublicKeyInfo != nil)
         #expect(document.machineReadableZoneInformation?.fields.documentNumber == "XX0001328")
     }
 
@@ -90,8 +90,8 @@ import Testing
         else { return }
         let rendered = try Self.read(first)
         let bare = try Self.read(second, renderImages: false)
-        let renderedFace = try #require(rendered.face?.images.first)
-        let bareFace = try #require(bare.face?.images.first)
+        let renderedFace = try #require(rendered.encodedIdentificationFeaturesFace?.images.first)
+        let bareFace = try #require(bare.encodedIdentificationFeaturesFace?.images.first)
         #expect(renderedFace.png != nil)
         #expect(bareFace.png == nil && bareFace.renderingFailure == nil)
         #expect(bareFace.bytes == renderedFace.bytes && bareFace.format == .jpeg2000)

@@ -17,7 +17,7 @@ import Testing
             status: status, sodSignatureValid: true, certificateChainValid: status == .authenticated,
             dataGroupHashesValid: true,
             dataGroupHashes: [1, 2].map {
-                DataGroupHashResult(dataGroup: $0, status: .valid, expectedHash: [1], computedHash: [1])
+                DataGroupHashResult(dataGroupNumber: $0, status: .valid, expectedHash: [1], computedHash: [1])
             }, hashAlgorithm: "SHA-256", signatureAlgorithm: nil, documentSignerCertificate: nil,
             countrySigningCertificate: nil, issuingCountry: nil, errors: [])
     }

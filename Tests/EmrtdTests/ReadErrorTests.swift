@@ -7,36 +7,46 @@ import Transport
 @Suite struct ReadErrorTests {
     @Test func messagesNameTheFailure() {
         #expect(
-            readErrorMessage(ReadError(.accessControl, "the chip refused the BAC key (6300)"))
+            readErrorMessage(error: ReadError(.accessControl, "the chip refused the BAC key (6300)"))
                 == "access control failed: the chip refused the BAC key (6300)")
-        #expect(readErrorMessage(ReadError(.read(.readingDataGroups), "")) == "reading the data groups failed")
+        #expect(readErrorMessage(error: ReadError(.read(.readingDataGroups), "")) == "reading the data groups failed")
         #expect(ReadError(transport: .cancelled, during: "reading DG2").kind == .cancelled)
         let lost = ReadError(transport: .tagLost, during: "reading DG2")
         #expect(lost.kind == .transport(.tagLost) && lost.typeName == "tagLost")
     }
 
-    @Test func jsonCarriesTypeKindAndDetail() {
+    @Test func jsonCarriesCodeKindAndDetail() {
         let error = ReadError(.read(.readingDataGroups), "DG1 could not be read")
         let json = readErrorJSON(error)
-        #expect(json["type"] == "read")
+        #expect(json["code"] == "read" && json["type"] == "read")
         #expect(json["kind"] == "readingDataGroups")
         #expect(json["detail"] == .null)
-        #expect(json["debugInfo"] == .null)
+        #expect(json["debugInfo"]?["events"] == [])
         let io = readErrorJSON(ReadError(transport: .io("reader unplugged"), during: "SELECT"))
-        #expect(io["type"] == "io" && io["detail"] == "reader unplugged" && io["kind"] == .null)
+        #expect(io["code"] == "not_connected" && io["type"] == "io" && io["detail"] == "reader unplugged")
+        #expect(io["kind"] == .null)
+        let unexpected = readErrorJSON(ReadError(transport: .unexpected("odd answer"), during: "SELECT"))
+        #expect(unexpected["code"] == "read" && unexpected["kind"] == "unknown")
+        #expect(readErrorJSON(ReadError(.invalidArgument, "bad CAN"))["debugInfo"] == .null)
     }
 
-    @Test func masterFileJSONHasEveryKey() {
+    @Test func masterFileJSONIsTheReferenceShape() {
         var files = LdsMasterFile()
         files.com = [0x60, 0x00]
         files[.dg2] = [0x75, 0x00]
-        let json = files.json
-        guard case .object(let members) = json else {
+        let json = files.json(denied: [.dg3])
+        guard case .object(let members) = json["lds1EmrtdApplication"] else {
             Issue.record("not an object")
             return
         }
-        #expect(members.map(\.key) == LDSFileKind.allCases.map(\.rawValue))
-        #expect(json["com"] == "YAA=" && json["dg2"] == "dQA=" && json["dg1"] == .null)
+        #expect(
+            members.map(\.key) == ["com", "sod"]
+                + [1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16].map { "dg\($0)" })
+        let application = json["lds1EmrtdApplication"]
+        #expect(application?["com"] == ["id": "com", "bytes": "YAA="])
+        #expect(application?["dg1"] == ["id": "dg1", "bytes": .null])
+        #expect(application?["dg3"] == ["id": "dg3", "bytes": .null] && application?["dg4"] == .null)
+        #expect(json["cardAccess"] == .null)
         #expect(files.filesRead == [.com, .dg2])
     }
 }

@@ -68,25 +68,6 @@ struct JSONValueTests {
         #expect(throws: JSONParseError.self) { try JSONValue.parse(String(repeating: "[", count: 100)) }
     }
 
-    /// The layout `machineReadableZoneToJson(prettyPrinted: true)` has always printed is the one
-    /// Foundation's encoder writes: checked against it, empty containers and nesting included.
-    @Test func foundationPrettyMatchesJSONEncoder() throws {
-        struct Sample: Encodable {
-            let alpha = [1, 2]
-            let beta: [Int] = []
-            let gamma: [String: Int] = [:]
-            let delta = ["inner": ["x"]]
-            let epsilon = "text"
-        }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        let expected = String(decoding: try encoder.encode(Sample()), as: UTF8.self)
-        let value: JSONValue = [
-            "alpha": [1, 2], "beta": [], "delta": ["inner": ["x"]], "epsilon": "text", "gamma": [:],
-        ]
-        #expect(value.serialized(.foundationPretty) == expected)
-    }
-
     @Test func prettyIndentsByTwoWithoutSpaceBeforeColon() {
         let value: JSONValue = ["a": [1, [:]], "b": []]
         #expect(value.serialized(pretty: true) == "{\n  \"a\": [\n    1,\n    {}\n  ],\n  \"b\": []\n}")

@@ -68,7 +68,7 @@ import Testing
         let zone = try parseMrz(lines: [
             "P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C36UTO7408122F1204159ZE184226B<<<<<10",
         ])
-        let key = try accessKeyFromMrz(zone)
+        let key = try accessKeyFromMrz(mrz: zone)
         #expect(password(key) == "L898902C36" + "7408122" + "1204159")
     }
 
@@ -76,7 +76,7 @@ import Testing
         let zone = try parseMrz(lines: [
             "I<UTOD23145890<7349<<<<<<<<<<<", "7408122F1204159UTO<<<<<<<<<<<6", "ERIKSSON<<ANNA<MARIA<<<<<<<<<<",
         ])
-        #expect(password(try accessKeyFromMrz(zone)) == "D231458907349" + "7408122" + "1204159")
+        #expect(password(try accessKeyFromMrz(mrz: zone)) == "D231458907349" + "7408122" + "1204159")
     }
 
     @Test func accessKeyFromAZoneWithLettersInADateThrows() throws {
@@ -84,6 +84,6 @@ import Testing
             "P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C36UTO74A8122F1204159ZE184226B<<<<<10",
         ])
         #expect(zone.td3?.dateOfBirth.month == nil)
-        #expect(throws: MRZError.self) { try accessKeyFromMrz(zone) }
+        #expect(throws: MRZError.self) { try accessKeyFromMrz(mrz: zone) }
     }
 }

@@ -44,10 +44,10 @@ import Testing
         #expect(zone.lines.count == (zone.travelDocumentType == .td1 ? 3 : 2))
         let fields = zone.fields
         #expect(fields.documentNumber.count <= 23)
-        let json = machineReadableZoneToJson(zone)
+        let json = machineReadableZoneToJson(mrz: zone)
         #expect(try JSONSerialization.jsonObject(with: Data(json.utf8)) is [String: Any])
         do {
-            _ = try accessKeyFromMrz(zone)
+            _ = try accessKeyFromMrz(mrz: zone)
         } catch {
             #expect(error.code == .invalidArgument)
         }

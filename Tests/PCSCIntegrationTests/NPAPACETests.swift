@@ -61,7 +61,7 @@ import Transport
             let json = try Subprocess.run(emrtd, reader + ["--can", NPAEmulator.can, "--json"])
             #expect(json.status == 1)
             let error = try JSONValue.parse(json.output)
-            #expect(error["type"] == "accessControl")
+            #expect(error["code"] == "access_control" && error["type"] == "accessControl")
             #expect(
                 error["reason"]
                     == "PACE failed: the chip has no eMRTD application (SELECT answered 6A82 (file not found))")

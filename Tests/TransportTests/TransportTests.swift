@@ -181,7 +181,12 @@ import Testing
         #expect(!entries[1].description.contains("01 02 03 04"))
         #expect(!entries[1].description.contains("AA BB"))
         #expect(entries[1].description.contains("<4 bytes redacted>"))
-        #expect(entries[2].description.hasPrefix("> 00 A4 02 0C Lc=2 01 1E\n< 6A82 (file not found)"))
+        #expect(entries[2].description.hasPrefix("> 00 A4 02 0C Lc=2 01 1E  SELECT EF.COM\n< 6A82 (file not found)"))
+        #expect(entries[0].commandName == "GET CHALLENGE" && entries[1].commandName == "EXTERNAL AUTHENTICATE")
+        let secure = APDULog.Entry(
+            command: CommandAPDU(cla: 0x0C, ins: 0xB0, p1: 0, p2: 0, data: [0x97, 0x01, 0x04]), encodedLength: 8,
+            outcome: .failure(.timeout), duration: .zero)
+        #expect(secure.commandName == "READ BINARY (SM)")
         #expect(transport.log.bytesMoved == (5 + 10) + (10 + 4) + (7 + 2))
     }
 

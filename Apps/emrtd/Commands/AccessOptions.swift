@@ -1,13 +1,18 @@
 import AccessControl
+import Foundation
 import MRZ
 
-/// How `emrtd read` and `emrtd dump` open a chip: the key (`--mrz`, `--can` or `--mrz-lines`) and
-/// which protocols may run (`--access auto|pace|bac`).
+/// How `emrtd read` and `emrtd dump` open a chip: the key (`--mrz`, `--can` or `--mrz-lines`;
+/// `--mrz-lines -` reads the lines from standard input) and which protocols may run
+/// (`--access auto|pace|bac`).
 struct AccessOptions {
     let accessKey: AccessKey
     let preferences: ChipAccessPreferences
     /// The zone printed on the page, when the key came from `--mrz-lines`: `read` compares it with DG1.
     let printedZone: MachineReadableZone?
+    /// `--mrz-lines -`: `accessKey` is the first zone on standard input, and a kiosk reads the
+    /// next zone there for each later card.
+    var keysFromStandardInput = false
 
     static let usage = """
         --access auto (default) runs PACE when EF.CardAccess offers it, the strongest offer first,
@@ -15,6 +20,25 @@ struct AccessOptions {
         (with a warning); --access pace never runs BAC; --access bac never tries PACE. A CAN opens
         only chips with PACE.
         """
+
+    /// The next zone on standard input (`--mrz-lines -`, as an OCR reader writes it): its 2 lines
+    /// (TD2, TD3) or 3 (TD1, told by the first line's 30 characters), blank lines between zones
+    /// skipped; nil at the end of the input (or when Ctrl-C interrupts the wait).
+    static func keyFromStandardInput() throws -> AccessKey? {
+        var lines: [String] = []
+        while let line = readLine() {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty { continue }
+            lines.append(trimmed)
+            if lines.count == (lines[0].count == 30 ? 3 : 2) { break }
+        }
+        guard !lines.isEmpty else { return nil }
+        do throws(MRZError) {
+            return try accessKeyFromMrz(mrz: try parseMrz(lines: lines))
+        } catch {
+            throw CommandFailure("the MRZ lines on standard input: \(error.reason)")
+        }
+    }
 
     /// Takes the options out of `arguments`.
     static func read(_ arguments: inout ArgumentReader) throws -> AccessOptions {
@@ -25,15 +49,20 @@ struct AccessOptions {
             throw UsageError("give one of --mrz DOCNUMBER DATEOFBIRTH DATEOFEXPIRY, --can CAN, --mrz-lines LINE...")
         }
         let accessKey: AccessKey
-        do throws(MRZError) {
+        do {
             if let mrz {
                 accessKey = try AccessKey.mrz(documentNumber: mrz[0], dateOfBirth: mrz[1], dateOfExpiry: mrz[2])
             } else if let can {
                 accessKey = try AccessKey.can(value: can)
+            } else if lines == ["-"] {
+                guard let key = try keyFromStandardInput() else {
+                    throw UsageError("--mrz-lines -: no MRZ lines on standard input")
+                }
+                accessKey = key
             } else {
-                accessKey = try accessKeyFromMrz(try parseMrz(lines: lines ?? []))
+                accessKey = try accessKeyFromMrz(mrz: try parseMrz(lines: lines ?? []))
             }
-        } catch {
+        } catch let error as MRZError {
             throw UsageError("invalid access key: \(error.reason)")
         }
         let preferences: ChipAccessPreferences
@@ -46,6 +75,8 @@ struct AccessOptions {
         case let other: throw UsageError("--access takes auto, pace or bac, not \(other)")
         }
         return AccessOptions(
-            accessKey: accessKey, preferences: preferences, printedZone: try lines.map(StrictOption.printedZone))
+            accessKey: accessKey, preferences: preferences,
+            printedZone: lines == ["-"] ? nil : try lines.map(StrictOption.printedZone),
+            keysFromStandardInput: lines == ["-"])
     }
 }

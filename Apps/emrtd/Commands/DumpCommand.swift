@@ -11,27 +11,26 @@ enum DumpCommand: Command {
     static let summary = "open a passport on a PC/SC reader (PACE or BAC) and write its raw files"
     static let usage = """
         usage: emrtd dump [--reader NAME] (--mrz DOCUMENTNUMBER DATEOFBIRTH DATEOFEXPIRY | --can CAN
-                          | --mrz-lines LINE...) [--access auto|pace|bac] --out DIR [--wait SECONDS] [--debug]
+                          | --mrz-lines LINE...) [--access auto|pace|bac] --out DIR [--wait SECONDS] [--timeout MS]
+                          [--debug]
 
         Opens the chip in the reader NAME (optional when exactly one reader holds a card) with
         PACE or BAC, reads every file present among EF.CardAccess, EF.COM, EF.SOD and DG1-DG16, and
         writes each, outer tag and length included, as DIR/CardAccess.bin, COM.bin, SOD.bin,
         DG1.bin ... DG16.bin. Prints what was read, denied (6982) or absent, the APDU count,
         the bytes moved and the time. Dates are YYMMDD. --wait waits up to SECONDS for a card
-        (default 0: it must be there). --debug prints the APDU log (secrets redacted).
+        (default 0: it must be there); --timeout MS is the longest wait for one answer (default
+        5000). --debug prints the APDU log (secrets redacted).
         \(AccessOptions.usage)
         Exit status: 0 every present file read, 1 no reader, no card, access control failed
         (wrong MRZ or CAN) or a file could not be read, 2 wrong command line.
         """
 
     static func run(_ arguments: inout ArgumentReader) throws -> Int32 {
-        let readerName = try arguments.option("--reader")
+        let readerOptions = try ReaderOptions.read(&arguments, defaultWait: .zero)
+        let readerName = readerOptions.pcscName
         let access = try AccessOptions.read(&arguments)
         guard let output = try arguments.option("--out") else { throw UsageError("--out is required") }
-        let wait = try arguments.option("--wait").map { text in
-            guard let seconds = Double(text), seconds >= 0 else { throw UsageError("--wait takes seconds") }
-            return seconds
-        }
         let debug = arguments.flag("--debug")
         guard try arguments.positionals().isEmpty else { throw UsageError("dump takes no positional arguments") }
         let directory = URL(fileURLWithPath: output)
@@ -44,8 +43,8 @@ enum DumpCommand: Command {
         let link: LoggingTransport
         do throws(TransportError) {
             let context = try PCSCContext()
-            let reader = try context.waitForCard(in: readerName, timeout: .milliseconds(Int64((wait ?? 0) * 1000)))
-            link = LoggingTransport(try context.connect(reader: reader.name))
+            let reader = try context.waitForCard(in: readerName, timeout: readerOptions.wait)
+            link = LoggingTransport(try context.connect(reader: reader.name, timeout: readerOptions.timeout))
         } catch .timeout {
             throw CommandFailure(readerName.map { "no card in the reader '\($0)'" } ?? "no card in any PC/SC reader")
         } catch {

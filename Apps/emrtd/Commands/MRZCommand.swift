@@ -40,7 +40,7 @@ enum MRZCommand: Command {
             throw CommandFailure("not a valid MRZ: \(error.reason)")
         }
         let validity = MRZValidity(zone, at: time)
-        print(adding(["validity": validity.json], to: zone.json).serialized(.foundationPretty))
+        print(adding(["validity": validity.json], to: zone.json).serialized(pretty: true))
         guard validity.problems.isEmpty else {
             printError("emrtd mrz: not valid: " + validity.problems.joined(separator: "; "))
             return 3

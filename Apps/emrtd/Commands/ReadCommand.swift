@@ -1,9 +1,11 @@
 import ASN1
+import AccessControl
 import ChipSimulator
 import Emrtd
 import Foundation
 import LDS
 import MRZ
+import Output
 import PCSC
 import Transport
 
@@ -13,21 +15,26 @@ enum ReadCommand: Command {
     static let name = "read"
     static let summary = "read a travel document's chip (PC/SC reader or the simulator) and verify it"
     static let usage = """
-        usage: emrtd read (--reader NAME | --simulator [DIR] [--pace NAME[:PARAM]]... [--no-pace] [--pace-only]
+        usage: emrtd read (--reader NAME [--wait SECONDS] [--timeout MS] | --simulator [DIR] [--pace NAME[:PARAM]]... [--no-pace] [--pace-only]
                                                  [--chip-can CAN] [--chip-authentication NAME[:PARAM]]...
                                                  [--active-authentication KEY] [--chip-fault NAME]... …)
                           (--mrz DOCNUMBER DATEOFBIRTH DATEOFEXPIRY | --can CAN | --mrz-lines LINE...)
-                          [--access auto|pace|bac] [--csca FILE]... [--crl FILE]... [--no-builtin] [--json] [--out DIR] [--challenge HEX] [--debug]
-                          [--no-render] [--strict | --require authenticated] [--at ISO8601]
+                          [--access auto|pace|bac] [--csca FILE]... [--crl FILE]... [--masterlist FILE.ml --ml-root CERT]...
+                          [--no-builtin] [--at ISO8601] [--json] [--out DIR] [--report FILE.html]
+                          [--challenge HEX] [--debug] [--no-render] [--watch] [--strict | --require authenticated]
 
         Opens the chip (PACE when it offers it, else BAC; --access below), reads EF.COM, EF.SOD and
         every data group, checks them by Passive Authentication against the trusted CSCAs
-        (the default bundle unless --no-builtin, plus each --csca PEM bundle or DER file; --crl adds
-        certificate revocation lists, which deny a revoked DSC or CSCA), and
+        (masterlist/csca.pem unless --no-builtin, plus each --csca PEM bundle or DER file and the
+        CSCAs of each --masterlist verified against its --ml-root; --crl adds certificate revocation
+        lists, which deny a revoked DSC or CSCA; --at checks them at that time), and
         prints a summary: holder, document, the data and chip verdicts with their reasons,
         warnings, APDUs and time. --json prints the whole document as JSON instead; --out DIR
         writes every file read (COM.bin, SOD.bin, DG1.bin…, the `emrtd dump` layout) and every
-        image (with PNG renderings of JPEG 2000). --challenge gives the 8-byte Active
+        image (with PNG renderings of JPEG 2000), and for the simulator's specimen its CSCA
+        (CSCA.der, for `emrtd verify DIR --csca DIR/CSCA.der` later). --report FILE.html writes one
+        self-contained HTML page (face, holder, verdicts, hashes, certificates, access, warnings,
+        APDU timeline; nothing fetched, no script). --challenge gives the 8-byte Active
         Authentication challenge (hex); --debug keeps the log of every step and APDU.
         --no-render leaves JPEG 2000 images unrendered (no PNG in the JSON or in DIR).
         The data is authenticated only when DG1 and DG2 were read and match EF.SOD. DG1 is checked
@@ -38,7 +45,14 @@ enum ReadCommand: Command {
         --strict (or --require authenticated) exits 3 unless the data is authenticated, the page
         matches DG1, DG1 is valid and not expired, and the chip is not denied.
 
-        --reader NAME reads the card in that PC/SC reader ("" for the only reader with a card).
+        --reader NAME reads the card in that PC/SC reader ("" for the only reader with a card),
+        waiting --wait SECONDS for it (default 10); --timeout MS is the longest wait for one
+        answer (default 5000).
+        --watch (with --reader) is kiosk mode: wait for a card, read it, print (each read's report
+        as FILE-N.html, its dump in DIR/N), wait for its removal, repeat; a card taken away
+        mid-read fails that read only. --mrz-lines - takes each card's MRZ lines (2, or 3 for TD1)
+        from standard input, read before waiting for the card. Ctrl-C or the end of standard
+        input ends the loop between reads (exit 0).
         --simulator reads the chip simulator in this process: the files of DIR (dump layout), or
         without DIR the simulator's specimen, whose fresh test CSCA is trusted for this read
         (--mrz L898902C 690806 940623, or --can 123456: the simulated chip's default CAN).
@@ -50,18 +64,19 @@ enum ReadCommand: Command {
         """
 
     static func run(_ arguments: inout ArgumentReader) throws -> Int32 {
-        let readerName = try arguments.option("--reader")
+        let readerOptions = try ReaderOptions.read(&arguments, defaultWait: .seconds(10))
+        let readerName = readerOptions.name
         let simulator = arguments.variadic("--simulator")
         let chipOptions = try SimulatedChipOptions.read(&arguments)
         let access = try AccessOptions.read(&arguments)
-        let cscaFiles = try arguments.options("--csca") + arguments.options("--crl")
-        let noBuiltIn = arguments.flag("--no-builtin")
+        let trust = try TrustOptions.read(&arguments, builtIn: false)
         let json = arguments.flag("--json")
         let output = try arguments.option("--out")
+        let report = try arguments.option("--report")
         let debug = arguments.flag("--debug")
+        let watch = arguments.flag("--watch")
         let renderImages = !arguments.flag("--no-render")
         let strict = try StrictOption.read(&arguments)
-        let checkTime = try arguments.option("--at").map(TrustOptions.parseTime)
         let challenge = try arguments.option("--challenge").map { text in
             guard let bytes = Hex.decode(text) else { throw UsageError("--challenge takes hex digits") }
             return bytes
@@ -71,183 +86,167 @@ enum ReadCommand: Command {
             throw UsageError("give either --reader NAME or --simulator [DIR]")
         }
         guard (simulator?.count ?? 0) <= 1 else { throw UsageError("--simulator takes at most one directory") }
+        guard !watch || readerName != nil else { throw UsageError("--watch waits for cards in a --reader") }
         guard simulator != nil || !chipOptions.given else {
             throw UsageError(
                 "--pace, --chip-can, --chip-authentication, --active-authentication, --chip-fault and their like"
                     + " describe the simulated chip (--simulator)")
         }
 
-        var authorities = try cscaFiles.map(readCertificateFile)
-        let transport: any CardTransport
+        var authorities = trust.authorityCertificates
+        var simulatorCSCA: [UInt8]?
+        var simulatedChip: ChipConfiguration?
         if let simulator {
             var credentials = try chipOptions.credentials()
-            let files: ChipFiles
             do {
                 if let directory = simulator.first {
-                    files = try ChipFiles(directory: URL(fileURLWithPath: directory))
+                    let files = try ChipFiles(directory: URL(fileURLWithPath: directory))
                     try credentials.restoreKeys(fromDirectory: URL(fileURLWithPath: directory))
+                    simulatedChip = chipOptions.configuration(files: files, credentials: credentials)
                 } else {
                     let specimen = try Specimen.generate(credentials: credentials, layout: chipOptions.layout)
-                    files = specimen.files
-                    credentials = specimen.credentials
+                    simulatedChip = chipOptions.configuration(files: specimen.files, credentials: specimen.credentials)
                     authorities.append(specimen.countrySigningCertificate)
+                    simulatorCSCA = specimen.countrySigningCertificate
                 }
             } catch {
                 throw CommandFailure(error.reason)
             }
-            transport = SimulatedChip(configuration: chipOptions.configuration(files: files, credentials: credentials))
-        } else {
-            // ReaderConfig's default answer timeout, applied where the transport is made.
-            transport = try connect(readerName ?? "", timeout: .milliseconds(ReaderConfig().timeoutMs))
         }
+        let settings = ReadSettings(
+            config: ReaderConfig(
+                // The report's APDU timeline is the debug log.
+                useBuiltInAuthorityCertificates: trust.trustsDefaultBundle, authorityCertificates: authorities,
+                timeoutMs: readerOptions.timeoutMilliseconds,
+                debug: debug || report != nil,
+                renderImages: renderImages),
+            preferences: access.preferences, challenge: challenge, json: json, debug: debug, output: output,
+            report: report, simulatorCSCA: simulatorCSCA, origin: readerName ?? "simulator", clock: trust.clock,
+            strict: strict, printedZone: access.printedZone)
+        if watch {
+            return try KioskMode.run(reader: readerOptions.pcscName, access: access, settings: settings)
+        }
+        let transport: any CardTransport
+        if let simulatedChip {
+            transport = SimulatedChip(configuration: simulatedChip)
+        } else {
+            // The answer timeout is applied where the transport is made.
+            transport = try connect(readerOptions)
+        }
+        return try readOnce(transport, accessKey: access.accessKey, settings: settings)
+    }
 
-        let config = ReaderConfig(
-            useBuiltInAuthorityCertificates: !noBuiltIn, authorityCertificates: authorities, debug: debug,
-            renderImages: renderImages)
-        let progress = isatty(STDERR_FILENO) == 1 && !json ? ProgressBar() : nil
+    /// What one read does besides reading: its configuration and where its results go.
+    struct ReadSettings {
+        let config: ReaderConfig
+        let preferences: ChipAccessPreferences
+        let challenge: [UInt8]?
+        let json: Bool
+        let debug: Bool
+        /// The dump directory and the report file (`--out`, `--report`).
+        let output: String?
+        let report: String?
+        let simulatorCSCA: [UInt8]?
+        /// The reader's name, or "simulator", for the report's title.
+        let origin: String
+        /// When certificates are checked (`--at`, else each read's moment).
+        let clock: @Sendable () -> Date
+        /// `--strict`: exit 3 unless `DocumentChecks` passes.
+        let strict: Bool
+        /// The MRZ printed on the page (`--mrz-lines`), compared with DG1.
+        let printedZone: MachineReadableZone?
+    }
+
+    /// One read over `transport`: the summary or JSON printed, the dump and report written.
+    /// Returns 0 when read, 1 when the read failed (the error printed), 3 when `--strict` is not
+    /// satisfied.
+    static func readOnce(_ transport: any CardTransport, accessKey: AccessKey, settings: ReadSettings) throws -> Int32 {
+        let progress = isatty(STDERR_FILENO) == 1 && !settings.json ? ProgressBar() : nil
         let clock = ContinuousClock()
         let start = clock.now
         let document: TravelDocument
         do throws(ReadError) {
             let reader = try EmrtdReader(
-                config: config, chipAccess: StandardChipAccess(preferences: access.preferences),
-                clock: { checkTime ?? Date() })
+                config: settings.config, chipAccess: StandardChipAccess(preferences: settings.preferences),
+                clock: settings.clock)
             if let warning = reader.trustStoreWarning { printError("emrtd read: warning: \(warning)") }
             document = try reader.read(
-                transport: transport, accessKey: access.accessKey, activeAuthenticationChallenge: challenge,
+                transport: transport, accessKey: accessKey, activeAuthenticationChallenge: settings.challenge,
                 listener: progress)
             progress?.finish()
         } catch {
             progress?.finish()
-            if json { print(readErrorToJson(error)) } else { printError("emrtd read: \(readErrorMessage(error))") }
-            if debug, !json, let log = error.debugInfo?.log { printError(describe(log)) }
+            if settings.json {
+                print(readErrorToJson(error: error))
+            } else {
+                printError("emrtd read: \(readErrorMessage(error: error))")
+            }
+            if settings.debug, !settings.json, let log = error.debugInfo?.events { printError(debugLogText(log)) }
             return 1
         }
         let elapsed = start.duration(to: clock.now)
-        if let output { try write(document, to: URL(fileURLWithPath: output)) }
-        let checks = DocumentChecks(document: document, printedZone: access.printedZone, at: checkTime ?? Date())
+        do throws(OutputError) {
+            if let output = settings.output {
+                try DumpLayout.write(
+                    document, to: URL(fileURLWithPath: output), countrySigningCertificate: settings.simulatorCSCA)
+            }
+            if let report = settings.report {
+                let page = HTMLReport.render(document, title: "emrtd read \(settings.origin)")
+                guard FileManager.default.createFile(atPath: report, contents: Data(page.utf8)) else {
+                    throw OutputError(.cannotWrite, "cannot write \(report)")
+                }
+            }
+        } catch {
+            throw CommandFailure(error.reason)
+        }
+        let checks = DocumentChecks(document: document, printedZone: settings.printedZone, at: settings.clock())
         for warning in checks.warnings { printError("emrtd read: warning: \(warning)") }
-        if json {
+        if settings.json {
             print(adding(["checks": checks.json], to: document.json).serialized(pretty: true))
         } else {
-            print(summary(of: document, checks: checks, elapsed: elapsed))
-            if debug, let log = document.debugInfo?.log { print(describe(log)) }
+            print(textSummary(of: document, elapsed: elapsed))
+            for line in checksSummary(checks) { print(line) }
+            if settings.debug, let log = document.debugInfo?.events { print(debugLogText(log)) }
         }
-        if strict && !checks.passesStrictMode {
+        if settings.strict && !checks.passesStrictMode {
             printError("emrtd read: strict mode: " + checks.unmetStrictRequirements.joined(separator: "; "))
             return 3
         }
         return 0
     }
 
-    /// The card in reader `name` (or the only reader holding one), each answer awaited `timeout`.
-    private static func connect(_ name: String, timeout: Duration) throws -> PCSCTransport {
-        do throws(TransportError) {
-            let context = try PCSCContext()
-            let reader = try context.waitForCard(in: name.isEmpty ? nil : name, timeout: .seconds(10))
-            return try context.connect(reader: reader.name, timeout: timeout)
-        } catch {
-            throw CommandFailure("cannot reach the card: \(error)")
-        }
-    }
-
-    // MARK: - Output
-
-    static func summary(of document: TravelDocument, checks documentChecks: DocumentChecks, elapsed: Duration) -> String
-    {
+    /// The checks' lines under the summary: DG1's validity, the page against the chip, their
+    /// warnings.
+    static func checksSummary(_ checks: DocumentChecks) -> [String] {
         var lines: [String] = []
-        if let fields = document.machineReadableZoneInformation?.fields {
-            let name = [fields.secondaryIdentifier, fields.primaryIdentifier].filter { !$0.isEmpty }
-            lines.append("holder:    \(name.joined(separator: " ")), born \(fields.dateOfBirth), \(fields.nationality)")
-            lines.append(
-                "document:  \(fields.documentCode) \(fields.documentNumber), issued by \(fields.issuingStateOrOrganization),"
-                    + " expires \(fields.dateOfExpiry)")
-        }
-        let files = document.ldsMasterFile.filesRead.map(\.rawValue)
-        lines.append("files:     \(files.joined(separator: " "))")
-        if !document.deniedFiles.isEmpty {
-            lines.append("denied:    \(document.deniedFiles.map(\.rawValue).joined(separator: " "))")
-        }
-        if let pace = document.pace {
-            let parameters = pace.parameterId.map { id in
-                " on \(pace.standardizedDomainParameters?.name ?? "the chip's own parameters") (\(id))"
-            }
-            lines.append("access:    pace: \(pace.paceProtocol)\(parameters ?? ""), \(pace.password) password")
-        } else {
-            lines.append("access:    \(document.accessControlProtocolUsed.rawValue)")
-        }
-        let data = document.authenticationStatus.data
-        let checks = [
-            "signature \(data.sodSignatureValid ? "valid" : "not valid")",
-            "chain \(data.certificateChainValid ? "valid" : "not valid")",
-            "hashes \(data.dataGroupHashesValid ? "valid" : "not valid")",
-        ]
-        lines.append(
-            "data:      \(data.status.rawValue) (\(checks.joined(separator: ", ")); \(data.dataGroupsChecked) data groups checked)"
-        )
-        for hash in data.dataGroupHashes { lines.append("           dg\(hash.dataGroup) \(hash.status.rawValue)") }
-        for error in data.errors { lines.append("           \(error)") }
-        let chip = document.authenticationStatus.chip
-        lines.append("chip:      \(chip.status.rawValue): \(chip.reason)")
-        if let validity = documentChecks.mrzValidity {
+        if let validity = checks.mrzValidity {
             let expiry = validity.dateOfExpiry.isoDate ?? "unknown"
             lines.append(
                 "mrz:       check digits \(validity.checkDigitsValid ? "valid" : "not valid"), expires \(expiry)"
                     + (validity.expired == true ? " (expired)" : ""))
         }
-        if let comparison = documentChecks.pageComparison {
+        if let comparison = checks.pageComparison {
             lines.append(
                 "page:      "
                     + (comparison.matches
                         ? "the printed MRZ matches the chip's"
                         : "differs from the chip's in \(comparison.differingFields.joined(separator: ", "))"))
         }
-        for warning in document.warnings + documentChecks.warnings { lines.append("warning:   \(warning)") }
-        let milliseconds = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
-        if let debugInfo = document.debugInfo {
-            lines.append(
-                "link:      \(debugInfo.apduCount) APDUs, \(debugInfo.bytesTransferred) bytes, \(milliseconds) ms")
-        }
-        return lines.joined(separator: "\n")
+        for warning in checks.warnings { lines.append("warning:   \(warning)") }
+        return lines
     }
 
-    private static func describe(_ log: [DebugInfo.Entry]) -> String {
-        log.map { entry in
-            String(format: "%8.3f  ", Double(entry.millisecondsSinceStart) / 1000)
-                + entry.message.replacingOccurrences(of: "\n", with: "\n          ")
-        }.joined(separator: "\n")
-    }
-
-    /// Every file read in the dump layout, and every image (with PNG renderings).
-    private static func write(_ document: TravelDocument, to directory: URL) throws {
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            for kind in document.ldsMasterFile.filesRead {
-                guard let bytes = document.ldsMasterFile[kind] else { continue }
-                try Data(bytes).write(to: directory.appendingPathComponent(kind.dumpFileName))
-            }
-            var images: [(String, DocumentImage)] = []
-            images += (document.face?.images ?? []).enumerated().map { ("face-\($0.offset + 1)", $0.element) }
-            images += (document.fingerprints?.images ?? []).enumerated().map {
-                ("fingerprint-\($0.offset + 1)", $0.element)
-            }
-            images += (document.iris?.images ?? []).enumerated().map { ("iris-\($0.offset + 1)", $0.element) }
-            images += (document.displayedPortrait?.images ?? []).enumerated().map {
-                ("portrait-\($0.offset + 1)", $0.element)
-            }
-            images += (document.displayedSignature?.images ?? []).enumerated().map {
-                ("signature-\($0.offset + 1)", $0.element)
-            }
-            for (name, image) in images {
-                try Data(image.bytes).write(
-                    to: directory.appendingPathComponent("\(name).\(image.format.fileExtension)"))
-                if let png = image.png { try Data(png).write(to: directory.appendingPathComponent("\(name).png")) }
-            }
+    /// The card in the reader the options name (or the only reader holding one), waited for
+    /// `--wait`, each answer awaited `--timeout`.
+    private static func connect(_ options: ReaderOptions) throws -> PCSCTransport {
+        do throws(TransportError) {
+            let context = try PCSCContext()
+            let reader = try context.waitForCard(in: options.pcscName, timeout: options.wait)
+            return try context.connect(reader: reader.name, timeout: options.timeout)
         } catch {
-            throw CommandFailure("cannot write to \(directory.path): \(error.localizedDescription)")
+            throw CommandFailure("cannot reach the card: \(error)")
         }
     }
-
 }
 
 /// A one-line progress bar on standard error, redrawn in place.

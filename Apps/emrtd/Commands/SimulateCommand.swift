@@ -13,6 +13,7 @@ enum SimulateCommand: Command {
                               [--chip-can CAN] [--chip-authentication NAME[:PARAM]]... [--no-chip-authentication]
                               [--active-authentication KEY] [--no-active-authentication]
                               [--no-chip-authentication-info] [--explicit-domain-parameters] [--chip-fault NAME]...
+                              [--leave-mid-read]
 
         Connects a simulated eMRTD chip to vpcd (default 127.0.0.1:35963, the reader
         "Virtual PCD 00 00") and serves it until vpcd hangs up. The chip holds the files of DIR
@@ -22,6 +23,8 @@ enum SimulateCommand: Command {
         signed by a fresh test CSCA, which --csca-out writes as
         PEM for `emrtd read --csca`. The BAC key comes from the MRZ in DG1. --max-read caps the
         bytes one READ BINARY returns; --short-only refuses extended-length APDUs.
+        --leave-mid-read makes the card leave the reader in the middle of DG2 (as a document
+        pulled away during a read): the simulator ends, pcscd sees the card removed.
         \(SimulatedChipOptions.usage)
         Exit status: 0 vpcd hung up, 1 no files or no vpcd, 2 wrong command line.
         """
@@ -37,6 +40,7 @@ enum SimulateCommand: Command {
             return value
         }
         let shortOnly = arguments.flag("--short-only")
+        let leaveMidRead = arguments.flag("--leave-mid-read")
         let rich = arguments.flag("--rich")
         let authorityOutput = try arguments.option("--csca-out")
         let chipOptions = try SimulatedChipOptions.read(&arguments)
@@ -70,6 +74,7 @@ enum SimulateCommand: Command {
         var configuration = chipOptions.configuration(
             files: files, credentials: credentials, supportsExtendedLength: !shortOnly)
         if let maximumRead { configuration.maximumReadLength = maximumRead }
+        if leaveMidRead { configuration.faults.append(.tagLost(.readPastHeaderOf(0x0102))) }
         let bridge = VPCDBridge(
             chip: SimulatedChip(configuration: configuration), host: host, port: port ?? VPCDBridge.defaultPort)
         do {

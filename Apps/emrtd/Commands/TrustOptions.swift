@@ -1,7 +1,7 @@
 import CMS
 import Foundation
 
-/// The trust and time options of `verify`: `--csca FILE`…, `--crl FILE`…,
+/// The trust and time options `verify`, `masterlist`, `read` and `report` share: `--csca FILE`…,
 /// `--masterlist FILE.ml --ml-root CERT`…, `--no-builtin`, `--at ISO8601`.
 struct TrustOptions {
     var store = TrustStore()
@@ -9,12 +9,34 @@ struct TrustOptions {
     /// What is amiss with the trusted CSCAs (none at all, the default bundle missing), for
     /// stderr and the output's warnings.
     var warning: String?
+    /// `--at` was given: certificates are checked at `time`, not when each read runs.
+    var isTimeGiven = false
+    /// No `--no-builtin`: the default CSCA bundle is trusted (in `store` when `read` was asked
+    /// to load it; a reader loads it itself).
+    var trustsDefaultBundle = true
 
-    /// Reads the options out of `arguments` and loads every named file.
+    /// Every certificate `store` holds (the given CSCAs and the master lists' ones), DER,
+    /// and the `--crl` files, for a reader's `authorityCertificates`.
+    var authorityCertificates: [[UInt8]] { store.certificates.map(\.der) + revocationLists }
+    /// The `--crl` files as read (a reader takes CRL entries among its authority certificates).
+    var revocationLists: [[UInt8]] = []
+
+    /// The time a reader checks certificates at: `--at`, else the moment of each read.
+    var clock: @Sendable () -> Date {
+        let fixed = isTimeGiven ? time : nil
+        return { fixed ?? Date() }
+    }
+
+    /// Reads the options out of `arguments` and loads every named file; `builtIn` loads the
+    /// default bundle into `store` too (unless `--no-builtin`).
     static func read(_ arguments: inout ArgumentReader, builtIn: Bool) throws -> TrustOptions {
         var options = TrustOptions()
-        if let at = try arguments.option("--at") { options.time = try parseTime(at) }
+        if let at = try arguments.option("--at") {
+            options.time = try parseTime(at)
+            options.isTimeGiven = true
+        }
         let noBuiltIn = arguments.flag("--no-builtin")
+        options.trustsDefaultBundle = !noBuiltIn
         let cscaFiles = try arguments.options("--csca")
         let revocationFiles = try arguments.options("--crl")
         let lists = try arguments.options("--masterlist")
@@ -40,6 +62,7 @@ struct TrustOptions {
         }
         for file in revocationFiles {
             try options.store.addRevocationLists(from: file)
+            options.revocationLists.append(try readCertificateFile(file))
         }
         for (list, root) in zip(lists, roots) {
             let verification = options.store.add(

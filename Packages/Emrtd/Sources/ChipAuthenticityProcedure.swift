@@ -248,7 +248,7 @@ struct ChipAuthenticityProcedure {
             }
         case .proved(.signedDataGroup):
             let file = "DG\(number)"
-            let hash = data.dataGroupHashes.first { $0.dataGroup == number }
+            let hash = data.dataGroupHashes.first { $0.dataGroupNumber == number }
             if hash?.status == .invalid {
                 return .denied(
                     "\(name) verified with \(file)'s key, but \(file) does not match EF.SOD: the key is not the issuer's"

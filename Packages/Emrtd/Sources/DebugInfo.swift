@@ -9,17 +9,8 @@ import Transport
 /// under secure messaging, and BAC/PACE cryptograms redacted; no MRZ, CAN or key ever appears),
 /// and on errors the files read before the failure.
 public struct DebugInfo: Sendable, Hashable, JSONRepresentable {
-    public struct Entry: Sendable, Hashable, JSONRepresentable {
-        public let millisecondsSinceStart: Int
-        public let message: String
-
-        public var json: JSONValue {
-            ["millisecondsSinceStart": .integer(millisecondsSinceStart), "message": .string(message)]
-        }
-    }
-
     /// Empty unless `ReaderConfig.debug` was set.
-    public var log: [Entry]
+    public var events: [DebugEvent]
     /// The raw files read, keyed as in `ldsMasterFile` (filled on errors, so nothing read is lost).
     public var filesRead: LdsMasterFile?
     public var apduCount: Int
@@ -27,9 +18,12 @@ public struct DebugInfo: Sendable, Hashable, JSONRepresentable {
     public var bytesTransferred: Int
     public var durationMs: Int
 
+    /// No log and no figures: the JSON's `debugInfo` of a document or error that carries none.
+    public static let empty = DebugInfo(events: [], filesRead: nil, apduCount: 0, bytesTransferred: 0, durationMs: 0)
+
     public var json: JSONValue {
         [
-            "log": .array(log.map(\.json)),
+            "events": .array(events),
             "filesRead": filesRead.map(\.json) ?? .null,
             "apduCount": .integer(apduCount),
             "bytesTransferred": .integer(bytesTransferred),
@@ -38,11 +32,22 @@ public struct DebugInfo: Sendable, Hashable, JSONRepresentable {
     }
 }
 
+/// One step or APDU of the debug log (the reference's `DebugEvent`).
+public struct DebugEvent: Sendable, Hashable, JSONRepresentable {
+    /// Milliseconds since the read started.
+    public let timestampMillis: Int
+    public let message: String
+
+    public var json: JSONValue {
+        ["timestampMillis": .integer(timestampMillis), "message": .string(message)]
+    }
+}
+
 /// Collects a read's debug log (thread-safe: cancellation may note from another thread).
 final class DebugRecorder: Sendable {
     let isEnabled: Bool
     private let start = ContinuousClock.now
-    private let entries = Mutex<[DebugInfo.Entry]>([])
+    private let entries = Mutex<[DebugEvent]>([])
     let apduLog = APDULog()
 
     init(isEnabled: Bool) { self.isEnabled = isEnabled }
@@ -55,13 +60,13 @@ final class DebugRecorder: Sendable {
     /// Records a step. The message is built only when logging is on.
     func note(_ message: @autoclosure () -> String) {
         guard isEnabled else { return }
-        let entry = DebugInfo.Entry(millisecondsSinceStart: elapsedMilliseconds, message: message())
+        let entry = DebugEvent(timestampMillis: elapsedMilliseconds, message: message())
         entries.withLock { $0.append(entry) }
     }
 
     func info(filesRead: LdsMasterFile?) -> DebugInfo {
         DebugInfo(
-            log: entries.withLock { $0 }, filesRead: filesRead, apduCount: apduLog.count,
+            events: entries.withLock { $0 }, filesRead: filesRead, apduCount: apduLog.count,
             bytesTransferred: apduLog.bytesMoved, durationMs: elapsedMilliseconds)
     }
 }

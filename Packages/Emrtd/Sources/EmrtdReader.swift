@@ -85,7 +85,7 @@ public final class EmrtdReader: Sendable {
             if link.isCancelled, failure.kind != .cancelled {
                 failure = ReadError(.cancelled, "the read was cancelled (\(error.reason))")
             }
-            recorder.note("read failed: \(readErrorMessage(failure))")
+            recorder.note("read failed: \(readErrorMessage(error: failure))")
             failure.debugInfo = recorder.info(filesRead: procedure.files)
             throw failure
         }
@@ -327,19 +327,19 @@ struct ReadProcedure {
             pace: opened.access.paceResult,
             authenticationStatus: AuthenticationStatus(data: data, chip: chip),
             machineReadableZoneInformation: dg1?.machineReadableZone,
-            face: parsed(.dg2) { (bytes) throws(LDSError) in
+            encodedIdentificationFeaturesFace: parsed(.dg2) { (bytes) throws(LDSError) in
                 try BiometricDataGroup(bytes, kind: .dg2, renderImages: renderImages)
             },
-            fingerprints: parsed(.dg3) { (bytes) throws(LDSError) in
+            encodedIdentificationFeaturesFinger: parsed(.dg3) { (bytes) throws(LDSError) in
                 try BiometricDataGroup(bytes, kind: .dg3, renderImages: renderImages)
             },
-            iris: parsed(.dg4) { (bytes) throws(LDSError) in
+            encodedIdentificationFeaturesIris: parsed(.dg4) { (bytes) throws(LDSError) in
                 try BiometricDataGroup(bytes, kind: .dg4, renderImages: renderImages)
             },
             displayedPortrait: parsed(.dg5) { (bytes) throws(LDSError) in
                 try DisplayedImageDataGroup(bytes, kind: .dg5, renderImages: renderImages)
             },
-            displayedSignature: parsed(.dg7) { (bytes) throws(LDSError) in
+            displayedSignatureOrUsualMark: parsed(.dg7) { (bytes) throws(LDSError) in
                 try DisplayedImageDataGroup(bytes, kind: .dg7, renderImages: renderImages)
             },
             additionalPersonalDetails: parsed(.dg11) { (bytes) throws(LDSError) in
@@ -349,8 +349,8 @@ struct ReadProcedure {
                 try AdditionalDocumentDetails(bytes, renderImages: renderImages)
             },
             optionalDetails: parsed(.dg13) { (bytes) throws(LDSError) in try OptionalDetails(bytes) },
-            securityInfos: securityInfos,
-            activeAuthenticationPublicKey: activeAuthenticationKey,
+            securityOptions: securityInfos,
+            activeAuthenticationPublicKeyInfo: activeAuthenticationKey,
             personsToNotify: parsed(.dg16) { (bytes) throws(LDSError) in try PersonsToNotify(bytes) },
             deniedFiles: deniedFiles, warnings: [], debugInfo: nil)
         document.warnings = warnings

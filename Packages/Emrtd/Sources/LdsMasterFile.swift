@@ -41,8 +41,28 @@ public struct LdsMasterFile: Sendable, Hashable, JSONRepresentable {
     /// EF.CardSecurity).
     public var filesRead: [LDSFileKind] { LDSFileKind.allCases.filter { self[$0] != nil } }
 
-    /// `{"com": base64 | null, "sod": …, "dg1": … "dg16": …, "cardAccess": …, "cardSecurity": …}`.
-    public var json: JSONValue {
-        .object(LDSFileKind.allCases.map { JSONMember($0.rawValue, .optional(self[$0])) })
+    /// The reference's `LdsMasterFile`: `lds1EmrtdApplication` (`com`, `sod`, `dg1`…`dg16`
+    /// without `dg6`, each an `ElementaryFile` `{"id", "bytes"}`), `cardAccess`, `cardSecurity`.
+    public var json: JSONValue { json(denied: []) }
+
+    /// As `json`, with the files the chip refused as `{"id", "bytes": null}` (a file not on the
+    /// chip is `null`; the mandatory four are always objects).
+    public func json(denied: [LDSFileKind]) -> JSONValue {
+        let mandatory: [LDSFileKind] = [.com, .sod, .dg1, .dg2]
+        let application = Self.applicationFiles.map { file -> JSONMember in
+            let bytes = self[file]
+            let present = bytes != nil || denied.contains(file) || mandatory.contains(file)
+            return JSONMember(
+                file.rawValue, present ? ["id": file.json, "bytes": .optional(bytes)] : .null)
+        }
+        return [
+            "lds1EmrtdApplication": .object(application),
+            "cardAccess": .optional(cardAccess),
+            "cardSecurity": .optional(cardSecurity),
+        ]
     }
+
+    /// The reference's `ElementaryFileId`s: EF.COM, EF.SOD and the data groups but DG6.
+    static let applicationFiles: [LDSFileKind] =
+        [.com, .sod] + (1...16).filter { $0 != 6 }.compactMap(LDSFileKind.dataGroup)
 }

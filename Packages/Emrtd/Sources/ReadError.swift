@@ -83,12 +83,12 @@ public struct ReadError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String { readErrorMessage(self) }
+    public var description: String { readErrorMessage(error: self) }
 }
 
 /// One line for people: what failed and why, e.g.
 /// `access control failed: the chip refused the BAC key (6300); check the MRZ`.
-public func readErrorMessage(_ error: ReadError) -> String {
+public func readErrorMessage(error: ReadError) -> String {
     let what: String
     switch error.kind {
     case .invalidArgument: what = "invalid argument"
@@ -109,26 +109,53 @@ public func readErrorMessage(_ error: ReadError) -> String {
     return error.reason.isEmpty ? what : "\(what): \(error.reason)"
 }
 
-/// The error as JSON: `{"type", "kind", "detail", "reason", "message", "debugInfo"}` (`kind` for
-/// `read` errors, `detail` for `io`/`unexpected` link errors, `null` otherwise).
-public func readErrorToJson(_ error: ReadError, prettyPrinted: Bool = true) -> String {
+/// The error as JSON, the reference's shape: `code` (snake_case: `invalid_argument`,
+/// `access_control`, `chip_authentication`, `not_connected`, `read`, `cancelled`,
+/// `nfc_unavailable`), `message`, `reason`, `kind` (`read` errors only) and `debugInfo` (null for
+/// the variants without one: `invalid_argument`, `nfc_unavailable`). Added: `type`, this
+/// project's finer name (`tagLost`, `io`…), and `detail`, a link error's own text.
+public func readErrorToJson(error: ReadError, prettyPrinted: Bool = true) -> String {
     readErrorJSON(error).serialized(pretty: prettyPrinted)
 }
 
-func readErrorJSON(_ error: ReadError) -> JSONValue {
-    var kind: JSONValue = .null
-    var detail: JSONValue = .null
-    switch error.kind {
-    case .read(let failure): kind = failure.json
-    case .transport(.io(let text)), .transport(.unexpected(let text)): detail = .string(text)
-    default: break
+extension ReadError {
+    /// The reference's variant: a link failure is `NotConnected`, an unexpected exchange `Read`
+    /// of kind `unknown`, a cancelled link `Cancelled`.
+    public var code: String {
+        switch kind {
+        case .invalidArgument: "invalid_argument"
+        case .accessControl: "access_control"
+        case .chipAuthentication: "chip_authentication"
+        case .notConnected, .transport(.tagLost), .transport(.timeout), .transport(.io): "not_connected"
+        case .read, .transport(.unexpected): "read"
+        case .cancelled, .transport(.cancelled): "cancelled"
+        case .nfcUnavailable: "nfc_unavailable"
+        }
     }
+
+    /// The reference's `ReadErrorKind` for `read` errors, nil for the others.
+    public var readErrorKind: ReadFailure? {
+        switch kind {
+        case .read(let failure): failure
+        case .transport(.unexpected): .unknown
+        default: nil
+        }
+    }
+}
+
+func readErrorJSON(_ error: ReadError) -> JSONValue {
+    var detail: JSONValue = .null
+    if case .transport(.io(let text)) = error.kind { detail = .string(text) }
+    if case .transport(.unexpected(let text)) = error.kind { detail = .string(text) }
+    let carriesDebugInfo = error.code != "invalid_argument" && error.code != "nfc_unavailable"
+    let debugInfo = error.debugInfo ?? .empty
     return [
-        "type": .string(error.typeName),
-        "kind": kind,
-        "detail": detail,
+        "code": .string(error.code),
+        "message": .string(readErrorMessage(error: error)),
         "reason": .string(error.reason),
-        "message": .string(readErrorMessage(error)),
-        "debugInfo": error.debugInfo.map(\.json) ?? .null,
+        "kind": .optional(error.readErrorKind),
+        "debugInfo": carriesDebugInfo ? debugInfo.json : .null,
+        "type": .string(error.typeName),
+        "detail": detail,
     ]
 }

@@ -1,44 +1,51 @@
+import CMS
 import ICAO
 import JSON
 import LDS
 
-/// A read summarised for statistics and support logs: how it ended and how long it took, with no
-/// personal data beyond the issuing state and the document code.
+/// A read summarised for statistics and support logs, the reference's `ReadOutcome`: how it ended
+/// and how long it took, with no personal data beyond the issuing state and the document code.
 public struct ReadOutcome: Sendable, Hashable, JSONRepresentable {
-    /// `success`, or the error's type (`accessControl`, `read`, `tagLost`…).
-    public var result: String
-    /// For `read` errors: `readingDataGroups`, `parseMasterFile` or `unknown`.
-    public var errorKind: String?
-    /// The error's reason (sentences of this package, never personal data).
-    public var errorReason: String?
-    public var durationMs: Int
+    /// `success` or `failure`.
+    public var resultStatus: String
+    /// On failure: `invalid_argument`, `access_control`, `chip_authentication`, `connection`,
+    /// `reading_data_groups`, `parse_master_file`, `unknown`, `cancelled` or `nfc_unavailable`.
+    public var resultError: String?
+    public var accessControlProtocol: AccessControlProtocol?
+    public var paceMapping: PaceMapping?
+    public var chipAuthenticationStatus: ChipAuthenticationStatus.Status?
+    public var chipAuthenticationProtocol: ChipAuthenticationStatus.ChipProtocol?
+    public var dataAuthenticationStatus: DataAuthenticationStatus.Status?
     /// From DG1: the issuing state or organisation ("UTO").
-    public var issuingState: String?
+    public var mrzIssuingState: String?
     /// From DG1: the document code ("P", "ID", "AC"…).
-    public var documentCode: String?
-    public var accessControlProtocolUsed: AccessControlProtocol?
-    public var dataStatus: String?
-    public var chipStatus: String?
-    /// Files read, by key (`com`, `sod`, `dg1`…).
-    public var filesRead: [String]
-    public var deniedFiles: [String]
+    public var mrzDocumentCode: String?
+    /// Files present on the chip: read or refused (`com`, `sod`, `dg1`…).
+    public var dataGroups: [LDSFileKind]
+    public var durationMs: Int
+    /// Added: the error's reason (sentences of this package, never personal data).
+    public var errorReason: String?
+    /// Added: the files the chip refused, the warnings' count, the link's figures.
+    public var deniedFiles: [LDSFileKind]
     public var warningCount: Int
     public var apduCount: Int?
     public var bytesTransferred: Int?
 
     public var json: JSONValue {
         [
-            "result": .string(result),
-            "errorKind": .optional(errorKind),
-            "errorReason": .optional(errorReason),
+            "resultStatus": .string(resultStatus),
+            "resultError": .optional(resultError),
+            "accessControlProtocol": .optional(accessControlProtocol),
+            "paceMapping": .optional(paceMapping),
+            "chipAuthenticationStatus": .optional(chipAuthenticationStatus),
+            "chipAuthenticationProtocol": .optional(chipAuthenticationProtocol),
+            "dataAuthenticationStatus": .optional(dataAuthenticationStatus.map(\.rawValue)),
+            "mrzIssuingState": .optional(mrzIssuingState),
+            "mrzDocumentCode": .optional(mrzDocumentCode),
+            "dataGroups": .array(dataGroups),
             "durationMs": .integer(durationMs),
-            "issuingState": .optional(issuingState),
-            "documentCode": .optional(documentCode),
-            "accessControlProtocolUsed": .optional(accessControlProtocolUsed),
-            "dataStatus": .optional(dataStatus),
-            "chipStatus": .optional(chipStatus),
-            "filesRead": .array(filesRead.map(JSONValue.string)),
-            "deniedFiles": .array(deniedFiles.map(JSONValue.string)),
+            "errorReason": .optional(errorReason),
+            "deniedFiles": .array(deniedFiles),
             "warningCount": .integer(warningCount),
             "apduCount": .optional(apduCount),
             "bytesTransferred": .optional(bytesTransferred),
@@ -51,26 +58,44 @@ public struct ReadOutcome: Sendable, Hashable, JSONRepresentable {
 public func readOutcome(document: TravelDocument?, error: ReadError?, durationMs: Int) -> ReadOutcome {
     let debugInfo = document?.debugInfo ?? error?.debugInfo
     let fields = document?.machineReadableZoneInformation?.fields
-    var errorKind: String?
-    if case .read(let failure) = error?.kind { errorKind = failure.rawValue }
+    let denied = document?.deniedFiles ?? []
+    let read = (document?.ldsMasterFile ?? debugInfo?.filesRead)?.filesRead ?? []
+    let present = LdsMasterFile.applicationFiles.filter { read.contains($0) || denied.contains($0) }
     return ReadOutcome(
-        result: error?.typeName ?? (document == nil ? "unknown" : "success"),
-        errorKind: errorKind,
-        errorReason: error?.reason,
+        resultStatus: error == nil && document != nil ? "success" : "failure",
+        resultError: error.map(outcomeError) ?? (document == nil ? "unknown" : nil),
+        accessControlProtocol: document?.accessControlProtocolUsed,
+        paceMapping: document?.paceMapping,
+        chipAuthenticationStatus: document?.authenticationStatus.chip.status,
+        chipAuthenticationProtocol: document?.authenticationStatus.chip.chipProtocol,
+        dataAuthenticationStatus: document?.authenticationStatus.data.status,
+        mrzIssuingState: fields?.issuingStateOrOrganization,
+        mrzDocumentCode: fields?.documentCode,
+        dataGroups: present,
         durationMs: durationMs,
-        issuingState: fields?.issuingStateOrOrganization,
-        documentCode: fields?.documentCode,
-        accessControlProtocolUsed: document?.accessControlProtocolUsed,
-        dataStatus: document?.authenticationStatus.data.status.rawValue,
-        chipStatus: document?.authenticationStatus.chip.status.rawValue,
-        filesRead: (document?.ldsMasterFile ?? debugInfo?.filesRead)?.filesRead.map(\.rawValue) ?? [],
-        deniedFiles: document?.deniedFiles.map(\.rawValue) ?? [],
+        errorReason: error?.reason,
+        deniedFiles: denied,
         warningCount: document?.warnings.count ?? 0,
         apduCount: debugInfo?.apduCount,
         bytesTransferred: debugInfo?.bytesTransferred)
 }
 
+/// The reference's `resultError`: the error code, `connection` for `not_connected`, and `read`
+/// split by its kind.
+private func outcomeError(_ error: ReadError) -> String {
+    switch error.code {
+    case "not_connected": return "connection"
+    case "read":
+        switch error.readErrorKind {
+        case .readingDataGroups: return "reading_data_groups"
+        case .parseMasterFile: return "parse_master_file"
+        case .unknown, nil: return "unknown"
+        }
+    default: return error.code
+    }
+}
+
 /// The outcome as JSON text.
-public func readOutcomeToJson(_ outcome: ReadOutcome, prettyPrinted: Bool = true) -> String {
+public func readOutcomeToJson(outcome: ReadOutcome, prettyPrinted: Bool = true) -> String {
     outcome.json.serialized(pretty: prettyPrinted)
 }

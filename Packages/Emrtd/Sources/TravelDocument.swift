@@ -29,15 +29,15 @@ public struct TravelDocument: Sendable {
     /// DG1, parsed.
     public var machineReadableZoneInformation: MachineReadableZone?
     /// DG2.
-    public var face: BiometricDataGroup?
+    public var encodedIdentificationFeaturesFace: BiometricDataGroup?
     /// DG3 (Extended Access Control protects it: usually denied).
-    public var fingerprints: BiometricDataGroup?
+    public var encodedIdentificationFeaturesFinger: BiometricDataGroup?
     /// DG4 (usually denied, as DG3).
-    public var iris: BiometricDataGroup?
+    public var encodedIdentificationFeaturesIris: BiometricDataGroup?
     /// DG5.
     public var displayedPortrait: DisplayedImageDataGroup?
     /// DG7, the displayed signature or usual mark.
-    public var displayedSignature: DisplayedImageDataGroup?
+    public var displayedSignatureOrUsualMark: DisplayedImageDataGroup?
     /// DG11.
     public var additionalPersonalDetails: AdditionalPersonalDetails?
     /// DG12.
@@ -45,9 +45,9 @@ public struct TravelDocument: Sendable {
     /// DG13.
     public var optionalDetails: OptionalDetails?
     /// DG14: the Chip Authentication and PACE SecurityInfos.
-    public var securityInfos: SecurityInfos?
+    public var securityOptions: SecurityInfos?
     /// DG15: the Active Authentication public key.
-    public var activeAuthenticationPublicKey: ActiveAuthenticationPublicKey?
+    public var activeAuthenticationPublicKeyInfo: ActiveAuthenticationPublicKey?
     /// DG16.
     public var personsToNotify: PersonsToNotify?
     /// Files the chip refused to give (6982: DG3/DG4 need Extended Access Control).
@@ -100,32 +100,38 @@ public struct ChipAuthenticationStatus: Sendable, Hashable {
 // MARK: - JSON
 
 extension TravelDocument: JSONRepresentable {
-    /// The document as the JSON contract shapes it: every property a key (absent ones `null`),
-    /// bytes as padded base64, enums by case name.
+    /// The document as the reference model's JSON contract shapes it (`Packages/Output/README.md`
+    /// states the rules): every key of its `TravelDocument`, absent values `null`, bytes as padded
+    /// base64, enums by case name. Added: `pace` (the PACE run), `deniedFiles`, and the versions
+    /// as stored (`ldsVersionRaw`, `unicodeVersionRaw`).
     public var json: JSONValue {
-        [
-            "ldsMasterFile": ldsMasterFile.json,
-            "ldsVersion": .optional(ldsVersion),
-            "unicodeVersion": .optional(unicodeVersion),
+        let emptyFace: JSONValue = ["faceImage": .null, "records": []]
+        return [
+            "ldsMasterFile": ldsMasterFile.json(denied: deniedFiles),
+            "ldsVersion": .optional(ldsVersion.map(CommonFile.dottedVersion)),
+            "ldsVersionRaw": .optional(ldsVersion),
+            "unicodeVersion": .optional(unicodeVersion.map(CommonFile.dottedVersion)),
+            "unicodeVersionRaw": .optional(unicodeVersion),
             "accessControlProtocolUsed": accessControlProtocolUsed.json,
             "paceMapping": .optional(paceMapping),
             "pace": pace.map(paceJSON) ?? .null,
             "authenticationStatus": authenticationStatus.json,
-            "machineReadableZoneInformation": .optional(machineReadableZoneInformation),
-            "face": .optional(face),
-            "fingerprints": .optional(fingerprints),
-            "iris": .optional(iris),
+            "machineReadableZoneInformation": machineReadableZoneInformation.map(machineReadableZoneInformationJSON)
+                ?? .null,
+            "encodedIdentificationFeaturesFace": encodedIdentificationFeaturesFace?.json ?? emptyFace,
+            "encodedIdentificationFeaturesFinger": .optional(encodedIdentificationFeaturesFinger),
+            "encodedIdentificationFeaturesIris": .optional(encodedIdentificationFeaturesIris),
             "displayedPortrait": .optional(displayedPortrait),
-            "displayedSignature": .optional(displayedSignature),
+            "displayedSignatureOrUsualMark": .optional(displayedSignatureOrUsualMark),
             "additionalPersonalDetails": .optional(additionalPersonalDetails),
             "additionalDocumentDetails": .optional(additionalDocumentDetails),
             "optionalDetails": .optional(optionalDetails),
-            "securityInfos": .optional(securityInfos),
-            "activeAuthenticationPublicKey": .optional(activeAuthenticationPublicKey),
+            "securityOptions": .optional(securityOptions),
+            "activeAuthenticationPublicKeyInfo": .optional(activeAuthenticationPublicKeyInfo),
             "personsToNotify": .optional(personsToNotify),
             "deniedFiles": .array(deniedFiles),
             "warnings": .array(warnings.map(JSONValue.string)),
-            "debugInfo": .optional(debugInfo),
+            "debugInfo": (debugInfo ?? .empty).json,
         ]
     }
 }
@@ -164,6 +170,6 @@ extension ChipAuthenticationStatus: JSONRepresentable {
 }
 
 /// The document as JSON text (the `emrtd read --json` output).
-public func travelDocumentToJson(_ document: TravelDocument, prettyPrinted: Bool = true) -> String {
+public func travelDocumentToJson(document: TravelDocument, prettyPrinted: Bool = true) -> String {
     document.json.serialized(pretty: prettyPrinted)
 }

@@ -238,13 +238,16 @@ public struct SubjectPublicKeyInfo: Sendable, Hashable, JSONRepresentable {
         return (bytes.count - first - 1) * 8 + (8 - bytes[first].leadingZeroBitCount)
     }
 
+    /// The reference's `PublicKeyInfo`: `algorithm` (`RSA`, `EC`, `DH`, else the OID), `keySize` (0 when
+    /// unknown), `curve`, `der` (the SubjectPublicKeyInfo as read); then the key's parts.
     public var json: JSONValue {
         [
-            "algorithm": algorithm.json,
+            "algorithm": .string(algorithm == .unknown ? algorithmIdentifier.dotted : algorithm.rawValue.uppercased()),
+            "keySize": .integer(keySize ?? 0),
+            "curve": .optional(curveName),
+            "der": .bytes(encoded),
             "algorithmIdentifier": .string(algorithmIdentifier.dotted),
             "algorithmName": .optional(algorithmIdentifier.name),
-            "keySize": .optional(keySize),
-            "curveName": .optional(curveName),
             "parameterEncoding": parameterEncoding.json,
             "standardizedDomainParameterId": .optional(standardizedDomainParameterId),
             "publicKey": .bytes(publicKey),
@@ -252,7 +255,6 @@ public struct SubjectPublicKeyInfo: Sendable, Hashable, JSONRepresentable {
             "rsaPublicExponent": .optional(rsaPublicExponent),
             "ecParameters": .optional(ecParameters),
             "dhParameters": .optional(dhParameters),
-            "encoded": .bytes(encoded),
         ]
     }
 }

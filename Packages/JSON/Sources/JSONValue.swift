@@ -58,12 +58,8 @@ public indirect enum JSONValue: Sendable, Equatable {
     public enum Layout: Sendable {
         /// One line, no spaces.
         case compact
-        /// Two spaces per level, `"key": value`.
+        /// Two spaces per level, `"key": value`: what every command prints.
         case pretty
-        /// The layout of Foundation's `JSONEncoder` with `.prettyPrinted`: `"key" : value`, and
-        /// an empty array or object split over two lines. The MRZ package's pretty text has
-        /// always had it, so callers comparing that text keep working.
-        case foundationPretty
     }
 
     /// The text of the document in `layout`.
@@ -90,7 +86,7 @@ public indirect enum JSONValue: Sendable, Equatable {
                 members, open: "{", close: "}", to: &output, layout: layout, indent: indent
             ) { member, output, indent in
                 Self.writeString(member.key, to: &output)
-                output += layout == .compact ? ":" : layout == .pretty ? ": " : " : "
+                output += layout == .compact ? ":" : ": "
                 member.value.write(to: &output, layout: layout, indent: indent)
             }
         }
@@ -103,7 +99,6 @@ public indirect enum JSONValue: Sendable, Equatable {
         output += open
         let pretty = layout != .compact
         guard !elements.isEmpty else {
-            if layout == .foundationPretty { output += "\n\n" + String(repeating: " ", count: indent) }
             output += close
             return
         }

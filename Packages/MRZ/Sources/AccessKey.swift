@@ -74,7 +74,7 @@ public struct AccessKey: Sendable, Equatable, CustomStringConvertible, CustomDeb
 /// The access key an MRZ prints: its whole document number and its two dates.
 ///
 /// - Throws: `MRZError` `.invalidArgument` when a date holds letters (the zone itself parsed).
-public func accessKeyFromMrz(_ zone: MachineReadableZone) throws(MRZError) -> AccessKey {
+public func accessKeyFromMrz(mrz zone: MachineReadableZone) throws(MRZError) -> AccessKey {
     let elements = zone.common
     return try AccessKey.mrz(
         documentNumber: String(decoding: Array(elements.documentNumber.raw.utf8).dropLastFillers(), as: UTF8.self),

@@ -1,10 +1,10 @@
 import Foundation
 import JSON
 
-/// The zone as JSON text (see `MachineReadableZone.json`); `prettyPrinted` uses the layout this
-/// text has always had (`"key" : value`).
-public func machineReadableZoneToJson(_ zone: MachineReadableZone, prettyPrinted: Bool = false) -> String {
-    zone.json.serialized(prettyPrinted ? .foundationPretty : .compact)
+/// The zone as JSON text (see `MachineReadableZone.json`); `prettyPrinted` uses the layout every
+/// command prints (`JSONValue.Layout.pretty`).
+public func machineReadableZoneToJson(mrz zone: MachineReadableZone, prettyPrinted: Bool = false) -> String {
+    zone.json.serialized(prettyPrinted ? .pretty : .compact)
 }
 
 /// An object whose members are in key order, the order the zone's JSON has always had.
@@ -13,17 +13,32 @@ private func sortedObject(_ members: [String: JSONValue]) -> JSONValue {
 }
 
 extension MachineReadableZone: JSONRepresentable {
-    /// lowerCamel keys named as the Swift properties, every optional present as `null`, keys
-    /// sorted so that output is stable.
+    /// The reference model's `MachineReadableZone`: `lines`, `travelDocumentType` (`td1`, `td2`,
+    /// `td3`: a visa is the layout it is printed in, MRV-A `td3`, MRV-B `td2`) and exactly one of
+    /// `td1`, `td2`, `td3`; `visa` (added) says `mrvA`/`mrvB`, null for other documents.
     public var json: JSONValue {
-        sortedObject([
+        let visa: JSONValue =
+            switch travelDocumentType {
+            case .mrvA, .mrvB: .string(travelDocumentType.rawValue)
+            default: .null
+            }
+        return sortedObject([
             "lines": .array(lines.map(JSONValue.string)), "travelDocumentType": travelDocumentType.json,
-            "td1": .optional(td1), "td2": .optional(td2), "td3": .optional(td3),
+            "td1": .optional(td1), "td2": .optional(td2), "td3": .optional(td3), "visa": visa,
         ])
     }
 }
 
-extension TravelDocumentType: JSONEnum {}
+extension TravelDocumentType: JSONRepresentable {
+    /// The reference's three layouts: a visa is named by the layout it shares.
+    public var json: JSONValue {
+        switch self {
+        case .td1: "td1"
+        case .td2, .mrvB: "td2"
+        case .td3, .mrvA: "td3"
+        }
+    }
+}
 
 extension MrzPosition: JSONRepresentable {
     public var json: JSONValue {
@@ -55,40 +70,88 @@ extension MrzElementWithCheckDigit: JSONRepresentable {
 }
 
 extension MrzDateElement: JSONRepresentable {
+    /// `date` holds the two-digit parts as printed (the reference's `MrzDate`).
     public var json: JSONValue {
         sortedObject([
-            "value": .string(value), "raw": .string(raw), "positions": .array(positions), "year": .optional(year),
-            "month": .optional(month), "day": .optional(day), "checkDigit": checkDigit.json,
+            "value": .string(value), "raw": .string(raw), "positions": .array(positions),
+            "date": sortedObject(["year": .optional(year), "month": .optional(month), "day": .optional(day)]),
+            "checkDigit": checkDigit.json,
         ])
     }
 }
 
 extension MrzNameElement: JSONRepresentable {
+    /// The whole field (`value`, `raw`, `positions`, added) and the reference's two identifiers as
+    /// elements of their own: where each is printed, null when the zone has none.
     public var json: JSONValue {
         sortedObject([
             "value": .string(value), "raw": .string(raw), "positions": .array(positions),
-            "primaryIdentifier": .string(primaryIdentifier), "secondaryIdentifier": .string(secondaryIdentifier),
+            "primaryIdentifier": identifierElement(primary: true),
+            "secondaryIdentifier": identifierElement(primary: false),
         ])
+    }
+
+    /// The primary identifier is printed before the first `<<`, the secondary one after it.
+    private func identifierElement(primary: Bool) -> JSONValue {
+        let value = primary ? primaryIdentifier : secondaryIdentifier
+        guard !value.isEmpty, let position = positions.first else { return .null }
+        let characters = Array(raw)
+        var separator = characters.count
+        for index in characters.indices.dropLast() where characters[index] == "<" && characters[index + 1] == "<" {
+            separator = index
+            break
+        }
+        let range = primary ? 0..<separator : min(separator + 2, characters.count)..<characters.count
+        guard !range.isEmpty else { return .null }
+        let element = MrzElement(
+            value: value, raw: String(characters[range]),
+            positions: [
+                MrzPosition(
+                    lineIndex: position.lineIndex, startIndex: position.startIndex + range.lowerBound,
+                    endIndex: position.startIndex + range.upperBound - 1)
+            ])
+        return element.json
     }
 }
 
 extension Td1MachineReadableZone: JSONRepresentable {
     public var json: JSONValue {
-        sortedObject(commonMembers(self).merging(["compositeCheckDigit": compositeCheckDigit.json]) { $1 })
+        sortedObject(
+            commonMembers(self).merging([
+                "documentNumber": documentNumber.json, "optionalData": .array(optionalData),
+                "compositeCheckDigit": compositeCheckDigit.json,
+            ]) { $1 })
     }
 }
 
 extension Td2MachineReadableZone: JSONRepresentable {
     public var json: JSONValue {
-        sortedObject(commonMembers(self).merging(["compositeCheckDigit": .optional(compositeCheckDigit)]) { $1 })
+        sortedObject(
+            commonMembers(self).merging([
+                "documentNumber": documentNumber.json, "optionalData": .optional(optionalData.first),
+                "compositeCheckDigit": .optional(compositeCheckDigit),
+            ]) { $1 })
     }
 }
 
 extension Td3MachineReadableZone: JSONRepresentable {
+    /// The document number is the reference's `passportNumber`; the optional data and its check
+    /// digit are `personalNumberOrOtherOptionalData` (for MRV-A, which has no check digit there,
+    /// with an empty `checkDigit.value`).
     public var json: JSONValue {
-        sortedObject(
+        let optional = optionalData.first
+        let checkDigit =
+            optionalDataCheckDigit?.json
+            ?? sortedObject([
+                "value": "", "isValid": true, "position": optional?.positions.last.map(\.json) ?? .null,
+            ])
+        let personalNumber = sortedObject([
+            "value": .string(optional?.value ?? ""), "raw": .string(optional?.raw ?? ""),
+            "positions": .array(optional?.positions ?? []), "checkDigit": checkDigit,
+        ])
+        return sortedObject(
             commonMembers(self).merging([
-                "optionalDataCheckDigit": .optional(optionalDataCheckDigit),
+                "passportNumber": documentNumber.json, "personalNumberOrOtherOptionalData": personalNumber,
                 "compositeCheckDigit": .optional(compositeCheckDigit),
             ]) { $1 })
     }
@@ -98,9 +161,8 @@ extension Td3MachineReadableZone: JSONRepresentable {
 private func commonMembers(_ zone: some CommonElements) -> [String: JSONValue] {
     [
         "documentCode": zone.documentCode.json, "issuingStateOrOrganization": zone.issuingStateOrOrganization.json,
-        "name": zone.name.json, "documentNumber": zone.documentNumber.json, "nationality": zone.nationality.json,
-        "dateOfBirth": zone.dateOfBirth.json, "sex": zone.sex.json, "dateOfExpiry": zone.dateOfExpiry.json,
-        "optionalData": .array(zone.optionalData),
+        "name": zone.name.json, "nationality": zone.nationality.json, "dateOfBirth": zone.dateOfBirth.json,
+        "sex": zone.sex.json, "dateOfExpiry": zone.dateOfExpiry.json,
     ]
 }
 
@@ -116,6 +178,29 @@ extension MRZValidity: JSONRepresentable {
             "checkTime": .string(ISO8601DateFormatter().string(from: checkTime)),
             "expired": expired.map(JSONValue.bool) ?? .null,
             "problems": .array(problems.map(JSONValue.string)),
+        ]
+    }
+}
+
+extension MrzFields: JSONRepresentable {
+    /// The reference's `MrzFields`: fillers removed, dates YYMMDD as printed, `sex` as printed,
+    /// the optional data fields joined by a space (null when all are empty). `travelDocumentType`
+    /// is added.
+    public var json: JSONValue {
+        let optional = optionalData.filter { !$0.isEmpty }.joined(separator: " ")
+        return [
+            "documentCode": .string(documentCode),
+            "issuingState": .string(issuingStateOrOrganization),
+            "documentNumber": .string(documentNumber),
+            "primaryIdentifier": primaryIdentifier.isEmpty ? .null : .string(primaryIdentifier),
+            "secondaryIdentifier": secondaryIdentifier.isEmpty ? .null : .string(secondaryIdentifier),
+            "nationality": .string(nationality),
+            "dateOfBirth": .string(dateOfBirth),
+            "sex": .string(sex),
+            "dateOfExpiry": .string(dateOfExpiry),
+            "optionalData": optional.isEmpty ? .null : .string(optional),
+            "checkDigitsValid": .bool(checkDigitsValid),
+            "travelDocumentType": travelDocumentType.json,
         ]
     }
 }
@@ -136,4 +221,9 @@ extension MRZComparison: JSONRepresentable {
                 }),
         ]
     }
+}
+
+/// The reference's `MachineReadableZoneInformation`: the zone and its flattened fields.
+public func machineReadableZoneInformationJSON(_ zone: MachineReadableZone) -> JSONValue {
+    ["machineReadableZone": zone.json, "fields": zone.fields.json]
 }

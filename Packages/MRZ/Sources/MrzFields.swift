@@ -13,6 +13,7 @@ public struct MrzFields: Sendable, Hashable, Encodable {
     public let dateOfBirth: String
     /// YYMMDD as printed, fillers kept.
     public let dateOfExpiry: String
+    /// As printed: `M`, `F`, `X` or `<` (unspecified).
     public let sex: String
     /// The optional-data fields' values in zone order (TD1 has two).
     public let optionalData: [String]
@@ -34,7 +35,7 @@ extension MachineReadableZone {
             nationality: zone.nationality.value,
             dateOfBirth: zone.dateOfBirth.raw,
             dateOfExpiry: zone.dateOfExpiry.raw,
-            sex: zone.sex.value,
+            sex: zone.sex.raw,
             optionalData: zone.optionalData.map(\.value),
             checkDigitsValid: zone.checkDigits.allSatisfy(\.isValid)
         )

@@ -85,6 +85,30 @@ public final class PCSCContext: Sendable {
         }
     }
 
+    /// Waits until reader `reader` holds no card (a kiosk waits for the document to be taken
+    /// away before it reads the next one). Throws `.timeout` when the card is still there at the
+    /// end, `.cancelled` after `cancel()`, `.io` when the reader is gone.
+    public func waitForRemoval(from reader: String, timeout: Duration) throws(TransportError) {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while true {
+            let names = try readerNames()
+            guard names.contains(reader) else { throw .io("the PC/SC reader '\(reader)' is gone") }
+            var states = try currentStates(of: [reader])
+            defer { states.release() }
+            guard states.readers.contains(where: \.isCardPresent) else { return }
+            guard !isCancelled.load(ordering: .relaxed) else { throw .cancelled }
+            let remaining = clock.now.duration(to: deadline)
+            guard remaining > .zero else { throw .timeout }
+            do throws(TransportError) {
+                try states.waitForChange(
+                    context: context, milliseconds: Self.milliseconds(min(remaining, Self.waitSlice)))
+            } catch .timeout {
+                continue
+            }
+        }
+    }
+
     /// Ends a `waitForCard` in progress and refuses later ones (they throw `.cancelled`).
     public func cancel() {
         isCancelled.store(true, ordering: .relaxed)

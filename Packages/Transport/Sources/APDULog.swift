@@ -65,6 +65,7 @@ public final class APDULog: Sendable {
             var command = "> " + Hex.encode(header, separator: " ")
             if commandData.count > 0 { command += " Lc=\(commandData.count) " + Self.describe(commandData) }
             if let expectedLength { command += " Le=\(expectedLength)" }
+            command += "  " + commandName
             let milliseconds =
                 Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1e3
             let answer: String
@@ -76,6 +77,45 @@ public final class APDULog: Sendable {
             }
             return command + "\n" + answer + " (\(Int(milliseconds.rounded())) ms)"
         }
+
+        /// The command's name for people reading the log (ISO/IEC 7816-4, ICAO 9303-11): `SELECT
+        /// EF.COM`, `READ BINARY`, `GENERAL AUTHENTICATE`…, with `(SM)` when the class byte says
+        /// secure messaging (then the file is inside the cryptogram and not named).
+        public var commandName: String {
+            let secure = header[0] & 0x0C == 0x0C
+            var name: String
+            switch header[1] {
+            case 0xA4: name = "SELECT"
+            case 0xB0, 0xB1: name = "READ BINARY"
+            case 0x84: name = "GET CHALLENGE"
+            case 0x82: name = "EXTERNAL AUTHENTICATE"
+            case 0x88: name = "INTERNAL AUTHENTICATE"
+            case 0x86, 0x87: name = "GENERAL AUTHENTICATE"
+            case 0x22:
+                switch header[2...3] {
+                case [0xC1, 0xA4]: name = "MSE:Set AT"
+                case [0x41, 0xA6]: name = "MSE:Set KAT"
+                case [0x41, 0xA4]: name = "MSE:Set AT (chip authentication)"
+                default: name = "MANAGE SECURITY ENVIRONMENT"
+                }
+            case 0xC0: name = "GET RESPONSE"
+            default: name = "INS " + Hex.encode([header[1]])
+            }
+            if header[1] == 0xA4, !secure, case .clear(let data) = commandData, let file = Self.fileNames[data] {
+                name += " " + file
+            }
+            return secure ? name + " (SM)" : name
+        }
+
+        /// The files a reader selects in the clear, by identifier or application identifier.
+        private static let fileNames: [[UInt8]: String] = {
+            var names: [[UInt8]: String] = [
+                [0x01, 0x1E]: "EF.COM", [0x01, 0x1D]: "EF.SOD/EF.CardSecurity", [0x01, 0x1C]: "EF.CardAccess",
+                [0x3F, 0x00]: "MF", [0xA0, 0x00, 0x00, 0x02, 0x47, 0x10, 0x01]: "eMRTD application",
+            ]
+            for number in 1...16 { names[[0x01, UInt8(number)]] = "EF.DG\(number)" }
+            return names
+        }()
 
         private static func describe(_ bytes: LoggedBytes) -> String {
             switch bytes {

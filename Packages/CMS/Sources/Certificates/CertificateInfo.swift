@@ -1,3 +1,4 @@
+import ASN1
 import Foundation
 
 /// A certificate described for people and JSON, field for field the reference `CertificateInfo`.
@@ -18,11 +19,13 @@ public struct CertificateInfo: Sendable, Hashable {
     public let signatureAlgorithm: String
     /// "RSA", "EC" …
     public let publicKeyAlgorithm: String
-    /// RSA modulus or EC field size in bits.
-    public let publicKeySize: Int?
-    public let subjectKeyIdentifier: [UInt8]?
-    public let authorityKeyIdentifier: [UInt8]?
-    public let fingerprintSha256: [UInt8]
+    /// RSA modulus or EC field size in bits; 0 when the key is not understood.
+    public let publicKeySize: Int
+    /// Upper-case hexadecimal, as the reference model writes identifiers.
+    public let subjectKeyIdentifier: String?
+    public let authorityKeyIdentifier: String?
+    /// The SHA-256 of the DER encoding, upper-case hexadecimal.
+    public let sha256Fingerprint: String
     public let der: [UInt8]
 
     public init(_ certificate: Certificate) {
@@ -38,10 +41,10 @@ public struct CertificateInfo: Sendable, Hashable {
             certificate.signatureAlgorithm?.description ?? certificate.signatureAlgorithmIdentifier.name
             ?? certificate.signatureAlgorithmIdentifier.dotted
         publicKeyAlgorithm = certificate.publicKey.algorithmName
-        publicKeySize = certificate.publicKey.sizeInBits
-        subjectKeyIdentifier = certificate.extensions.subjectKeyIdentifier
-        authorityKeyIdentifier = certificate.extensions.authorityKeyIdentifier
-        fingerprintSha256 = certificate.sha256Fingerprint
+        publicKeySize = certificate.publicKey.sizeInBits ?? 0
+        subjectKeyIdentifier = certificate.extensions.subjectKeyIdentifier.map { Hex.encode($0) }
+        authorityKeyIdentifier = certificate.extensions.authorityKeyIdentifier.map { Hex.encode($0) }
+        sha256Fingerprint = Hex.encode(certificate.sha256Fingerprint)
         der = certificate.der
     }
 }

@@ -12,10 +12,10 @@ extension CertificateInfo: JSONRepresentable {
             "serialNumber": .string(serialNumber), "notBefore": .string(notBefore),
             "notAfter": .string(notAfter), "signatureAlgorithm": .string(signatureAlgorithm),
             "publicKeyAlgorithm": .string(publicKeyAlgorithm),
-            "publicKeySize": .optional(publicKeySize),
+            "publicKeySize": .integer(publicKeySize),
             "subjectKeyIdentifier": .optional(subjectKeyIdentifier),
             "authorityKeyIdentifier": .optional(authorityKeyIdentifier),
-            "fingerprintSha256": .bytes(fingerprintSha256), "der": .bytes(der),
+            "sha256Fingerprint": .string(sha256Fingerprint), "der": .bytes(der),
         ]
     }
 }
@@ -23,7 +23,8 @@ extension CertificateInfo: JSONRepresentable {
 extension DataAuthenticationStatus: JSONRepresentable {
     public var json: JSONValue {
         [
-            "status": .string(status.rawValue), "sodSignatureValid": .bool(sodSignatureValid),
+            "status": .string(status.rawValue), "protocol": "passiveAuthentication",
+            "sodSignatureValid": .bool(sodSignatureValid),
             "certificateChainValid": .bool(certificateChainValid),
             "dataGroupHashesValid": .bool(dataGroupHashesValid),
             "dataGroupHashes": .array(dataGroupHashes), "dataGroupsChecked": .integer(dataGroupsChecked),
@@ -39,7 +40,7 @@ extension DataAuthenticationStatus: JSONRepresentable {
 extension DataGroupHashResult: JSONRepresentable {
     public var json: JSONValue {
         [
-            "dataGroup": .integer(dataGroup), "status": .string(status.rawValue),
+            "dataGroupNumber": .integer(dataGroupNumber), "status": .string(status.rawValue),
             "expectedHash": .optional(expectedHash), "computedHash": .optional(computedHash),
         ]
     }
@@ -54,7 +55,7 @@ extension DocumentSecurityObject: JSONRepresentable {
             "version": .integer(version), "hashAlgorithm": .string(hashAlgorithm.displayName),
             "dataGroupHashes": .array(
                 dataGroupHashes.sorted { $0.key < $1.key }.map {
-                    ["dataGroup": .integer($0.key), "hash": .bytes($0.value)]
+                    ["dataGroupNumber": .integer($0.key), "hash": .bytes($0.value)]
                 }
             ),
             "ldsVersion": .optional(ldsVersion), "unicodeVersion": .optional(unicodeVersion),

@@ -47,7 +47,7 @@ public struct DataGroupHashResult: Sendable, Hashable {
         case notRead
     }
 
-    public let dataGroup: Int
+    public let dataGroupNumber: Int
     public let status: Status
     /// The hash EF.SOD holds; nil when it holds none.
     public let expectedHash: [UInt8]?

@@ -68,7 +68,7 @@ public enum PassiveAuthentication {
     /// one that was compared and differs is already a `dataGroupHashMismatch`.
     static func uncheckedMandatoryDataGroups(_ results: [DataGroupHashResult]) -> [Int] {
         mandatoryDataGroups.filter { number in
-            guard let result = results.first(where: { $0.dataGroup == number }) else { return true }
+            guard let result = results.first(where: { $0.dataGroupNumber == number }) else { return true }
             return result.expectedHash == nil || result.computedHash == nil
         }
     }
@@ -95,7 +95,7 @@ public enum PassiveAuthentication {
             }
             results.append(
                 DataGroupHashResult(
-                    dataGroup: number, status: status, expectedHash: expectedHash, computedHash: computedHash))
+                    dataGroupNumber: number, status: status, expectedHash: expectedHash, computedHash: computedHash))
         }
         return (results, errors)
     }

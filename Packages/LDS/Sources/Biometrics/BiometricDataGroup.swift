@@ -58,8 +58,15 @@ public struct BiometricDataGroup: LDSFileModel, Equatable {
         self.warnings = warnings
     }
 
+    /// The reference's `EncodedIdentificationFeaturesFace` for DG2 (`faceImage`: the first image
+    /// of the first record, and `records`) or `EncodedIdentificationFeatures` for DG3 and DG4
+    /// (`records`). The file's bytes are in `ldsMasterFile`, not repeated here.
     public var json: JSONValue {
-        ["kind": kind.json, "templates": .array(templates), "rawBytes": .bytes(rawBytes)]
+        var members = [JSONMember("records", .array(templates))]
+        if kind == .dg2 {
+            members.insert(JSONMember("faceImage", .optional(templates.first?.record.images.first?.image)), at: 0)
+        }
+        return .object(members)
     }
 }
 
@@ -92,7 +99,19 @@ public struct BiometricTemplate: Sendable, Equatable, JSONRepresentable {
         if record.images.isEmpty { return nil }
     }
 
-    public var json: JSONValue { ["header": header.json, "record": record.json, "dataBlock": .bytes(dataBlock)] }
+    /// The reference's `BiometricRecord`: the header's type, subtype and format, the images, the
+    /// data block (`data`). Added: `standard` and `version` of the record, `imageDetails` (what
+    /// the record says of each image, in `images` order) and the rest of the header.
+    public var json: JSONValue {
+        [
+            "biometricType": .optional(header.biometricType), "biometricSubtype": .optional(header.biometricSubtype),
+            "formatOwner": .optional(header.formatOwner), "formatType": .optional(header.formatType),
+            "images": .array(record.images.map(\.image)), "data": .bytes(dataBlock),
+            "standard": record.standard.json, "version": .optional(record.version),
+            "imageDetails": .array(record.images),
+            "header": header.json,
+        ]
+    }
 }
 
 /// The biometric header template (A1) of ISO/IEC 7816-11 as ICAO 9303-10 uses it.
@@ -131,12 +150,14 @@ public struct BiometricHeader: Sendable, Equatable, JSONRepresentable {
         formatType = integer(8)
     }
 
+    /// The header fields the record's JSON does not already carry, as hexadecimal (BCD dates and
+    /// identifiers read as hex).
     public var json: JSONValue {
         [
-            "version": .optional(version), "biometricType": .optional(biometricType),
-            "biometricSubtype": .optional(biometricSubtype), "creationDateTime": .optional(creationDateTime),
-            "validityPeriod": .optional(validityPeriod), "creator": .optional(creator),
-            "formatOwner": .optional(formatOwner), "formatType": .optional(formatType),
+            "version": .optional(version.map { Hex.encode($0) }),
+            "creationDateTime": .optional(creationDateTime.map { Hex.encode($0) }),
+            "validityPeriod": .optional(validityPeriod.map { Hex.encode($0) }),
+            "creator": .optional(creator.map { Hex.encode($0) }),
         ]
     }
 }

@@ -71,7 +71,8 @@ public struct BiometricRecord: Sendable, Equatable, JSONRepresentable {
     }
 }
 
-/// One image of a biometric record with what the record says about it.
+/// One image of a biometric record with what the record says about it (in JSON, what the record
+/// says only: the image itself is in the record's `images`, once).
 public struct BiometricImage: Sendable, Equatable, JSONRepresentable {
     public let image: DocumentImage
     /// Finger position (19794-4) or eye (19794-6 feature identifier), when given.
@@ -89,7 +90,7 @@ public struct BiometricImage: Sendable, Equatable, JSONRepresentable {
     }
 
     public var json: JSONValue {
-        ["image": image.json, "position": .optional(position), "quality": .optional(quality), "face": .optional(face)]
+        ["position": .optional(position), "quality": .optional(quality), "face": .optional(face)]
     }
 }
 

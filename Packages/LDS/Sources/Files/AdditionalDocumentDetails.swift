@@ -80,19 +80,25 @@ public struct AdditionalDocumentDetails: LDSFileModel, Equatable {
         return writer.file(outerTag: 0x6C)
     }
 
+    /// The reference's `AdditionalDocumentDetails`: texts without fillers, dates as digits
+    /// (YYYYMMDD, YYYYMMDDhhmmss). Added: how the chip stored each date, and `tagList`.
     public var json: JSONValue {
         [
-            "issuingAuthority": .optional(issuingAuthority),
+            "issuingAuthority": DetailText.optional(issuingAuthority),
             "dateOfIssue": .optional(dateOfIssue),
-            "namesOfOtherPersons": .array(namesOfOtherPersons.map(JSONValue.string)),
-            "endorsementsAndObservations": .optional(endorsementsAndObservations),
-            "taxOrExitRequirements": .optional(taxOrExitRequirements),
+            "dateOfIssueISO8601": DetailText.iso8601(dateOfIssue),
+            "dateOfIssueEncoding": DetailText.encoding(dateOfIssue),
+            "otherPersonDetails": namesOfOtherPersons.isEmpty
+                ? .null : .array(namesOfOtherPersons.map { .string(DetailText.clean($0)) }),
+            "endorsementsOrObservations": DetailText.optional(endorsementsAndObservations),
+            "taxOrExitRequirements": DetailText.optional(taxOrExitRequirements),
             "imageOfFront": .optional(imageOfFront),
             "imageOfRear": .optional(imageOfRear),
-            "dateAndTimeOfPersonalization": .optional(dateAndTimeOfPersonalization),
-            "personalizationSystemSerialNumber": .optional(personalizationSystemSerialNumber),
+            "personalizationTime": .optional(dateAndTimeOfPersonalization),
+            "personalizationTimeISO8601": DetailText.iso8601(dateAndTimeOfPersonalization),
+            "personalizationTimeEncoding": DetailText.encoding(dateAndTimeOfPersonalization),
+            "personalizationDeviceSerialNumber": DetailText.optional(personalizationSystemSerialNumber),
             "tagList": tagListJSON(tagList),
-            "rawBytes": .bytes(rawBytes),
         ]
     }
 }

@@ -97,23 +97,29 @@ public struct AdditionalPersonalDetails: LDSFileModel, Equatable {
         return writer.file(outerTag: 0x6B)
     }
 
+    /// The reference's `AdditionalPersonalDetails`: texts without fillers, the name split into
+    /// its identifiers, place of birth and address as lines, the date as YYYYMMDD. Added:
+    /// `fullDateOfBirthEncoding` (how the chip stored the date) and `tagList`.
     public var json: JSONValue {
         [
-            "fullName": .optional(fullName),
-            "otherNames": .array(otherNames.map(JSONValue.string)),
-            "personalNumber": .optional(personalNumber),
+            "nameOfHolder": fullName.map(DetailText.name) ?? .null,
+            "otherNames": .array(otherNames.map { .string(DetailText.clean($0)) }),
+            "personalNumber": DetailText.optional(personalNumber),
             "fullDateOfBirth": .optional(fullDateOfBirth),
-            "placeOfBirth": .optional(placeOfBirth),
-            "permanentAddress": .optional(permanentAddress),
-            "telephone": .optional(telephone),
-            "profession": .optional(profession),
-            "title": .optional(title),
-            "personalSummary": .optional(personalSummary),
+            "fullDateOfBirthISO8601": DetailText.iso8601(fullDateOfBirth),
+            "fullDateOfBirthEncoding": DetailText.encoding(fullDateOfBirth),
+            "placeOfBirth": DetailText.linesJSON(placeOfBirth),
+            "address": DetailText.linesJSON(permanentAddress),
+            "telephone": DetailText.optional(telephone),
+            "profession": DetailText.optional(profession),
+            "title": DetailText.optional(title),
+            "personalSummary": DetailText.optional(personalSummary),
             "proofOfCitizenship": .optional(proofOfCitizenship),
-            "otherValidTravelDocumentNumbers": .optional(otherValidTravelDocumentNumbers),
-            "custodyInformation": .optional(custodyInformation),
+            "otherValidTravelDocumentNumbers": otherValidTravelDocumentNumbers.map {
+                .array(DetailText.lines($0).filter { !$0.isEmpty }.map(JSONValue.string))
+            } ?? .null,
+            "custodyInformation": DetailText.optional(custodyInformation),
             "tagList": tagListJSON(tagList),
-            "rawBytes": .bytes(rawBytes),
         ]
     }
 }

@@ -39,13 +39,27 @@ public struct CommonFile: LDSFileModel, Equatable {
         self.warnings = warnings
     }
 
+    /// A version as people write it: EF.COM stores two digits per part ("0107" is LDS 1.7,
+    /// "040000" Unicode 4.0.0); text that is not pairs of digits is returned as stored.
+    public static func dottedVersion(_ stored: String) -> String {
+        let digits = Array(stored)
+        guard !digits.isEmpty, digits.count.isMultiple(of: 2), digits.allSatisfy(\.isASCII),
+            digits.allSatisfy(\.isNumber)
+        else { return stored }
+        return stride(from: 0, to: digits.count, by: 2).map { String(Int(String(digits[$0...$0 + 1])) ?? 0) }
+            .joined(separator: ".")
+    }
+
+    /// Versions dotted as the reference model writes them ("1.7", "4.0.0"), the stored digits
+    /// beside (`…Raw`), the tag list and the data groups it names.
     public var json: JSONValue {
         [
-            "ldsVersion": .optional(ldsVersion),
-            "unicodeVersion": .optional(unicodeVersion),
+            "ldsVersion": .optional(ldsVersion.map(Self.dottedVersion)),
+            "ldsVersionRaw": .optional(ldsVersion),
+            "unicodeVersion": .optional(unicodeVersion.map(Self.dottedVersion)),
+            "unicodeVersionRaw": .optional(unicodeVersion),
             "tagList": tagListJSON(tagList),
             "dataGroups": .array(dataGroups),
-            "rawBytes": .bytes(rawBytes),
         ]
     }
 }

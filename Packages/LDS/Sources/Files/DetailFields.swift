@@ -43,7 +43,65 @@ public struct LDSDate: Sendable, Equatable, JSONRepresentable {
         }
     }
 
-    public var json: JSONValue { ["value": .string(value), "encoding": encoding.json] }
+    /// The digits as the reference model writes them (YYYYMMDD, YYYYMMDDhhmmss); how the chip
+    /// stored them is `encoding`, beside it where the owner adds it.
+    public var json: JSONValue { .string(value) }
+}
+
+/// The texts of DG11, DG12 and DG16 as the JSON shows them: fillers (`<`) become single spaces,
+/// no doubled or edge spaces.
+enum DetailText {
+    static func clean(_ text: String) -> String {
+        text.split(whereSeparator: { $0 == "<" || $0 == " " }).joined(separator: " ")
+    }
+
+    /// A field of lines separated by `<` (place of birth, address), empty lines kept.
+    static func lines(_ text: String) -> [String] {
+        text.split(separator: "<", omittingEmptySubsequences: false).map {
+            $0.split(separator: " ").joined(separator: " ")
+        }
+    }
+
+    /// A full name: the primary identifier before `<<`, the secondary one after it.
+    static func name(_ text: String) -> JSONValue {
+        let parts = text.components(separatedBy: "<<")
+        let primary = clean(parts.first ?? "")
+        let secondary = clean(parts.dropFirst().joined(separator: " "))
+        return [
+            "primaryIdentifier": primary.isEmpty ? .null : .string(primary),
+            "secondaryIdentifier": secondary.isEmpty ? .null : .string(secondary),
+        ]
+    }
+
+    static func optional(_ text: String?) -> JSONValue { .optional(text.map(clean)) }
+
+    static func linesJSON(_ text: String?) -> JSONValue {
+        text.map { .array(lines($0).map(JSONValue.string)) } ?? .null
+    }
+
+    /// How a date was stored, when it was (added beside the date: `text` or `bcd`).
+    static func encoding(_ date: LDSDate?) -> JSONValue { date.map(\.encoding.json) ?? .null }
+
+    /// The date in ISO 8601 (added beside the reference's digits): `1969-08-06`, or
+    /// `1989-06-01T12:00:00` for a time (no zone: the chip states none); null when a part is
+    /// unknown (`00`) or the digits are not a date.
+    static func iso8601(_ date: LDSDate?) -> JSONValue {
+        guard let digits = date?.value, digits.count == 8 || digits.count == 14, digits.allSatisfy(\.isASCII),
+            digits.allSatisfy(\.isNumber)
+        else { return .null }
+        let parts = stride(from: 4, to: digits.count, by: 2).map { offset in
+            Int(String(Array(digits)[offset..<offset + 2])) ?? 0
+        }
+        let year = String(digits.prefix(4))
+        guard (1...12).contains(parts[0]), (1...31).contains(parts[1]) else { return .null }
+        func two(_ number: Int) -> String { number < 10 ? "0\(number)" : "\(number)" }
+        var text = "\(year)-\(two(parts[0]))-\(two(parts[1]))"
+        if parts.count == 5 {
+            guard parts[2] < 24, parts[3] < 60, parts[4] < 60 else { return .null }
+            text += "T\(two(parts[2])):\(two(parts[3])):\(two(parts[4]))"
+        }
+        return .string(text)
+    }
 }
 
 /// Reading the data objects of DG11, DG12 and DG16 templates: text, dates, images, counts.

@@ -50,5 +50,11 @@ public struct DisplayedImageDataGroup: LDSFileModel, Equatable {
             ASN1Tag(UInt64(kind.outerTag)), [DER.integer(images.count)] + images.map { DER.tlv(ASN1Tag(imageTag), $0) })
     }
 
-    public var json: JSONValue { ["kind": kind.json, "images": .array(images), "rawBytes": .bytes(rawBytes)] }
+    /// The reference's `DisplayedPortrait` (`displayedPortraitImage`) or
+    /// `DisplayedSignatureOrUsualMark` (`displayedSignatureOrUsualMarkImage`): the first image.
+    /// Added: `additionalImages`, any further ones (the file holds a count).
+    public var json: JSONValue {
+        let key = kind == .dg7 ? "displayedSignatureOrUsualMarkImage" : "displayedPortraitImage"
+        return [key: .optional(images.first), "additionalImages": .array(Array(images.dropFirst()))]
+    }
 }

@@ -48,7 +48,12 @@ public struct MRZDataGroup: LDSFileModel, Equatable {
         }
     }
 
+    /// The reference's `MachineReadableZoneInformation` (`machineReadableZone`, `fields`), the
+    /// text as stored beside (`mrzText`).
     public var json: JSONValue {
-        ["mrzText": .string(mrzText), "machineReadableZone": machineReadableZone.json, "rawBytes": .bytes(rawBytes)]
+        guard case .object(let members) = machineReadableZoneInformationJSON(machineReadableZone) else {
+            return .null
+        }
+        return .object(members + [JSONMember("mrzText", .string(mrzText))])
     }
 }

@@ -13,7 +13,8 @@ public struct OptionalDetails: LDSFileModel, Equatable {
         public var json: JSONValue {
             let printable = value.allSatisfy { (0x20...0x7E).contains($0) }
             return [
-                "tag": .string(tag), "value": .bytes(value), "text": printable ? .string(decodeText(value)) : .null,
+                "tag": .integer(Int(tag, radix: 16) ?? 0), "value": .bytes(value),
+                "text": printable ? .string(decodeText(value)) : .null,
             ]
         }
     }
@@ -21,7 +22,7 @@ public struct OptionalDetails: LDSFileModel, Equatable {
     public let rawBytes: [UInt8]
     /// The bytes inside the 6D tag.
     public let content: [UInt8]
-    /// The primitive data objects, depth first, nil when the content is not TLV.
+    /// The top-level data objects, nil when the content is not TLV.
     public let dataObjects: [DataObject]?
     public let warnings: [String]
 
@@ -34,18 +35,15 @@ public struct OptionalDetails: LDSFileModel, Equatable {
         self.warnings = warnings + (nodes == nil ? ["DG13 content is not BER-TLV; kept raw"] : [])
     }
 
+    /// The top-level data objects, not descended into (the reference's flat, non-recursive view):
+    /// a constructed object's value is its content bytes.
     private static func flatten(_ nodes: [ASN1Node]) -> [DataObject] {
-        nodes.flatMap { node in
-            node.isConstructed
-                ? flatten(node.children) : [DataObject(tag: Hex.encode(node.tag.encoded), value: node.bytes)]
-        }
+        nodes.map { DataObject(tag: Hex.encode($0.tag.encoded), value: $0.bytes) }
     }
 
+    /// The reference's `OptionalDetails`: `content` and `fields` (tag as a number, value; empty
+    /// when the content is not TLV). Added per field: `text` when the value is printable.
     public var json: JSONValue {
-        [
-            "content": .bytes(content),
-            "dataObjects": dataObjects.map { .array($0) } ?? .null,
-            "rawBytes": .bytes(rawBytes),
-        ]
+        ["content": .bytes(content), "fields": .array(dataObjects ?? [])]
     }
 }

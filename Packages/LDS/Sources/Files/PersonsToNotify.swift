@@ -24,8 +24,9 @@ public struct PersonsToNotify: LDSFileModel, Equatable {
 
         public var json: JSONValue {
             [
-                "dateDataRecorded": .optional(dateDataRecorded), "name": .optional(name),
-                "telephone": .optional(telephone), "address": .optional(address),
+                "dateRecorded": .optional(dateDataRecorded),
+                "dateRecordedISO8601": DetailText.iso8601(dateDataRecorded), "name": DetailText.optional(name),
+                "telephone": DetailText.optional(telephone), "address": DetailText.optional(address),
             ]
         }
     }
@@ -62,5 +63,7 @@ public struct PersonsToNotify: LDSFileModel, Equatable {
         return DER.constructed(ASN1Tag(0x70), [DER.integer(persons.count)] + templates)
     }
 
-    public var json: JSONValue { ["persons": .array(persons), "rawBytes": .bytes(rawBytes)] }
+    /// The reference's `PersonsToNotify`: `persons`, each with `dateRecorded`, `name`,
+    /// `telephone`, `address` (texts without fillers).
+    public var json: JSONValue { ["persons": .array(persons)] }
 }

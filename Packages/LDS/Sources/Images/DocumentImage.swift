@@ -1,7 +1,7 @@
 import JSON
 
 /// How an image's bytes are encoded.
-public enum ImageFormat: String, Sendable, CaseIterable, JSONEnum {
+public enum ImageFormat: String, Sendable, CaseIterable {
     case jpeg
     /// JPEG 2000 in its JP2 file format (boxes around the codestream).
     case jpeg2000
@@ -95,12 +95,20 @@ public struct DocumentImage: Sendable, Equatable {
     }
 }
 
+extension ImageFormat: JSONRepresentable {
+    /// The reference model's `ImageFormat`: a bare codestream is JPEG 2000 too.
+    public var json: JSONValue {
+        .string(self == .jpeg2000Codestream ? ImageFormat.jpeg2000.rawValue : rawValue)
+    }
+}
+
 extension DocumentImage: JSONRepresentable {
+    /// The reference's `DocumentImage`: `size` is 0×0 when unknown; the bytes once as stored, the
+    /// PNG rendering only for JPEG 2000.
     public var json: JSONValue {
         [
             "format": format.json,
-            "width": .optional(width),
-            "height": .optional(height),
+            "size": ["width": .integer(width ?? 0), "height": .integer(height ?? 0)],
             "bytes": .bytes(bytes),
             "png": .optional(png),
         ]

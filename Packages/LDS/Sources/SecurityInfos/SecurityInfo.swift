@@ -178,11 +178,32 @@ public enum SecurityInfo: Sendable, Equatable, JSONRepresentable {
         }
     }
 
+    /// The reference's `SecurityInfo` numbers: version, keyId, parameterId (a domain parameter
+    /// info's `id` is PACE's parameterId or Chip Authentication's keyId).
+    private var numbers: (version: Int?, keyId: Int?, parameterId: Int?) {
+        switch self {
+        case .pace(let info): (info.version, nil, info.parameterId)
+        case .paceDomainParameters(let info): (nil, nil, info.id)
+        case .chipAuthentication(let info): (info.version, info.keyId, nil)
+        case .chipAuthenticationDomainParameters(let info): (nil, info.id, nil)
+        case .chipAuthenticationPublicKey(let info): (nil, info.keyId, nil)
+        case .terminalAuthentication(let info): (info.version, nil, nil)
+        case .activeAuthentication(let info): (info.version, nil, nil)
+        case .unknown: (nil, nil, nil)
+        }
+    }
+
+    /// The reference's `SecurityInfo` (`protocol` OID, `name`, `version`, `keyId`,
+    /// `parameterId`), then what this project adds: `type` and the info's own fields.
     public var json: JSONValue {
+        let numbers = numbers
         var members = [
+            JSONMember("protocol", .string(protocolIdentifier?.dotted ?? "")),
+            JSONMember("name", .string(protocolIdentifier.map { $0.name ?? $0.dotted } ?? "")),
+            JSONMember("version", .optional(numbers.version)),
+            JSONMember("keyId", .optional(numbers.keyId)),
+            JSONMember("parameterId", .optional(numbers.parameterId)),
             JSONMember("type", .string(typeName)),
-            JSONMember("protocol", .optional(protocolIdentifier?.dotted)),
-            JSONMember("protocolName", .optional(protocolIdentifier?.name)),
         ]
         let details: JSONValue
         switch self {
@@ -195,8 +216,10 @@ public enum SecurityInfo: Sendable, Equatable, JSONRepresentable {
         case .activeAuthentication(let info): details = info.json
         case .unknown: details = [:]
         }
-        if case .object(let detailMembers) = details { members += detailMembers }
-        members.append(JSONMember("rawBytes", .bytes(rawBytes)))
+        if case .object(let detailMembers) = details {
+            let written = Set(members.map(\.key))
+            members += detailMembers.filter { !written.contains($0.key) && $0.key != "id" }
+        }
         return .object(members)
     }
 }

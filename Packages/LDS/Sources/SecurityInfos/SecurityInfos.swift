@@ -64,7 +64,8 @@ public struct SecurityInfos: LDSFileModel, Equatable {
         infos.lazy.compactMap { if case .activeAuthentication(let info) = $0 { info } else { nil } }.first
     }
 
-    public var json: JSONValue { ["kind": kind.json, "securityInfos": .array(infos), "rawBytes": .bytes(rawBytes)] }
+    /// The reference's `SecurityOptions` (DG14; EF.CardAccess has the same shape): `securityInfos`.
+    public var json: JSONValue { ["securityInfos": .array(infos)] }
 }
 
 /// EF.CardSecurity: a CMS SignedData whose eContent is SecurityInfos (BSI TR-03110-3 §A.1.2.2).
@@ -124,8 +125,6 @@ public struct CardSecurity: LDSFileModel, Equatable {
         [
             "eContentType": .string(eContentType.dotted),
             "securityInfos": .array(securityInfos.infos),
-            "eContent": .bytes(securityInfos.rawBytes),
-            "rawBytes": .bytes(rawBytes),
         ]
     }
 }
@@ -148,5 +147,7 @@ public struct ActiveAuthenticationPublicKey: LDSFileModel, Equatable {
         self.warnings = warnings
     }
 
-    public var json: JSONValue { ["publicKey": publicKey.json, "rawBytes": .bytes(rawBytes)] }
+    /// The reference's `PublicKeyInfo` (`algorithm`, `keySize`, `curve`, `der`) and what the key
+    /// holds beside (see `PublicKeyInfo.json`).
+    public var json: JSONValue { publicKey.json }
 }

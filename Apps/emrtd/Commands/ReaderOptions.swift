@@ -1,0 +1,32 @@
+/// The reader group `read` and `dump` share: `--reader NAME` (the PC/SC reader; "" or none: the
+/// only reader holding a card), `--wait SECONDS` (how long to wait for a card), `--timeout MS`
+/// (the longest wait for one answer of the chip).
+struct ReaderOptions {
+    let name: String?
+    let wait: Duration
+    let timeout: Duration
+
+    /// Takes the options out of `arguments`; `defaultWait` when `--wait` is absent.
+    static func read(_ arguments: inout ArgumentReader, defaultWait: Duration) throws -> ReaderOptions {
+        let name = try arguments.option("--reader")
+        let wait = try arguments.option("--wait").map { text -> Duration in
+            guard let seconds = Double(text), seconds >= 0 else { throw UsageError("--wait takes seconds") }
+            return .milliseconds(Int64(seconds * 1000))
+        }
+        let timeout = try arguments.option("--timeout").map { text -> Duration in
+            guard let milliseconds = Int64(text), milliseconds > 0 else {
+                throw UsageError("--timeout takes milliseconds above 0")
+            }
+            return .milliseconds(milliseconds)
+        }
+        return ReaderOptions(name: name, wait: wait ?? defaultWait, timeout: timeout ?? .milliseconds(5000))
+    }
+
+    /// The reader's name for PC/SC: nil for "any reader holding a card".
+    var pcscName: String? { name.flatMap { $0.isEmpty ? nil : $0 } }
+
+    /// `timeout` as `ReaderConfig.timeoutMs`.
+    var timeoutMilliseconds: Int {
+        Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+    }
+}
