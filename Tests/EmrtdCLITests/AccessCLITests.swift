@@ -37,14 +37,18 @@ import Testing
                 ])
         else { return }
         #expect(given.status == 0, "\(given.combinedOutput)")
-        #expect(document?["ldsMasterFile"]?["dg14"] != .null && document?["ldsMasterFile"]?["dg15"] != .null)
+        #expect(
+            document?["ldsMasterFile"]?["lds1EmrtdApplication"]?["dg14"]?["bytes"] != .null
+                && document?["ldsMasterFile"]?["lds1EmrtdApplication"]?["dg15"]?["bytes"] != .null)
         #expect(document?["authenticationStatus"]?["data"]?["status"] == "authenticated")
         guard
             let (none, bare) = try Self.read(
                 Self.mrz + ["--no-chip-authentication", "--no-active-authentication", "--pace", "ECDH-GM-AES-128"])
         else { return }
         #expect(none.status == 0, "\(none.combinedOutput)")
-        #expect(bare?["ldsMasterFile"]?["dg14"] == .null && bare?["ldsMasterFile"]?["dg15"] == .null)
+        #expect(
+            bare?["ldsMasterFile"]?["lds1EmrtdApplication"]?["dg14"]?["bytes"] ?? .null == .null
+                && bare?["ldsMasterFile"]?["lds1EmrtdApplication"]?["dg15"]?["bytes"] ?? .null == .null)
         for wrong in [
             ["--chip-fault", "nonsense"], ["--chip-authentication", "ECDH-AES-999"],
             ["--active-authentication", "rsa:512"], ["--chip-authentication", "DH-3DES:13"],

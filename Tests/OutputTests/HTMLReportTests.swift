@@ -28,17 +28,20 @@ import Testing
                 useBuiltInAuthorityCertificates: false, authorityCertificates: [specimen.countrySigningCertificate],
                 debug: true))
         return try reader.read(
-            transport: SimulatedChip(configuration: ChipConfiguration(files: specimen.files)), accessKey: accessKey)
+            transport: SimulatedChip(
+                configuration: ChipConfiguration(files: specimen.files, credentials: specimen.credentials)),
+            accessKey: accessKey)
     }
 
     /// The rich specimen with a DG11 written to break out of the page, signed again.
     static func hostileSpecimen() throws -> Specimen {
-        var files = try Specimen.generate(rich: true).files
+        let specimen = try Specimen.generate(rich: true)
+        var files = specimen.files
         files[dataGroup: 11] =
             AdditionalPersonalDetails(
                 fullName: hostileName, placeOfBirth: hostilePlace, telephone: hostileScript, profession: "a&b<i>"
             ).encoded()
-        return try Specimen.signing(files)
+        return try Specimen.signing(files, credentials: specimen.credentials)
     }
 
     @Test func everyChipValueIsEscaped() throws {

@@ -69,7 +69,8 @@ enum KioskMode {
         return ReadCommand.ReadSettings(
             config: settings.config, preferences: settings.preferences, challenge: settings.challenge,
             json: settings.json, debug: settings.debug, output: output, report: report,
-            simulatorCSCA: settings.simulatorCSCA, origin: settings.origin, clock: settings.clock,
+            simulatorCSCA: settings.simulatorCSCA, simulatorKeys: settings.simulatorKeys, origin: settings.origin,
+            clock: settings.clock,
             strict: settings.strict, printedZone: settings.printedZone)
     }
 

@@ -32,7 +32,8 @@ enum ReadCommand: Command {
         warnings, APDUs and time. --json prints the whole document as JSON instead; --out DIR
         writes every file read (COM.bin, SOD.bin, DG1.bin…, the `emrtd dump` layout) and every
         image (with PNG renderings of JPEG 2000), and for the simulator's specimen its CSCA
-        (CSCA.der, for `emrtd verify DIR --csca DIR/CSCA.der` later). --report FILE.html writes one
+        (CSCA.der, for `emrtd verify DIR --csca DIR/CSCA.der` later) and its chip's keys
+        (chip-keys.der, so `--simulator DIR` proves the chip again). --report FILE.html writes one
         self-contained HTML page (face, holder, verdicts, hashes, certificates, access, warnings,
         APDU timeline; nothing fetched, no script). --challenge gives the 8-byte Active
         Authentication challenge (hex); --debug keeps the log of every step and APDU.
@@ -96,6 +97,7 @@ enum ReadCommand: Command {
         var authorities = trust.authorityCertificates
         var simulatorCSCA: [UInt8]?
         var simulatedChip: ChipConfiguration?
+        var simulatorKeys: [UInt8]?
         if let simulator {
             var credentials = try chipOptions.credentials()
             do {
@@ -106,6 +108,7 @@ enum ReadCommand: Command {
                 } else {
                     let specimen = try Specimen.generate(credentials: credentials, layout: chipOptions.layout)
                     simulatedChip = chipOptions.configuration(files: specimen.files, credentials: specimen.credentials)
+                    simulatorKeys = try specimen.credentials.keysFile()
                     authorities.append(specimen.countrySigningCertificate)
                     simulatorCSCA = specimen.countrySigningCertificate
                 }
@@ -121,7 +124,8 @@ enum ReadCommand: Command {
                 debug: debug || report != nil,
                 renderImages: renderImages),
             preferences: access.preferences, challenge: challenge, json: json, debug: debug, output: output,
-            report: report, simulatorCSCA: simulatorCSCA, origin: readerName ?? "simulator", clock: trust.clock,
+            report: report, simulatorCSCA: simulatorCSCA, simulatorKeys: simulatorKeys,
+            origin: readerName ?? "simulator", clock: trust.clock,
             strict: strict, printedZone: access.printedZone)
         if watch {
             return try KioskMode.run(reader: readerOptions.pcscName, access: access, settings: settings)
@@ -147,6 +151,9 @@ enum ReadCommand: Command {
         let output: String?
         let report: String?
         let simulatorCSCA: [UInt8]?
+        /// The simulated specimen's chip keys, written beside its dump (`chip-keys.der`) so that the
+        /// dump served by the simulator again proves itself.
+        let simulatorKeys: [UInt8]?
         /// The reader's name, or "simulator", for the report's title.
         let origin: String
         /// When certificates are checked (`--at`, else each read's moment).
@@ -189,6 +196,12 @@ enum ReadCommand: Command {
             if let output = settings.output {
                 try DumpLayout.write(
                     document, to: URL(fileURLWithPath: output), countrySigningCertificate: settings.simulatorCSCA)
+                if let keys = settings.simulatorKeys {
+                    let path = URL(fileURLWithPath: output).appendingPathComponent(Credentials.keysFileName).path
+                    guard FileManager.default.createFile(atPath: path, contents: Data(keys)) else {
+                        throw OutputError(.cannotWrite, "cannot write \(path)")
+                    }
+                }
             }
             if let report = settings.report {
                 let page = HTMLReport.render(document, title: "emrtd read \(settings.origin)")

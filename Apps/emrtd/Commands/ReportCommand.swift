@@ -4,6 +4,7 @@ import Foundation
 import LDS
 import MRZ
 import Output
+import Transport
 
 /// `emrtd report`: the HTML report of a dump (`emrtd read --out`, `emrtd dump`), its data
 /// verified again against today's trust store.
@@ -52,7 +53,7 @@ enum ReportCommand: Command {
             useBuiltInAuthorityCertificates: trust.trustsDefaultBundle, authorityCertificates: authorities, debug: true)
         let document: TravelDocument
         do {
-            document = try EmrtdReader(config: config, clock: trust.clock).read(
+            document = try EmrtdReader(config: config, chipAccess: WithoutChipProtocols(), clock: trust.clock).read(
                 transport: SimulatedChip(configuration: ChipConfiguration(files: files)), accessKey: accessKey)
         } catch {
             printError("emrtd report: \(readErrorMessage(error: error))")
@@ -65,5 +66,21 @@ enum ReportCommand: Command {
         }
         printError("emrtd report: \(destination) (data \(document.authenticationStatus.data.status.rawValue))")
         return 0
+    }
+}
+
+/// The chip access of a read with the secure channel withheld from the chip protocols: the
+/// dump's files are read as a read reads them, and Chip and Active Authentication do not run
+/// (the simulated chip replaying a dump does not hold the document's keys; a dump cannot prove a
+/// chip genuine), so the chip verdict is `notSupported`.
+struct WithoutChipProtocols: ChipAccessProcedure {
+    let base = StandardChipAccess()
+
+    func open(_ transport: any CardTransport, accessKey: AccessKey, log: @escaping @Sendable (String) -> Void)
+        throws(ReadError) -> OpenedChip
+    {
+        var opened = try base.open(transport, accessKey: accessKey, log: log)
+        opened.channel = nil
+        return opened
     }
 }
