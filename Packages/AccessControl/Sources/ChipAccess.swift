@@ -149,9 +149,11 @@ public enum ChipAccess {
         }
     }
 
-    /// EF.CardAccess, or nil when the chip answers 6A82, 6283 or 6982 (no PACE).
+    /// EF.CardAccess, or nil when the chip answers 6A82, 6283 or 6982 (no PACE). SELECT, then the
+    /// header: before access control nothing is known of the chip, and a BAC-only chip would
+    /// answer a short-identifier read with 6A82 that only a SELECT could confirm.
     static func readCardAccess(_ link: any CardTransport) throws(AccessControlError) -> [UInt8]? {
-        var reader = FileReader(transport: link)
+        var reader = FileReader(transport: link, strategy: .selectThenHeader)
         do throws(FileReadError) {
             return try reader.read(.cardAccess)
         } catch {

@@ -113,7 +113,7 @@ public final class SimulatedChip: CardTransport {
         Result<ResponseAPDU, TransportError>, Duration
     ) {
         if command.needsExtendedLength && !configuration.supportsExtendedLength {
-            return (.success(ResponseAPDU(statusWord: .wrongLength)), .zero)
+            return (.success(refuseExtendedLength(state: &state)), .zero)
         }
         guard command.cla & 0x0C == 0x0C else { return plainAnswer(command, state: &state) }
         return protectedAnswer(command, state: &state)
@@ -151,6 +151,14 @@ public final class SimulatedChip: CardTransport {
             endSession(&state)
             return (.success(ResponseAPDU(statusWord: error.status)), .zero)
         }
+        if (command.expectedLength ?? 0) > CommandAPDU.maximumShortExpectedLength
+            && !configuration.supportsExtendedLength
+        {
+            // A 2-byte DO'97' asks for an answer only extended length carries. The command counted
+            // (its MAC was checked); a bare status word advances neither side's counter further.
+            state.session = session
+            return (.success(refuseExtendedLength(state: &state)), .zero)
+        }
         let decision = faults.decide(
             secureCommandNumber: state.secureCommands, reading: state.fileSystem.target(of: command))
         switch decision.outcome {
@@ -177,6 +185,18 @@ public final class SimulatedChip: CardTransport {
         state.session = session
         apply(outcome, state: &state)
         return (.success(wrapped), decision.delay)
+    }
+
+    /// The answer of a chip without extended length to a command that needs it
+    /// (`ChipConfiguration.extendedLengthRefusal`).
+    private func refuseExtendedLength(state: inout State) -> ResponseAPDU {
+        switch configuration.extendedLengthRefusal {
+        case .wrongLength:
+            return ResponseAPDU(statusWord: .wrongLength)
+        case .endsSecureMessaging:
+            endSession(&state)
+            return ResponseAPDU(statusWord: .secureMessagingDataObjectsIncorrect)
+        }
     }
 
     /// Carries out what a handler's outcome does to the session and the access rights.

@@ -150,53 +150,39 @@ struct ReadProcedure {
         ).dataGroups
         recorder.note("read plan: \(order.map(\.rawValue).joined(separator: " "))")
 
-        // Sizes first, so progress is by size over everything that will be read.
-        var sizes: [LDSFileKind: Int] = [:]
+        // Progress without a read of its own: each file's size is known once read, the rest
+        // are estimated (`ReadProgress`).
         var sessionEnded: String?
-        sizing: for kind in order {
-            switch try opened.files.length(of: kind) {
-            case .success(let length): sizes[kind] = length
-            case .notFound: recorder.note("\(kind.rawValue) is not on the chip")
-            case .denied: deny(kind)
-            case .failed(let reason): warnings.append("\(kind.rawValue) could not be read: \(reason)")
-            case .sessionEnded(let reason):
-                sessionEnded = reason
-                break sizing
-            }
-        }
-        let readable = order.filter { sizes[$0] != nil }
-        var progress = Progress(
-            total: (files.com?.count ?? 0) + (files.sod?.count ?? 0) + readable.reduce(0) { $0 + (sizes[$1] ?? 0) })
-        progress.done = (files.com?.count ?? 0) + (files.sod?.count ?? 0)
+        var unread: [LDSFileKind] = []
+        var progress = ReadProgress(done: (files.com?.count ?? 0) + (files.sod?.count ?? 0), remaining: order)
         listener?.onElementaryFilesReadingProgressUpdated(id: .sod, totalProgressPercentage: progress.percentage)
 
         var lastFile = LDSFileKind.sod
-        if sessionEnded == nil {
-            reading: for kind in readable {
-                switch try opened.files.read(kind) {
-                case .success(let bytes):
-                    files[kind] = bytes
-                    progress.done += sizes[kind] ?? bytes.count
-                case .notFound:
-                    recorder.note("\(kind.rawValue) is not on the chip")
-                case .denied:
-                    deny(kind)
-                case .failed(let reason):
-                    warnings.append("\(kind.rawValue) could not be read: \(reason)")
-                case .sessionEnded(let reason):
-                    sessionEnded = reason
-                    break reading
-                }
-                progress.done = min(progress.done, progress.total)
-                lastFile = kind
-                listener?.onElementaryFilesReadingProgressUpdated(
-                    id: kind, totalProgressPercentage: progress.percentage)
+        reading: for kind in order {
+            let result = try opened.files.read(kind)
+            progress.finished(kind, size: { if case .success(let bytes) = result { bytes.count } else { 0 } }())
+            switch result {
+            case .success(let bytes):
+                files[kind] = bytes
+            case .notFound:
+                recorder.note("\(kind.rawValue) is not on the chip")
+            case .denied:
+                deny(kind)
+            case .failed(let reason):
+                warnings.append("\(kind.rawValue) could not be read: \(reason)")
+            case .sessionEnded(let reason):
+                sessionEnded = reason
+                unread = Array(order.drop(while: { $0 != kind }))
+                break reading
             }
+            lastFile = kind
+            listener?.onElementaryFilesReadingProgressUpdated(
+                id: kind, totalProgressPercentage: progress.percentage)
         }
         if let sessionEnded {
-            let missing = readable.filter { files[$0] == nil }.map(\.rawValue)
             warnings.append(
-                "the chip ended secure messaging (\(sessionEnded)); not read: \(missing.joined(separator: ", "))")
+                "the chip ended secure messaging (\(sessionEnded)); not read: \(unread.map(\.rawValue).joined(separator: ", "))"
+            )
         }
         if progress.percentage != 100 || lastFile == .sod {
             listener?.onElementaryFilesReadingProgressUpdated(id: lastFile, totalProgressPercentage: 100)
@@ -341,14 +327,4 @@ struct ReadProcedure {
         document.debugInfo = recorder.info(filesRead: nil)
         return document
     }
-}
-
-/// Bytes read against bytes to read.
-struct Progress {
-    let total: Int
-    var done = 0
-
-    init(total: Int) { self.total = total }
-
-    var percentage: Int { total == 0 ? 100 : min(100, done * 100 / total) }
 }
