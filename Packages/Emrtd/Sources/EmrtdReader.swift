@@ -158,6 +158,7 @@ struct ReadProcedure {
         listener?.onElementaryFilesReadingProgressUpdated(id: .sod, totalProgressPercentage: progress.percentage)
 
         var lastFile = LDSFileKind.sod
+        var lastReported = progress.percentage
         reading: for kind in order {
             let result = try opened.files.read(kind)
             progress.finished(kind, size: { if case .success(let bytes) = result { bytes.count } else { 0 } }())
@@ -175,16 +176,17 @@ struct ReadProcedure {
                 unread = Array(order.drop(while: { $0 != kind }))
                 break reading
             }
+            guard case .success = result else { continue }
             lastFile = kind
-            listener?.onElementaryFilesReadingProgressUpdated(
-                id: kind, totalProgressPercentage: progress.percentage)
+            lastReported = progress.percentage
+            listener?.onElementaryFilesReadingProgressUpdated(id: kind, totalProgressPercentage: lastReported)
         }
         if let sessionEnded {
             warnings.append(
                 "the chip ended secure messaging (\(sessionEnded)); not read: \(unread.map(\.rawValue).joined(separator: ", "))"
             )
         }
-        if progress.percentage != 100 || lastFile == .sod {
+        if lastReported != 100 || lastFile == .sod {
             listener?.onElementaryFilesReadingProgressUpdated(id: lastFile, totalProgressPercentage: 100)
         }
         guard files.dataGroups[1] != nil else {
