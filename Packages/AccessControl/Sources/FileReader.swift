@@ -268,11 +268,14 @@ public struct FileReader: Sendable {
     }
 
     /// What a refused whole first read meant, once the header told the file's size: a file at
-    /// least as long as the refused Le shows the Le was too large for the chip (stepped down, or
-    /// set to the 6Cxx length); a shorter one, that the chip refuses reads past a file's end, so
-    /// files start with their header from now on.
+    /// least as long as the refused Le, or a 6700 to an extended Le, shows the Le was too large
+    /// for the chip (stepped down, or set to the 6Cxx length); otherwise the chip refuses reads
+    /// past a file's end, so files start with their header from now on.
     private mutating func learn(from refused: (length: Int, status: StatusWord), total: Int?) {
-        guard let total, total >= refused.length else {
+        // A 6700 to an extended Le is about extended length, whatever the file's size.
+        let extendedRefused =
+            refused.status == .wrongLength && refused.length > CommandAPDU.maximumShortExpectedLength
+        guard extendedRefused || total.map({ $0 >= refused.length }) == true else {
             strategy.wholeFirstRead = false
             return
         }
@@ -291,14 +294,14 @@ public struct FileReader: Sendable {
         return true
     }
 
-    /// The most data bytes one B1 asks for. On a short step of the ladder the whole DO'53' stays
-    /// within a short answer, so a chip without extended length never sees an extended APDU or a
-    /// 2-byte DO'97'; on an extended step Ne stays within 65536.
+    /// The most data bytes one B1 asks for: its whole DO'53' (what the chip's limit and Ne count)
+    /// within the Le step, and on a short step within what a short answer carries, so a chip
+    /// without extended length never sees an extended APDU or a 2-byte DO'97'.
     private var oddDataLimit: Int {
-        guard expectedLength > CommandAPDU.maximumShortExpectedLength else {
-            return Self.oddDataLength(within: Self.shortAnswerCapacity(of: transport, oddInstruction: true))
-        }
-        return CommandAPDU.maximumExtendedExpectedLength - Self.oddHeaderLength(expectedLength)
+        let capacity =
+            expectedLength > CommandAPDU.maximumShortExpectedLength
+            ? expectedLength : min(expectedLength, Self.shortAnswerCapacity(of: transport, oddInstruction: true))
+        return Self.oddDataLength(within: capacity)
     }
 
     /// One READ BINARY of `length` data bytes at `offset`: B0 with the short EF identifier (offset

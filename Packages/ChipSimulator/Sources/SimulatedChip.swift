@@ -112,10 +112,12 @@ public final class SimulatedChip: CardTransport {
     private func answer(_ command: CommandAPDU, state: inout State) -> (
         Result<ResponseAPDU, TransportError>, Duration
     ) {
-        if command.needsExtendedLength && !configuration.supportsExtendedLength {
-            return (.success(refuseExtendedLength(state: &state)), .zero)
+        guard command.cla & 0x0C == 0x0C else {
+            if command.needsExtendedLength && !configuration.supportsExtendedLength {
+                return (.success(refuseExtendedLength(state: &state)), .zero)
+            }
+            return plainAnswer(command, state: &state)
         }
-        guard command.cla & 0x0C == 0x0C else { return plainAnswer(command, state: &state) }
         return protectedAnswer(command, state: &state)
     }
 
@@ -151,11 +153,12 @@ public final class SimulatedChip: CardTransport {
             endSession(&state)
             return (.success(ResponseAPDU(statusWord: error.status)), .zero)
         }
-        if (command.expectedLength ?? 0) > CommandAPDU.maximumShortExpectedLength
+        if (protected.needsExtendedLength || (command.expectedLength ?? 0) > CommandAPDU.maximumShortExpectedLength)
             && !configuration.supportsExtendedLength
         {
-            // A 2-byte DO'97' asks for an answer only extended length carries. The command counted
-            // (its MAC was checked); a bare status word advances neither side's counter further.
+            // An extended APDU, or a 2-byte DO'97' asking for an answer only extended length
+            // carries. The command counted (its MAC was checked); a bare status word advances
+            // neither side's counter further.
             state.session = session
             return (.success(refuseExtendedLength(state: &state)), .zero)
         }
