@@ -14,7 +14,8 @@ enum ReadCommand: Command {
     static let summary = "read a travel document's chip (PC/SC reader or the simulator) and verify it"
     static let usage = """
         usage: emrtd read (--reader NAME | --simulator [DIR] [--pace NAME[:PARAM]]... [--no-pace] [--pace-only]
-                                                 [--chip-can CAN])
+                                                 [--chip-can CAN] [--short-only [--extended-refusal 6700|6988]]
+                                                 [--max-read N] [--face-size BYTES])
                           (--mrz DOCNUMBER DATEOFBIRTH DATEOFEXPIRY | --can CAN | --mrz-lines LINE...)
                           [--access auto|pace|bac] [--csca FILE]... [--no-builtin] [--json] [--out DIR] [--challenge HEX] [--debug]
                           [--no-render]
@@ -36,6 +37,7 @@ enum ReadCommand: Command {
         \(AccessOptions.usage)
         The simulated chip's options:
         \(SimulatedChipOptions.usage)
+        \(SimulatedChipLimits.usage)
         Exit status: 0 read (whatever the verdicts), 1 the read failed, 2 wrong command line.
         """
 
@@ -43,6 +45,7 @@ enum ReadCommand: Command {
         let readerName = try arguments.option("--reader")
         let simulator = arguments.variadic("--simulator")
         let chipOptions = try SimulatedChipOptions.read(&arguments)
+        let chipLimits = try SimulatedChipLimits.read(&arguments)
         let access = try AccessOptions.read(&arguments)
         let cscaFiles = try arguments.options("--csca")
         let noBuiltIn = arguments.flag("--no-builtin")
@@ -62,6 +65,12 @@ enum ReadCommand: Command {
         guard simulator != nil || !chipOptions.given else {
             throw UsageError("--pace, --no-pace, --pace-only and --chip-can describe the simulated chip (--simulator)")
         }
+        guard simulator != nil || !chipLimits.given else {
+            throw UsageError("--short-only, --max-read and --face-size describe the simulated chip (--simulator)")
+        }
+        guard chipLimits.faceSize == 0 || simulator?.isEmpty == true else {
+            throw UsageError("--face-size applies to the generated specimen, not to DIR")
+        }
 
         var authorities = try cscaFiles.map(readFile)
         let transport: any CardTransport
@@ -71,14 +80,16 @@ enum ReadCommand: Command {
                 if let directory = simulator.first {
                     files = try ChipFiles(directory: URL(fileURLWithPath: directory))
                 } else {
-                    let specimen = try Specimen.generate()
+                    let specimen = try Specimen.generate(faceSize: chipLimits.faceSize)
                     files = specimen.files
                     authorities.append(specimen.countrySigningCertificate)
                 }
             } catch {
                 throw CommandFailure(error.reason)
             }
-            transport = SimulatedChip(configuration: try chipOptions.configuration(files: files))
+            var configuration = try chipOptions.configuration(files: files)
+            chipLimits.apply(to: &configuration)
+            transport = SimulatedChip(configuration: configuration)
         } else {
             // ReaderConfig's default answer timeout, applied where the transport is made.
             transport = try connect(readerName ?? "", timeout: .milliseconds(ReaderConfig().timeoutMs))
