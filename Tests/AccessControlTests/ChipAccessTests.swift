@@ -25,6 +25,8 @@ import Transport
         #expect(session.access == .bac)
         #expect(session.cardAccess == nil)
         #expect(session.warnings.isEmpty)
+        // D.4 reads with SELECT and the header first, as `.selectThenHeader` does.
+        session.fileReader = FileReader(transport: session.channel, strategy: .selectThenHeader)
         #expect(try session.read(.com) == AppendixD.efCom)
         #expect(transport.isComplete, "\(transport.failures)")
     }

@@ -5,7 +5,8 @@ import Transport
 
 @testable import AccessControl
 
-/// The file reader against scripted chips: every command it sends is asserted, in order.
+/// The file reader against scripted chips, SELECT then header first (the ladder and the status
+/// words): every command it sends is asserted, in order.
 @Suite struct FileReaderTests {
     @Test func readsTheHeaderThenExactlyTheDeclaredLength() throws {
         let com = tlvFile(tag: 0x60, valueLength: 22)
@@ -14,7 +15,7 @@ import Transport
             exchange(readBinary(0, 4), ok(Array(com[0..<4]))),
             exchange(readBinary(4, 20), ok(Array(com[4...]))),
         ])
-        var reader = FileReader(transport: transport)
+        var reader = FileReader(transport: transport, strategy: .selectThenHeader)
         #expect(try reader.read(.com) == com)
         #expect(transport.isComplete, "\(transport.failures)")
     }
@@ -37,7 +38,7 @@ import Transport
             exchange(readBinary(4, 192), ok(Array(dg11[4..<196]))),
             exchange(readBinary(196, 104), ok(Array(dg11[196...]))),
         ])
-        var reader = FileReader(transport: transport)
+        var reader = FileReader(transport: transport, strategy: .selectThenHeader)
         #expect(try reader.read(.dg2) == dg2)
         #expect(reader.expectedLength == 192)
         #expect(try reader.read(.dg11) == dg11)
@@ -53,7 +54,7 @@ import Transport
             exchange(readBinary(235, 223), ok(Array(file[235..<458]))),
             exchange(readBinary(458, 42), ok(Array(file[458...]))),
         ])
-        var reader = FileReader(transport: transport)
+        var reader = FileReader(transport: transport, strategy: .selectThenHeader)
         #expect(try reader.read(.dg11) == file)
         #expect(reader.expectedLength == 223)
         #expect(transport.isComplete, "\(transport.failures)")
@@ -68,7 +69,7 @@ import Transport
             exchange(readBinary(4, 200), ok(Array(file[4..<204]))),
             exchange(readBinary(204, 196), ok(Array(file[204...]))),
         ])
-        var reader = FileReader(transport: transport)
+        var reader = FileReader(transport: transport, strategy: .selectThenHeader)
         #expect(try reader.read(.dg12) == file)
         #expect(reader.expectedLength == 200)
         #expect(transport.isComplete, "\(transport.failures)")
@@ -84,7 +85,7 @@ import Transport
             exchange(readBinary(0, 4), ok(Array(file[0..<4]))),
             exchange(readBinary(4, 28), status(0x6282, Array(file[4...]))),
         ])
-        var reader = FileReader(transport: transport)
+        var reader = FileReader(transport: transport, strategy: .selectThenHeader)
         #expect(try reader.read(.dg15) == tiny)
         #expect(try reader.read(.dg13) == file)
         #expect(transport.isComplete, "\(transport.failures)")
@@ -98,7 +99,7 @@ import Transport
             exchange(readBinary(4, 255), status(0x6282, Array(sod[4...]))),
             exchange(readBinary(154, 255), status(0x6B00)),
         ])
-        var reader = FileReader(transport: transport)
+        var reader = FileReader(transport: transport, strategy: .selectThenHeader)
         #expect(try reader.read(.sod) == sod)
         #expect(transport.isComplete, "\(transport.failures)")
     }
@@ -111,7 +112,7 @@ import Transport
             exchange(readBinary(4, 89), ok(Array(file[4..<50]))),
             exchange(readBinary(50, 43), status(0x6B00)),
         ])
-        var reader = FileReader(transport: transport)
+        var reader = FileReader(transport: transport, strategy: .selectThenHeader)
         let error = #expect(throws: FileReadError.self) { try reader.read(.dg1) }
         #expect(error?.code == .truncated)
         #expect(transport.isComplete, "\(transport.failures)")
@@ -128,7 +129,7 @@ import Transport
             exchange(select(0x0106), ok()),
             exchange(readBinary(0, 4), status(0x6B00)),
         ])
-        var reader = FileReader(transport: transport)
+        var reader = FileReader(transport: transport, strategy: .selectThenHeader)
         let expected: [(LDSFileKind, FileReadError.Code)] = [
             (.dg15, .notFound), (.dg3, .accessDenied), (.dg4, .accessDenied), (.dg5, .unexpectedStatus),
             (.dg6, .empty),
@@ -150,7 +151,7 @@ import Transport
             exchange(readBinary(0, 4), ok([0x75, 0x84, 0x7F, 0xFF])),
             exchange(readBinary(4, 4), ok([0xFF, 0xFF, 0x00, 0x00])),
         ])
-        var reader = FileReader(transport: transport)
+        var reader = FileReader(transport: transport, strategy: .selectThenHeader)
         for file in [LDSFileKind.dg1, .dg2] {
             let error = #expect(throws: FileReadError.self) { try reader.read(file) }
             #expect(error?.code == .tooLarge)
@@ -165,7 +166,7 @@ import Transport
             exchange(select(0x0102), ok()),
             exchange(readBinary(0, 4), ok([0x75, 0x85, 0x00, 0x00])),
         ])
-        var reader = FileReader(transport: transport)
+        var reader = FileReader(transport: transport, strategy: .selectThenHeader)
         for file in [LDSFileKind.dg1, .dg2] {
             let error = #expect(throws: FileReadError.self) { try reader.read(file) }
             #expect(error?.code == .malformed)
@@ -185,7 +186,7 @@ import Transport
                     CommandAPDU(ins: 0xB1, p1: 0, p2: 0, data: [0x54, 0x03, 0x00, 0x80, 0x00], expectedLength: 3004),
                     ok([0x53, 0x82, 0x0B, 0xB8] + Array(file[32768...]))),
             ], supportsExtendedLength: true)
-        var reader = FileReader(transport: transport)
+        var reader = FileReader(transport: transport, strategy: .selectThenHeader)
         #expect(try reader.read(.dg2) == file)
         #expect(reader.expectedLength == 4096)
         #expect(transport.isComplete, "\(transport.failures)")
@@ -203,7 +204,8 @@ import Transport
             chip.step(readBinary(0, 4), ok(Array(dg1[0..<4])), .withoutProcessingStatus),
             chip.step(readBinary(4, 89), ok(Array(dg1[4...])), .withoutProcessingStatus),
         ])
-        var reader = FileReader(transport: SecureChannel(base: transport, session: try AppendixD.session()))
+        var reader = FileReader(
+            transport: SecureChannel(base: transport, session: try AppendixD.session()), strategy: .selectThenHeader)
         let absent = #expect(throws: FileReadError.self) { try reader.read(.dg15) }
         #expect(absent?.code == .notFound)
         #expect(try reader.read(.dg1) == dg1)
@@ -221,7 +223,8 @@ import Transport
             chip.step(readBinary(0, 2), ok(Array(tiny[0..<2]))),
             chip.step(readBinary(2, 2), ok(Array(tiny[2...]))),
         ])
-        var reader = FileReader(transport: SecureChannel(base: transport, session: try AppendixD.session()))
+        var reader = FileReader(
+            transport: SecureChannel(base: transport, session: try AppendixD.session()), strategy: .selectThenHeader)
         #expect(try reader.read(.dg15) == tiny)
         #expect(transport.isComplete, "\(transport.failures)")
     }
@@ -235,7 +238,7 @@ import Transport
             chip.step(readBinary(4, 89), ok(Array(dg1[4...])), .corruptMAC),
         ])
         let channel = SecureChannel(base: transport, session: try AppendixD.session())
-        var reader = FileReader(transport: channel)
+        var reader = FileReader(transport: channel, strategy: .selectThenHeader)
         let error = #expect(throws: FileReadError.self) { try reader.read(.dg1) }
         #expect(error?.code == .secureMessaging)
         #expect(error?.secureMessagingError?.code == .macInvalid)
@@ -247,19 +250,134 @@ import Transport
     }
 }
 
-@Suite struct DeclaredLengthTests {
-    @Test func readsOnlyTheHeader() throws {
-        let dg2 = tlvFile(tag: 0x75, valueLength: 70_000)
+/// The fewest commands: short EF identifiers, the whole file in the first answer, and the
+/// fallbacks for chips that refuse either, remembered for the session.
+@Suite struct FewestCommandsTests {
+    func readBySFI(_ file: LDSFileKind, _ length: Int) -> CommandAPDU {
+        CommandAPDU(ins: 0xB0, p1: 0x80 | file.shortFileIdentifier, p2: 0, expectedLength: length)
+    }
+
+    @Test func oneReadBinaryPerFileThatFitsAnAnswer() throws {
+        let com = tlvFile(tag: 0x60, valueLength: 22)
+        let dg11 = tlvFile(tag: 0x6B, valueLength: 496)  // 500 bytes: two answers
         let transport = ScriptedTransport([
-            exchange(select(0x0102), ok()),
-            exchange(readBinary(0, 4), ok(Array(dg2[0..<4]))),
-            exchange(readBinary(4, 4), ok(Array(dg2[4..<8]))),
-            exchange(select(0x011D), ok()),
-            exchange(readBinary(0, 4), ok([0x77, 0x80, 0x30, 0x80])),
+            exchange(readBySFI(.com, 255), ok(com)),
+            exchange(readBySFI(.dg11, 255), ok(Array(dg11[0..<255]))),
+            exchange(readBinary(255, 245), ok(Array(dg11[255...]))),
+            // Proven: a 6A82 to a short-identifier read means the file is absent, no SELECT to confirm.
+            exchange(readBySFI(.dg15, 255), status(0x6A82)),
         ])
         var reader = FileReader(transport: transport)
-        #expect(try reader.declaredLength(of: .dg2) == 70_005)
-        #expect(try reader.declaredLength(of: .sod) == nil)
+        #expect(try reader.read(.com) == com)
+        #expect(try reader.read(.dg11) == dg11)
+        let absent = #expect(throws: FileReadError.self) { try reader.read(.dg15) }
+        #expect(absent?.code == .notFound)
+        #expect(reader.strategy == .fewestCommands)
         #expect(transport.isComplete, "\(transport.failures)")
+    }
+
+    @Test func aChipWithoutShortIdentifiersIsReadWithSELECTFromThenOn() throws {
+        let com = tlvFile(tag: 0x60, valueLength: 22)
+        let dg1 = tlvFile(tag: 0x61, valueLength: 91)
+        let transport = ScriptedTransport([
+            exchange(readBySFI(.com, 255), status(0x6A82)),
+            exchange(select(0x011E), ok()),
+            exchange(readBinary(0, 255), ok(com)),
+            exchange(select(0x0101), ok()),
+            exchange(readBinary(0, 255), ok(dg1)),
+        ])
+        var reader = FileReader(transport: transport)
+        #expect(try reader.read(.com) == com)
+        #expect(try reader.read(.dg1) == dg1)
+        #expect(reader.strategy == FileReadStrategy(shortFileIdentifiers: false, wholeFirstRead: true))
+        #expect(transport.isComplete, "\(transport.failures)")
+    }
+
+    @Test func aShortIdentifierTheChipRejectsFallsBackToSELECT() throws {
+        let dg1 = tlvFile(tag: 0x61, valueLength: 91)
+        let transport = ScriptedTransport([
+            exchange(readBySFI(.dg1, 255), status(0x6B00)),
+            exchange(select(0x0101), ok()),
+            exchange(readBinary(0, 255), ok(dg1)),
+        ])
+        var reader = FileReader(transport: transport)
+        #expect(try reader.read(.dg1) == dg1)
+        #expect(!reader.strategy.shortFileIdentifiers)
+        #expect(transport.isComplete, "\(transport.failures)")
+    }
+
+    @Test func aChipRefusingReadsPastTheEndGetsHeadersFirst() throws {
+        let com = tlvFile(tag: 0x60, valueLength: 22)
+        let dg1 = tlvFile(tag: 0x61, valueLength: 91)
+        let transport = ScriptedTransport([
+            exchange(readBySFI(.com, 255), status(0x6282)),
+            exchange(readBySFI(.com, 4), ok(Array(com[0..<4]))),
+            exchange(readBinary(4, 20), ok(Array(com[4...]))),
+            // Remembered: the next file starts with its header.
+            exchange(readBySFI(.dg1, 4), ok(Array(dg1[0..<4]))),
+            exchange(readBinary(4, 89), ok(Array(dg1[4...]))),
+        ])
+        var reader = FileReader(transport: transport)
+        #expect(try reader.read(.com) == com)
+        #expect(try reader.read(.dg1) == dg1)
+        #expect(reader.strategy == FileReadStrategy(shortFileIdentifiers: true, wholeFirstRead: false))
+        #expect(reader.expectedLength == 255)
+        #expect(transport.isComplete, "\(transport.failures)")
+    }
+
+    @Test func aLongFileRefusingTheFirstLeStepsTheLadderDown() throws {
+        let dg2 = tlvFile(tag: 0x75, valueLength: 596)  // 600 bytes
+        let transport = ScriptedTransport([
+            exchange(readBySFI(.dg2, 255), status(0x6700)),
+            exchange(readBySFI(.dg2, 4), ok(Array(dg2[0..<4]))),
+            exchange(readBinary(4, 223), ok(Array(dg2[4..<227]))),
+            exchange(readBinary(227, 223), ok(Array(dg2[227..<450]))),
+            exchange(readBinary(450, 150), ok(Array(dg2[450...]))),
+        ])
+        var reader = FileReader(transport: transport)
+        #expect(try reader.read(.dg2) == dg2)
+        #expect(reader.strategy == .fewestCommands)
+        #expect(reader.expectedLength == 223)
+        #expect(transport.isComplete, "\(transport.failures)")
+    }
+
+    @Test func oddReadsStayShortWithoutExtendedLength() throws {
+        // 33,000 bytes on a link without extended length: B0 up to offset 32767, then B1 whose Ne
+        // (DO'53' included) is at most 256, never an extended APDU.
+        let size = 33_000
+        let file = tlvFile(tag: 0x75, valueLength: size - 4)
+        var steps: [ScriptedTransport.Step] = [exchange(readBySFI(.dg2, 255), ok(Array(file[0..<255])))]
+        var offset = 255
+        while offset <= 0x7FFF {
+            let count = min(255, size - offset)
+            steps.append(exchange(readBinary(offset, count), ok(Array(file[offset..<(offset + count)]))))
+            offset += count
+        }
+        while offset < size {
+            let count = min(253, size - offset)
+            let offsetBytes: [UInt8] = [0, UInt8(offset >> 8), UInt8(offset & 0xFF)]
+            let header: [UInt8] = count < 0x80 ? [0x53, UInt8(count)] : [0x53, 0x81, UInt8(count)]
+            steps.append(
+                exchange(
+                    CommandAPDU(
+                        ins: 0xB1, p1: 0, p2: 0, data: [0x54, 0x03] + offsetBytes, expectedLength: count + header.count),
+                    ok(header + Array(file[offset..<(offset + count)]))))
+            offset += count
+        }
+        let transport = ScriptedTransport(steps)
+        var reader = FileReader(transport: transport)
+        #expect(try reader.read(.dg2) == file)
+        #expect(transport.isComplete, "\(transport.failures)")
+    }
+
+    @Test func shortAnswersUnderSecureMessagingFitTheCipher() throws {
+        let channel = SecureChannel(base: ScriptedTransport([]), session: try AppendixD.session())
+        #expect(FileReader.shortAnswerCapacity(of: channel, oddInstruction: false) == 231)
+        #expect(FileReader.shortAnswerCapacity(of: channel, oddInstruction: true) == 231)
+        #expect(FileReader(transport: channel).expectedLength == 231)
+        #expect(FileReader.oddDataLength(within: 231) == 228)
+        #expect(FileReader.oddDataLength(within: 256) == 253)
+        #expect(FileReader.oddDataLength(within: 129) == 127)
+        #expect(FileReader.oddDataLength(within: 130) == 127)
     }
 }

@@ -19,22 +19,21 @@ import Transport
             macKey: SymmetricKey(.aes128, bytes: hex("FE251C7858B356B24514B3BD5F4297D1")))
     }
 
-    /// DG14 under the BAC keys (the chip refuses Le 255, the reader steps down to 223), then both
-    /// sides switch to AES keys with SSC 0, then DG1 under those, starting at Le 223.
+    /// DG14 under the BAC keys (the chip refuses the first Le, 231, the most a 3DES answer
+    /// carries in a short APDU; the header shows the file is longer, so the reader steps down to
+    /// 223), then both sides switch to AES keys with SSC 0, then DG1 under those, starting at 223.
     @Test func aSessionReplacedMidReadContinuesWithTheNewKeysAndTheLearnedLe() throws {
         let bacChip = ChipSide(try AppendixD.session())
         let newSession = try Self.aesSession()
         let rekeyedChip = ChipSide(newSession)
         let transport = ScriptedTransport([
-            bacChip.step(select(0x010E), ok()),
-            bacChip.step(readBinary(0, 4), ok(Array(Self.dg14[0..<4]))),
-            bacChip.step(readBinary(4, 255), status(0x6700)),
+            bacChip.step(CommandAPDU(ins: 0xB0, p1: 0x8E, p2: 0, expectedLength: 231), status(0x6700)),
+            bacChip.step(CommandAPDU(ins: 0xB0, p1: 0x8E, p2: 0, expectedLength: 4), ok(Array(Self.dg14[0..<4]))),
             bacChip.step(readBinary(4, 223), ok(Array(Self.dg14[4..<227]))),
             bacChip.step(readBinary(227, 77), ok(Array(Self.dg14[227...]))),
-            rekeyedChip.step(select(0x0101), ok()),
-            rekeyedChip.step(readBinary(0, 4), ok(Array(Self.dg1[0..<4]))),
-            rekeyedChip.step(readBinary(4, 223), ok(Array(Self.dg1[4..<227]))),
-            rekeyedChip.step(readBinary(227, 26), ok(Array(Self.dg1[227...]))),
+            rekeyedChip.step(
+                CommandAPDU(ins: 0xB0, p1: 0x81, p2: 0, expectedLength: 223), ok(Array(Self.dg1[0..<223]))),
+            rekeyedChip.step(readBinary(223, 30), ok(Array(Self.dg1[223...]))),
         ])
         let channel = SecureChannel(base: transport, session: try AppendixD.session())
         var reader = FileReader(transport: channel)

@@ -100,7 +100,7 @@ import Transport
     @Test func wrongMACMidRead() throws {
         let specimen = try Specimen.generate()
         let document = try Self.reader(specimen).read(
-            transport: Self.chip(specimen) { $0.faults = [.wrongResponseMAC(.readPastHeaderOf(0x0102))] },
+            transport: Self.chip(specimen) { $0.faults = [.wrongResponseMAC(.readOf(0x0102))] },
             accessKey: Self.accessKey)
         #expect(document.ldsMasterFile.dataGroups[1] != nil && document.ldsMasterFile.dataGroups[2] == nil)
         #expect(document.warnings.contains { $0.hasPrefix("the chip ended secure messaging") })
@@ -113,7 +113,7 @@ import Transport
         let specimen = try Specimen.generate()
         #expect {
             try Self.reader(specimen).read(
-                transport: Self.chip(specimen) { $0.faults = [.dropSession(.readPastHeaderOf(0x0101))] },
+                transport: Self.chip(specimen) { $0.faults = [.dropSession(.readOf(0x0101))] },
                 accessKey: Self.accessKey)
         } throws: { error in
             guard let error = error as? ReadError, error.kind == .read(.readingDataGroups) else { return false }

@@ -86,4 +86,42 @@ import Testing
         #expect(zone.td3?.dateOfBirth.month == nil)
         #expect(throws: MRZError.self) { try accessKeyFromMrz(mrz: zone) }
     }
+
+    /// A TD3 issued with a wrong document-number check digit (5 printed, 3 computed; the
+    /// composite consistent with what is printed, as an issuer's printer makes it): the chip's key
+    /// is the printed MRZ information, and the key names the field.
+    static let wrongCheckDigitLines = [
+        "P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C<5UTO6908061F9406236ZE184226B<<<<<18",
+    ]
+
+    @Test func aPrintedWrongCheckDigitIsWhatTheKeyUses() throws {
+        let zone = try parseMrz(lines: Self.wrongCheckDigitLines)
+        #expect(zone.td3?.documentNumber.checkDigit.isValid == false)
+        #expect(zone.td3?.compositeCheckDigit?.isValid == true)
+        let key = try accessKeyFromMrz(mrz: zone)
+        #expect(password(key) == "L898902C<5" + "6908061" + "9406236")
+        #expect(key.usesPrintedCheckDigits)
+        #expect(key.wrongPrintedCheckDigits == [.documentNumber])
+        let fromFields = try AccessKey.mrz(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623")
+        #expect(key != fromFields)
+        #expect(!fromFields.usesPrintedCheckDigits && fromFields.wrongPrintedCheckDigits.isEmpty)
+    }
+
+    @Test func wrongDateCheckDigitsAreNamedToo() throws {
+        let zone = try parseMrz(lines: [
+            "P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C<3UTO6908062F9406237ZE184226B<<<<<14",
+        ])
+        let key = try accessKeyFromMrz(mrz: zone)
+        #expect(password(key) == "L898902C<3" + "6908062" + "9406237")
+        #expect(key.wrongPrintedCheckDigits == [.dateOfBirth, .dateOfExpiry])
+    }
+
+    @Test func aValidZoneGivesTheSameKeyAsItsFields() throws {
+        let key = try accessKeyFromMrz(
+            mrz: try parseMrz(lines: [
+                "P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C<3UTO6908061F9406236ZE184226B<<<<<14",
+            ]))
+        #expect(key == (try AccessKey.mrz(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623")))
+        #expect(key.usesPrintedCheckDigits && key.wrongPrintedCheckDigits.isEmpty)
+    }
 }

@@ -154,7 +154,7 @@ import Transport
 extension EPassDumpTests {
     /// The ePass's ATR announces no extended length, yet it accepts it (epass_probe.py): forcing it
     /// on exercises the extended path of the reader and of secure messaging over a real pcscd.
-    @Test func extendedLengthReadsTheSameBytesInFewerCommands() throws {
+    @Test func extendedLengthReadsTheSameBytesInNoMoreCommands() throws {
         try EPassEmulator.run {
             guard let reference = try Self.referenceFiles() else { return }
             let context = try PCSCContext()
@@ -169,7 +169,10 @@ extension EPassDumpTests {
                 #expect(try session.read(.dg2) == reference["DG2"])
                 counts[extended] = link.log.count - before
             }
-            #expect((counts[true] ?? 0) < (counts[false] ?? 0), "\(counts)")
+            // Since the reader asks for a whole file in its first READ BINARY, the short path reads
+            // the ePass's DG2 in as few commands as the extended one, which the ePass caps at about
+            // 768 bytes an answer and ends with unauthenticated 6282s (both 6 with the SFI probe).
+            #expect((counts[true] ?? 0) <= (counts[false] ?? 0), "\(counts)")
         }
     }
 }

@@ -17,7 +17,8 @@ enum ReadCommand: Command {
     static let usage = """
         usage: emrtd read (--reader NAME [--wait SECONDS] [--timeout MS] | --simulator [DIR] [--pace NAME[:PARAM]]... [--no-pace] [--pace-only]
                                                  [--chip-can CAN] [--chip-authentication NAME[:PARAM]]...
-                                                 [--active-authentication KEY] [--chip-fault NAME]... …)
+                                                 [--active-authentication KEY] [--chip-fault NAME]... …
+                                                 [--short-only [--extended-refusal 6700|6988]] [--max-read N] [--face-size BYTES])
                           (--mrz DOCNUMBER DATEOFBIRTH DATEOFEXPIRY | --can CAN | --mrz-lines LINE...)
                           [--access auto|pace|bac] [--csca FILE]... [--crl FILE]... [--masterlist FILE.ml --ml-root CERT]...
                           [--no-builtin] [--at ISO8601] [--json] [--out DIR] [--report FILE.html]
@@ -60,6 +61,7 @@ enum ReadCommand: Command {
         \(AccessOptions.usage)
         The simulated chip's options:
         \(SimulatedChipOptions.usage)
+        \(SimulatedChipLimits.usage)
         Exit status: 0 read (whatever the verdicts, unless --strict), 3 a --strict requirement not
         met, 1 the read failed, 2 wrong command line (the table: emrtd --help).
         """
@@ -69,6 +71,7 @@ enum ReadCommand: Command {
         let readerName = readerOptions.name
         let simulator = arguments.variadic("--simulator")
         let chipOptions = try SimulatedChipOptions.read(&arguments)
+        let chipLimits = try SimulatedChipLimits.read(&arguments)
         let access = try AccessOptions.read(&arguments)
         let trust = try TrustOptions.read(&arguments, builtIn: false)
         let json = arguments.flag("--json")
@@ -93,6 +96,12 @@ enum ReadCommand: Command {
                 "--pace, --chip-can, --chip-authentication, --active-authentication, --chip-fault and their like"
                     + " describe the simulated chip (--simulator)")
         }
+        guard simulator != nil || !chipLimits.given else {
+            throw UsageError("--short-only, --max-read and --face-size describe the simulated chip (--simulator)")
+        }
+        guard chipLimits.faceSize == 0 || simulator?.isEmpty == true else {
+            throw UsageError("--face-size applies to the generated specimen, not to DIR")
+        }
 
         var authorities = trust.authorityCertificates
         var simulatorCSCA: [UInt8]?
@@ -106,7 +115,8 @@ enum ReadCommand: Command {
                     try credentials.restoreKeys(fromDirectory: URL(fileURLWithPath: directory))
                     simulatedChip = chipOptions.configuration(files: files, credentials: credentials)
                 } else {
-                    let specimen = try Specimen.generate(credentials: credentials, layout: chipOptions.layout)
+                    let specimen = try Specimen.generate(
+                        faceSize: chipLimits.faceSize, credentials: credentials, layout: chipOptions.layout)
                     simulatedChip = chipOptions.configuration(files: specimen.files, credentials: specimen.credentials)
                     simulatorKeys = try specimen.credentials.keysFile()
                     authorities.append(specimen.countrySigningCertificate)
@@ -131,7 +141,8 @@ enum ReadCommand: Command {
             return try KioskMode.run(reader: readerOptions.pcscName, access: access, settings: settings)
         }
         let transport: any CardTransport
-        if let simulatedChip {
+        if var simulatedChip {
+            chipLimits.apply(to: &simulatedChip)
             transport = SimulatedChip(configuration: simulatedChip)
         } else {
             // The answer timeout is applied where the transport is made.

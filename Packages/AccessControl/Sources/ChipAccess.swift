@@ -21,8 +21,8 @@ public struct ChipSession: Sendable {
     /// Chip Authentication key checks PACE-CAM's proof); nil otherwise or when the chip has none.
     public var cardSecurity: [UInt8]?
     /// What the caller should know that did not stop the access (e.g. BAC used although
-    /// EF.CardAccess offers PACE).
-    public let warnings: [String]
+    /// EF.CardAccess offers PACE, a printed check digit that does not match its field).
+    public internal(set) var warnings: [String]
     public var fileReader: FileReader
 
     public init(
@@ -53,9 +53,34 @@ public enum ChipAccess {
     /// - Throws: `AccessControlError`; a wrong password is `.accessDenied` with the protocol that
     ///   found it (PACE's mutual authentication answering 6300, or BAC); a CAN on a document without
     ///   PACE, or PACE failing where BAC is not allowed, is `.notSupported` (or the last offer's error).
+    ///
+    /// A key from a printed zone with a wrong check digit (`AccessKey.wrongPrintedCheckDigits`)
+    /// opens the chip with the printed digit and the session's warnings say so; a key from fields
+    /// that the chip refuses gets a reason saying that the printed check digits may differ.
     public static func open(
         _ link: any CardTransport, accessKey: AccessKey, preferences: ChipAccessPreferences = ChipAccessPreferences(),
         random: RandomSource = .system, log: @Sendable (String) -> Void = { _ in }
+    ) throws(AccessControlError) -> ChipSession {
+        do throws(AccessControlError) {
+            var session = try openChip(link, accessKey: accessKey, preferences: preferences, random: random, log: log)
+            session.warnings += accessKey.wrongPrintedCheckDigits.map {
+                "the MRZ's printed check digit of the \($0.rawValue) does not match its field; the chip was opened "
+                    + "with the printed one, as the document was issued"
+            }
+            return session
+        } catch  where error.code == .accessDenied && accessKey.kind == .mrz && !accessKey.usesPrintedCheckDigits {
+            throw AccessControlError(
+                error.code, error.accessProtocol,
+                error.reason + "; the key used check digits computed from the document number and dates: if the "
+                    + "printed MRZ shows other check digits (some documents are issued so), give the printed zone "
+                    + "(--mrz-lines), whose check digits the chip's key uses",
+                statusWord: error.statusWord, transportError: error.transportError)
+        }
+    }
+
+    private static func openChip(
+        _ link: any CardTransport, accessKey: AccessKey, preferences: ChipAccessPreferences, random: RandomSource,
+        log: @Sendable (String) -> Void
     ) throws(AccessControlError) -> ChipSession {
         selectMasterFile(link)
         let cardAccess = try readCardAccess(link)
@@ -155,9 +180,11 @@ public enum ChipAccess {
         }
     }
 
-    /// EF.CardAccess, or nil when the chip answers 6A82, 6283 or 6982 (no PACE).
+    /// EF.CardAccess, or nil when the chip answers 6A82, 6283 or 6982 (no PACE). SELECT, then the
+    /// header: before access control nothing is known of the chip, and a BAC-only chip would
+    /// answer a short-identifier read with 6A82 that only a SELECT could confirm.
     static func readCardAccess(_ link: any CardTransport) throws(AccessControlError) -> [UInt8]? {
-        var reader = FileReader(transport: link)
+        var reader = FileReader(transport: link, strategy: .selectThenHeader)
         do throws(FileReadError) {
             return try reader.read(.cardAccess)
         } catch {

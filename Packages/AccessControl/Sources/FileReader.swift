@@ -2,20 +2,53 @@ import LDS
 import SecureMessaging
 import Transport
 
-/// Selects and reads elementary files, surviving what real chips do: each rule below is one
-/// behaviour seen on real chips or emulators.
+/// How the file reader addresses files and asks for their first bytes. The fastest way is the
+/// default; a chip that refuses a part of it turns that part off for the rest of the session
+/// (`FileReader.strategy` tells what is left).
+public struct FileReadStrategy: Sendable, Hashable {
+    /// READ BINARY with the file's short EF identifier in P1 (ICAO 9303-10 Table 34): no SELECT.
+    public var shortFileIdentifiers: Bool
+    /// The first READ BINARY of a file asks for as much as the link allows (the whole file when
+    /// it fits one answer) rather than the 4 bytes of its TLV header.
+    public var wholeFirstRead: Bool
+
+    public init(shortFileIdentifiers: Bool, wholeFirstRead: Bool) {
+        self.shortFileIdentifiers = shortFileIdentifiers
+        self.wholeFirstRead = wholeFirstRead
+    }
+
+    /// One READ BINARY per file that fits one answer.
+    public static let fewestCommands = FileReadStrategy(shortFileIdentifiers: true, wholeFirstRead: true)
+    /// SELECT, then the 4-byte header, then the rest (ICAO 9303-11 App. D.4; what JMRTD does).
+    public static let selectThenHeader = FileReadStrategy(shortFileIdentifiers: false, wholeFirstRead: false)
+}
+
+/// Selects and reads elementary files, in the fewest APDUs the chip allows, surviving what real
+/// chips do: each rule below is one behaviour seen on real chips or emulators.
 ///
-/// - SELECT by file identifier with P2=0C and no Le (case 3).
-/// - READ BINARY reads the TLV header first (4 bytes, 8 when the header is longer) and then never
-///   asks past the length the file declares, so a well-formed file needs no 6282/6B00 at all.
+/// - Addressing: READ BINARY with the short EF identifier (P1 = 80 | SFI, offset 0), which
+///   selects the file as it reads. A chip that refuses it (6A86, 6B00, 6D00, 6981, 6986, …, or
+///   6A82 for a file that a SELECT then finds) is read with SELECT (P2=0C, no Le) from then on.
+///   A 6A82 is trusted once a short-identifier read has worked on the chip.
+/// - The first read of a file asks for the whole Le, so a file that fits one answer takes one
+///   APDU; its TLV header then says how much is left, and the reader never asks past that. A chip
+///   that answers the first read with 6700, 6Cxx or 6282 without data is asked for the 4-byte
+///   header instead: when the file turns out shorter than the refused Le, the chip refuses
+///   reading past a file's end, and every later file starts with its header (the ePass emulator);
+///   otherwise the Le was too large and steps down as below.
 /// - Le: the largest that works. With extended length it starts at 65280 (then 4096, 1024);
-///   otherwise at 255, stepping down 223, 192, 160, 128 when the chip answers 6700, 6Cxx or
-///   fewer bytes than asked, and remembers the step for every later read of this reader
-///   (one reader per session). An answer of 6282 without data (the ePass emulator's 6282 carries
-///   no MAC, so secure messaging drops its data) means fewer bytes remain than asked: the reader
-///   asks again for fewer, halving below 128, without changing the remembered Le.
+///   otherwise at the most a short answer carries: 255 in plain, and under secure messaging the
+///   most whose protected answer fits 256 bytes (231 for 3DES, 223 for AES), stepping down 223,
+///   192, 160, 128 when the chip answers 6700, 6Cxx or fewer bytes than asked, and remembering the
+///   step for every later read of this reader (one reader per session). An answer of 6282
+///   without data (the ePass emulator's 6282 carries no MAC, so secure messaging drops its data)
+///   means fewer bytes remain than asked: the reader asks again for fewer, halving below 128,
+///   without changing the remembered Le.
 /// - 6282 with data is accepted (end of file reached), 6B00 ends a file of indefinite length.
-/// - Offsets above 32767 use READ BINARY with odd INS (B1, offset in DO'54', data in DO'53').
+/// - Offsets above 32767 use READ BINARY with odd INS (B1, offset in DO'54', data in DO'53') on
+///   the same ladder: Ne counts the DO'53' header, and on a short step Ne stays within what a
+///   short answer carries (plain 256; under secure messaging the same limit as B0, with DO'85'),
+///   so a chip without extended length never sees an extended APDU or a 2-byte DO'97'.
 /// - Declared lengths are capped (`LDSFileKind.maximumSize`: 10 MB for DG2–DG7, 64 KB for the
 ///   rest) before anything is allocated.
 ///
@@ -25,9 +58,14 @@ public struct FileReader: Sendable {
     public let transport: any CardTransport
     /// The Le used for the next read, after any steps down.
     public private(set) var expectedLength: Int
+    /// What is left of the fastest way after the chip's refusals.
+    public private(set) var strategy: FileReadStrategy
+    /// Whether a read by short EF identifier has worked on this chip (its 6A82 is then trusted).
+    private var shortIdentifiersProven = false
     private var ladder: [Int]
 
-    /// Le steps when only short length is available (255 is the largest a 3DES SM answer fits with).
+    /// Le steps when only short length is available, below the first (the most a short answer
+    /// carries: `shortAnswerCapacity`).
     public static let shortLadder = [255, 223, 192, 160, 128]
     /// Le steps with extended length, before falling back to the short ones.
     public static let extendedLadder = [65280, 4096, 1024]
@@ -35,24 +73,56 @@ public struct FileReader: Sendable {
     static let maximumEvenOffset = 0x7FFF
     /// The last ladder step; below it, 6282 answers halve the Le.
     static let smallestStep = 128
-    /// The first read: a 1-byte tag and up to 2 length bytes after 82, which covers every LDS file
-    /// up to 64 KB (ICAO 9303-11 App. D.4 reads EF.COM the same way: 4 bytes, then the rest).
+    /// The header read: a 1-byte tag and up to 2 length bytes after 82, which covers every LDS
+    /// file up to 64 KB (ICAO 9303-11 App. D.4 reads EF.COM the same way: 4 bytes, then the rest).
     static let headerProbeLength = 4
     /// When the header is longer (a length over 64 KB, a multi-byte tag): enough for a 3-byte tag
     /// and a 4-byte length.
     static let longestHeader = 8
 
-    public init(transport: any CardTransport) {
+    public init(transport: any CardTransport, strategy: FileReadStrategy = .fewestCommands) {
         self.transport = transport
-        ladder = (transport.supportsExtendedLength ? Self.extendedLadder : []) + Self.shortLadder
+        self.strategy = strategy
+        let shortSteps = Self.shortSteps(below: Self.shortAnswerCapacity(of: transport, oddInstruction: false))
+        ladder = (transport.supportsExtendedLength ? Self.extendedLadder : []) + shortSteps
         expectedLength = ladder[0]
     }
 
-    /// SELECTs `file` (in the current DF: the eMRTD application, or the MF for EF.CardAccess) and
-    /// reads it whole: outer tag and length included.
+    /// The most plain bytes a READ BINARY answer can carry in a short APDU (Le `00`, 256 bytes on
+    /// the wire): 255 in plain (B0; some chips mishandle Le `00`) or 256 (B1's whole DO'53'); under
+    /// secure messaging what fits once padded to the cipher's block inside DO'87' (B0: tag, two
+    /// length bytes, the padding indicator) or DO'85' (B1), with DO'99' (4) and DO'8E' (10).
+    static func shortAnswerCapacity(of transport: any CardTransport, oddInstruction: Bool) -> Int {
+        guard let channel = transport as? SecureChannel else {
+            return oddInstruction ? CommandAPDU.maximumShortExpectedLength : shortLadder[0]
+        }
+        let blockSize = channel.currentSession.cipher.blockSize
+        let overhead = 3 + (oddInstruction ? 0 : 1) + 4 + 10
+        return (CommandAPDU.maximumShortExpectedLength - overhead) / blockSize * blockSize - 1
+    }
+
+    /// `capacity` then the short ladder's steps below it.
+    static func shortSteps(below capacity: Int) -> [Int] {
+        [capacity] + shortLadder.filter { $0 < capacity }
+    }
+
+    /// The size of DO'53''s tag and length for `count` bytes of data.
+    static func oddHeaderLength(_ count: Int) -> Int {
+        1 + (count < 0x80 ? 1 : count < 0x100 ? 2 : count < 0x10000 ? 3 : 4)
+    }
+
+    /// The most data bytes a B1 answer carries when its whole DO'53' must fit `capacity` bytes.
+    static func oddDataLength(within capacity: Int) -> Int {
+        var count = capacity - 2
+        while count + oddHeaderLength(count) > capacity { count -= 1 }
+        return max(count, 1)
+    }
+
+    /// Reads `file` whole (outer tag and length included): by its short EF identifier, or
+    /// SELECTed first (in the current DF: the eMRTD application, or the MF for EF.CardAccess).
     public mutating func read(_ file: LDSFileKind) throws(FileReadError) -> [UInt8] {
-        try select(file)
-        return try readSelected(file)
+        if !strategy.shortFileIdentifiers { try select(file) }
+        return try readContent(file, byShortIdentifier: strategy.shortFileIdentifiers)
     }
 
     /// SELECT EF by file identifier, no answer data asked.
@@ -72,44 +142,65 @@ public struct FileReader: Sendable {
         }
     }
 
-    /// Reads the currently selected file.
-    public mutating func readSelected(_ file: LDSFileKind) throws(FileReadError) -> [UInt8] {
-        try readSelected(file, headerOnly: false).content
+    /// The statuses a first READ BINARY gets when the Le, rather than the file, is the problem:
+    /// too long for the chip, or past the end of a short file.
+    private static func isLengthComplaint(_ answer: ResponseAPDU) -> Bool {
+        answer.statusWord == .wrongLength || answer.statusWord.exactLength != nil
+            || (answer.statusWord == .endOfFileReached && answer.data.isEmpty)
     }
 
-    /// SELECTs `file` and reads only its TLV header: the whole size of the file (tag and length
-    /// included; nil for a BER indefinite length), checked against the cap. For progress reports
-    /// before the read.
-    public mutating func declaredLength(of file: LDSFileKind) throws(FileReadError) -> Int? {
-        try select(file)
-        return try readSelected(file, headerOnly: true).total
-    }
-
-    private mutating func readSelected(_ file: LDSFileKind, headerOnly: Bool) throws(FileReadError) -> (
-        content: [UInt8], total: Int?
-    ) {
+    private mutating func readContent(_ file: LDSFileKind, byShortIdentifier: Bool) throws(FileReadError) -> [UInt8] {
+        var byShortIdentifier = byShortIdentifier
         var content: [UInt8] = []
         var total: Int?  // known once the header is parsed; nil for a BER indefinite length
         var headerParsed = false
         // Below the remembered Le, after a 6282 without data.
         var fewerThan: Int?
+        // A whole first read the chip refused (its Le and status), answered by reading the header.
+        var refusedFirstRead: (length: Int, status: StatusWord)?
         while total.map({ content.count < $0 }) ?? true {
-            let wanted =
-                headerParsed
-                ? (total.map { $0 - content.count } ?? file.maximumSize - content.count)
-                : (content.count < Self.headerProbeLength ? Self.headerProbeLength : Self.longestHeader)
+            let wanted: Int
+            if headerParsed {
+                wanted = total.map { $0 - content.count } ?? file.maximumSize - content.count
+            } else if strategy.wholeFirstRead && refusedFirstRead == nil {
+                wanted = file.maximumSize - content.count
+            } else {
+                wanted =
+                    (content.count < Self.headerProbeLength ? Self.headerProbeLength : Self.longestHeader)
                     - content.count
+            }
             guard wanted > 0 else {
                 throw FileReadError(.tooLarge, file: file, "longer than \(file.maximumSize) bytes without an end")
             }
-            let length = min(wanted, expectedLength, fewerThan.map { $0 - 1 } ?? Int.max)
-            let answer = try readBinary(file: file, offset: content.count, length: length)
+            var length = min(wanted, expectedLength, fewerThan.map { $0 - 1 } ?? Int.max)
+            let shortIdentifier = byShortIdentifier && content.isEmpty
+            if !shortIdentifier, content.count > Self.maximumEvenOffset { length = min(length, oddDataLimit) }
+            let answer = try readBinary(
+                file: file, offset: content.count, length: length, shortIdentifier: shortIdentifier)
             let status = answer.statusWord
-            if status.isSuccess || status == .endOfFileReached, !answer.data.isEmpty {
+            let hasData = (status.isSuccess || status == .endOfFileReached) && !answer.data.isEmpty
+            if shortIdentifier, !hasData, !shortIdentifiersProven, status != .securityStatusNotSatisfied,
+                !Self.isLengthComplaint(answer)
+            {
+                // Perhaps the chip does not take short EF identifiers: a SELECT tells (and throws
+                // when the file is really absent). From here on every file is SELECTed.
+                try select(file)
+                strategy.shortFileIdentifiers = false
+                byShortIdentifier = false
+                continue
+            }
+            if shortIdentifier, hasData { shortIdentifiersProven = true }
+            if content.isEmpty, !headerParsed, strategy.wholeFirstRead, refusedFirstRead == nil,
+                length > Self.headerProbeLength, Self.isLengthComplaint(answer)
+            {
+                refusedFirstRead = (length, status)
+                continue
+            }
+            if hasData {
                 content += answer.data.prefix(wanted)
                 fewerThan = nil
                 // A short answer inside the declared length shows the chip's real limit.
-                if status.isSuccess, answer.data.count < length, total != nil {
+                if status.isSuccess, answer.data.count < length, total.map({ content.count < $0 }) == true {
                     stepDown(below: answer.data.count + 1)
                 }
             } else if status == .wrongParameters, headerParsed, total == nil {
@@ -135,6 +226,8 @@ public struct FileReader: Sendable {
                 continue
             } else if status == .securityStatusNotSatisfied {
                 throw FileReadError(.accessDenied, file: file, "READ BINARY refused", statusWord: status)
+            } else if status == .fileNotFound, shortIdentifier {
+                throw FileReadError(.notFound, file: file, "not on the chip", statusWord: status)
             } else if status.isSuccess {
                 throw FileReadError(
                     .malformed, file: file, "READ BINARY returned 9000 without data at \(content.count)")
@@ -163,12 +256,34 @@ public struct FileReader: Sendable {
                         }
                         total = declared
                         content = Array(content.prefix(declared))
+                        if status.isSuccess, answer.data.count < length, content.count < declared {
+                            stepDown(below: answer.data.count + 1)
+                        }
                     }
-                    if headerOnly { return (content, total) }
+                    if let refused = refusedFirstRead { learn(from: refused, total: total) }
                 }
             }
         }
-        return (content, total)
+        return content
+    }
+
+    /// What a refused whole first read meant, once the header told the file's size: a file at
+    /// least as long as the refused Le, or a 6700 to an extended Le, shows the Le was too large
+    /// for the chip (stepped down, or set to the 6Cxx length); otherwise the chip refuses reads
+    /// past a file's end, so files start with their header from now on.
+    private mutating func learn(from refused: (length: Int, status: StatusWord), total: Int?) {
+        // A 6700 to an extended Le is about extended length, whatever the file's size.
+        let extendedRefused =
+            refused.status == .wrongLength && refused.length > CommandAPDU.maximumShortExpectedLength
+        guard extendedRefused || total.map({ $0 >= refused.length }) == true else {
+            strategy.wholeFirstRead = false
+            return
+        }
+        if let exact = refused.status.exactLength, refused.length == expectedLength, exact < expectedLength {
+            expectedLength = exact
+        } else if refused.status == .wrongLength {
+            stepDown(below: refused.length)
+        }
     }
 
     /// Moves the remembered Le to the largest step below `limit`; false when none is left.
@@ -179,16 +294,38 @@ public struct FileReader: Sendable {
         return true
     }
 
-    private func readBinary(file: LDSFileKind, offset: Int, length: Int) throws(FileReadError) -> ResponseAPDU {
+    /// The most data bytes one B1 asks for: its whole DO'53' (what the chip's limit and Ne count)
+    /// within the Le step, and on a short step within what a short answer carries, so a chip
+    /// without extended length never sees an extended APDU or a 2-byte DO'97'.
+    private var oddDataLimit: Int {
+        let capacity =
+            expectedLength > CommandAPDU.maximumShortExpectedLength
+            ? expectedLength : min(expectedLength, Self.shortAnswerCapacity(of: transport, oddInstruction: true))
+        return Self.oddDataLength(within: capacity)
+    }
+
+    /// One READ BINARY of `length` data bytes at `offset`: B0 with the short EF identifier (offset
+    /// 0) or the offset in P1-P2, B1 above 32767.
+    private func readBinary(file: LDSFileKind, offset: Int, length: Int, shortIdentifier: Bool) throws(FileReadError)
+        -> ResponseAPDU
+    {
+        if shortIdentifier {
+            return try exchange(
+                CommandAPDU(ins: 0xB0, p1: 0x80 | file.shortFileIdentifier, p2: 0, expectedLength: length),
+                file: file, action: "READ BINARY")
+        }
         if offset <= Self.maximumEvenOffset {
             return try exchange(
                 CommandAPDU(ins: 0xB0, p1: UInt8(offset >> 8), p2: UInt8(offset & 0xFF), expectedLength: length),
                 file: file, action: "READ BINARY")
         }
-        // Odd INS: the offset in DO'54', the answer wrapped in DO'53' (up to 4 bytes of header).
+        // Odd INS: the offset in DO'54', the answer wrapped in DO'53', whose header Ne counts
+        // (`length` is within `oddDataLimit`).
         let offsetBytes = [UInt8(offset >> 16), UInt8((offset >> 8) & 0xFF), UInt8(offset & 0xFF)]
         let answer = try exchange(
-            CommandAPDU(ins: 0xB1, p1: 0, p2: 0, data: [0x54, 0x03] + offsetBytes, expectedLength: length + 4),
+            CommandAPDU(
+                ins: 0xB1, p1: 0, p2: 0, data: [0x54, 0x03] + offsetBytes,
+                expectedLength: length + Self.oddHeaderLength(length)),
             file: file, action: "READ BINARY (B1)")
         guard !answer.data.isEmpty else { return answer }
         guard case .header(let header) = TLVHeader.parse(answer.data), header.tag == [0x53] else {

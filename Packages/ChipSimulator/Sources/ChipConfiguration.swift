@@ -15,6 +15,8 @@ public struct ChipConfiguration: Sendable {
     public var offersBasicAccessControl: Bool
     /// Whether the chip accepts extended Lc/Le (announced in its ATR).
     public var supportsExtendedLength: Bool
+    /// How a chip without extended length refuses an extended APDU.
+    public var extendedLengthRefusal: ExtendedLengthRefusal
     /// The most response bytes one READ BINARY returns (plain data, before secure messaging).
     public var maximumReadLength: Int
     /// What the chip answers when Le asks for more than `maximumReadLength`.
@@ -34,6 +36,7 @@ public struct ChipConfiguration: Sendable {
         enforcesAccessControl: Bool = true,
         offersBasicAccessControl: Bool = true,
         supportsExtendedLength: Bool = true,
+        extendedLengthRefusal: ExtendedLengthRefusal = .wrongLength,
         maximumReadLength: Int = 65536,
         oversizedRead: OversizedReadAnswer = .truncate,
         signalsEndOfFile: Bool = false,
@@ -46,6 +49,7 @@ public struct ChipConfiguration: Sendable {
         self.enforcesAccessControl = enforcesAccessControl
         self.offersBasicAccessControl = offersBasicAccessControl
         self.supportsExtendedLength = supportsExtendedLength
+        self.extendedLengthRefusal = extendedLengthRefusal
         self.maximumReadLength = maximumReadLength
         self.oversizedRead = oversizedRead
         self.signalsEndOfFile = signalsEndOfFile

@@ -137,12 +137,23 @@ struct ChipFileSystem: Sendable {
             }
         }
         guard offset < contents.count else { return ResponseAPDU(statusWord: .wrongParameters) }
-        let oddOverhead = command.ins == 0xB1 ? 4 : 0  // DO'53' tag and up to three length bytes
-        if let responseBudget { count = min(count, max(responseBudget - oddOverhead, 1)) }
+        if let responseBudget { count = min(count, max(responseBudget, 1)) }
+        if command.ins == 0xB1 {
+            // Ne and the budget count the whole DO'53': its tag and length bytes come off the data.
+            count = Self.oddDataLength(within: count)
+        }
         let end = min(offset + count, contents.count)
         let data = Array(contents[offset..<end])
         let status: StatusWord = end - offset < requested && signalsEndOfFile ? .endOfFileReached : .success
         return ResponseAPDU(data: command.ins == 0xB1 ? DER.tlv(ASN1Tag(0x53), data) : data, statusWord: status)
+    }
+
+    /// The most data bytes a DO'53' of at most `capacity` bytes holds (tag, 1–3 length bytes).
+    static func oddDataLength(within capacity: Int) -> Int {
+        let header = { (count: Int) in 1 + (count < 0x80 ? 1 : count < 0x100 ? 2 : 3) }
+        var count = capacity - 2
+        while count > 1 && count + header(count) > capacity { count -= 1 }
+        return max(count, 1)
     }
 
     /// The application file whose short identifier (the low five bits of its FID) is `shortIdentifier`.

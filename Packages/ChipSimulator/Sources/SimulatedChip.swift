@@ -114,10 +114,12 @@ public final class SimulatedChip: CardTransport {
     private func answer(_ command: CommandAPDU, state: inout State) -> (
         Result<ResponseAPDU, TransportError>, Duration
     ) {
-        if command.needsExtendedLength && !configuration.supportsExtendedLength {
-            return (.success(ResponseAPDU(statusWord: .wrongLength)), .zero)
+        guard command.cla & 0x0C == 0x0C else {
+            if command.needsExtendedLength && !configuration.supportsExtendedLength {
+                return (.success(refuseExtendedLength(state: &state)), .zero)
+            }
+            return plainAnswer(command, state: &state)
         }
-        guard command.cla & 0x0C == 0x0C else { return plainAnswer(command, state: &state) }
         return protectedAnswer(command, state: &state)
     }
 
@@ -154,6 +156,15 @@ public final class SimulatedChip: CardTransport {
             endSession(&state)
             return (.success(ResponseAPDU(statusWord: error.status)), .zero)
         }
+        if (protected.needsExtendedLength || (command.expectedLength ?? 0) > CommandAPDU.maximumShortExpectedLength)
+            && !configuration.supportsExtendedLength
+        {
+            // An extended APDU, or a 2-byte DO'97' asking for an answer only extended length
+            // carries. The command counted (its MAC was checked); a bare status word advances
+            // neither side's counter further.
+            state.session = session
+            return (.success(refuseExtendedLength(state: &state)), .zero)
+        }
         let decision = faults.decide(
             secureCommandNumber: state.secureCommands, reading: state.fileSystem.target(of: command),
             firstUnderNewKeys: state.commandsUnderNewKeys == 1)
@@ -181,6 +192,18 @@ public final class SimulatedChip: CardTransport {
         state.session = session
         apply(outcome, state: &state)
         return (.success(wrapped), decision.delay)
+    }
+
+    /// The answer of a chip without extended length to a command that needs it
+    /// (`ChipConfiguration.extendedLengthRefusal`).
+    private func refuseExtendedLength(state: inout State) -> ResponseAPDU {
+        switch configuration.extendedLengthRefusal {
+        case .wrongLength:
+            return ResponseAPDU(statusWord: .wrongLength)
+        case .endsSecureMessaging:
+            endSession(&state)
+            return ResponseAPDU(statusWord: .secureMessagingDataObjectsIncorrect)
+        }
     }
 
     /// Carries out what a handler's outcome does to the session and the access rights.

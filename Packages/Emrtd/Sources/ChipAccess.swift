@@ -52,9 +52,6 @@ public struct OpenedChip: Sendable {
 /// Reads elementary files of the eMRTD application within `kind.maximumSize`. Link failures
 /// throw (`ReadError` of a transport kind, `cancelled`); what the chip answers is a result.
 public protocol ElementaryFileReader: Sendable {
-    /// The file's whole size (its TLV header and content), read from its first bytes, so the
-    /// read can report progress by size before the files come in.
-    func length(of kind: LDSFileKind) throws(ReadError) -> FileReadResult<Int>
     /// The file's bytes.
     func read(_ kind: LDSFileKind) throws(ReadError) -> FileReadResult<[UInt8]>
 }

@@ -153,65 +153,59 @@ struct ReadProcedure {
         ).dataGroups
         recorder.note("read plan: \(order.map(\.rawValue).joined(separator: " "))")
 
-        // DG14 first and whole: the chip protocols it describes run before anything else is read,
-        // so that everything after travels under Chip Authentication's keys.
-        let early = order.filter(ReadPlan.chipAuthenticationFiles.contains)
+        // Progress without a read of its own: each file's size is known once read, the rest
+        // are estimated (`ReadProgress`).
         var sessionEnded: String?
-        for kind in early where sessionEnded == nil {
-            sessionEnded = take(kind, try opened.files.read(kind))
-        }
-        let securityInfos = parsed(.dg14) { (bytes) throws(LDSError) in try SecurityInfos(bytes, kind: .dg14) }
-        if sessionEnded == nil {
-            try chip.afterDataGroup14(securityInfos, cardSecurity: files.cardSecurity)
-        }
-
-        // Sizes next, so progress is by size over everything that will be read. The first answer
-        // comes under Chip Authentication's keys when it ran, and confirms it.
-        let later = order.filter { !early.contains($0) }
-        var sizes: [LDSFileKind: Int] = [:]
-        sizing: for kind in later where sessionEnded == nil {
-            let result = try opened.files.length(of: kind)
-            try chip.confirm(result)
-            switch result {
-            case .success(let length): sizes[kind] = length
-            case .notFound: recorder.note("\(kind.rawValue) is not on the chip")
-            case .denied: deny(kind)
-            case .failed(let reason): warnings.append("\(kind.rawValue) could not be read: \(reason)")
-            case .sessionEnded(let reason):
-                sessionEnded = reason
-                break sizing
-            }
-        }
-        let readable = later.filter { sizes[$0] != nil }
-        let earlyBytes = early.reduce(0) { $0 + (files[$1]?.count ?? 0) }
-        var progress = Progress(
-            total: (files.com?.count ?? 0) + (files.sod?.count ?? 0) + earlyBytes
-                + readable.reduce(0) { $0 + (sizes[$1] ?? 0) })
-        progress.done = (files.com?.count ?? 0) + (files.sod?.count ?? 0)
+        var unread: [LDSFileKind] = []
+        var progress = ReadProgress(done: (files.com?.count ?? 0) + (files.sod?.count ?? 0), remaining: order)
         listener?.onElementaryFilesReadingProgressUpdated(id: .sod, totalProgressPercentage: progress.percentage)
 
         var lastFile = LDSFileKind.sod
-        for kind in early where files[kind] != nil {
-            progress.done += files[kind]?.count ?? 0
-            lastFile = kind
-            listener?.onElementaryFilesReadingProgressUpdated(id: kind, totalProgressPercentage: progress.percentage)
-        }
-        if sessionEnded == nil {
-            for kind in readable {
-                sessionEnded = take(kind, try opened.files.read(kind))
-                if sessionEnded != nil { break }
-                progress.done = min(progress.done + (files[kind] == nil ? 0 : sizes[kind] ?? 0), progress.total)
-                lastFile = kind
-                listener?.onElementaryFilesReadingProgressUpdated(
-                    id: kind, totalProgressPercentage: progress.percentage)
+        var lastReported = progress.percentage
+        // DG14 first (the read plan's order): the chip protocols it describes run before anything
+        // else is read, so that everything after travels under Chip Authentication's keys, and
+        // the next answer, under those keys, confirms it.
+        var securityInfos: SecurityInfos?
+        var chipProtocolsDue = true
+        reading: for kind in order {
+            if chipProtocolsDue, !ReadPlan.chipAuthenticationFiles.contains(kind) {
+                chipProtocolsDue = false
+                securityInfos = parsed(.dg14) { (bytes) throws(LDSError) in try SecurityInfos(bytes, kind: .dg14) }
+                try chip.afterDataGroup14(securityInfos, cardSecurity: files.cardSecurity)
             }
+            let result = try opened.files.read(kind)
+            try chip.confirm(result)
+            progress.finished(kind, size: { if case .success(let bytes) = result { bytes.count } else { 0 } }())
+            switch result {
+            case .success(let bytes):
+                files[kind] = bytes
+            case .notFound:
+                recorder.note("\(kind.rawValue) is not on the chip")
+            case .denied:
+                deny(kind)
+            case .failed(let reason):
+                warnings.append("\(kind.rawValue) could not be read: \(reason)")
+            case .sessionEnded(let reason):
+                sessionEnded = reason
+                unread = Array(order.drop(while: { $0 != kind }))
+                break reading
+            }
+            guard case .success = result else { continue }
+            lastFile = kind
+            lastReported = progress.percentage
+            listener?.onElementaryFilesReadingProgressUpdated(id: kind, totalProgressPercentage: lastReported)
+        }
+        if chipProtocolsDue {
+            // The plan held DG14 alone (or the session ended while it was read).
+            securityInfos = parsed(.dg14) { (bytes) throws(LDSError) in try SecurityInfos(bytes, kind: .dg14) }
+            if sessionEnded == nil { try chip.afterDataGroup14(securityInfos, cardSecurity: files.cardSecurity) }
         }
         if let sessionEnded {
-            let missing = (early + readable).filter { files[$0] == nil }.map(\.rawValue)
             warnings.append(
-                "the chip ended secure messaging (\(sessionEnded)); not read: \(missing.joined(separator: ", "))")
+                "the chip ended secure messaging (\(sessionEnded)); not read: \(unread.map(\.rawValue).joined(separator: ", "))"
+            )
         }
-        if progress.percentage != 100 || lastFile == .sod {
+        if lastReported != 100 || lastFile == .sod {
             listener?.onElementaryFilesReadingProgressUpdated(id: lastFile, totalProgressPercentage: 100)
         }
         guard files.dataGroups[1] != nil else {
@@ -357,14 +351,4 @@ struct ReadProcedure {
         document.debugInfo = recorder.info(filesRead: nil)
         return document
     }
-}
-
-/// Bytes read against bytes to read.
-struct Progress {
-    let total: Int
-    var done = 0
-
-    init(total: Int) { self.total = total }
-
-    var percentage: Int { total == 0 ? 100 : min(100, done * 100 / total) }
 }

@@ -45,18 +45,6 @@ final class SessionFileReader: ElementaryFileReader {
 
     init(_ reader: FileReader) { self.reader = Mutex(reader) }
 
-    /// The file's whole size from its TLV header (`FileReader.declaredLength(of:)`: SELECT and
-    /// the header only, capped); 0 for a BER indefinite length, which then counts for nothing
-    /// in the progress but is still read.
-    func length(of kind: LDSFileKind) throws(ReadError) -> FileReadResult<Int> {
-        do throws(FileReadError) {
-            let length = try reader.withLock { reader throws(FileReadError) in try reader.declaredLength(of: kind) }
-            return .success(length ?? 0)
-        } catch {
-            return try Self.result(error)
-        }
-    }
-
     func read(_ kind: LDSFileKind) throws(ReadError) -> FileReadResult<[UInt8]> {
         do throws(FileReadError) {
             return .success(try reader.withLock { reader throws(FileReadError) in try reader.read(kind) })

@@ -14,7 +14,22 @@ public struct AccessKey: Sendable, Equatable, CustomStringConvertible, CustomDeb
         case can
     }
 
+    /// A field of the MRZ information an access key is derived from.
+    public enum Field: String, Sendable, Hashable {
+        case documentNumber = "document number"
+        case dateOfBirth = "date of birth"
+        case dateOfExpiry = "date of expiry"
+    }
+
     public let kind: Kind
+    /// Whether the key's check digits are the ones printed in a zone (`accessKeyFromMrz`) rather
+    /// than computed from the fields. A chip's key is derived from the MRZ as printed, so only
+    /// a printed zone opens a document issued with a wrong check digit.
+    public let usesPrintedCheckDigits: Bool
+    /// The fields whose printed check digit differs from the one their text gives (empty unless
+    /// `usesPrintedCheckDigits`): the key uses the printed digit, and the read says so. Field
+    /// names only; no value.
+    public let wrongPrintedCheckDigits: [Field]
     private let password: SecretBytes
 
     /// - Parameters:
@@ -25,6 +40,25 @@ public struct AccessKey: Sendable, Equatable, CustomStringConvertible, CustomDeb
     public static func mrz(documentNumber: String, dateOfBirth: String, dateOfExpiry: String) throws(MRZError)
         -> AccessKey
     {
+        try mrz(documentNumber: documentNumber, dateOfBirth: dateOfBirth, dateOfExpiry: dateOfExpiry, printed: nil)
+    }
+
+    /// The key of a printed zone: its fields each followed by its printed check digit where that
+    /// is a digit (the computed one otherwise, e.g. for a `<`).
+    static func printed(_ elements: any CommonElements) throws(MRZError) -> AccessKey {
+        try mrz(
+            documentNumber: String(decoding: Array(elements.documentNumber.raw.utf8).dropLastFillers(), as: UTF8.self),
+            dateOfBirth: elements.dateOfBirth.raw, dateOfExpiry: elements.dateOfExpiry.raw,
+            printed: [
+                elements.documentNumber.checkDigit, elements.dateOfBirth.checkDigit, elements.dateOfExpiry.checkDigit,
+            ])
+    }
+
+    /// The MRZ information (ICAO 9303-11 §4.3.2): each field followed by its printed check digit
+    /// when `printed` gives a digit for it, by the one computed from its text otherwise.
+    private static func mrz(
+        documentNumber: String, dateOfBirth: String, dateOfExpiry: String, printed: [MrzCheckDigit]?
+    ) throws(MRZError) -> AccessKey {
         var number = Array(documentNumber.trimmingWhitespace().uppercased().utf8)
         defer { number.wipe() }
         guard !number.isEmpty, number.allSatisfy(isMRZCharacter) else {
@@ -35,8 +69,26 @@ public struct AccessKey: Sendable, Equatable, CustomStringConvertible, CustomDeb
         defer { birth.wipe() }
         var expiry = try accessKeyDate(dateOfExpiry, field: "date of expiry")
         defer { expiry.wipe() }
-        var information = mrzInformation(documentNumber: number, dateOfBirth: birth, dateOfExpiry: expiry)
-        return AccessKey(kind: .mrz, wiping: &information)
+        var information: [UInt8] = []
+        defer { information.wipe() }
+        information.reserveCapacity(number.count + 15)
+        var wrong: [Field] = []
+        func append(_ text: [UInt8], _ field: Field, _ index: Int) {
+            information += text
+            let computed = UInt8(ascii: "0") + mrzCheckDigit(of: text)
+            let digit = printed.map { Array($0[index].value.utf8) } ?? []
+            guard digit.count == 1, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit[0]) else {
+                information.append(computed)
+                return
+            }
+            information.append(digit[0])
+            if digit[0] != computed { wrong.append(field) }
+        }
+        append(number, .documentNumber, 0)
+        append(birth, .dateOfBirth, 1)
+        append(expiry, .dateOfExpiry, 2)
+        return AccessKey(
+            kind: .mrz, wiping: &information, usesPrintedCheckDigits: printed != nil, wrongPrintedCheckDigits: wrong)
     }
 
     /// - Parameter value: exactly 6 digits (surrounding whitespace is ignored).
@@ -50,8 +102,13 @@ public struct AccessKey: Sendable, Equatable, CustomStringConvertible, CustomDeb
     }
 
     /// Takes the password over and wipes the array it came in.
-    private init(kind: Kind, wiping password: inout [UInt8]) {
+    private init(
+        kind: Kind, wiping password: inout [UInt8], usesPrintedCheckDigits: Bool = false,
+        wrongPrintedCheckDigits: [Field] = []
+    ) {
         self.kind = kind
+        self.usesPrintedCheckDigits = usesPrintedCheckDigits
+        self.wrongPrintedCheckDigits = wrongPrintedCheckDigits
         self.password = SecretBytes(consuming: &password)
     }
 
@@ -71,16 +128,14 @@ public struct AccessKey: Sendable, Equatable, CustomStringConvertible, CustomDeb
     }
 }
 
-/// The access key an MRZ prints: its whole document number and its two dates.
+/// The access key an MRZ prints: its whole document number and its two dates, each with the
+/// check digit as printed (ICAO 9303-11 §4.3.2 takes the MRZ information from the zone): a
+/// document issued with a wrong check digit has a chip keyed with that digit, and
+/// `wrongPrintedCheckDigits` names such fields.
 ///
 /// - Throws: `MRZError` `.invalidArgument` when a date holds letters (the zone itself parsed).
 public func accessKeyFromMrz(mrz zone: MachineReadableZone) throws(MRZError) -> AccessKey {
-    let elements = zone.common
-    return try AccessKey.mrz(
-        documentNumber: String(decoding: Array(elements.documentNumber.raw.utf8).dropLastFillers(), as: UTF8.self),
-        dateOfBirth: elements.dateOfBirth.raw,
-        dateOfExpiry: elements.dateOfExpiry.raw
-    )
+    try AccessKey.printed(zone.common)
 }
 
 private func accessKeyDate(_ text: String, field: String) throws(MRZError) -> [UInt8] {
@@ -91,15 +146,4 @@ private func accessKeyDate(_ text: String, field: String) throws(MRZError) -> [U
         throw .invalidArgument("the \(field) must be YYMMDD: 6 characters, each a digit or <")
     }
     return date
-}
-
-/// ICAO 9303-11 §4.3.2: each field followed by its check digit.
-func mrzInformation(documentNumber: [UInt8], dateOfBirth: [UInt8], dateOfExpiry: [UInt8]) -> [UInt8] {
-    var information: [UInt8] = []
-    information.reserveCapacity(documentNumber.count + 15)
-    for field in [documentNumber, dateOfBirth, dateOfExpiry] {
-        information += field
-        information.append(UInt8(ascii: "0") + mrzCheckDigit(of: field))
-    }
-    return information
 }

@@ -29,10 +29,6 @@ private struct SelectedFiles: ElementaryFileReader {
 
     private func skipped(_ kind: LDSFileKind) -> Bool { kind.dataGroupNumber != nil && !wanted.contains(kind) }
 
-    func length(of kind: LDSFileKind) throws(ReadError) -> FileReadResult<Int> {
-        skipped(kind) ? .notFound : try base.length(of: kind)
-    }
-
     func read(_ kind: LDSFileKind) throws(ReadError) -> FileReadResult<[UInt8]> {
         skipped(kind) ? .notFound : try base.read(kind)
     }

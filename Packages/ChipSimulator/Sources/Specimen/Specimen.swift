@@ -139,11 +139,16 @@ public struct Specimen: Sendable {
     /// `standardCredentials()`; `Credentials()` makes a chip without PACE, Chip Authentication or
     /// Active Authentication, and without DG14 and DG15). `rich` adds DG3 (fingerprints, which the
     /// chip refuses without Extended Access Control), DG5 (displayed portrait), DG7 (displayed
-    /// signature), DG13 and DG16, to exercise every model of the reader.
+    /// signature), DG13 and DG16, to exercise every model of the reader. `faceSize` pads DG2's
+    /// image to about that many bytes (issued documents hold 15–100 KB there; without it the face
+    /// is a few hundred bytes).
     public static func generate(
-        rich: Bool = false, at time: Date = Date(), credentials: Credentials? = nil,
+        rich: Bool = false, faceSize: Int = 0, at time: Date = Date(), credentials: Credentials? = nil,
         layout: SecurityInfoLayout = SecurityInfoLayout()
     ) throws(ChipSimulatorError) -> Specimen {
+        guard faceSize <= maximumFaceSize else {
+            throw ChipSimulatorError("a face of \(faceSize) bytes is above the \(maximumFaceSize) the specimen makes")
+        }
         var chosen: Credentials
         if let credentials { chosen = credentials } else { chosen = try standardCredentials() }
         try chosen.offerPACE(chosen.paceOffers)
@@ -151,7 +156,7 @@ public struct Specimen: Sendable {
         var files = ChipFiles()
         files[dataGroup: 1] = MRZDataGroup.encoded(mrzLines: machineReadableZoneLines)
         files[dataGroup: 2] = BiometricDataGroup.encodedFace(
-            image: face, width: SyntheticFace.width, height: SyntheticFace.height)
+            image: SyntheticFace.jpeg(paddedTo: faceSize), width: SyntheticFace.width, height: SyntheticFace.height)
         files[dataGroup: 11] =
             AdditionalPersonalDetails(
                 fullName: "ERIKSSON<<ANNA<MARIA", otherNames: ["ERIKSSON<<ANNA"], personalNumber: "ZE184226B",
@@ -184,6 +189,9 @@ public struct Specimen: Sendable {
         files.com = CommonFile.encoded(ldsVersion: "0108", unicodeVersion: "040000", dataGroups: dataGroups)
         return try sign(files, at: time, credentials: chosen, layout: layout)
     }
+
+    /// The largest `faceSize`: 1 MB, beyond any issued face and within the reader's cap.
+    public static let maximumFaceSize = 1 << 20
 
     /// The CSCA as PEM, for `--csca FILE` and OpenSSL.
     public var countrySigningCertificatePEM: String {

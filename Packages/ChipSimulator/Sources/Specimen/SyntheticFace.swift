@@ -37,10 +37,18 @@ enum SyntheticFace {
         }
     }
 
-    /// The JPEG file (JFIF).
-    static func jpeg() -> [UInt8] {
+    /// The JPEG file (JFIF). `paddedTo` makes it that many bytes (when more than the drawing
+    /// takes) with comment segments (COM, up to 65,533 bytes each), so that a data group as large
+    /// as an issued document's 20–100 KB face stays a valid image the reader parses.
+    static func jpeg(paddedTo size: Int = 0) -> [UInt8] {
         var file: [UInt8] = [0xFF, 0xD8]
         file += segment(0xE0, Array("JFIF".utf8) + [0, 1, 1, 0, 0, 1, 0, 1, 0, 0])
+        var padding = size > 0 ? size - unpaddedSize : 0
+        while padding > 4 {
+            let payload = min(padding - 4, 0xFFFF - 2)
+            file += segment(0xFE, (0..<payload).map { UInt8(truncatingIfNeeded: $0 % 251) })
+            padding -= payload + 4
+        }
         file += segment(0xDB, [0x00] + [UInt8](repeating: 1, count: 64))
         file += segment(
             0xC0, [8, UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF), 1, 1, 0x11, 0])
@@ -54,6 +62,9 @@ enum SyntheticFace {
         file += [0xFF, 0xD9]
         return file
     }
+
+    /// The size of the drawing's JPEG without padding.
+    static let unpaddedSize = jpeg(paddedTo: 0).count
 
     private static func segment(_ marker: UInt8, _ payload: [UInt8]) -> [UInt8] {
         let length = payload.count + 2
