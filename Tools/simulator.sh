@@ -125,6 +125,9 @@ plug() {  # pcscd-pid [simulate options]: the simulator connects to vpcd, the ca
 
 insert() {
     local pcscd; pcscd="$(recorded_alive pcscd)" || die "not running; run $0 start first"
+    # A card that just left (a simulator ending after --leave-mid-read) gets a few seconds to go.
+    local tries=0
+    while recorded_alive simulator >/dev/null && ((tries < 50)); do sleep 0.1; tries=$((tries + 1)); done
     if recorded_alive simulator >/dev/null; then die "a card is already in; run $0 remove first"; fi
     plug "$pcscd" "$@"
     echo "card inserted"

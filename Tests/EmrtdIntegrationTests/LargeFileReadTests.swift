@@ -9,6 +9,9 @@ import Transport
 /// Data groups above 32 KB (READ BINARY B1) on chips without extended length, on each Le limit
 /// of the ladder, with BAC (3DES) and PACE (AES), on a chip that ends secure messaging (6988) at
 /// the first extended APDU or 2-byte DO'97' it sees: the read only succeeds if none is sent.
+///
+/// The chips here hold no Chip or Active Authentication keys (`Credentials()`: no DG14, no DG15),
+/// so every APDU counted is a read.
 @Suite struct LargeFileReadTests {
     /// The chip's READ BINARY limits: none (a short answer's worth), then each ladder step, each
     /// refused the way some chip refuses it.
@@ -29,7 +32,7 @@ import Transport
 
     @Test(arguments: [40_000, 90_000])
     func aLargeFaceOnAChipWithoutExtendedLength(faceSize: Int) throws {
-        let specimen = try Specimen.generate(faceSize: faceSize)
+        let specimen = try Specimen.generate(faceSize: faceSize, credentials: Credentials())
         let dg2 = try #require(specimen.files[dataGroup: 2])
         #expect(dg2.count > 32_768 + 1_000)
         for pace in [false, true] {
@@ -58,7 +61,7 @@ import Transport
     }
 
     @Test func aLargeFaceOnAChipWithExtendedLength() throws {
-        let specimen = try Specimen.generate(faceSize: 90_000)
+        let specimen = try Specimen.generate(faceSize: 90_000, credentials: Credentials())
         for pace in [false, true] {
             let chip = try Self.chip(specimen, pace: pace, extendedLength: true, limit: (65536, .truncate))
             let document = try SecureReadTests.reader(specimen).read(
@@ -73,7 +76,7 @@ import Transport
     /// A link that announces extended length to a chip that refuses it with 6700: the reader
     /// steps down to short APDUs in the same session.
     @Test func aRefusedExtendedAttemptFallsBackInTheSameSession() throws {
-        let specimen = try Specimen.generate(faceSize: 40_000)
+        let specimen = try Specimen.generate(faceSize: 40_000, credentials: Credentials())
         var configuration = ChipConfiguration(
             files: specimen.files, supportsExtendedLength: false, extendedLengthRefusal: .wrongLength)
         configuration.maximumReadLength = 65536
@@ -88,7 +91,7 @@ import Transport
     /// DG13): access control, then one READ BINARY per file that fits one answer, plus one each for
     /// DG14 and DG15, which the read always tries (absent here: a 6A82 to a short-identifier read).
     @Test func nineFilesInOneReadBinaryEach() throws {
-        var files = try Specimen.generate(rich: true).files
+        var files = try Specimen.generate(rich: true, credentials: Credentials()).files
         files[dataGroup: 3] = nil
         files[dataGroup: 16] = nil
         files.com = CommonFile.encoded(

@@ -54,7 +54,9 @@ import Validation
         // A flood of malformed messages on many connections while a validation runs beside it.
         let during = RelayInBackground(rig: rig, validationId: "v-during-flood")
         let floodCodes = try rig.flood(connections: 24)
-        #expect(floodCodes.allSatisfy { [4000, 1008, 1009].contains($0) }, "\(floodCodes)")
+        // 1006: a flooder whose oversized frame the server cut off mid-send sees the socket close
+        // before the close frame (seen under load); never a success or another session's code.
+        #expect(floodCodes.allSatisfy { [4000, 1006, 1008, 1009].contains($0) }, "\(floodCodes)")
         #expect(floodCodes.contains(1009))
         let beside = try during.result()
         #expect(beside.status == 0, "\(beside.combinedOutput)")

@@ -23,7 +23,7 @@ enum SimulateCommand: Command {
         signed by a fresh test CSCA, which --csca-out writes as
         PEM for `emrtd read --csca`. The BAC key comes from the MRZ in DG1. --max-read caps the
         bytes one READ BINARY returns; --short-only refuses extended-length APDUs.
-        --leave-mid-read makes the card leave the reader in the middle of DG2 (as a document
+        --leave-mid-read makes the card leave the reader when DG2 is read (as a document
         pulled away during a read): the simulator ends, pcscd sees the card removed.
         \(SimulatedChipOptions.usage)
         Exit status: 0 vpcd hung up, 1 no files or no vpcd, 2 wrong command line.
@@ -74,7 +74,7 @@ enum SimulateCommand: Command {
         var configuration = chipOptions.configuration(
             files: files, credentials: credentials, supportsExtendedLength: !shortOnly)
         if let maximumRead { configuration.maximumReadLength = maximumRead }
-        if leaveMidRead { configuration.faults.append(.tagLost(.readPastHeaderOf(0x0102))) }
+        if leaveMidRead { configuration.faults.append(.tagLost(.readOf(0x0102))) }
         let bridge = VPCDBridge(
             chip: SimulatedChip(configuration: configuration), host: host, port: port ?? VPCDBridge.defaultPort)
         do {
