@@ -116,10 +116,8 @@ public struct SymmetricKey: Sendable, Equatable, CustomStringConvertible {
         var output = [UInt8](repeating: 0, count: input.count + blockSize)
         var written: Int32 = 0
         var finalWritten: Int32 = 0
-        let succeeded = try cache.withCipherContext(
-            slot, make: { try makeCipherContext(implementation, encrypt: encrypt) }
-        ) {
-            context in
+        let make = { try makeCipherContext(implementation, encrypt: encrypt) }
+        let succeeded = try cache.withCipherContext(slot, make: make) { context in
             // No cipher and no key: the context keeps both, and its padding setting, and takes the IV.
             guard EVP_CipherInit_ex2(context, nil, nil, iv, encrypt ? 1 : 0, nil) == 1 else {
                 throw CryptoError(.libraryFailure, openSSLErrorDescription("\(cipher) initialization"))

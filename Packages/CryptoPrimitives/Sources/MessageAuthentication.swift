@@ -47,7 +47,8 @@ extension SymmetricKey {
         }
         var mac = [UInt8](repeating: 0, count: cipher.blockSize)
         var macLength = 0
-        let succeeded = try cache.withCMACContext(make: { try makeCMACContext() }) { context in
+        let make = { try makeCMACContext() }
+        let succeeded = try cache.withCMACContext(make: make) { context in
             let updated =
                 bytes.isEmpty
                 ? 1 : EVP_MAC_update(context, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count)
