@@ -154,7 +154,10 @@ func benchWholeRead(_ run: BenchRun) throws {
         throw BenchFailure("no PACE offer")
     }
     func chip(pace: Bool) throws -> SimulatedChip {
-        var configuration = ChipConfiguration(files: specimen.files, link: LinkModel())
+        // The specimen's keys (Chip and Active Authentication run in both reads), no PACE for BAC.
+        var credentials = specimen.credentials
+        credentials.paceOffers = []
+        var configuration = ChipConfiguration(files: specimen.files, credentials: credentials, link: LinkModel())
         if pace { try configuration.offerPACE([offer]) }
         return SimulatedChip(configuration: configuration)
     }
