@@ -41,6 +41,10 @@ struct PACEHandler: ProtocolHandler {
         var chipEphemeralKey: PACEDomain.Element?
         var terminalEphemeralKey: PACEDomain.Element?
         var keys: SessionKeys?
+        /// For a DH shared secret that begins with zero bytes: the keys from it without them, as
+        /// terminals that use OpenSSL's `DH_compute_key` (OpenPACE, hence OpenSC's npa-tool)
+        /// derive them, about one DH session in 256.
+        var strippedKeys: SessionKeys?
     }
 
     enum Stage: Sendable {
@@ -252,6 +256,11 @@ struct PACEHandler: ProtocolHandler {
         guard publicKey != terminalKey else { throw StepFailure(status: .incorrectData) }
         let sharedSecret = try mapped.sharedSecret(privateKey: privateKey, peer: terminalKey)
         run.keys = SessionKeys(sharedSecret: sharedSecret, cipher: run.selection.cipher)
+        if case .modp = mapped.group, sharedSecret.withUnsafeBytes({ $0.first == 0 }) {
+            var stripped = sharedSecret.withUnsafeBytes { Array($0.drop { $0 == 0 }) }
+            run.strippedKeys = SessionKeys(
+                sharedSecret: SecretBytes(consuming: &stripped), cipher: run.selection.cipher)
+        }
         run.chipEphemeralKey = publicKey
         run.terminalEphemeralKey = terminalKey
         run.step = 3
@@ -264,13 +273,23 @@ struct PACEHandler: ProtocolHandler {
     /// Step 4: checks T_IFD over the chip's ephemeral key, answers T_IC over the terminal's (and for
     /// CAM the encrypted chip authentication data), and opens secure messaging.
     private mutating func mutualAuthentication(_ run: Run, token: ArraySlice<UInt8>) throws -> ProtocolOutcome {
-        guard let mapped = run.mapped, let keys = run.keys, let chipKey = run.chipEphemeralKey,
+        guard let mapped = run.mapped, var keys = run.keys, let chipKey = run.chipEphemeralKey,
             let terminalKey = run.terminalEphemeralKey
         else { throw StepFailure(status: .conditionsNotSatisfied) }
         let identifier = run.selection.offer.paceProtocol.identifier
+        let chipKeyEncoding = try mapped.encode(chipKey)
         let expected = try Self.token(
-            mac: keys.mac, protocol: identifier, keyTag: mapped.publicKeyTag, publicKey: try mapped.encode(chipKey))
-        guard constantTimeEquals(expected, token) else { throw StepFailure(status: .verificationFailed) }
+            mac: keys.mac, protocol: identifier, keyTag: mapped.publicKeyTag, publicKey: chipKeyEncoding)
+        if !constantTimeEquals(expected, token) {
+            // A terminal that derived its keys from the DH secret without its leading zeros.
+            guard let stripped = run.strippedKeys,
+                constantTimeEquals(
+                    try Self.token(
+                        mac: stripped.mac, protocol: identifier, keyTag: mapped.publicKeyTag,
+                        publicKey: chipKeyEncoding), token)
+            else { throw StepFailure(status: .verificationFailed) }
+            keys = stripped
+        }
         var chipToken = try Self.token(
             mac: keys.mac, protocol: identifier, keyTag: mapped.publicKeyTag, publicKey: try mapped.encode(terminalKey))
         if faults.contains(.wrongToken) { chipToken[0] ^= 0x01 }
