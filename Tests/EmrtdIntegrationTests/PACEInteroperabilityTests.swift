@@ -1,8 +1,10 @@
 import AccessControl
 import ChipSimulator
+import Foundation
 import ICAO
 import LDS
 import MRZ
+import Secrets
 import Testing
 
 /// The reader's PACE (AccessControl) against the simulator's chip side (ChipSimulator): two
@@ -114,6 +116,67 @@ import Testing
                 #expect(error.code == expected, "\(fault) on \(offer): \(error)")
                 #expect(error.accessProtocol == .pace || error.accessProtocol == nil, "\(fault): \(error)")
             }
+        }
+    }
+
+    /// A chip built on OpenSSL's `DH_compute_key` (OpenPACE) derives its keys from the DH secret
+    /// without its leading zero bytes, so a reader that follows 9303-11 fails one session in 256
+    /// with 6300, as if the password were wrong. The reader starts PACE again whenever the secret
+    /// begins with a zero byte, before the chip judges the password: every session opens. Both
+    /// sides draw from seeded sources, so the sessions (and the restarts among them) are the same
+    /// in every run.
+    @Test func aChipThatDropsTheDHSecretsLeadingZerosOpensEverySession() throws {
+        let specimen = try Self.specimen.get()
+        var configuration = ChipConfiguration(files: specimen.files, faults: [.pace(.strippedSharedSecret)])
+        try configuration.offerPACE([try PACEOffer(named: "DH-GM-AES-128:0")], only: true)
+        let key = try AccessKey.mrz(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623")
+        var restarts = 0
+        for run in UInt64(0)..<Self.seededSessions {
+            let chip = SimulatedChip(configuration: configuration, random: .seeded(2 * run))
+            let log = LockedLines()
+            var session = try ChipAccess.open(
+                chip, accessKey: key, preferences: ChipAccessPreferences(allowsBACFallback: false),
+                random: .seeded(2 * run + 1), log: log.append)
+            #expect(try session.read(.dg1) == specimen.files[dataGroup: 1])
+            restarts += log.lines.filter { $0.contains("starting again") }.count
+        }
+        #expect(restarts > 0, "no DH secret began with a zero byte in \(Self.seededSessions) sessions")
+    }
+
+    static let seededSessions: UInt64 = 600
+}
+
+/// Log lines collected from a `@Sendable` logger.
+private final class LockedLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var collected: [String] = []
+    var lines: [String] { lock.withLock { collected } }
+    func append(_ line: String) { lock.withLock { collected.append(line) } }
+}
+
+extension RandomSource {
+    /// SplitMix64 from `seed`: the same bytes in every run, for tests that need a rare event.
+    fileprivate static func seeded(_ seed: UInt64) -> RandomSource {
+        let state = LockedState(seed)
+        return RandomSource { count in
+            var bytes = [UInt8](repeating: 0, count: count)
+            for index in bytes.indices { bytes[index] = state.nextByte() }
+            return SecretBytes(consuming: &bytes)
+        }
+    }
+}
+
+private final class LockedState: @unchecked Sendable {
+    private let lock = NSLock()
+    private var state: UInt64
+    init(_ seed: UInt64) { state = seed }
+    func nextByte() -> UInt8 {
+        lock.withLock {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return UInt8(truncatingIfNeeded: z ^ (z >> 31))
         }
     }
 }

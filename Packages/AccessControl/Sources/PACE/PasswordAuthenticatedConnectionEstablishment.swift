@@ -45,10 +45,11 @@ public enum PasswordAuthenticatedConnectionEstablishment {
     }
 
     /// `establish`, telling failures before mutual authentication (the next offer may be tried)
-    /// from those after it.
+    /// from those after it. `restartsLeft` bounds the fresh starts after a DH shared secret with a
+    /// leading zero byte (see step 3).
     static func run(
         _ offer: PACEOffer, cardAccess: SecurityInfos, accessKey: AccessKey, over transport: any CardTransport,
-        random: RandomSource, log: (String) -> Void
+        random: RandomSource, log: (String) -> Void, restartsLeft: Int = 2
     ) throws(PACEFailure) -> (session: SecureMessagingSession, result: PACEResult) {
         let paceProtocol = offer.paceProtocol
         let cipher = paceProtocol.cipher
@@ -95,6 +96,15 @@ public enum PasswordAuthenticatedConnectionEstablishment {
             sharedSecret = try mappedDomain.sharedSecret(keyPair, chipKey)
         } catch {
             throw .early(.chipVerificationFailed, "the key agreement failed: \(error)")
+        }
+        // 9303-11 has a DH secret K as long as p, but chips built on OpenSSL's DH_compute_key
+        // (OpenPACE) drop its leading zero bytes and derive other keys, about one session in 256.
+        // Neither side has judged the password yet, so a fresh run costs no attempt.
+        if case .group = mappedDomain, restartsLeft > 0, sharedSecret.withUnsafeBytes({ $0.first == 0 }) {
+            log("PACE: step 3, the DH secret begins with a zero byte that some chips drop: starting again")
+            return try run(
+                offer, cardAccess: cardAccess, accessKey: accessKey, over: transport, random: random, log: log,
+                restartsLeft: restartsLeft - 1)
         }
         let encryptionKey = ICAOKeyDerivation.deriveKey(from: sharedSecret, purpose: .encryption, cipher: cipher)
         let macKey = ICAOKeyDerivation.deriveKey(from: sharedSecret, purpose: .mac, cipher: cipher)

@@ -15,6 +15,10 @@ public enum PACEFault: Sendable, Hashable {
     /// DH public keys (mapping and ephemeral) leave the chip without their leading zero bytes, as
     /// some chips send them (the tokens are over the fewest-octet encoding either way).
     case strippedLeadingZeros
+    /// The chip derives its session keys from the DH shared secret without its leading zero bytes
+    /// only, as chips built on OpenSSL's `DH_compute_key` (OpenPACE) do, about one DH session in
+    /// 256; 9303-11 has K as an octet string as long as p.
+    case strippedSharedSecret
     /// The chip loses its PACE run at this GENERAL AUTHENTICATE step (1–4): it answers 6985 and
     /// the terminal must start again with MSE:Set AT.
     case runDropped(step: Int)

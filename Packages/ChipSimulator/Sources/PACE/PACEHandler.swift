@@ -260,6 +260,7 @@ struct PACEHandler: ProtocolHandler {
             var stripped = sharedSecret.withUnsafeBytes { Array($0.drop { $0 == 0 }) }
             run.strippedKeys = SessionKeys(
                 sharedSecret: SecretBytes(consuming: &stripped), cipher: run.selection.cipher)
+            if faults.contains(.strippedSharedSecret) { run.keys = run.strippedKeys }
         }
         run.chipEphemeralKey = publicKey
         run.terminalEphemeralKey = terminalKey
