@@ -39,12 +39,7 @@ public enum ChipAuthenticationV1 {
     ) throws(ChipAuthenticationError) -> Outcome {
         let chipProtocol = offer.chipAuthenticationProtocol
         let (domain, chipKey) = try staticKey(of: offer)
-        let keyPair: EphemeralKeyPair
-        do {
-            keyPair = try domain.generateKeyPair(random: random)
-        } catch {
-            throw ChipAuthenticationError(.internalFailure, "no ephemeral key pair: \(error)")
-        }
+        let (keyPair, secret) = try ephemeralKeyAgreement(domain, chipKey: chipKey, random: random)
         let keyReference = offer.keyId.map { DER.tlv(ASN1Tag(0x84), DER.minimalUnsignedBytes($0)) } ?? []
         if chipProtocol.cipher == .tripleDES {
             try exchange(
@@ -74,13 +69,12 @@ public enum ChipAuthenticationV1 {
 
         let session: SecureMessagingSession
         do {
-            let secret = try domain.sharedSecret(keyPair, chipKey)
             session = try SecureMessagingSession(
                 encryptionKey: ICAOKeyDerivation.deriveKey(
                     from: secret, purpose: .encryption, cipher: chipProtocol.cipher),
                 macKey: ICAOKeyDerivation.deriveKey(from: secret, purpose: .mac, cipher: chipProtocol.cipher))
         } catch {
-            throw ChipAuthenticationError(.internalFailure, "the key agreement failed: \(error)")
+            throw ChipAuthenticationError(.internalFailure, "no session keys: \(error)")
         }
         do throws(SecureMessagingError) {
             try channel.replaceSession(with: session)
@@ -89,6 +83,27 @@ public enum ChipAuthenticationV1 {
         }
         log("Chip Authentication: secure messaging re-keyed (\(chipProtocol.cipher), SSC 0)")
         return Outcome(offer: offer, cipher: chipProtocol.cipher)
+    }
+
+    /// An ephemeral key pair and the secret it agrees with the chip's static key. A DH secret that
+    /// begins with a zero byte is drawn again: 9303-11 keeps that byte, but chips built on OpenSSL's
+    /// `DH_compute_key` (OpenPACE) drop it and derive other keys, one session in 256. The key is
+    /// the terminal's own choice, so drawing again costs the chip nothing.
+    static func ephemeralKeyAgreement(
+        _ domain: KeyAgreementDomain, chipKey: KeyAgreementPublicKey, random: RandomSource
+    ) throws(ChipAuthenticationError) -> (EphemeralKeyPair, SecretBytes) {
+        var drawsLeft = 8
+        while true {
+            drawsLeft -= 1
+            do {
+                let keyPair = try domain.generateKeyPair(random: random)
+                let secret = try domain.sharedSecret(keyPair, chipKey)
+                if case .group = domain, drawsLeft > 0, secret.withUnsafeBytes({ $0.first == 0 }) { continue }
+                return (keyPair, secret)
+            } catch {
+                throw ChipAuthenticationError(.internalFailure, "the key agreement failed: \(error)")
+            }
+        }
     }
 
     /// The static key's parameters and the key itself, validated like a PACE key (on the curve, in
