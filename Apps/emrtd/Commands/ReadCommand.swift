@@ -37,7 +37,9 @@ enum ReadCommand: Command {
         (chip-keys.der, so `--simulator DIR` proves the chip again). --report FILE.html writes one
         self-contained HTML page (face, holder, verdicts, hashes, certificates, access, warnings,
         APDU timeline; nothing fetched, no script). --challenge gives the 8-byte Active
-        Authentication challenge (hex); --debug keeps the log of every step and APDU.
+        Authentication challenge (hex); --debug writes the log of every step and APDU to standard
+        error, with times (under secure messaging the plain command and answer beside the
+        protected ones; no key, MRZ, CAN or file content appears).
         --no-render leaves JPEG 2000 images unrendered (no PNG in the JSON or in DIR).
         The data is authenticated only when DG1 and DG2 were read and match EF.SOD. DG1 is checked
         for its check digits, impossible dates and expiry (at --at, default now); with
@@ -199,7 +201,7 @@ enum ReadCommand: Command {
             } else {
                 printError("emrtd read: \(readErrorMessage(error: error))")
             }
-            if settings.debug, !settings.json, let log = error.debugInfo?.events { printError(debugLogText(log)) }
+            if settings.debug, let log = error.debugInfo?.events { printError(debugLogText(log)) }
             return 1
         }
         let elapsed = start.duration(to: clock.now)
@@ -230,8 +232,8 @@ enum ReadCommand: Command {
         } else {
             print(textSummary(of: document, elapsed: elapsed))
             for line in checksSummary(checks) { print(line) }
-            if settings.debug, let log = document.debugInfo?.events { print(debugLogText(log)) }
         }
+        if settings.debug, let log = document.debugInfo?.events { printError(debugLogText(log)) }
         if settings.strict && !checks.passesStrictMode {
             printError("emrtd read: strict mode: " + checks.unmetStrictRequirements.joined(separator: "; "))
             return 3
