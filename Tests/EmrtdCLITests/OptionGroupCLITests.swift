@@ -13,10 +13,18 @@ import Testing
         FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
     }
 
-    /// `read` and `dump` of the simulator's specimen with `extra`; a dump writes into `directory`.
+    /// `read` or `dump` of the simulator's specimen; a dump writes into `directory`.
     static func command(_ name: String, _ directory: URL) -> [String] {
         name == "read"
             ? ["read", "--simulator", "--no-render"] : ["dump", "--simulator", "--no-render", directory.path]
+    }
+
+    /// The specimen's dump, with its CSCA, in `directory/dump`.
+    static func specimenDump(_ emrtd: String, in directory: URL) throws -> URL {
+        let dump = directory.appendingPathComponent("dump")
+        let made = try Subprocess.run(emrtd, ["read", "--simulator", "--no-render", "--out", dump.path] + Self.mrz)
+        try #require(made.status == 0, "\(made.combinedOutput)")
+        return dump
     }
 
     @Test(arguments: ["read", "dump"])
@@ -98,9 +106,7 @@ import Testing
         guard let emrtd = CLITests.emrtd() else { return }
         let directory = Self.temporaryDirectory("crl")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let dump = directory.appendingPathComponent("dump")
-        let made = try Subprocess.run(emrtd, ["read", "--simulator", "--no-render", "--out", dump.path] + Self.mrz)
-        try #require(made.status == 0, "\(made.combinedOutput)")
+        let dump = try Self.specimenDump(emrtd, in: directory)
         let absent = directory.appendingPathComponent("absent.crl").path
         for command in [
             ["read", "--simulator", "--no-render"] + Self.mrz, ["dump", "--simulator"] + Self.mrz + [dump.path + "2"],
@@ -119,9 +125,7 @@ import Testing
         guard let emrtd = CLITests.emrtd() else { return }
         let directory = Self.temporaryDirectory("json")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let dump = directory.appendingPathComponent("dump")
-        let made = try Subprocess.run(emrtd, ["read", "--simulator", "--no-render", "--out", dump.path] + Self.mrz)
-        try #require(made.status == 0, "\(made.combinedOutput)")
+        let dump = try Self.specimenDump(emrtd, in: directory)
         let csca = dump.appendingPathComponent("CSCA.der").path
         var commands: [[String]] = [
             ["read", "--simulator", "--no-render", "--json"] + Self.mrz,
