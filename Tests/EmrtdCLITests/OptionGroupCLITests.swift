@@ -118,6 +118,28 @@ import Testing
         }
     }
 
+    /// `--debug` writes the log to stderr, beside the JSON or the summary on stdout: steps, each
+    /// APDU with its time, the plain forms under secure messaging, and no access key.
+    @Test(arguments: ["read", "dump"])
+    func debugLogOnStandardError(_ name: String) throws {
+        guard let emrtd = CLITests.emrtd() else { return }
+        let directory = Self.temporaryDirectory("debug")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for key in [Self.mrz, ["--can", "123456"]] {
+            let result = try Subprocess.run(emrtd, Self.command(name, directory) + key + ["--json", "--debug"])
+            #expect(result.status == 0, "\(result.combinedOutput)")
+            #expect(try JSONValue.parse(result.output)["debugInfo"]?["events"] != .array([]))
+            let log = result.errorOutput
+            #expect(log.contains("access control started") && log.contains("passive authentication started"))
+            #expect(log.contains(#/plain > 00 B0 81 00 Le=\d+  READ BINARY EF.DG1\n +[\d.]+  > 0C B0 81 00 /#))
+            #expect(
+                log.contains(#/READ BINARY \(SM\)\n +< [0-9A-F ]+ 9000 \(success\) \(\d+ ms\)\n +[\d.]+  plain < </#))
+            for secret in ["L898902C", "4C 38 39 38 39 30 32 43", "123456", "31 32 33 34 35 36"] {
+                #expect(!log.contains(secret), "\(name) \(key[0]): the log holds \(secret)")
+            }
+        }
+    }
+
     /// Every command that prints JSON prints it the same way: the layout `JSONValue`'s pretty
     /// writer gives (two-space indent, `"key": value`, one member a line, keys in the model's
     /// order, one newline at the end), so the text parsed and written again is the same text.
