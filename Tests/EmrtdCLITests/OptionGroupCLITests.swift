@@ -45,6 +45,18 @@ import Testing
         }
         let refused = try Subprocess.run(emrtd, command + ["--can", "123457"])
         #expect(refused.status == 1 && refused.errorOutput.contains("emrtd \(name): access control failed"))
+        // A read that fails after access control: with --out, the files read before are written.
+        let failed = directory.appendingPathComponent("failed")
+        let broken = try Subprocess.run(
+            emrtd,
+            [
+                name, "--simulator", "--no-pace", "--chip-authentication", "ECDH-AES-128:13", "--chip-fault",
+                "ca-wrong-mac", "--out", failed.path,
+            ] + Self.mrz)
+        #expect(broken.status == 1 && broken.errorOutput.contains("emrtd \(name): chip authentication failed"))
+        #expect(broken.errorOutput.contains("the files read before the failure are in \(failed.path)"))
+        let written = try FileManager.default.contentsOfDirectory(atPath: failed.path).sorted()
+        #expect(written == ["COM.bin", "DG14.bin", "SOD.bin"])
     }
 
     /// `--json`, `--out` and `--report` together: the JSON on stdout, the dump that verifies later
