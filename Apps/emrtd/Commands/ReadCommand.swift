@@ -170,7 +170,7 @@ enum ReadCommand: Command {
             transport = SimulatedChip(configuration: simulatedChip)
         } else {
             // The answer timeout is applied where the transport is made.
-            transport = try connect(readerOptions)
+            transport = try readerOptions.connect()
         }
         return try readOnce(transport, accessKey: access.accessKey, settings: settings)
     }
@@ -294,21 +294,6 @@ enum ReadCommand: Command {
         }
         for warning in checks.warnings { lines.append("warning:   \(warning)") }
         return lines
-    }
-
-    /// The card in the reader the options name (or the only reader holding one), waited for
-    /// `--wait`, each answer awaited `--timeout`.
-    private static func connect(_ options: ReaderOptions) throws -> PCSCTransport {
-        do throws(TransportError) {
-            let context = try PCSCContext()
-            let reader = try context.waitForCard(in: options.pcscName, timeout: options.wait)
-            return try context.connect(reader: reader.name, timeout: options.timeout)
-        } catch .timeout {
-            let place = options.pcscName.map { "in the reader '\($0)'" } ?? "in any PC/SC reader"
-            throw CommandFailure("cannot reach the card: no card \(place)")
-        } catch {
-            throw CommandFailure("cannot reach the card: \(pcscMessage(error))")
-        }
     }
 }
 
