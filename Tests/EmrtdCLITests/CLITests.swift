@@ -241,13 +241,17 @@ import Testing
     }
 }
 
-/// The reader group (`--reader`, `--wait`, `--timeout`) on `read` and `dump`.
+/// The reader group (`--reader`, `--wait`, `--timeout`) on `read` and `dump`, and `--reader` and
+/// `--wait` on `relay` (whose `--timeout`, in seconds, bounds each wait for the server).
 @Suite struct ReaderGroupCLITests {
-    @Test func readAndDumpTakeTheReaderGroup() throws {
+    @Test func readDumpAndRelayTakeTheReaderGroup() throws {
         guard let emrtd = CLITests.emrtd() else { return }
         let noService = ["PCSCLITE_CSOCK_NAME": "/nonexistent/pcscd.comm"]
         let key = ["--mrz", "L898902C", "690806", "940623"]
-        let commands = [["read"] + key, ["dump", "--out", FileManager.default.temporaryDirectory.path] + key]
+        let commands = [
+            ["read"] + key, ["dump", "--out", FileManager.default.temporaryDirectory.path] + key,
+            ["relay", "--server", "ws://127.0.0.1:9/ws/validate", "--client-id", "cli"] + key,
+        ]
         for command in commands {
             let badWait = try Subprocess.run(emrtd, command + ["--reader", "x", "--wait", "soon"])
             #expect(badWait.status == 2 && badWait.errorOutput.contains("--wait takes seconds"), "\(command[0])")

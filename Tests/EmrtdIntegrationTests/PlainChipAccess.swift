@@ -9,9 +9,10 @@ import Transport
 /// application in plain, and reads files with plain SELECT and extended READ BINARY. It tests
 /// the read's orchestration (order, progress, verdicts, errors), not access control.
 struct PlainChipAccess: ChipAccessProcedure {
-    func open(_ transport: any CardTransport, accessKey: AccessKey, log: @escaping @Sendable (String) -> Void)
-        throws(ReadError) -> OpenedChip
-    {
+    func open(
+        _ transport: any CardTransport, accessKey: AccessKey, observer: (any PlainAPDUObserver)?,
+        log: @escaping @Sendable (String) -> Void
+    ) throws(ReadError) -> OpenedChip {
         let select = CommandAPDU(ins: 0xA4, p1: 0x04, p2: 0x0C, data: [0xA0, 0x00, 0x00, 0x02, 0x47, 0x10, 0x01])
         let answer = try PlainFileReader.exchange(transport, select)
         guard answer.statusWord == .success else { throw ReadError(.accessControl, "no eMRTD application") }

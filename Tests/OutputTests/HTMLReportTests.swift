@@ -67,6 +67,8 @@ import Testing
         }
         #expect(page.contains("Document Signer") && page.contains("Country Signing CA"))
         #expect(page.contains("APDU timeline") && page.contains("@page{size:A4"))
+        // The timeline shows a READ BINARY's plain form beside its protected one.
+        #expect(page.contains("plain &gt; 00 B0 ") && page.contains("READ BINARY (SM)"))
         #expect(page.contains("signature (DG7)"))
     }
 

@@ -1,4 +1,6 @@
 import CryptoPrimitives
+import Synchronization
+import TestSupport
 import Testing
 import Transport
 
@@ -35,6 +37,37 @@ struct SecureChannelTests {
         #expect(throws: TransportError.tagLost) { try channel.transmit(command("00A4020C02011E")) }
         #expect(channel.failure?.code == .transport)
         #expect(channel.failure?.transportError == .tagLost)
+    }
+
+    /// The observer sees each command before it is protected and each answer once verified, in
+    /// order, around the protected exchange on the wire (the 9303-11 D.4 transcript).
+    @Test func observerSeesThePlainSideOfEachExchange() throws {
+        /// What the observer was told, in order: a plain command, or an answer with its command.
+        enum Seen: Equatable {
+            case command(CommandAPDU)
+            case answer(ResponseAPDU, CommandAPDU)
+        }
+        final class Recorder: PlainAPDUObserver {
+            let seen = Mutex<[Seen]>([])
+            func willProtect(_ command: CommandAPDU) { seen.withLock { $0.append(.command(command)) } }
+            func didUnprotect(_ response: ResponseAPDU, of command: CommandAPDU) {
+                seen.withLock { $0.append(.answer(response, command)) }
+            }
+        }
+        let card = ScriptedTransport(PublishedExampleTests.icaoSteps.prefix(2).map { .exchange($0.1, $0.2) })
+        let recorder = Recorder()
+        let channel = SecureChannel(base: card, session: try icaoSession(), observer: recorder)
+        let select = try command("00A4020C02011E")
+        let read = try command("00B0000004")
+        _ = try channel.transmit(select)
+        let answer = try channel.transmit(read)
+        #expect(answer.data == hex("60145F01"))
+        #expect(
+            recorder.seen.withLock { $0 } == [
+                .command(select), .answer(ResponseAPDU(statusWord: .success), select), .command(read),
+                .answer(answer, read),
+            ])
+        #expect(card.isComplete)
     }
 
     @Test func forwardsExtendedLengthSupport() throws {

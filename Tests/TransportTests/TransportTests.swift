@@ -190,6 +190,27 @@ import Testing
         #expect(transport.log.bytesMoved == (5 + 10) + (10 + 4) + (7 + 2))
     }
 
+    /// The plain side under secure messaging: SELECT's and READ BINARY's data shown, any other
+    /// command's data and every answer's data as a length only, files named.
+    @Test func describesPlainCommandsAndAnswersWithoutTheirSecrets() {
+        #expect(
+            APDULog.plainDescription(of: CommandAPDU(ins: 0xB0, p1: 0x81, p2: 0, expectedLength: 256))
+                == "plain > 00 B0 81 00 Le=256  READ BINARY EF.DG1")
+        #expect(
+            APDULog.plainDescription(of: CommandAPDU(ins: 0xA4, p1: 2, p2: 0x0C, data: [0x01, 0x1D]))
+                == "plain > 00 A4 02 0C Lc=2 01 1D  SELECT EF.SOD/EF.CardSecurity")
+        let key = CommandAPDU(ins: 0x86, p1: 0, p2: 0, data: [0x7C, 0x03, 0x80, 0x01, 0xAB], expectedLength: 256)
+        #expect(
+            APDULog.plainDescription(of: key)
+                == "plain > 00 86 00 00 Lc=5 <5 bytes redacted> Le=256  GENERAL AUTHENTICATE")
+        let setKAT = CommandAPDU(ins: 0x22, p1: 0x41, p2: 0xA6, data: [0x91, 0x02, 0x04, 0x11], isSecret: false)
+        #expect(APDULog.plainDescription(of: setKAT) == "plain > 00 22 41 A6 Lc=4 <4 bytes redacted>  MSE:Set KAT")
+        let file = ResponseAPDU(data: Array("P<UTOERIKSSON".utf8), statusWord: .success)
+        #expect(APDULog.plainDescription(of: file) == "plain < <13 bytes redacted> 9000 (success)")
+        #expect(
+            APDULog.plainDescription(of: ResponseAPDU(statusWord: .fileNotFound)) == "plain < 6A82 (file not found)")
+    }
+
     @Test func logsFailures() {
         let transport = LoggingTransport(ScriptedTransport([.failure("00 B0 00 00 00", .timeout)]))
         #expect(throws: TransportError.timeout) {

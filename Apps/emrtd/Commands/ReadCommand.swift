@@ -37,7 +37,9 @@ enum ReadCommand: Command {
         (chip-keys.der, so `--simulator DIR` proves the chip again). --report FILE.html writes one
         self-contained HTML page (face, holder, verdicts, hashes, certificates, access, warnings,
         APDU timeline; nothing fetched, no script). --challenge gives the 8-byte Active
-        Authentication challenge (hex); --debug keeps the log of every step and APDU.
+        Authentication challenge (hex); --debug writes the log of every step and APDU to standard
+        error, with times (under secure messaging the plain command and answer beside the
+        protected ones; no key, MRZ, CAN or file content appears).
         --no-render leaves JPEG 2000 images unrendered (no PNG in the JSON or in DIR).
         The data is authenticated only when DG1 and DG2 were read and match EF.SOD. DG1 is checked
         for its check digits, impossible dates and expiry (at --at, default now); with
@@ -66,16 +68,25 @@ enum ReadCommand: Command {
         met, 1 the read failed, 2 wrong command line (the table: emrtd --help).
         """
 
-    static func run(_ arguments: inout ArgumentReader) throws -> Int32 {
-        let readerOptions = try ReaderOptions.read(&arguments, defaultWait: .seconds(10))
-        let readerName = readerOptions.name
+    static func run(_ arguments: inout ArgumentReader) throws -> Int32 { try run(&arguments, as: .read) }
+
+    /// The two commands this read serves: `read`, and `dump`, the same read with its files written
+    /// (the directory required, as `--out DIR` or `DIR`; a PC/SC reader unless `--simulator`,
+    /// without `--reader` the only one holding a card; no wait for a card unless `--wait`).
+    enum Form: String {
+        case read, dump
+    }
+
+    static func run(_ arguments: inout ArgumentReader, as form: Form) throws -> Int32 {
+        let readerOptions = try ReaderOptions.read(&arguments, defaultWait: form == .dump ? .zero : .seconds(10))
         let simulator = arguments.variadic("--simulator")
+        let readerName = readerOptions.name ?? (form == .dump && simulator == nil ? "" : nil)
         let chipOptions = try SimulatedChipOptions.read(&arguments)
         let chipLimits = try SimulatedChipLimits.read(&arguments)
         let access = try AccessOptions.read(&arguments)
         let trust = try TrustOptions.read(&arguments, builtIn: false)
         let json = arguments.flag("--json")
-        let output = try arguments.option("--out")
+        var output = try arguments.option("--out")
         let report = try arguments.option("--report")
         let debug = arguments.flag("--debug")
         let watch = arguments.flag("--watch")
@@ -85,7 +96,20 @@ enum ReadCommand: Command {
             guard let bytes = Hex.decode(text) else { throw UsageError("--challenge takes hex digits") }
             return bytes
         }
-        _ = try arguments.positionals()
+        let positionals = try arguments.positionals()
+        switch form {
+        case .read:
+            guard positionals.isEmpty else {
+                throw UsageError(
+                    "read takes no positional arguments (a dump's directory is --simulator DIR or --out DIR)")
+            }
+        case .dump:
+            guard positionals.count <= 1, output == nil || positionals.isEmpty else {
+                throw UsageError("dump takes one directory, as DIR or --out DIR")
+            }
+            output = output ?? positionals.first
+            guard output != nil else { throw UsageError("--out is required") }
+        }
         guard (readerName == nil) != (simulator == nil) else {
             throw UsageError("give either --reader NAME or --simulator [DIR]")
         }
@@ -136,7 +160,7 @@ enum ReadCommand: Command {
             preferences: access.preferences, challenge: challenge, json: json, debug: debug, output: output,
             report: report, simulatorCSCA: simulatorCSCA, simulatorKeys: simulatorKeys,
             origin: readerName ?? "simulator", clock: trust.clock,
-            strict: strict, printedZone: access.printedZone)
+            strict: strict, printedZone: access.printedZone, command: form.rawValue)
         if watch {
             return try KioskMode.run(reader: readerOptions.pcscName, access: access, settings: settings)
         }
@@ -146,7 +170,7 @@ enum ReadCommand: Command {
             transport = SimulatedChip(configuration: simulatedChip)
         } else {
             // The answer timeout is applied where the transport is made.
-            transport = try connect(readerOptions)
+            transport = try readerOptions.connect()
         }
         return try readOnce(transport, accessKey: access.accessKey, settings: settings)
     }
@@ -173,6 +197,8 @@ enum ReadCommand: Command {
         let strict: Bool
         /// The MRZ printed on the page (`--mrz-lines`), compared with DG1.
         let printedZone: MachineReadableZone?
+        /// The command's name in messages (`read`, or `dump`).
+        var command = Form.read.rawValue
     }
 
     /// One read over `transport`: the summary or JSON printed, the dump and report written.
@@ -187,7 +213,7 @@ enum ReadCommand: Command {
             let reader = try EmrtdReader(
                 config: settings.config, chipAccess: StandardChipAccess(preferences: settings.preferences),
                 clock: settings.clock)
-            if let warning = reader.trustStoreWarning { printError("emrtd read: warning: \(warning)") }
+            if let warning = reader.trustStoreWarning { printError("emrtd \(settings.command): warning: \(warning)") }
             document = try reader.read(
                 transport: transport, accessKey: accessKey, activeAuthenticationChallenge: settings.challenge,
                 listener: progress)
@@ -197,9 +223,18 @@ enum ReadCommand: Command {
             if settings.json {
                 print(readErrorToJson(error: error))
             } else {
-                printError("emrtd read: \(readErrorMessage(error: error))")
+                printError("emrtd \(settings.command): \(readErrorMessage(error: error))")
             }
-            if settings.debug, !settings.json, let log = error.debugInfo?.events { printError(debugLogText(log)) }
+            if settings.debug, let log = error.debugInfo?.events { printError(debugLogText(log)) }
+            // Nothing read is lost: the files read before the failure go where --out says.
+            if let output = settings.output, let files = error.debugInfo?.filesRead, !files.filesRead.isEmpty {
+                do throws(OutputError) {
+                    try DumpLayout.write(files, to: URL(fileURLWithPath: output))
+                    printError("emrtd \(settings.command): the files read before the failure are in \(output)")
+                } catch {
+                    printError("emrtd \(settings.command): \(error.reason)")
+                }
+            }
             return 1
         }
         let elapsed = start.duration(to: clock.now)
@@ -215,7 +250,7 @@ enum ReadCommand: Command {
                 }
             }
             if let report = settings.report {
-                let page = HTMLReport.render(document, title: "emrtd read \(settings.origin)")
+                let page = HTMLReport.render(document, title: "emrtd \(settings.command) \(settings.origin)")
                 guard FileManager.default.createFile(atPath: report, contents: Data(page.utf8)) else {
                     throw OutputError(.cannotWrite, "cannot write \(report)")
                 }
@@ -224,16 +259,17 @@ enum ReadCommand: Command {
             throw CommandFailure(error.reason)
         }
         let checks = DocumentChecks(document: document, printedZone: settings.printedZone, at: settings.clock())
-        for warning in checks.warnings { printError("emrtd read: warning: \(warning)") }
+        for warning in checks.warnings { printError("emrtd \(settings.command): warning: \(warning)") }
         if settings.json {
             print(adding(["checks": checks.json], to: document.json).serialized(pretty: true))
         } else {
             print(textSummary(of: document, elapsed: elapsed))
             for line in checksSummary(checks) { print(line) }
-            if settings.debug, let log = document.debugInfo?.events { print(debugLogText(log)) }
         }
+        if settings.debug, let log = document.debugInfo?.events { printError(debugLogText(log)) }
         if settings.strict && !checks.passesStrictMode {
-            printError("emrtd read: strict mode: " + checks.unmetStrictRequirements.joined(separator: "; "))
+            printError(
+                "emrtd \(settings.command): strict mode: " + checks.unmetStrictRequirements.joined(separator: "; "))
             return 3
         }
         return 0
@@ -258,18 +294,6 @@ enum ReadCommand: Command {
         }
         for warning in checks.warnings { lines.append("warning:   \(warning)") }
         return lines
-    }
-
-    /// The card in the reader the options name (or the only reader holding one), waited for
-    /// `--wait`, each answer awaited `--timeout`.
-    private static func connect(_ options: ReaderOptions) throws -> PCSCTransport {
-        do throws(TransportError) {
-            let context = try PCSCContext()
-            let reader = try context.waitForCard(in: options.pcscName, timeout: options.wait)
-            return try context.connect(reader: reader.name, timeout: options.timeout)
-        } catch {
-            throw CommandFailure("cannot reach the card: \(error)")
-        }
     }
 }
 

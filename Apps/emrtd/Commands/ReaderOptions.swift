@@ -1,6 +1,10 @@
+import PCSC
+import Transport
+
 /// The reader group `read` and `dump` share: `--reader NAME` (the PC/SC reader; "" or none: the
 /// only reader holding a card), `--wait SECONDS` (how long to wait for a card), `--timeout MS`
-/// (the longest wait for one answer of the chip).
+/// (the longest wait for one answer of the chip). `relay` takes `--reader` and `--wait` (its
+/// `--timeout` is older and bounds each wait for the server).
 struct ReaderOptions {
     let name: String?
     let wait: Duration
@@ -9,10 +13,7 @@ struct ReaderOptions {
     /// Takes the options out of `arguments`; `defaultWait` when `--wait` is absent.
     static func read(_ arguments: inout ArgumentReader, defaultWait: Duration) throws -> ReaderOptions {
         let name = try arguments.option("--reader")
-        let wait = try arguments.option("--wait").map { text -> Duration in
-            guard let seconds = Double(text), seconds >= 0 else { throw UsageError("--wait takes seconds") }
-            return .milliseconds(Int64(seconds * 1000))
-        }
+        let wait = try readWait(&arguments)
         let timeout = try arguments.option("--timeout").map { text -> Duration in
             guard let milliseconds = Int64(text), milliseconds > 0 else {
                 throw UsageError("--timeout takes milliseconds above 0")
@@ -20,6 +21,29 @@ struct ReaderOptions {
             return .milliseconds(milliseconds)
         }
         return ReaderOptions(name: name, wait: wait ?? defaultWait, timeout: timeout ?? .milliseconds(5000))
+    }
+
+    /// `--wait SECONDS`, nil when absent.
+    static func readWait(_ arguments: inout ArgumentReader) throws -> Duration? {
+        try arguments.option("--wait").map { text -> Duration in
+            guard let seconds = Double(text), seconds >= 0 else { throw UsageError("--wait takes seconds") }
+            return .milliseconds(Int64(seconds * 1000))
+        }
+    }
+
+    /// The card in the reader the options name (or the only reader holding one), waited for
+    /// `--wait`, each answer awaited `--timeout`.
+    func connect() throws -> PCSCTransport {
+        do throws(TransportError) {
+            let context = try PCSCContext()
+            let reader = try context.waitForCard(in: pcscName, timeout: wait)
+            return try context.connect(reader: reader.name, timeout: timeout)
+        } catch .timeout {
+            let place = pcscName.map { "in the reader '\($0)'" } ?? "in any PC/SC reader"
+            throw CommandFailure("cannot reach the card: no card \(place)")
+        } catch {
+            throw CommandFailure("cannot reach the card: \(pcscMessage(error))")
+        }
     }
 
     /// The reader's name for PC/SC: nil for "any reader holding a card".

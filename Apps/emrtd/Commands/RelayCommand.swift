@@ -12,7 +12,7 @@ enum RelayCommand: Command {
     static let name = "relay"
     static let summary = "have a validation server (emrtd serve) read a chip through this machine"
     static let usage = """
-        usage: emrtd relay (--reader NAME | --simulator [DIR] [--specimen-out OUT] [--pace NAME[:PARAM]]... [--no-pace]
+        usage: emrtd relay (--reader NAME [--wait SECONDS] | --simulator [DIR] [--specimen-out OUT] [--pace NAME[:PARAM]]... [--no-pace]
                             [--pace-only] [--chip-can CAN])
                            --server URL --client-id ID [--validation-id ID] [--header NAME:VALUE]...
                            (--mrz DOCNUMBER DATEOFBIRTH DATEOFEXPIRY | --can CAN | --mrz-lines LINE...)
@@ -27,7 +27,8 @@ enum RelayCommand: Command {
         object with code, reason, postConfirmed, apdus and the result when the tenant receives it).
         --header NAME:VALUE is forwarded to the tenant's result server. --ca trusts a CA (PEM) for
         wss://. --timeout (default 30 s) bounds each wait for the server.
-        --reader NAME relays a card in that PC/SC reader ("" for the only one with a card);
+        --reader NAME relays a card in that PC/SC reader ("" for the only one with a card),
+        waiting --wait SECONDS for it (default 10);
         --simulator relays the chip simulator in this process (DIR: its files; without DIR a
         specimen made now). --specimen-out OUT writes that specimen's files (the dump layout) and
         its CSCA (OUT/csca.pem) to OUT; without --server it does only that, so that servers can
@@ -44,6 +45,7 @@ enum RelayCommand: Command {
 
     static func run(_ arguments: inout ArgumentReader) throws -> Int32 {
         let readerName = try arguments.option("--reader")
+        let readerWait = try ReaderOptions.readWait(&arguments)
         let simulator = arguments.variadic("--simulator")
         let specimenOutput = try arguments.option("--specimen-out")
         let chipOptions = try SimulatedChipOptions.read(&arguments)
@@ -84,6 +86,7 @@ enum RelayCommand: Command {
             throw UsageError("give either --reader NAME or --simulator [DIR]")
         }
         guard (simulator?.count ?? 0) <= 1 else { throw UsageError("--simulator takes at most one directory") }
+        guard readerWait == nil || readerName != nil else { throw UsageError("--wait waits for a card in a --reader") }
         guard simulator != nil || (!chipOptions.given && specimenOutput == nil) else {
             throw UsageError(
                 "--pace, --no-pace, --pace-only, --chip-can and --specimen-out describe the simulated chip")
@@ -109,14 +112,8 @@ enum RelayCommand: Command {
             }
             transport = SimulatedChip(configuration: chipOptions.configuration(files: files, credentials: credentials))
         } else {
-            do throws(TransportError) {
-                let context = try PCSCContext()
-                let reader = try context.waitForCard(
-                    in: readerName?.isEmpty == false ? readerName : nil, timeout: .seconds(10))
-                transport = try context.connect(reader: reader.name, timeout: .seconds(5))
-            } catch {
-                throw CommandFailure("cannot reach the card: \(error)")
-            }
+            transport = try ReaderOptions(name: readerName, wait: readerWait ?? .seconds(10), timeout: .seconds(5))
+                .connect()
         }
         if let dropAfter { transport = VanishingTransport(transport, after: dropAfter) }
 

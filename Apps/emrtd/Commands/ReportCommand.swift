@@ -76,10 +76,11 @@ enum ReportCommand: Command {
 struct WithoutChipProtocols: ChipAccessProcedure {
     let base = StandardChipAccess()
 
-    func open(_ transport: any CardTransport, accessKey: AccessKey, log: @escaping @Sendable (String) -> Void)
-        throws(ReadError) -> OpenedChip
-    {
-        var opened = try base.open(transport, accessKey: accessKey, log: log)
+    func open(
+        _ transport: any CardTransport, accessKey: AccessKey, observer: (any PlainAPDUObserver)?,
+        log: @escaping @Sendable (String) -> Void
+    ) throws(ReadError) -> OpenedChip {
+        var opened = try base.open(transport, accessKey: accessKey, observer: observer, log: log)
         opened.channel = nil
         return opened
     }

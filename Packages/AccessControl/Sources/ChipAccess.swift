@@ -27,10 +27,10 @@ public struct ChipSession: Sendable {
 
     public init(
         access: EstablishedAccess, session: SecureMessagingSession, link: any CardTransport, cardAccess: [UInt8]?,
-        warnings: [String] = []
+        warnings: [String] = [], observer: (any PlainAPDUObserver)? = nil
     ) {
         self.access = access
-        channel = SecureChannel(base: link, session: session)
+        channel = SecureChannel(base: link, session: session, observer: observer)
         self.cardAccess = cardAccess
         self.warnings = warnings
         fileReader = FileReader(transport: channel)
@@ -48,7 +48,8 @@ public struct ChipSession: Sendable {
 /// allow it) the eMRTD application is selected in plain and BAC runs.
 public enum ChipAccess {
     /// Opens the chip on `link` with `accessKey`. Nonces and ephemeral keys come from `random`;
-    /// every step goes to `log` (never a secret).
+    /// every step goes to `log` (never a secret); `observer` sees every plain command and answer
+    /// of the secure channel from its first command (the debug log).
     ///
     /// - Throws: `AccessControlError`; a wrong password is `.accessDenied` with the protocol that
     ///   found it (PACE's mutual authentication answering 6300, or BAC); a CAN on a document without
@@ -59,10 +60,12 @@ public enum ChipAccess {
     /// that the chip refuses gets a reason saying that the printed check digits may differ.
     public static func open(
         _ link: any CardTransport, accessKey: AccessKey, preferences: ChipAccessPreferences = ChipAccessPreferences(),
-        random: RandomSource = .system, log: @Sendable (String) -> Void = { _ in }
+        random: RandomSource = .system, observer: (any PlainAPDUObserver)? = nil,
+        log: @Sendable (String) -> Void = { _ in }
     ) throws(AccessControlError) -> ChipSession {
         do throws(AccessControlError) {
-            var session = try openChip(link, accessKey: accessKey, preferences: preferences, random: random, log: log)
+            var session = try openChip(
+                link, accessKey: accessKey, preferences: preferences, random: random, observer: observer, log: log)
             session.warnings += accessKey.wrongPrintedCheckDigits.map {
                 "the MRZ's printed check digit of the \($0.rawValue) does not match its field; the chip was opened "
                     + "with the printed one, as the document was issued"
@@ -80,7 +83,7 @@ public enum ChipAccess {
 
     private static func openChip(
         _ link: any CardTransport, accessKey: AccessKey, preferences: ChipAccessPreferences, random: RandomSource,
-        log: @Sendable (String) -> Void
+        observer: (any PlainAPDUObserver)?, log: @Sendable (String) -> Void
     ) throws(AccessControlError) -> ChipSession {
         selectMasterFile(link)
         let cardAccess = try readCardAccess(link)
@@ -94,7 +97,7 @@ public enum ChipAccess {
             if let infos,
                 let session = try establishPACE(
                     offers, cardAccess: cardAccess, securityInfos: infos, accessKey: accessKey, link: link,
-                    random: random, log: log, failures: &failures)
+                    random: random, observer: observer, log: log, failures: &failures)
             {
                 return session
             }
@@ -126,7 +129,8 @@ public enum ChipAccess {
         try selectApplication(link)
         let session = try BasicAccessControl.establish(accessKey: accessKey, over: link, random: random)
         log("BAC established")
-        return ChipSession(access: .bac, session: session, link: link, cardAccess: cardAccess, warnings: warnings)
+        return ChipSession(
+            access: .bac, session: session, link: link, cardAccess: cardAccess, warnings: warnings, observer: observer)
     }
 
     /// Tries `offers` in order and returns the session of the first that establishes PACE (the
@@ -135,7 +139,8 @@ public enum ChipAccess {
     /// the link, ends the procedure.
     static func establishPACE(
         _ offers: [PACEOffer], cardAccess: [UInt8], securityInfos: SecurityInfos, accessKey: AccessKey,
-        link: any CardTransport, random: RandomSource, log: (String) -> Void, failures: inout [AccessControlError]
+        link: any CardTransport, random: RandomSource, observer: (any PlainAPDUObserver)?, log: (String) -> Void,
+        failures: inout [AccessControlError]
     ) throws(AccessControlError) -> ChipSession? {
         for offer in offers {
             log("PACE: trying \(offer)")
@@ -144,7 +149,7 @@ public enum ChipAccess {
                     offer, cardAccess: securityInfos, accessKey: accessKey, over: link, random: random, log: log)
                 var session = ChipSession(
                     access: .pace(established.result), session: established.session, link: link,
-                    cardAccess: cardAccess)
+                    cardAccess: cardAccess, observer: observer)
                 if offer.paceProtocol.mapping == .chipAuthenticationMapping {
                     session.cardSecurity = try readCardSecurity(over: session.channel, log: log)
                 }

@@ -11,11 +11,13 @@ import Transport
 /// fallbacks). `EmrtdReader` runs everything after that: which files, in which order (`ReadPlan`),
 /// progress, verdicts and the document. Tests put a scripted chip behind this seam.
 public protocol ChipAccessProcedure: Sendable {
-    /// Opens the chip on `transport` with `accessKey`. Steps go to `log` (never a secret).
+    /// Opens the chip on `transport` with `accessKey`. Steps go to `log` (never a secret); the
+    /// secure channel's plain commands and answers go to `observer` (nil when nobody listens).
     /// Throws `ReadError` (`accessControl` when the key is refused or no protocol fits, a
     /// transport kind when the link fails).
     func open(
-        _ transport: any CardTransport, accessKey: AccessKey, log: @escaping @Sendable (String) -> Void
+        _ transport: any CardTransport, accessKey: AccessKey, observer: (any PlainAPDUObserver)?,
+        log: @escaping @Sendable (String) -> Void
     ) throws(ReadError) -> OpenedChip
 }
 

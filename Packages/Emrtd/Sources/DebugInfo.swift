@@ -6,8 +6,10 @@ import Transport
 
 /// What happened during a read, for whoever has to find out why a chip misbehaved: every step
 /// and APDU with its time since the read began (APDUs as they crossed the wire, so encrypted
-/// under secure messaging, and BAC/PACE cryptograms redacted; no MRZ, CAN or key ever appears),
-/// and on errors the files read before the failure.
+/// under secure messaging, and BAC/PACE cryptograms redacted; under secure messaging each plain
+/// command and answer beside its protected form, data that may be secret or personal shown as
+/// its length only; no MRZ, CAN or key ever appears), and on errors the files read before the
+/// failure.
 public struct DebugInfo: Sendable, Hashable, JSONRepresentable {
     /// Empty unless `ReaderConfig.debug` was set.
     public var events: [DebugEvent]
@@ -68,6 +70,16 @@ final class DebugRecorder: Sendable {
         DebugInfo(
             events: entries.withLock { $0 }, filesRead: filesRead, apduCount: apduLog.count,
             bytesTransferred: apduLog.bytesMoved, durationMs: elapsedMilliseconds)
+    }
+}
+
+/// The secure channel's plain side in the debug log: the plain command before its protected
+/// form (which `RecordingTransport` notes when it comes back), the plain answer after it.
+extension DebugRecorder: PlainAPDUObserver {
+    func willProtect(_ command: CommandAPDU) { note(APDULog.plainDescription(of: command)) }
+
+    func didUnprotect(_ response: ResponseAPDU, of command: CommandAPDU) {
+        note(APDULog.plainDescription(of: response))
     }
 }
 

@@ -125,7 +125,9 @@ struct ReadProcedure {
         listener?.onAccessEstablishmentStarted()
         recorder.note("access control started")
         let recorder = self.recorder
-        let opened = try chipAccess.open(link, accessKey: accessKey) { recorder.note($0) }
+        let opened = try chipAccess.open(
+            link, accessKey: accessKey, observer: recorder.isEnabled ? recorder : nil
+        ) { recorder.note($0) }
         recorder.note("access control done: \(opened.access.accessControlProtocol.rawValue)")
         files.cardAccess = opened.cardAccess
         files.cardSecurity = opened.cardSecurity

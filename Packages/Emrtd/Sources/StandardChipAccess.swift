@@ -20,12 +20,14 @@ public struct StandardChipAccess: ChipAccessProcedure {
     }
 
     public func open(
-        _ transport: any CardTransport, accessKey: AccessKey, log: @escaping @Sendable (String) -> Void
+        _ transport: any CardTransport, accessKey: AccessKey, observer: (any PlainAPDUObserver)?,
+        log: @escaping @Sendable (String) -> Void
     ) throws(ReadError) -> OpenedChip {
         let session: ChipSession
         do throws(AccessControlError) {
             session = try ChipAccess.open(
-                transport, accessKey: accessKey, preferences: preferences, random: random, log: log)
+                transport, accessKey: accessKey, preferences: preferences, random: random, observer: observer,
+                log: log)
         } catch {
             if let transportError = error.transportError {
                 throw ReadError(transport: transportError, during: error.description)

@@ -15,12 +15,8 @@ public enum DumpLayout {
     public static func write(
         _ document: TravelDocument, to directory: URL, countrySigningCertificate: [UInt8]? = nil
     ) throws(OutputError) {
+        try write(document.ldsMasterFile, to: directory)
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            for kind in document.ldsMasterFile.filesRead {
-                guard let bytes = document.ldsMasterFile[kind] else { continue }
-                try Data(bytes).write(to: directory.appendingPathComponent(kind.dumpFileName))
-            }
             for (name, image) in namedImages(document) {
                 try Data(image.bytes).write(
                     to: directory.appendingPathComponent("\(name).\(image.format.fileExtension)"))
@@ -29,6 +25,20 @@ public enum DumpLayout {
             if let countrySigningCertificate {
                 try Data(countrySigningCertificate).write(
                     to: directory.appendingPathComponent(countrySigningCertificateName))
+            }
+        } catch {
+            throw OutputError(.cannotWrite, "cannot write to \(directory.path): \(error.localizedDescription)")
+        }
+    }
+
+    /// Writes the files of `files` into `directory` (created): a failed read's files read before
+    /// the failure (`ReadError.debugInfo.filesRead`), or a document's.
+    public static func write(_ files: LdsMasterFile, to directory: URL) throws(OutputError) {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            for kind in files.filesRead {
+                guard let bytes = files[kind] else { continue }
+                try Data(bytes).write(to: directory.appendingPathComponent(kind.dumpFileName))
             }
         } catch {
             throw OutputError(.cannotWrite, "cannot write to \(directory.path): \(error.localizedDescription)")

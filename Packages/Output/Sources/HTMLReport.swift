@@ -251,7 +251,8 @@ public enum HTMLReport {
     }
 
     /// The read's steps and APDUs as the debug log recorded them (under secure messaging the
-    /// protected APDUs; access-control cryptograms are redacted by the recorder).
+    /// protected APDUs with the plain command and answer beside them, plain data that may be
+    /// secret or personal as its length; access-control cryptograms are redacted by the recorder).
     static func timelineSection(_ debugInfo: DebugInfo?) -> String {
         guard let debugInfo else { return "" }
         var html =

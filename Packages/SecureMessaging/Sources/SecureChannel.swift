@@ -19,10 +19,13 @@ import Transport
 public final class SecureChannel: CardTransport {
     public let base: any CardTransport
     private let session: Mutex<SecureMessagingSession>
+    /// Sees each command before it is protected and each answer once verified (the debug log).
+    public let observer: (any PlainAPDUObserver)?
 
-    public init(base: any CardTransport, session: SecureMessagingSession) {
+    public init(base: any CardTransport, session: SecureMessagingSession, observer: (any PlainAPDUObserver)? = nil) {
         self.base = base
         self.session = Mutex(session)
+        self.observer = observer
     }
 
     public var supportsExtendedLength: Bool { base.supportsExtendedLength }
@@ -52,7 +55,8 @@ public final class SecureChannel: CardTransport {
     /// command (and advanced its SSC) is unknown.
     public func exchange(_ command: CommandAPDU) throws(SecureMessagingError) -> ResponseAPDU {
         let extendedLengthAvailable = base.supportsExtendedLength
-        return try session.withLock { session throws(SecureMessagingError) -> ResponseAPDU in
+        observer?.willProtect(command)
+        let plain = try session.withLock { session throws(SecureMessagingError) -> ResponseAPDU in
             let protected = try session.wrap(command, extendedLengthAvailable: extendedLengthAvailable)
             let response: ResponseAPDU
             do throws(TransportError) {
@@ -64,6 +68,8 @@ public final class SecureChannel: CardTransport {
             }
             return try session.unwrap(response)
         }
+        observer?.didUnprotect(plain, of: command)
+        return plain
     }
 
     public func transmit(_ command: CommandAPDU) throws(TransportError) -> ResponseAPDU {

@@ -80,8 +80,11 @@ public final class APDULog: Sendable {
 
         /// The command's name for people reading the log (ISO/IEC 7816-4, ICAO 9303-11): `SELECT
         /// EF.COM`, `READ BINARY`, `GENERAL AUTHENTICATE`…, with `(SM)` when the class byte says
-        /// secure messaging (then the file is inside the cryptogram and not named).
-        public var commandName: String {
+        /// secure messaging (then the file is inside the cryptogram and not named; a plain SELECT
+        /// names it, and so does a plain READ BINARY by short file identifier).
+        public var commandName: String { Self.commandName(header: header, data: commandData) }
+
+        static func commandName(header: [UInt8], data commandData: LoggedBytes) -> String {
             let secure = header[0] & 0x0C == 0x0C
             var name: String
             switch header[1] {
@@ -104,6 +107,10 @@ public final class APDULog: Sendable {
             if header[1] == 0xA4, !secure, case .clear(let data) = commandData, let file = Self.fileNames[data] {
                 name += " " + file
             }
+            // READ BINARY by short file identifier (P1 bit 8): the file's identifier ends in it.
+            if header[1] == 0xB0, !secure, header[2] & 0x80 != 0, let file = Self.fileNames[[0x01, header[2] & 0x1F]] {
+                name += " " + file
+            }
             return secure ? name + " (SM)" : name
         }
 
@@ -117,7 +124,7 @@ public final class APDULog: Sendable {
             return names
         }()
 
-        private static func describe(_ bytes: LoggedBytes) -> String {
+        static func describe(_ bytes: LoggedBytes) -> String {
             switch bytes {
             case .clear(let bytes): Hex.encode(bytes, separator: " ")
             case .redacted(let count): "<\(count) bytes redacted>"

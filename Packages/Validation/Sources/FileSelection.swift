@@ -11,10 +11,11 @@ struct SelectedFileAccess: ChipAccessProcedure {
     let base: any ChipAccessProcedure
     let selection: FilesToRead
 
-    func open(_ transport: any CardTransport, accessKey: AccessKey, log: @escaping @Sendable (String) -> Void)
-        throws(ReadError) -> OpenedChip
-    {
-        var opened = try base.open(transport, accessKey: accessKey, log: log)
+    func open(
+        _ transport: any CardTransport, accessKey: AccessKey, observer: (any PlainAPDUObserver)?,
+        log: @escaping @Sendable (String) -> Void
+    ) throws(ReadError) -> OpenedChip {
+        var opened = try base.open(transport, accessKey: accessKey, observer: observer, log: log)
         if let wanted = selection.dataGroups {
             opened.files = SelectedFiles(base: opened.files, wanted: wanted)
         }
