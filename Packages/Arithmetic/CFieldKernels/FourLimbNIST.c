@@ -9,6 +9,7 @@
 
 #if defined(__x86_64__)
 #include <cpuid.h>
+#include <immintrin.h>
 #endif
 
 typedef emrtd_limb u64;
@@ -527,35 +528,37 @@ ALWAYS_INLINE void finv(u64 r[4], const u64 a[4], int prime, int adx) {
     }
 }
 
-/// dbl-2001-b for a = -3, in place.
+/// dbl-2001-b for a = -3, in place. Ordered for the critical path δ → (X - δ)(X + δ) → α² → Y3, with
+/// the independent γ, β, Z3 and γ² in between, so that the products overlap in the core.
 ALWAYS_INLINE void point_double(u64 q[12], int prime, int adx) {
     u64 *x = q, *y = q + 4, *z = q + 8;
-    u64 delta[4], gamma[4], beta[4], t0[4], t1[4], alpha[4], beta4[4], x3[4];
+    u64 delta[4], gamma[4], gamma2[4], beta[4], t0[4], t1[4], t2[4], alpha[4], x3[4], z3[4];
     fsqr(delta, z, prime, adx);
     fsqr(gamma, y, prime, adx);
-    fmul(beta, x, gamma, prime, adx);
     fsub(t0, x, delta, prime);
     fadd(t1, x, delta, prime);
+    fadd(t2, y, z, prime);
     fmul(t0, t0, t1, prime, adx);
+    fmul(beta, x, gamma, prime, adx);
+    fsqr(t2, t2, prime, adx);
     fadd(alpha, t0, t0, prime);
     fadd(alpha, alpha, t0, prime);
-    fadd(t0, y, z, prime);
-    fsqr(t0, t0, prime, adx);
-    fsub(t0, t0, gamma, prime);
-    fsub(z, t0, delta, prime);
-    fadd(beta4, beta, beta, prime);
-    fadd(beta4, beta4, beta4, prime);
+    fsqr(gamma2, gamma, prime, adx);
     fsqr(x3, alpha, prime, adx);
-    fadd(t0, beta4, beta4, prime);
+    fadd(beta, beta, beta, prime);
+    fadd(beta, beta, beta, prime);
+    fsub(t2, t2, gamma, prime);
+    fsub(z3, t2, delta, prime);
+    fadd(t0, beta, beta, prime);
     fsub(x3, x3, t0, prime);
-    fsqr(t1, gamma, prime, adx);
-    fadd(t1, t1, t1, prime);
-    fadd(t1, t1, t1, prime);
-    fadd(t1, t1, t1, prime);
-    fsub(t0, beta4, x3, prime);
+    fadd(gamma2, gamma2, gamma2, prime);
+    fadd(gamma2, gamma2, gamma2, prime);
+    fadd(gamma2, gamma2, gamma2, prime);
+    fsub(t0, beta, x3, prime);
     fmul(y, alpha, t0, prime, adx);
-    fsub(y, y, t1, prime);
+    fsub(y, y, gamma2, prime);
     copy4(x, x3);
+    copy4(z, z3);
 }
 
 /// add-2007-bl.
@@ -673,13 +676,33 @@ static int cpu_has_adx(void) {
 #endif
 }
 
-static int use_adx = 0;
+/// AVX2, and the operating system saving the YMM registers (OSXSAVE, XCR0 bits 1 and 2).
+static int cpu_has_avx2(void) {
+#if defined(__x86_64__)
+    unsigned int eax, ebx, ecx, edx;
+    if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx) || (ecx & (1u << 27)) == 0) return 0;
+    unsigned int xcr0, xcr0High;
+    __asm__("xgetbv" : "=a"(xcr0), "=d"(xcr0High) : "c"(0));
+    if ((xcr0 & 6) != 6) return 0;
+    if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return 0;
+    return (ebx & (1u << 5)) != 0;
+#else
+    return 0;
+#endif
+}
 
-__attribute__((constructor)) static void choose_kernel(void) { use_adx = cpu_has_adx(); }
+static int use_adx = 0;
+static int use_avx2 = 0;
+
+__attribute__((constructor)) static void choose_kernel(void) {
+    use_adx = cpu_has_adx();
+    use_avx2 = cpu_has_avx2();
+}
 
 int emrtd_field_kernel_is_adx(void) { return __atomic_load_n(&use_adx, __ATOMIC_RELAXED); }
 
 int emrtd_field_select_kernel(int adx) {
+    __atomic_store_n(&use_avx2, adx && cpu_has_avx2(), __ATOMIC_RELAXED);
     return __atomic_exchange_n(&use_adx, adx && cpu_has_adx(), __ATOMIC_RELAXED);
 }
 
@@ -724,7 +747,44 @@ ALWAYS_INLINE void select_entry(u64 *out, const u64 *table, int count, int limbs
     for (int limb = 0; limb < limbs; limb++) out[limb] = acc[limb];
 }
 
+#if defined(__x86_64__)
+/// The same with 256-bit vectors: the mask comes from a vector comparison of a running counter with
+/// the index (no branch), and every entry is loaded and masked.
+ALWAYS_INLINE __attribute__((target("avx2"))) void select_entry_avx2(u64 *out, const u64 *table, int count,
+                                                                     int limbs, int index) {
+    const __m256i wanted = _mm256_set1_epi64x(index);
+    const __m256i one = _mm256_set1_epi64x(1);
+    __m256i counter = _mm256_setzero_si256();
+    __m256i acc0 = _mm256_setzero_si256(), acc1 = _mm256_setzero_si256(), acc2 = _mm256_setzero_si256();
+    for (int candidate = 0; candidate < count; candidate++) {
+        __m256i mask = _mm256_cmpeq_epi64(counter, wanted);
+        const __m256i *entry = (const __m256i *)(table + (long)candidate * limbs);
+        acc0 = _mm256_or_si256(acc0, _mm256_and_si256(_mm256_loadu_si256(entry), mask));
+        acc1 = _mm256_or_si256(acc1, _mm256_and_si256(_mm256_loadu_si256(entry + 1), mask));
+        if (limbs == 12) acc2 = _mm256_or_si256(acc2, _mm256_and_si256(_mm256_loadu_si256(entry + 2), mask));
+        counter = _mm256_add_epi64(counter, one);
+    }
+    _mm256_storeu_si256((__m256i *)out, acc0);
+    _mm256_storeu_si256((__m256i *)(out + 4), acc1);
+    if (limbs == 12) _mm256_storeu_si256((__m256i *)(out + 8), acc2);
+}
+
+__attribute__((target("avx2"))) static void select_avx2(u64 *out, const u64 *table, int count, int limbs, int index) {
+    if (limbs == 8) {
+        select_entry_avx2(out, table, count, 8, index);
+    } else {
+        select_entry_avx2(out, table, count, 12, index);
+    }
+}
+#endif
+
 void emrtd_select_entry(u64 *out, const u64 *table, int count, int limbs, int index) {
+#if defined(__x86_64__)
+    if (__atomic_load_n(&use_avx2, __ATOMIC_RELAXED)) {
+        select_avx2(out, table, count, limbs, index);
+        return;
+    }
+#endif
     if (limbs == 8) {
         select_entry(out, table, count, 8, index);
     } else {

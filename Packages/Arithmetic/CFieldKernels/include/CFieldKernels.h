@@ -18,8 +18,8 @@ _Static_assert(sizeof(emrtd_limb) == 8, "64-bit limbs");
 
 /// 1 when the MULX/ADX kernel serves the calls below, 0 for the portable one.
 int emrtd_field_kernel_is_adx(void);
-/// Chooses the kernel (1: MULX/ADX, ignored without the CPU's support; 0: portable) and returns the
-/// previous choice. For tests, which run both: the choice is process-wide, and both kernels give
+/// Chooses the kernel (1: MULX/ADX and AVX2 table reads, each as far as the CPU has it; 0: portable
+/// products and 64-bit table reads) and returns the previous MULX/ADX choice. For tests, which run both: the choice is process-wide, and both kernels give
 /// the same results, so a concurrent caller sees no difference.
 int emrtd_field_select_kernel(int adx);
 
