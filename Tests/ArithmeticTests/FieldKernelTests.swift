@@ -79,7 +79,6 @@ import Testing
             let (a, b) = (element(x), element(y))
             #expect(value(F.multiply(a, b)) == x.multiplied(by: y, modulo: modulus), "\(x) · \(y)")
             #expect(value(F.square(a)) == x.multiplied(by: x, modulo: modulus), "\(x)²")
-            #expect(value(F.add(a, b)) == x.adding(y, modulo: modulus))
             #expect(value(F.subtract(a, b)) == x.subtracting(y, modulo: modulus))
             #expect(value(F.conditionallyNegate(a, condition: 1)) == BigInt(0).subtracting(x, modulo: modulus))
             #expect(value(F.conditionallyNegate(a, condition: 0)) == x)

@@ -110,7 +110,9 @@ struct CFourLimbKernels {
     let addAffine: PointSum
 }
 
-/// Field arithmetic shared by the four-limb primes; every operation regular (masks, no branches).
+/// Field arithmetic of the four-limb primes outside the point formulas (normalisation, tables, signs,
+/// ECDSA's comparison): products, squares and inversion through the C kernels, subtraction and
+/// negation here. Every operation regular (masks, no branches).
 enum FourLimbField<Prime: FourLimbPrime> {
     @inline(__always)
     static func multiply(_ a: FieldElement4, _ b: FieldElement4) -> FieldElement4 {
@@ -131,35 +133,6 @@ enum FourLimbField<Prime: FourLimbPrime> {
 
     @inline(__always)
     static func invert(_ a: FieldElement4) -> FieldElement4 { a.applying(Prime.kernels.invert) }
-
-    /// r - p if r + carry·2^256 ≥ p, else r (r + carry·2^256 < 2p), by a mask.
-    @inline(__always)
-    static func reduceOnce(_ r: FieldElement4, carry: Limb) -> FieldElement4 {
-        let p = Prime.modulus
-        var d = UInt128(r.l0) &- UInt128(p.l0)
-        let d0 = Limb(truncatingIfNeeded: d)
-        d = UInt128(r.l1) &- UInt128(p.l1) &- (d >> 127)
-        let d1 = Limb(truncatingIfNeeded: d)
-        d = UInt128(r.l2) &- UInt128(p.l2) &- (d >> 127)
-        let d2 = Limb(truncatingIfNeeded: d)
-        d = UInt128(r.l3) &- UInt128(p.l3) &- (d >> 127)
-        let d3 = Limb(truncatingIfNeeded: d)
-        let keepDifference = carry | (Limb(truncatingIfNeeded: d >> 127) ^ 1)
-        return r.selecting(FieldElement4(d0, d1, d2, d3), mask: 0 &- keepDifference)
-    }
-
-    @inline(__always)
-    static func add(_ a: FieldElement4, _ b: FieldElement4) -> FieldElement4 {
-        var s = UInt128(a.l0) &+ UInt128(b.l0)
-        let s0 = Limb(truncatingIfNeeded: s)
-        s = UInt128(a.l1) &+ UInt128(b.l1) &+ (s >> 64)
-        let s1 = Limb(truncatingIfNeeded: s)
-        s = UInt128(a.l2) &+ UInt128(b.l2) &+ (s >> 64)
-        let s2 = Limb(truncatingIfNeeded: s)
-        s = UInt128(a.l3) &+ UInt128(b.l3) &+ (s >> 64)
-        let s3 = Limb(truncatingIfNeeded: s)
-        return reduceOnce(FieldElement4(s0, s1, s2, s3), carry: Limb(truncatingIfNeeded: s >> 64))
-    }
 
     @inline(__always)
     static func subtract(_ a: FieldElement4, _ b: FieldElement4) -> FieldElement4 {
