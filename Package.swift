@@ -21,7 +21,8 @@ let libraries: [Library] = [
     Library(name: "JSON", dependencies: []),
     Library(name: "ICAO", dependencies: ["ASN1", "JSON", "Arithmetic", "Secrets"]),
     Library(name: "MRZ", dependencies: ["JSON", "Secrets"], testResources: [.copy("Fixtures")]),
-    Library(name: "Arithmetic", dependencies: ["CGMP", "Secrets"], testDependencies: ["OpenSSLReference"]),
+    Library(
+        name: "Arithmetic", dependencies: ["CGMP", "CFieldKernels", "Secrets"], testDependencies: ["OpenSSLReference"]),
     Library(name: "CryptoPrimitives", dependencies: ["COpenSSL", "ICAO", "Secrets"]),
     Library(name: "Transport", dependencies: ["ASN1"]),
     Library(name: "PCSC", dependencies: ["Transport", "CPCSCLite"]),
@@ -71,7 +72,10 @@ let package = Package(
             // pcsc-lite as a C target, not a system library: pkg-config's flags for it carry
             // -pthread, which SwiftPM refuses with a warning on every build (include/pcsclite.h).
             .target(
-                name: "CPCSCLite", path: "Packages/System/CPCSCLite", linkerSettings: [.linkedLibrary("pcsclite")])
+                name: "CPCSCLite", path: "Packages/System/CPCSCLite", linkerSettings: [.linkedLibrary("pcsclite")]),
+            // Arithmetic's field kernels in C (P-256, P-224: MULX/ADCX/ADOX chosen by CPUID, or portable):
+            // written here, part of Arithmetic, a target of its own only because SwiftPM compiles C apart.
+            .target(name: "CFieldKernels", path: "Packages/Arithmetic/CFieldKernels"),
         ]
         + libraries.map {
             .target(name: $0.name, dependencies: $0.dependencies, path: "Packages/\($0.name)/Sources")

@@ -1,3 +1,5 @@
+import CFieldKernels
+
 /// Scalar multiplication written for one curve whose prime has a dedicated field: the generic back end
 /// (`JacobianArithmetic` over `MontgomeryField`) keeps field elements in memory and dispatches every
 /// operation on the field's shape, which left P-256 and P-224 at 0.4–0.6× OpenSSL's dedicated code.
@@ -47,6 +49,18 @@ struct FieldElement4: Sendable {
 
     static let zero = FieldElement4(0, 0, 0, 0)
 
+    /// The result of a C function of one element (`CFieldKernels`), through a copy's four limbs.
+    @inline(__always)
+    func applying(
+        _ function: @convention(c) (UnsafeMutablePointer<Limb>?, UnsafePointer<Limb>?) -> Void
+    ) -> FieldElement4 {
+        var r = self
+        withUnsafeMutablePointer(to: &r) { pointer in
+            pointer.withMemoryRebound(to: Limb.self, capacity: 4) { function($0, $0) }
+        }
+        return r
+    }
+
     /// 1 when zero, else 0, without branching.
     @inline(__always)
     var isZeroMask: Limb {
@@ -63,131 +77,62 @@ struct FieldElement4: Sendable {
     }
 }
 
-/// a·b + c + d as (low, high): never overflows 128 bits.
-@inline(__always)
-private func multiplyAdd(_ a: Limb, _ b: Limb, _ c: Limb, _ d: Limb) -> (Limb, Limb) {
-    let sum = UInt128(a) &* UInt128(b) &+ UInt128(c) &+ UInt128(d)
-    return (Limb(truncatingIfNeeded: sum), Limb(truncatingIfNeeded: sum >> 64))
-}
-
-/// A four-limb prime with a reduction written for its form, and the Fermat inversion chain for it.
+/// A four-limb prime whose products, inversion and point formulas are C kernels of its own
+/// (`CFieldKernels`: MULX/ADCX/ADOX when the CPU has them, else portable; CPUID decides at load).
+/// Swift's code for the same products spent about twice the instructions of OpenSSL's assembly.
 protocol FourLimbPrime {
     static var modulus: FieldElement4 { get }
     /// The field's one in Montgomery form (R mod p).
     static var one: FieldElement4 { get }
-    /// t/R mod p for the eight-limb t < p·R.
-    static func reduce(
-        _ t0: Limb, _ t1: Limb, _ t2: Limb, _ t3: Limb, _ t4: Limb, _ t5: Limb, _ t6: Limb,
-        _ t7: Limb
-    ) -> FieldElement4
-    /// a^(p-2): a fixed addition chain, so regular whatever a is.
-    static func invert(_ a: FieldElement4) -> FieldElement4
+    static var kernels: CFourLimbKernels { get }
 }
 
-/// Field arithmetic shared by the four-limb primes; every operation regular (masks, no branches).
+/// One prime's C kernels. Field elements are four limbs, points twelve (`JacobianPoint4`'s X, Y, Z).
+struct CFourLimbKernels {
+    typealias Unary = @convention(c) (UnsafeMutablePointer<Limb>?, UnsafePointer<Limb>?) -> Void
+    typealias Binary =
+        @convention(c) (UnsafeMutablePointer<Limb>?, UnsafePointer<Limb>?, UnsafePointer<Limb>?) -> Void
+    typealias PointSum =
+        @convention(c) (
+            UnsafeMutablePointer<Limb>?, UnsafePointer<Limb>?, UnsafePointer<Limb>?, UnsafeMutablePointer<Limb>?
+        ) -> Void
+    /// a·b/R mod p.
+    let multiply: Binary
+    /// a²/R mod p.
+    let square: Unary
+    /// a^(p-2), by a fixed addition chain (regular).
+    let invert: Unary
+    /// A point doubled n times in place (dbl-2001-b, a = -3).
+    let double: @convention(c) (UnsafeMutablePointer<Limb>?, Int32) -> Void
+    /// add-2007-bl, writing the masks H = 0 and R = 0.
+    let add: PointSum
+    /// madd-2007-bl (second point affine), writing the same masks.
+    let addAffine: PointSum
+}
+
+/// Field arithmetic of the four-limb primes outside the point formulas (normalisation, tables, signs,
+/// ECDSA's comparison): products, squares and inversion through the C kernels, subtraction and
+/// negation here. Every operation regular (masks, no branches).
 enum FourLimbField<Prime: FourLimbPrime> {
     @inline(__always)
     static func multiply(_ a: FieldElement4, _ b: FieldElement4) -> FieldElement4 {
-        var c: Limb
-        var t0: Limb
-        var t1: Limb
-        var t2: Limb
-        var t3: Limb
-        var t4: Limb
-        var t5: Limb
-        var t6: Limb
-        var t7: Limb
-        (t0, c) = multiplyAdd(a.l0, b.l0, 0, 0)
-        (t1, c) = multiplyAdd(a.l1, b.l0, 0, c)
-        (t2, c) = multiplyAdd(a.l2, b.l0, 0, c)
-        (t3, t4) = multiplyAdd(a.l3, b.l0, 0, c)
-        (t1, c) = multiplyAdd(a.l0, b.l1, t1, 0)
-        (t2, c) = multiplyAdd(a.l1, b.l1, t2, c)
-        (t3, c) = multiplyAdd(a.l2, b.l1, t3, c)
-        (t4, t5) = multiplyAdd(a.l3, b.l1, t4, c)
-        (t2, c) = multiplyAdd(a.l0, b.l2, t2, 0)
-        (t3, c) = multiplyAdd(a.l1, b.l2, t3, c)
-        (t4, c) = multiplyAdd(a.l2, b.l2, t4, c)
-        (t5, t6) = multiplyAdd(a.l3, b.l2, t5, c)
-        (t3, c) = multiplyAdd(a.l0, b.l3, t3, 0)
-        (t4, c) = multiplyAdd(a.l1, b.l3, t4, c)
-        (t5, c) = multiplyAdd(a.l2, b.l3, t5, c)
-        (t6, t7) = multiplyAdd(a.l3, b.l3, t6, c)
-        return Prime.reduce(t0, t1, t2, t3, t4, t5, t6, t7)
-    }
-
-    /// The six cross products once, doubled, plus the diagonal: 10 multiplications instead of 16.
-    @inline(__always)
-    static func square(_ a: FieldElement4) -> FieldElement4 {
-        var c: Limb
-        var t1: Limb
-        var t2: Limb
-        var t3: Limb
-        var t4: Limb
-        var t5: Limb
-        var t6: Limb
-        (t1, c) = multiplyAdd(a.l0, a.l1, 0, 0)
-        (t2, c) = multiplyAdd(a.l0, a.l2, 0, c)
-        (t3, t4) = multiplyAdd(a.l0, a.l3, 0, c)
-        (t3, c) = multiplyAdd(a.l1, a.l2, t3, 0)
-        (t4, t5) = multiplyAdd(a.l1, a.l3, t4, c)
-        (t5, t6) = multiplyAdd(a.l2, a.l3, t5, 0)
-        let t7 = t6 >> 63
-        t6 = (t6 << 1) | (t5 >> 63)
-        t5 = (t5 << 1) | (t4 >> 63)
-        t4 = (t4 << 1) | (t3 >> 63)
-        t3 = (t3 << 1) | (t2 >> 63)
-        t2 = (t2 << 1) | (t1 >> 63)
-        t1 = t1 << 1
-        let d0 = UInt128(a.l0) &* UInt128(a.l0)
-        let d1 = UInt128(a.l1) &* UInt128(a.l1)
-        let d2 = UInt128(a.l2) &* UInt128(a.l2)
-        let d3 = UInt128(a.l3) &* UInt128(a.l3)
-        var sum = UInt128(t1) &+ (d0 >> 64)
-        let r1 = Limb(truncatingIfNeeded: sum)
-        sum = UInt128(t2) &+ UInt128(Limb(truncatingIfNeeded: d1)) &+ (sum >> 64)
-        let r2 = Limb(truncatingIfNeeded: sum)
-        sum = UInt128(t3) &+ (d1 >> 64) &+ (sum >> 64)
-        let r3 = Limb(truncatingIfNeeded: sum)
-        sum = UInt128(t4) &+ UInt128(Limb(truncatingIfNeeded: d2)) &+ (sum >> 64)
-        let r4 = Limb(truncatingIfNeeded: sum)
-        sum = UInt128(t5) &+ (d2 >> 64) &+ (sum >> 64)
-        let r5 = Limb(truncatingIfNeeded: sum)
-        sum = UInt128(t6) &+ UInt128(Limb(truncatingIfNeeded: d3)) &+ (sum >> 64)
-        let r6 = Limb(truncatingIfNeeded: sum)
-        sum = UInt128(t7) &+ (d3 >> 64) &+ (sum >> 64)
-        let r7 = Limb(truncatingIfNeeded: sum)
-        return Prime.reduce(Limb(truncatingIfNeeded: d0), r1, r2, r3, r4, r5, r6, r7)
-    }
-
-    /// r - p if r + carry·2^256 ≥ p, else r (r + carry·2^256 < 2p), by a mask.
-    @inline(__always)
-    static func reduceOnce(_ r: FieldElement4, carry: Limb) -> FieldElement4 {
-        let p = Prime.modulus
-        var d = UInt128(r.l0) &- UInt128(p.l0)
-        let d0 = Limb(truncatingIfNeeded: d)
-        d = UInt128(r.l1) &- UInt128(p.l1) &- (d >> 127)
-        let d1 = Limb(truncatingIfNeeded: d)
-        d = UInt128(r.l2) &- UInt128(p.l2) &- (d >> 127)
-        let d2 = Limb(truncatingIfNeeded: d)
-        d = UInt128(r.l3) &- UInt128(p.l3) &- (d >> 127)
-        let d3 = Limb(truncatingIfNeeded: d)
-        let keepDifference = carry | (Limb(truncatingIfNeeded: d >> 127) ^ 1)
-        return r.selecting(FieldElement4(d0, d1, d2, d3), mask: 0 &- keepDifference)
+        var r = a
+        var other = b
+        withUnsafeMutablePointer(to: &r) { pointer in
+            pointer.withMemoryRebound(to: Limb.self, capacity: 4) { product in
+                withUnsafePointer(to: &other) {
+                    $0.withMemoryRebound(to: Limb.self, capacity: 4) { Prime.kernels.multiply(product, product, $0) }
+                }
+            }
+        }
+        return r
     }
 
     @inline(__always)
-    static func add(_ a: FieldElement4, _ b: FieldElement4) -> FieldElement4 {
-        var s = UInt128(a.l0) &+ UInt128(b.l0)
-        let s0 = Limb(truncatingIfNeeded: s)
-        s = UInt128(a.l1) &+ UInt128(b.l1) &+ (s >> 64)
-        let s1 = Limb(truncatingIfNeeded: s)
-        s = UInt128(a.l2) &+ UInt128(b.l2) &+ (s >> 64)
-        let s2 = Limb(truncatingIfNeeded: s)
-        s = UInt128(a.l3) &+ UInt128(b.l3) &+ (s >> 64)
-        let s3 = Limb(truncatingIfNeeded: s)
-        return reduceOnce(FieldElement4(s0, s1, s2, s3), carry: Limb(truncatingIfNeeded: s >> 64))
-    }
+    static func square(_ a: FieldElement4) -> FieldElement4 { a.applying(Prime.kernels.square) }
+
+    @inline(__always)
+    static func invert(_ a: FieldElement4) -> FieldElement4 { a.applying(Prime.kernels.invert) }
 
     @inline(__always)
     static func subtract(_ a: FieldElement4, _ b: FieldElement4) -> FieldElement4 {
@@ -216,19 +161,9 @@ enum FourLimbField<Prime: FourLimbPrime> {
     static func conditionallyNegate(_ a: FieldElement4, condition: Limb) -> FieldElement4 {
         a.selecting(subtract(.zero, a), mask: 0 &- condition)
     }
-
-    /// a^(2^count), by repeated squaring.
-    @inline(__always)
-    static func squared(_ a: FieldElement4, times count: Int) -> FieldElement4 {
-        var r = a
-        for _ in 0..<count { r = square(r) }
-        return r
-    }
 }
 
-/// P-256, p = 2^256 - 2^224 + 2^192 + 2^96 - 1. -1/p ≡ 1 mod 2^64, so each Montgomery row's m is the
-/// low limb itself, and m·p's limbs are m·(2^64 - 1), m·(2^32 - 1), 0, m·(2^64 - 2^32 + 1): shifts and
-/// additions only.
+/// P-256, p = 2^256 - 2^224 + 2^192 + 2^96 - 1.
 enum P256Prime: FourLimbPrime {
     @inline(__always)
     static var modulus: FieldElement4 {
@@ -240,60 +175,15 @@ enum P256Prime: FourLimbPrime {
         FieldElement4(1, 0xFFFF_FFFF_0000_0000, 0xFFFF_FFFF_FFFF_FFFF, 0x0000_0000_FFFF_FFFE)
     }
 
-    /// One row: t[i] vanishes, m·p/2^64 is added into t[i+1…i+4].
     @inline(__always)
-    private static func row(
-        _ m: Limb, _ t1: inout Limb, _ t2: inout Limb, _ t3: inout Limb, _ t4: inout Limb,
-        _ extra: inout UInt128
-    ) {
-        let m128 = UInt128(m)
-        var sum = UInt128(t1) &+ (m128 << 32)
-        t1 = Limb(truncatingIfNeeded: sum)
-        sum = UInt128(t2) &+ (sum >> 64)
-        t2 = Limb(truncatingIfNeeded: sum)
-        sum = UInt128(t3) &+ (m128 << 64) &- (m128 << 32) &+ m128 &+ (sum >> 64)
-        t3 = Limb(truncatingIfNeeded: sum)
-        sum = UInt128(t4) &+ (sum >> 64) &+ extra
-        t4 = Limb(truncatingIfNeeded: sum)
-        extra = sum >> 64
-    }
-
-    @inline(__always)
-    static func reduce(
-        _ t0: Limb, _ t1: Limb, _ t2: Limb, _ t3: Limb, _ t4: Limb, _ t5: Limb, _ t6: Limb,
-        _ t7: Limb
-    ) -> FieldElement4 {
-        var (t1, t2, t3, t4, t5, t6, t7) = (t1, t2, t3, t4, t5, t6, t7)
-        var extra: UInt128 = 0
-        row(t0, &t1, &t2, &t3, &t4, &extra)
-        row(t1, &t2, &t3, &t4, &t5, &extra)
-        row(t2, &t3, &t4, &t5, &t6, &extra)
-        row(t3, &t4, &t5, &t6, &t7, &extra)
-        return FourLimbField<P256Prime>.reduceOnce(
-            FieldElement4(t4, t5, t6, t7), carry: Limb(truncatingIfNeeded: extra))
-    }
-
-    /// p - 2 = ffffffff 00000001 0…0 (96 bits) ffffffff ffffffff fffffffd: 255 squarings, 13 products.
-    static func invert(_ a: FieldElement4) -> FieldElement4 {
-        typealias F = FourLimbField<P256Prime>
-        let x2 = F.multiply(F.square(a), a)
-        let x4 = F.multiply(F.squared(x2, times: 2), x2)
-        let x8 = F.multiply(F.squared(x4, times: 4), x4)
-        let x16 = F.multiply(F.squared(x8, times: 8), x8)
-        let x24 = F.multiply(F.squared(x16, times: 8), x8)
-        let x28 = F.multiply(F.squared(x24, times: 4), x4)
-        let x30 = F.multiply(F.squared(x28, times: 2), x2)
-        let x32 = F.multiply(F.squared(x30, times: 2), x2)
-        var r = F.multiply(F.squared(x32, times: 32), a)
-        r = F.multiply(F.squared(r, times: 128), x32)
-        r = F.multiply(F.squared(r, times: 32), x32)
-        r = F.multiply(F.squared(r, times: 30), x30)
-        return F.multiply(F.squared(r, times: 2), a)
+    static var kernels: CFourLimbKernels {
+        CFourLimbKernels(
+            multiply: emrtd_p256_mul, square: emrtd_p256_sqr, invert: emrtd_p256_inv, double: emrtd_p256_point_double,
+            add: emrtd_p256_point_add, addAffine: emrtd_p256_point_add_affine)
     }
 }
 
-/// P-224, p = 2^224 - 2^96 + 1 (four limbs, R = 2^256). -1/p ≡ -1 mod 2^64, so m = -t[i]; m·p's limbs
-/// are m, m·(2^64 - 2^32), m·(2^64 - 1), m·(2^32 - 1).
+/// P-224, p = 2^224 - 2^96 + 1 (four limbs, R = 2^256).
 enum P224Prime: FourLimbPrime {
     @inline(__always)
     static var modulus: FieldElement4 {
@@ -304,53 +194,10 @@ enum P224Prime: FourLimbPrime {
     static var one: FieldElement4 { FieldElement4(0xFFFF_FFFF_0000_0000, 0xFFFF_FFFF_FFFF_FFFF, 0, 0) }
 
     @inline(__always)
-    private static func row(
-        _ t0: Limb, _ t1: inout Limb, _ t2: inout Limb, _ t3: inout Limb, _ t4: inout Limb,
-        _ extra: inout UInt128
-    ) {
-        let m = UInt128(0 &- t0)
-        var sum = (UInt128(t0) &+ m) >> 64
-        sum = UInt128(t1) &+ (m << 64) &- (m << 32) &+ sum
-        t1 = Limb(truncatingIfNeeded: sum)
-        sum = UInt128(t2) &+ (m << 64) &- m &+ (sum >> 64)
-        t2 = Limb(truncatingIfNeeded: sum)
-        sum = UInt128(t3) &+ (m << 32) &- m &+ (sum >> 64)
-        t3 = Limb(truncatingIfNeeded: sum)
-        sum = UInt128(t4) &+ (sum >> 64) &+ extra
-        t4 = Limb(truncatingIfNeeded: sum)
-        extra = sum >> 64
-    }
-
-    @inline(__always)
-    static func reduce(
-        _ t0: Limb, _ t1: Limb, _ t2: Limb, _ t3: Limb, _ t4: Limb, _ t5: Limb, _ t6: Limb,
-        _ t7: Limb
-    ) -> FieldElement4 {
-        var (t1, t2, t3, t4, t5, t6, t7) = (t1, t2, t3, t4, t5, t6, t7)
-        var extra: UInt128 = 0
-        row(t0, &t1, &t2, &t3, &t4, &extra)
-        row(t1, &t2, &t3, &t4, &t5, &extra)
-        row(t2, &t3, &t4, &t5, &t6, &extra)
-        row(t3, &t4, &t5, &t6, &t7, &extra)
-        return FourLimbField<P224Prime>.reduceOnce(
-            FieldElement4(t4, t5, t6, t7), carry: Limb(truncatingIfNeeded: extra))
-    }
-
-    /// p - 2 = 2^224 - 2^96 - 1: 127 ones, a zero, 96 ones.
-    static func invert(_ a: FieldElement4) -> FieldElement4 {
-        typealias F = FourLimbField<P224Prime>
-        let x2 = F.multiply(F.square(a), a)
-        let x3 = F.multiply(F.square(x2), a)
-        let x6 = F.multiply(F.squared(x3, times: 3), x3)
-        let x12 = F.multiply(F.squared(x6, times: 6), x6)
-        let x24 = F.multiply(F.squared(x12, times: 12), x12)
-        let x30 = F.multiply(F.squared(x24, times: 6), x6)
-        let x31 = F.multiply(F.square(x30), a)
-        let x32 = F.multiply(F.square(x31), a)
-        let x64 = F.multiply(F.squared(x32, times: 32), x32)
-        let x96 = F.multiply(F.squared(x64, times: 32), x32)
-        let x127 = F.multiply(F.squared(x96, times: 31), x31)
-        return F.multiply(F.squared(x127, times: 97), x96)
+    static var kernels: CFourLimbKernels {
+        CFourLimbKernels(
+            multiply: emrtd_p224_mul, square: emrtd_p224_sqr, invert: emrtd_p224_inv, double: emrtd_p224_point_double,
+            add: emrtd_p224_point_add, addAffine: emrtd_p224_point_add_affine)
     }
 }
 
@@ -359,6 +206,13 @@ struct JacobianPoint4: Sendable {
     var x: FieldElement4
     var y: FieldElement4
     var z: FieldElement4
+
+    /// The twelve limbs X, Y, Z, for the C kernels: a struct of three structs of four limbs is laid
+    /// out as twelve consecutive limbs (`FieldKernelTests` checks the offsets).
+    @inline(__always)
+    mutating func withLimbs<Result>(_ body: (UnsafeMutablePointer<Limb>) -> Result) -> Result {
+        withUnsafeMutablePointer(to: &self) { $0.withMemoryRebound(to: Limb.self, capacity: 12, body) }
+    }
 
     @inline(__always)
     func selecting(_ other: JacobianPoint4, mask: Limb) -> JacobianPoint4 {
@@ -421,46 +275,24 @@ final class FourLimbNISTCurve: DedicatedCurveArithmetic, @unchecked Sendable {
 enum FourLimbNISTKernels<Prime: FourLimbPrime> {
     typealias F = FourLimbField<Prime>
 
-    // MARK: Point formulas (EFD, a = -3)
+    // MARK: Point formulas (EFD, a = -3; in C)
 
-    /// dbl-2001-b. Infinity and points of order 2 give Z = 0.
+    /// q doubled `count` times (dbl-2001-b). Infinity and points of order 2 give Z = 0.
     @inline(__always)
-    static func double(_ q: JacobianPoint4) -> JacobianPoint4 {
-        let delta = F.square(q.z)
-        let gamma = F.square(q.y)
-        let beta = F.multiply(q.x, gamma)
-        let product = F.multiply(F.subtract(q.x, delta), F.add(q.x, delta))
-        let alpha = F.add(F.add(product, product), product)
-        let z3 = F.subtract(F.subtract(F.square(F.add(q.y, q.z)), gamma), delta)
-        let beta4 = F.add(F.add(beta, beta), F.add(beta, beta))
-        let x3 = F.subtract(F.square(alpha), F.add(beta4, beta4))
-        let gamma2 = F.square(gamma)
-        let gamma4 = F.add(gamma2, gamma2)
-        let gamma8 = F.add(F.add(gamma4, gamma4), F.add(gamma4, gamma4))
-        let y3 = F.subtract(F.multiply(alpha, F.subtract(beta4, x3)), gamma8)
-        return JacobianPoint4(x: x3, y: y3, z: z3)
+    static func doubled(_ q: JacobianPoint4, times count: Int) -> JacobianPoint4 {
+        var r = q
+        r.withLimbs { Prime.kernels.double($0, Int32(count)) }
+        return r
     }
+
+    @inline(__always)
+    static func double(_ q: JacobianPoint4) -> JacobianPoint4 { doubled(q, times: 1) }
 
     /// add-2007-bl for q1 + q2, neither infinity; masks as in `JacobianArithmetic.addCore`.
     @inline(__always)
     static func add(_ q1: JacobianPoint4, _ q2: JacobianPoint4) -> (sum: JacobianPoint4, hZero: Limb, rZero: Limb) {
-        let z1z1 = F.square(q1.z)
-        let z2z2 = F.square(q2.z)
-        let u1 = F.multiply(q1.x, z2z2)
-        let u2 = F.multiply(q2.x, z1z1)
-        let s1 = F.multiply(F.multiply(q1.y, q2.z), z2z2)
-        let s2 = F.multiply(F.multiply(q2.y, q1.z), z1z1)
-        let h = F.subtract(u2, u1)
-        let i = F.square(F.add(h, h))
-        let j = F.multiply(h, i)
-        let halfR = F.subtract(s2, s1)
-        let r = F.add(halfR, halfR)
-        let v = F.multiply(u1, i)
-        let x3 = F.subtract(F.subtract(F.subtract(F.square(r), j), v), v)
-        let s1j = F.multiply(s1, j)
-        let y3 = F.subtract(F.multiply(r, F.subtract(v, x3)), F.add(s1j, s1j))
-        let z3 = F.multiply(F.subtract(F.subtract(F.square(F.add(q1.z, q2.z)), z1z1), z2z2), h)
-        return (JacobianPoint4(x: x3, y: y3, z: z3), h.isZeroMask, halfR.isZeroMask)
+        var second = q2
+        return second.withLimbs { sum(q1, $0, Prime.kernels.add) }
     }
 
     /// madd-2007-bl for q1 (Jacobian, not infinity) + (x2, y2) affine.
@@ -468,21 +300,25 @@ enum FourLimbNISTKernels<Prime: FourLimbPrime> {
     static func mixedAdd(_ q1: JacobianPoint4, _ x2: FieldElement4, _ y2: FieldElement4) -> (
         sum: JacobianPoint4, hZero: Limb, rZero: Limb
     ) {
-        let z1z1 = F.square(q1.z)
-        let u2 = F.multiply(x2, z1z1)
-        let s2 = F.multiply(F.multiply(y2, q1.z), z1z1)
-        let h = F.subtract(u2, q1.x)
-        let hh = F.square(h)
-        let i = F.add(F.add(hh, hh), F.add(hh, hh))
-        let j = F.multiply(h, i)
-        let halfR = F.subtract(s2, q1.y)
-        let r = F.add(halfR, halfR)
-        let v = F.multiply(q1.x, i)
-        let x3 = F.subtract(F.subtract(F.subtract(F.square(r), j), v), v)
-        let y1j = F.multiply(q1.y, j)
-        let y3 = F.subtract(F.multiply(r, F.subtract(v, x3)), F.add(y1j, y1j))
-        let z3 = F.subtract(F.subtract(F.square(F.add(q1.z, h)), z1z1), hh)
-        return (JacobianPoint4(x: x3, y: y3, z: z3), h.isZeroMask, halfR.isZeroMask)
+        var affine = JacobianPoint4(x: x2, y: y2, z: .zero)
+        return affine.withLimbs { sum(q1, $0, Prime.kernels.addAffine) }
+    }
+
+    /// q1 + the point at `other` by one of the C additions, with its masks.
+    @inline(__always)
+    private static func sum(
+        _ q1: JacobianPoint4, _ other: UnsafeMutablePointer<Limb>, _ kernel: CFourLimbKernels.PointSum
+    )
+        -> (sum: JacobianPoint4, hZero: Limb, rZero: Limb)
+    {
+        var r = q1
+        var masks: (Limb, Limb) = (0, 0)
+        r.withLimbs { sum in
+            withUnsafeMutablePointer(to: &masks) {
+                $0.withMemoryRebound(to: Limb.self, capacity: 2) { kernel(sum, sum, other, $0) }
+            }
+        }
+        return (r, masks.0, masks.1)
     }
 
     @inline(__always)
@@ -504,30 +340,21 @@ enum FourLimbNISTKernels<Prime: FourLimbPrime> {
     /// Writes the affine form of q (not infinity) to r.
     @inline(__always)
     static func storeAffine(_ r: Limbs, _ q: JacobianPoint4) {
-        let zInverse = Prime.invert(q.z)
+        let zInverse = F.invert(q.z)
         let zInverse2 = F.square(zInverse)
         F.multiply(q.x, zInverse2).store(r)
         F.multiply(q.y, F.multiply(zInverse2, zInverse)).store(r + 4)
     }
 
-    /// Index-th entry of `count` points of `stride` limbs, every entry read and masked (constant time in
-    /// the index).
+    /// Index-th entry of `count` points of `stride` limbs (8 affine, 12 Jacobian), every entry read and
+    /// masked, in C (`emrtd_select_entry`): constant time in the index.
     @inline(__always)
     private static func secretEntry(
         _ table: UnsafePointer<Limb>, count: Int, stride: Int, index: Int
     ) -> (FieldElement4, FieldElement4, FieldElement4) {
-        var x = FieldElement4.zero
-        var y = FieldElement4.zero
-        var z = FieldElement4.zero
-        for candidate in 0..<count {
-            let difference = Limb(truncatingIfNeeded: candidate ^ index)
-            let mask = (((difference | (0 &- difference)) >> 63) ^ 1) &* Limb.max
-            let entry = table + candidate * stride
-            x = x.selecting(FieldElement4(entry), mask: mask)
-            y = y.selecting(FieldElement4(entry + 4), mask: mask)
-            if stride == 12 { z = z.selecting(FieldElement4(entry + 8), mask: mask) }
-        }
-        return (x, y, z)
+        var entry = JacobianPoint4(x: .zero, y: .zero, z: .zero)
+        entry.withLimbs { emrtd_select_entry($0, table, Int32(count), Int32(stride), Int32(index)) }
+        return (entry.x, entry.y, entry.z)
     }
 
     // MARK: Public scalars
@@ -546,7 +373,7 @@ enum FourLimbNISTKernels<Prime: FourLimbPrime> {
         var prefix = [FieldElement4](repeating: .zero, count: count)
         prefix[0] = jacobian[0].z
         for index in 1..<count { prefix[index] = F.multiply(prefix[index - 1], jacobian[index].z) }
-        var inverse = Prime.invert(prefix[count - 1])
+        var inverse = F.invert(prefix[count - 1])
         let affine = LimbBuffer(count: count * 8)
         for index in stride(from: count - 1, through: 0, by: -1) {
             let zInverse = index > 0 ? F.multiply(inverse, prefix[index - 1]) : inverse
@@ -560,15 +387,22 @@ enum FourLimbNISTKernels<Prime: FourLimbPrime> {
     }
 
     /// Σ kᵢ·Pᵢ in Jacobian form, nil for infinity.
+    /// The doublings between two non-zero digits run in one call of the C kernel (a call per bit cost
+    /// about 7 % of a multiplication).
     static func accumulatePublic(_ terms: [ScalarMultiplier.Term]) -> JacobianPoint4? {
         var q = JacobianPoint4(x: Prime.one, y: Prime.one, z: .zero)
         var isInfinity = true
+        var pendingDoublings = 0
         let length = terms.map(\.digits.count).max() ?? 0
         for position in stride(from: length - 1, through: 0, by: -1) {
-            if !isInfinity { q = Self.double(q) }
+            if !isInfinity { pendingDoublings += 1 }
             for term in terms where position < term.digits.count {
                 let digit = Int(term.digits[position])
                 guard digit != 0 else { continue }
+                if pendingDoublings > 0 {
+                    q = Self.doubled(q, times: pendingDoublings)
+                    pendingDoublings = 0
+                }
                 let entry = term.table + ((abs(digit) - 1) / 2) * 8
                 let x = FieldElement4(entry)
                 var y = FieldElement4(entry + 4)
@@ -586,7 +420,9 @@ enum FourLimbNISTKernels<Prime: FourLimbPrime> {
                 }
             }
         }
-        if isInfinity || q.z.isZeroMask == 1 { return nil }
+        if isInfinity { return nil }
+        if pendingDoublings > 0 { q = Self.doubled(q, times: pendingDoublings) }
+        if q.z.isZeroMask == 1 { return nil }
         return q
     }
 
@@ -634,7 +470,7 @@ enum FourLimbNISTKernels<Prime: FourLimbPrime> {
         let top = Self.secretEntry(table.pointer, count: entries, stride: 12, index: (digits[windows - 1] - 1) / 2)
         var q = JacobianPoint4(x: top.0, y: top.1, z: top.2)
         for index in stride(from: windows - 2, through: 0, by: -1) {
-            for _ in 0..<width { q = Self.double(q) }
+            q = Self.doubled(q, times: width)
             let digit = digits[index]
             let sign = Limb(truncatingIfNeeded: digit >> 63) & 1
             let magnitude = (digit ^ (digit >> 63)) - (digit >> 63)
@@ -681,4 +517,15 @@ enum FourLimbNISTKernels<Prime: FourLimbPrime> {
         Self.storeAffine(r, q)
         return true
     }
+}
+
+/// Which of `CFieldKernels`' two kernels serves P-256 and P-224: MULX/ADX when CPUID reports BMI2
+/// and ADX (chosen when the library loads), else the portable one. Tests run both.
+enum FieldKernelChoice {
+    static var usesADX: Bool { emrtd_field_kernel_is_adx() != 0 }
+
+    /// Selects MULX/ADX (when the CPU has it) or the portable kernel, process-wide; returns whether
+    /// MULX/ADX served before.
+    @discardableResult
+    static func select(adx: Bool) -> Bool { emrtd_field_select_kernel(adx ? 1 : 0) != 0 }
 }

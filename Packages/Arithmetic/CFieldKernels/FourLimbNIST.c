@@ -1,0 +1,793 @@
+// The field and point arithmetic of P-256 and P-224: see include/CFieldKernels.h. Written for this
+// project from the primes' forms; the Swift side (FourLimbNISTCurve.swift) holds the schedules.
+//
+// Montgomery reduction, one row per limb: m = t0·(-1/p) mod 2^64, t += m·p, drop the low limb.
+// P-256: -1/p ≡ 1, so m = t0, and m·p = m·2^96 - m + m·p3·2^192 (p3 = 2^64 - 2^32 + 1): one
+// product and two shifts. P-224 (p0 = 1): -1/p ≡ -1, so m = -t0, and m·p takes three products.
+
+#include "CFieldKernels.h"
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#include <immintrin.h>
+#endif
+
+typedef emrtd_limb u64;
+typedef unsigned __int128 u128;
+
+enum { PRIME_P256 = 0, PRIME_P224 = 1 };
+
+/// Least significant limb first.
+static const u64 kModulus[2][4] = {
+    {0xFFFFFFFFFFFFFFFFull, 0x00000000FFFFFFFFull, 0x0000000000000000ull, 0xFFFFFFFF00000001ull},
+    {0x0000000000000001ull, 0xFFFFFFFF00000000ull, 0xFFFFFFFFFFFFFFFFull, 0x00000000FFFFFFFFull},
+};
+
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
+// MARK: Addition and subtraction (both kernels)
+
+/// r = x - p when x = (x0..x3) + x4·2^256 ≥ p, else x; x < 2p. Masks only.
+ALWAYS_INLINE void reduce_once(u64 r[4], u64 x0, u64 x1, u64 x2, u64 x3, u64 x4, int prime) {
+    const u64 *p = kModulus[prime];
+    u128 d = (u128)x0 - p[0];
+    u64 d0 = (u64)d;
+    d = (u128)x1 - p[1] - (u64)(d >> 127);
+    u64 d1 = (u64)d;
+    d = (u128)x2 - p[2] - (u64)(d >> 127);
+    u64 d2 = (u64)d;
+    d = (u128)x3 - p[3] - (u64)(d >> 127);
+    u64 d3 = (u64)d;
+    d = (u128)x4 - (u64)(d >> 127);
+    u64 keep = (u64)(d >> 64);  // all ones when x < p
+    r[0] = (x0 & keep) | (d0 & ~keep);
+    r[1] = (x1 & keep) | (d1 & ~keep);
+    r[2] = (x2 & keep) | (d2 & ~keep);
+    r[3] = (x3 & keep) | (d3 & ~keep);
+}
+
+#if defined(__x86_64__)
+
+// The modulus as memory operands at fixed addresses (no register needed, even unoptimised).
+#define MODULUS_OPERANDS(P)                                                                         \
+    [p0] "m"(kModulus[P][0]), [p1] "m"(kModulus[P][1]), [p2] "m"(kModulus[P][2]), [p3] "m"(kModulus[P][3])
+
+/// a + b mod p: the sum, then the sum - p unless that borrows (CMOV).
+#define ADD_ASM(P)                                                                                  \
+    __asm__("xorl %k[carry], %k[carry]\n\t"                                                         \
+            "addq 0(%[b]), %[r0]\n\t"                                                               \
+            "adcq 8(%[b]), %[r1]\n\t"                                                               \
+            "adcq 16(%[b]), %[r2]\n\t"                                                              \
+            "adcq 24(%[b]), %[r3]\n\t"                                                              \
+            "adcq $0, %[carry]\n\t"                                                                 \
+            "movq %[r0], %[d0]\n\t"                                                                 \
+            "movq %[r1], %[d1]\n\t"                                                                 \
+            "movq %[r2], %[d2]\n\t"                                                                 \
+            "movq %[r3], %[d3]\n\t"                                                                 \
+            "subq %[p0], %[d0]\n\t"                                                                 \
+            "sbbq %[p1], %[d1]\n\t"                                                                 \
+            "sbbq %[p2], %[d2]\n\t"                                                                 \
+            "sbbq %[p3], %[d3]\n\t"                                                                 \
+            "sbbq $0, %[carry]\n\t"                                                                 \
+            "cmovcq %[r0], %[d0]\n\t"                                                               \
+            "cmovcq %[r1], %[d1]\n\t"                                                               \
+            "cmovcq %[r2], %[d2]\n\t"                                                               \
+            "cmovcq %[r3], %[d3]\n\t"                                                               \
+            : [r0] "+&r"(r0), [r1] "+&r"(r1), [r2] "+&r"(r2), [r3] "+&r"(r3), [d0] "=&r"(d0),       \
+              [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3), [carry] "=&r"(carry)                  \
+            : [b] "r"(b), MODULUS_OPERANDS(P), "m"(*(const u64(*)[4])b)                             \
+            : "cc");
+
+ALWAYS_INLINE void fadd(u64 r[4], const u64 a[4], const u64 b[4], int prime) {
+    u64 r0 = a[0], r1 = a[1], r2 = a[2], r3 = a[3], d0, d1, d2, d3, carry;
+    if (prime == PRIME_P256) {
+        ADD_ASM(PRIME_P256)
+    } else {
+        ADD_ASM(PRIME_P224)
+    }
+    r[0] = d0;
+    r[1] = d1;
+    r[2] = d2;
+    r[3] = d3;
+}
+
+/// a - b mod p: the difference, plus p masked by the borrow.
+#define SUBTRACT_ASM(P)                                                                             \
+    __asm__("subq 0(%[b]), %[r0]\n\t"                                                               \
+            "sbbq 8(%[b]), %[r1]\n\t"                                                               \
+            "sbbq 16(%[b]), %[r2]\n\t"                                                              \
+            "sbbq 24(%[b]), %[r3]\n\t"                                                              \
+            "sbbq %[mask], %[mask]\n\t"                                                             \
+            "movq %[mask], %[m0]\n\t"                                                               \
+            "andq %[p0], %[m0]\n\t"                                                                 \
+            "movq %[mask], %[m1]\n\t"                                                               \
+            "andq %[p1], %[m1]\n\t"                                                                 \
+            "movq %[mask], %[m2]\n\t"                                                               \
+            "andq %[p2], %[m2]\n\t"                                                                 \
+            "andq %[p3], %[mask]\n\t"                                                               \
+            "addq %[m0], %[r0]\n\t"                                                                 \
+            "adcq %[m1], %[r1]\n\t"                                                                 \
+            "adcq %[m2], %[r2]\n\t"                                                                 \
+            "adcq %[mask], %[r3]\n\t"                                                               \
+            : [r0] "+&r"(r0), [r1] "+&r"(r1), [r2] "+&r"(r2), [r3] "+&r"(r3), [mask] "=&r"(mask),   \
+              [m0] "=&r"(m0), [m1] "=&r"(m1), [m2] "=&r"(m2)                                        \
+            : [b] "r"(b), MODULUS_OPERANDS(P), "m"(*(const u64(*)[4])b)                             \
+            : "cc");
+
+ALWAYS_INLINE void fsub(u64 r[4], const u64 a[4], const u64 b[4], int prime) {
+    u64 r0 = a[0], r1 = a[1], r2 = a[2], r3 = a[3], mask, m0, m1, m2;
+    if (prime == PRIME_P256) {
+        SUBTRACT_ASM(PRIME_P256)
+    } else {
+        SUBTRACT_ASM(PRIME_P224)
+    }
+    r[0] = r0;
+    r[1] = r1;
+    r[2] = r2;
+    r[3] = r3;
+}
+
+#else
+
+ALWAYS_INLINE void fadd(u64 r[4], const u64 a[4], const u64 b[4], int prime) {
+    u128 s = (u128)a[0] + b[0];
+    u64 s0 = (u64)s;
+    s = (u128)a[1] + b[1] + (u64)(s >> 64);
+    u64 s1 = (u64)s;
+    s = (u128)a[2] + b[2] + (u64)(s >> 64);
+    u64 s2 = (u64)s;
+    s = (u128)a[3] + b[3] + (u64)(s >> 64);
+    reduce_once(r, s0, s1, s2, (u64)s, (u64)(s >> 64), prime);
+}
+
+ALWAYS_INLINE void fsub(u64 r[4], const u64 a[4], const u64 b[4], int prime) {
+    const u64 *p = kModulus[prime];
+    u128 d = (u128)a[0] - b[0];
+    u64 d0 = (u64)d;
+    d = (u128)a[1] - b[1] - (u64)(d >> 127);
+    u64 d1 = (u64)d;
+    d = (u128)a[2] - b[2] - (u64)(d >> 127);
+    u64 d2 = (u64)d;
+    d = (u128)a[3] - b[3] - (u64)(d >> 127);
+    u64 d3 = (u64)d;
+    u64 mask = (u64)0 - (u64)(d >> 127);
+    u128 s = (u128)d0 + (p[0] & mask);
+    r[0] = (u64)s;
+    s = (u128)d1 + (p[1] & mask) + (u64)(s >> 64);
+    r[1] = (u64)s;
+    s = (u128)d2 + (p[2] & mask) + (u64)(s >> 64);
+    r[2] = (u64)s;
+    s = (u128)d3 + (p[3] & mask) + (u64)(s >> 64);
+    r[3] = (u64)s;
+}
+
+#endif
+
+// MARK: Portable Montgomery multiplication
+
+ALWAYS_INLINE void montgomery_mul_portable(u64 r[4], const u64 a[4], const u64 b[4], int prime) {
+    const u64 *p = kModulus[prime];
+    u64 a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3];
+    u64 t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4 = 0;
+    for (int i = 0; i < 4; i++) {
+        u64 bi = b[i];
+        u128 c = (u128)a0 * bi + t0;
+        t0 = (u64)c;
+        c = (u128)a1 * bi + t1 + (u64)(c >> 64);
+        t1 = (u64)c;
+        c = (u128)a2 * bi + t2 + (u64)(c >> 64);
+        t2 = (u64)c;
+        c = (u128)a3 * bi + t3 + (u64)(c >> 64);
+        t3 = (u64)c;
+        c = (u128)t4 + (u64)(c >> 64);
+        t4 = (u64)c;
+        u64 t5 = (u64)(c >> 64);
+        // t += m·p; the low limb becomes zero and is dropped.
+        if (prime == PRIME_P256) {
+            u64 m = t0;
+            u128 mp3 = (u128)m * p[3];
+            c = (u128)t1 + (m << 32);
+            t0 = (u64)c;
+            c = (u128)t2 + (m >> 32) + (u64)(c >> 64);
+            t1 = (u64)c;
+            c = (u128)t3 + (u64)mp3 + (u64)(c >> 64);
+            t2 = (u64)c;
+            c = (u128)t4 + (u64)(mp3 >> 64) + (u64)(c >> 64);
+            t3 = (u64)c;
+            t4 = t5 + (u64)(c >> 64);
+        } else {
+            u64 m = (u64)0 - t0;
+            c = (u128)t0 + m;  // zero, with a carry unless t0 = 0
+            c = (u128)m * p[1] + t1 + (u64)(c >> 64);
+            t0 = (u64)c;
+            c = (u128)m * p[2] + t2 + (u64)(c >> 64);
+            t1 = (u64)c;
+            c = (u128)m * p[3] + t3 + (u64)(c >> 64);
+            t2 = (u64)c;
+            c = (u128)t4 + (u64)(c >> 64);
+            t3 = (u64)c;
+            t4 = t5 + (u64)(c >> 64);
+        }
+    }
+    reduce_once(r, t0, t1, t2, t3, t4, prime);
+}
+
+// MARK: MULX/ADCX/ADOX Montgomery multiplication and squaring
+
+#if defined(__x86_64__)
+
+// One row: the accumulator (y0..y4, top) += a·b[offset/8], the low halves of the products on the
+// CF chain and the high halves on the OF chain.
+#define ROW(offset, y0, y1, y2, y3, y4, top)                                                        \
+    "movq " #offset "(%[b]), %%rdx\n\t"                                                             \
+    "xorl %k[" #top "], %k[" #top "]\n\t"                                                           \
+    "mulxq 0(%[a]), %[t0], %[t1]\n\t"                                                               \
+    "adcxq %[t0], %[" #y0 "]\n\t"                                                                   \
+    "adoxq %[t1], %[" #y1 "]\n\t"                                                                   \
+    "mulxq 8(%[a]), %[t0], %[t1]\n\t"                                                               \
+    "adcxq %[t0], %[" #y1 "]\n\t"                                                                   \
+    "adoxq %[t1], %[" #y2 "]\n\t"                                                                   \
+    "mulxq 16(%[a]), %[t0], %[t1]\n\t"                                                              \
+    "adcxq %[t0], %[" #y2 "]\n\t"                                                                   \
+    "adoxq %[t1], %[" #y3 "]\n\t"                                                                   \
+    "mulxq 24(%[a]), %[t0], %[t1]\n\t"                                                              \
+    "adcxq %[t0], %[" #y3 "]\n\t"                                                                   \
+    "adoxq %[t1], %[" #y4 "]\n\t"                                                                   \
+    "movl $0, %k[t0]\n\t"                                                                           \
+    "adcxq %[t0], %[" #y4 "]\n\t"                                                                   \
+    "adoxq %[t0], %[" #top "]\n\t"                                                                  \
+    "adcxq %[t0], %[" #top "]\n\t"
+
+// P-256: (x1..x5) += m·p/2^64 for m = x0: x1 += m·2^32, x2 += m/2^32, (x3, x4) += m·p3.
+#define REDUCE_P256(x0, x1, x2, x3, x4, x5)                                                         \
+    "movq %[" #x0 "], %%rdx\n\t"                                                                    \
+    "movq %[" #x0 "], %[t0]\n\t"                                                                    \
+    "shlq $32, %[t0]\n\t"                                                                           \
+    "shrq $32, %[" #x0 "]\n\t"                                                                      \
+    "mulxq %[p3], %[t1], %%rdx\n\t"                                                                 \
+    "addq %[t0], %[" #x1 "]\n\t"                                                                    \
+    "adcq %[" #x0 "], %[" #x2 "]\n\t"                                                               \
+    "adcq %[t1], %[" #x3 "]\n\t"                                                                    \
+    "adcq %%rdx, %[" #x4 "]\n\t"                                                                    \
+    "adcq $0, %[" #x5 "]\n\t"
+
+// P-224: (x0..x5) += m·p for m = -x0: x0 + m carries 1 unless x0 = 0, then m·p1..m·p3.
+#define REDUCE_P224(x0, x1, x2, x3, x4, x5)                                                         \
+    "movq %[" #x0 "], %%rdx\n\t"                                                                    \
+    "negq %%rdx\n\t"                                                                                \
+    "xorl %k[t1], %k[t1]\n\t"                                                                       \
+    "adcxq %%rdx, %[" #x0 "]\n\t"                                                                   \
+    "mulxq %[p1], %[t0], %[t1]\n\t"                                                                 \
+    "adcxq %[t0], %[" #x1 "]\n\t"                                                                   \
+    "adoxq %[t1], %[" #x2 "]\n\t"                                                                   \
+    "mulxq %[p2], %[t0], %[t1]\n\t"                                                                 \
+    "adcxq %[t0], %[" #x2 "]\n\t"                                                                   \
+    "adoxq %[t1], %[" #x3 "]\n\t"                                                                   \
+    "mulxq %[p3], %[t0], %[t1]\n\t"                                                                 \
+    "adcxq %[t0], %[" #x3 "]\n\t"                                                                   \
+    "adoxq %[t1], %[" #x4 "]\n\t"                                                                   \
+    "movl $0, %k[t0]\n\t"                                                                           \
+    "adcxq %[t0], %[" #x4 "]\n\t"                                                                   \
+    "adoxq %[t0], %[" #x5 "]\n\t"                                                                   \
+    "adcxq %[t0], %[" #x5 "]\n\t"
+
+// r = (c4, c5, c0, c1) + c2·2^256 - p unless that borrows; the value is below 2p.
+#define FINAL_SUBTRACT_MUL                                                                          \
+    "movq %[c4], %[t0]\n\t"                                                                         \
+    "movq %[c5], %[t1]\n\t"                                                                         \
+    "movq %[c0], %%rdx\n\t"                                                                         \
+    "movq %[c1], %[c3]\n\t"                                                                         \
+    "subq %[p0], %[t0]\n\t"                                                                         \
+    "sbbq %[p1], %[t1]\n\t"                                                                         \
+    "sbbq %[p2], %%rdx\n\t"                                                                         \
+    "sbbq %[p3], %[c3]\n\t"                                                                         \
+    "sbbq $0, %[c2]\n\t"                                                                            \
+    "cmovcq %[c4], %[t0]\n\t"                                                                       \
+    "cmovcq %[c5], %[t1]\n\t"                                                                       \
+    "cmovcq %[c0], %%rdx\n\t"                                                                       \
+    "cmovcq %[c1], %[c3]\n\t"
+
+#define MUL_ADX(REDUCE, P)                                                                             \
+    u64 c0, c1, c2, c3, c4, c5, t0, t1, dx;                                                         \
+    __asm__("xorl %k[c5], %k[c5]\n\t"                                                               \
+            "movq 0(%[b]), %%rdx\n\t"                                                               \
+            "mulxq 0(%[a]), %[c0], %[c1]\n\t"                                                       \
+            "mulxq 8(%[a]), %[t0], %[c2]\n\t"                                                       \
+            "addq %[t0], %[c1]\n\t"                                                                 \
+            "mulxq 16(%[a]), %[t0], %[c3]\n\t"                                                      \
+            "adcq %[t0], %[c2]\n\t"                                                                 \
+            "mulxq 24(%[a]), %[t0], %[c4]\n\t"                                                      \
+            "adcq %[t0], %[c3]\n\t"                                                                 \
+            "adcq $0, %[c4]\n\t" REDUCE(c0, c1, c2, c3, c4, c5) ROW(8, c1, c2, c3, c4, c5, c0)      \
+                REDUCE(c1, c2, c3, c4, c5, c0) ROW(16, c2, c3, c4, c5, c0, c1)                      \
+                    REDUCE(c2, c3, c4, c5, c0, c1) ROW(24, c3, c4, c5, c0, c1, c2)                  \
+                        REDUCE(c3, c4, c5, c0, c1, c2) FINAL_SUBTRACT_MUL                           \
+            : [c0] "=&r"(c0), [c1] "=&r"(c1), [c2] "=&r"(c2), [c3] "=&r"(c3), [c4] "=&r"(c4),       \
+              [c5] "=&r"(c5), [t0] "=&r"(t0), [t1] "=&r"(t1), [dx] "=&d"(dx)                        \
+            : [a] "r"(a), [b] "r"(b), MODULUS_OPERANDS(P), \
+              "m"(*(const u64(*)[4])a), "m"(*(const u64(*)[4])b)                                    \
+            : "cc");                                                                                \
+    r[0] = t0;                                                                                      \
+    r[1] = t1;                                                                                      \
+    r[2] = dx;                                                                                      \
+    r[3] = c3;
+
+ALWAYS_INLINE void montgomery_mul_adx(u64 r[4], const u64 a[4], const u64 b[4], int prime) {
+    if (prime == PRIME_P256) {
+        MUL_ADX(REDUCE_P256, PRIME_P256)
+    } else {
+        MUL_ADX(REDUCE_P224, PRIME_P224)
+    }
+}
+
+// Squaring's reduction acts on the low half alone, a four-limb window whose top limb lands in the
+// register of the limb it removes: the window's value stays below p + 2^192 < 2^256, so no carry
+// leaves it.
+#define REDUCE4_P256(x0, x1, x2, x3)                                                                \
+    "movq %[" #x0 "], %%rdx\n\t"                                                                    \
+    "movq %[" #x0 "], %[t0]\n\t"                                                                    \
+    "shlq $32, %[t0]\n\t"                                                                           \
+    "shrq $32, %[" #x0 "]\n\t"                                                                      \
+    "mulxq %[p3], %[t1], %%rdx\n\t"                                                                 \
+    "addq %[t0], %[" #x1 "]\n\t"                                                                    \
+    "adcq %[" #x0 "], %[" #x2 "]\n\t"                                                               \
+    "adcq %[t1], %[" #x3 "]\n\t"                                                                    \
+    "adcq $0, %%rdx\n\t"                                                                            \
+    "movq %%rdx, %[" #x0 "]\n\t"
+
+#define REDUCE4_P224(x0, x1, x2, x3)                                                                \
+    "movq %[" #x0 "], %%rdx\n\t"                                                                    \
+    "negq %%rdx\n\t"                                                                                \
+    "xorl %k[t1], %k[t1]\n\t"                                                                       \
+    "adcxq %%rdx, %[" #x0 "]\n\t"                                                                   \
+    "mulxq %[p1], %[t0], %[t1]\n\t"                                                                 \
+    "adcxq %[t0], %[" #x1 "]\n\t"                                                                   \
+    "adoxq %[t1], %[" #x2 "]\n\t"                                                                   \
+    "mulxq %[p2], %[t0], %[t1]\n\t"                                                                 \
+    "adcxq %[t0], %[" #x2 "]\n\t"                                                                   \
+    "adoxq %[t1], %[" #x3 "]\n\t"                                                                   \
+    "mulxq %[p3], %[t0], %[" #x0 "]\n\t"                                                            \
+    "adcxq %[t0], %[" #x3 "]\n\t"                                                                   \
+    "movl $0, %k[t1]\n\t"                                                                           \
+    "adoxq %[t1], %[" #x0 "]\n\t"                                                                   \
+    "adcxq %[t1], %[" #x0 "]\n\t"
+
+/// a²/R mod p: the six cross products once, doubled, the squares added, the low half reduced on
+/// its own and the high half added.
+#define SQR_ADX(REDUCE4, P)                                                                            \
+    u64 c0, c1, c2, c3, c4, c5, c6, c7, t0, t1, dx;                                                 \
+    __asm__("movq 0(%[a]), %%rdx\n\t"                                                               \
+            "mulxq 8(%[a]), %[c1], %[c2]\n\t"                                                       \
+            "mulxq 16(%[a]), %[t0], %[c3]\n\t"                                                      \
+            "addq %[t0], %[c2]\n\t"                                                                 \
+            "mulxq 24(%[a]), %[t0], %[c4]\n\t"                                                      \
+            "adcq %[t0], %[c3]\n\t"                                                                 \
+            "movq 8(%[a]), %%rdx\n\t"                                                               \
+            "mulxq 16(%[a]), %[t0], %[t1]\n\t"                                                      \
+            "adcq $0, %[c4]\n\t"                                                                    \
+            "xorl %k[c5], %k[c5]\n\t"                                                               \
+            "adcxq %[t0], %[c3]\n\t"                                                                \
+            "adoxq %[t1], %[c4]\n\t"                                                                \
+            "mulxq 24(%[a]), %[t0], %[t1]\n\t"                                                      \
+            "adcxq %[t0], %[c4]\n\t"                                                                \
+            "adoxq %[t1], %[c5]\n\t"                                                                \
+            "movq 16(%[a]), %%rdx\n\t"                                                              \
+            "mulxq 24(%[a]), %[t0], %[c6]\n\t"                                                      \
+            "adcxq %[t0], %[c5]\n\t"                                                                \
+            "movl $0, %k[c7]\n\t"                                                                   \
+            "adcxq %[c7], %[c6]\n\t"                                                                \
+            "adoxq %[c7], %[c6]\n\t"                                                                \
+            "xorl %k[c7], %k[c7]\n\t"                                                               \
+            "adcxq %[c1], %[c1]\n\t"                                                                \
+            "adcxq %[c2], %[c2]\n\t"                                                                \
+            "adcxq %[c3], %[c3]\n\t"                                                                \
+            "adcxq %[c4], %[c4]\n\t"                                                                \
+            "adcxq %[c5], %[c5]\n\t"                                                                \
+            "adcxq %[c6], %[c6]\n\t"                                                                \
+            "adcxq %[c7], %[c7]\n\t"                                                                \
+            "movq 0(%[a]), %%rdx\n\t"                                                               \
+            "mulxq %%rdx, %[c0], %[t0]\n\t"                                                         \
+            "addq %[t0], %[c1]\n\t"                                                                 \
+            "movq 8(%[a]), %%rdx\n\t"                                                               \
+            "mulxq %%rdx, %[t0], %[t1]\n\t"                                                         \
+            "adcq %[t0], %[c2]\n\t"                                                                 \
+            "adcq %[t1], %[c3]\n\t"                                                                 \
+            "movq 16(%[a]), %%rdx\n\t"                                                              \
+            "mulxq %%rdx, %[t0], %[t1]\n\t"                                                         \
+            "adcq %[t0], %[c4]\n\t"                                                                 \
+            "adcq %[t1], %[c5]\n\t"                                                                 \
+            "movq 24(%[a]), %%rdx\n\t"                                                              \
+            "mulxq %%rdx, %[t0], %[t1]\n\t"                                                         \
+            "adcq %[t0], %[c6]\n\t"                                                                 \
+            "adcq %[t1], %[c7]\n\t" REDUCE4(c0, c1, c2, c3) REDUCE4(c1, c2, c3, c0)                 \
+                REDUCE4(c2, c3, c0, c1) REDUCE4(c3, c0, c1, c2)                                     \
+            "xorl %k[t0], %k[t0]\n\t"                                                               \
+            "addq %[c4], %[c0]\n\t"                                                                 \
+            "adcq %[c5], %[c1]\n\t"                                                                 \
+            "adcq %[c6], %[c2]\n\t"                                                                 \
+            "adcq %[c7], %[c3]\n\t"                                                                 \
+            "adcq $0, %[t0]\n\t"                                                                    \
+            "movq %[c0], %[c4]\n\t"                                                                 \
+            "movq %[c1], %[c5]\n\t"                                                                 \
+            "movq %[c2], %[c6]\n\t"                                                                 \
+            "movq %[c3], %[c7]\n\t"                                                                 \
+            "subq %[p0], %[c4]\n\t"                                                                 \
+            "sbbq %[p1], %[c5]\n\t"                                                                 \
+            "sbbq %[p2], %[c6]\n\t"                                                                 \
+            "sbbq %[p3], %[c7]\n\t"                                                                 \
+            "sbbq $0, %[t0]\n\t"                                                                    \
+            "cmovcq %[c0], %[c4]\n\t"                                                               \
+            "cmovcq %[c1], %[c5]\n\t"                                                               \
+            "cmovcq %[c2], %[c6]\n\t"                                                               \
+            "cmovcq %[c3], %[c7]\n\t"                                                               \
+            : [c0] "=&r"(c0), [c1] "=&r"(c1), [c2] "=&r"(c2), [c3] "=&r"(c3), [c4] "=&r"(c4),       \
+              [c5] "=&r"(c5), [c6] "=&r"(c6), [c7] "=&r"(c7), [t0] "=&r"(t0), [t1] "=&r"(t1),       \
+              [dx] "=&d"(dx)                                                                        \
+            : [a] "r"(a), MODULUS_OPERANDS(P), \
+              "m"(*(const u64(*)[4])a)                                                              \
+            : "cc");                                                                                \
+    r[0] = c4;                                                                                      \
+    r[1] = c5;                                                                                      \
+    r[2] = c6;                                                                                      \
+    r[3] = c7;
+
+ALWAYS_INLINE void montgomery_sqr_adx(u64 r[4], const u64 a[4], int prime) {
+    if (prime == PRIME_P256) {
+        SQR_ADX(REDUCE4_P256, PRIME_P256)
+    } else {
+        SQR_ADX(REDUCE4_P224, PRIME_P224)
+    }
+}
+
+#endif
+
+// MARK: Kernel-generic code, instantiated once per prime and kernel
+
+ALWAYS_INLINE void fmul(u64 r[4], const u64 a[4], const u64 b[4], int prime, int adx) {
+#if defined(__x86_64__)
+    if (adx) {
+        montgomery_mul_adx(r, a, b, prime);
+        return;
+    }
+#endif
+    (void)adx;
+    montgomery_mul_portable(r, a, b, prime);
+}
+
+ALWAYS_INLINE void fsqr(u64 r[4], const u64 a[4], int prime, int adx) {
+#if defined(__x86_64__)
+    if (adx) {
+        montgomery_sqr_adx(r, a, prime);
+        return;
+    }
+#endif
+    (void)adx;
+    montgomery_mul_portable(r, a, a, prime);
+}
+
+ALWAYS_INLINE u64 is_zero(const u64 a[4]) {
+    u64 any = a[0] | a[1] | a[2] | a[3];
+    return ((any | ((u64)0 - any)) >> 63) ^ 1;
+}
+
+ALWAYS_INLINE void copy4(u64 r[4], const u64 a[4]) {
+    r[0] = a[0];
+    r[1] = a[1];
+    r[2] = a[2];
+    r[3] = a[3];
+}
+
+/// r = a^(2^count) · b.
+ALWAYS_INLINE void sqr_n_mul(u64 r[4], const u64 a[4], int count, const u64 b[4], int prime, int adx) {
+    u64 t[4];
+    copy4(t, a);
+    // Not unrolled: the chain's 255 squarings would be some 80 KB of code.
+#pragma clang loop unroll(disable)
+    for (int i = 0; i < count; i++) fsqr(t, t, prime, adx);
+    fmul(r, t, b, prime, adx);
+}
+
+/// a^(p-2) by a fixed addition chain. xN = a^(2^N - 1).
+ALWAYS_INLINE void finv(u64 r[4], const u64 a[4], int prime, int adx) {
+    u64 x2[4], x3[4], x4[4], x6[4], x8[4], x12[4], x16[4], x24[4], x28[4], x30[4], x31[4], x32[4];
+    u64 acc[4];
+    if (prime == PRIME_P256) {
+        // p - 2 = ffffffff 00000001 0…0 (96 bits) ffffffff ffffffff fffffffd.
+        sqr_n_mul(x2, a, 1, a, prime, adx);
+        sqr_n_mul(x4, x2, 2, x2, prime, adx);
+        sqr_n_mul(x8, x4, 4, x4, prime, adx);
+        sqr_n_mul(x16, x8, 8, x8, prime, adx);
+        sqr_n_mul(x24, x16, 8, x8, prime, adx);
+        sqr_n_mul(x28, x24, 4, x4, prime, adx);
+        sqr_n_mul(x30, x28, 2, x2, prime, adx);
+        sqr_n_mul(x32, x30, 2, x2, prime, adx);
+        sqr_n_mul(acc, x32, 32, a, prime, adx);
+        sqr_n_mul(acc, acc, 128, x32, prime, adx);
+        sqr_n_mul(acc, acc, 32, x32, prime, adx);
+        sqr_n_mul(acc, acc, 30, x30, prime, adx);
+        sqr_n_mul(r, acc, 2, a, prime, adx);
+    } else {
+        // p - 2 = 2^224 - 2^96 - 1: 127 ones, a zero, 96 ones.
+        u64 x64[4], x96[4], x127[4];
+        sqr_n_mul(x2, a, 1, a, prime, adx);
+        sqr_n_mul(x3, x2, 1, a, prime, adx);
+        sqr_n_mul(x6, x3, 3, x3, prime, adx);
+        sqr_n_mul(x12, x6, 6, x6, prime, adx);
+        sqr_n_mul(x24, x12, 12, x12, prime, adx);
+        sqr_n_mul(x30, x24, 6, x6, prime, adx);
+        sqr_n_mul(x31, x30, 1, a, prime, adx);
+        sqr_n_mul(x32, x31, 1, a, prime, adx);
+        sqr_n_mul(x64, x32, 32, x32, prime, adx);
+        sqr_n_mul(x96, x64, 32, x32, prime, adx);
+        sqr_n_mul(x127, x96, 31, x31, prime, adx);
+        sqr_n_mul(r, x127, 97, x96, prime, adx);
+        (void)x4;
+        (void)x8;
+        (void)x16;
+        (void)x28;
+    }
+}
+
+/// dbl-2001-b for a = -3, in place. Ordered for the critical path δ → (X - δ)(X + δ) → α² → Y3, with
+/// the independent γ, β, Z3 and γ² in between, so that the products overlap in the core.
+ALWAYS_INLINE void point_double(u64 q[12], int prime, int adx) {
+    u64 *x = q, *y = q + 4, *z = q + 8;
+    u64 delta[4], gamma[4], gamma2[4], beta[4], t0[4], t1[4], t2[4], alpha[4], x3[4], z3[4];
+    fsqr(delta, z, prime, adx);
+    fsqr(gamma, y, prime, adx);
+    fsub(t0, x, delta, prime);
+    fadd(t1, x, delta, prime);
+    fadd(t2, y, z, prime);
+    fmul(t0, t0, t1, prime, adx);
+    fmul(beta, x, gamma, prime, adx);
+    fsqr(t2, t2, prime, adx);
+    fadd(alpha, t0, t0, prime);
+    fadd(alpha, alpha, t0, prime);
+    fsqr(gamma2, gamma, prime, adx);
+    fsqr(x3, alpha, prime, adx);
+    fadd(beta, beta, beta, prime);
+    fadd(beta, beta, beta, prime);
+    fsub(t2, t2, gamma, prime);
+    fsub(z3, t2, delta, prime);
+    fadd(t0, beta, beta, prime);
+    fsub(x3, x3, t0, prime);
+    fadd(gamma2, gamma2, gamma2, prime);
+    fadd(gamma2, gamma2, gamma2, prime);
+    fadd(gamma2, gamma2, gamma2, prime);
+    fsub(t0, beta, x3, prime);
+    fmul(y, alpha, t0, prime, adx);
+    fsub(y, y, gamma2, prime);
+    copy4(x, x3);
+    copy4(z, z3);
+}
+
+/// add-2007-bl.
+ALWAYS_INLINE void point_add(u64 r[12], const u64 q1[12], const u64 q2[12], u64 masks[2], int prime, int adx) {
+    const u64 *x1 = q1, *y1 = q1 + 4, *z1 = q1 + 8, *x2 = q2, *y2 = q2 + 4, *z2 = q2 + 8;
+    u64 z1z1[4], z2z2[4], u1[4], u2[4], s1[4], s2[4], h[4], i[4], j[4], hr[4], rr[4], v[4];
+    u64 x3[4], y3[4], z3[4], t[4];
+    fsqr(z1z1, z1, prime, adx);
+    fsqr(z2z2, z2, prime, adx);
+    fmul(u1, x1, z2z2, prime, adx);
+    fmul(u2, x2, z1z1, prime, adx);
+    fmul(t, y1, z2, prime, adx);
+    fmul(s1, t, z2z2, prime, adx);
+    fmul(t, y2, z1, prime, adx);
+    fmul(s2, t, z1z1, prime, adx);
+    fsub(h, u2, u1, prime);
+    fadd(t, h, h, prime);
+    fsqr(i, t, prime, adx);
+    fmul(j, h, i, prime, adx);
+    fsub(hr, s2, s1, prime);
+    fadd(rr, hr, hr, prime);
+    fmul(v, u1, i, prime, adx);
+    fsqr(x3, rr, prime, adx);
+    fsub(x3, x3, j, prime);
+    fsub(x3, x3, v, prime);
+    fsub(x3, x3, v, prime);
+    fmul(s1, s1, j, prime, adx);
+    fadd(s1, s1, s1, prime);
+    fsub(t, v, x3, prime);
+    fmul(y3, rr, t, prime, adx);
+    fsub(y3, y3, s1, prime);
+    fadd(t, z1, z2, prime);
+    fsqr(t, t, prime, adx);
+    fsub(t, t, z1z1, prime);
+    fsub(t, t, z2z2, prime);
+    fmul(z3, t, h, prime, adx);
+    masks[0] = is_zero(h);
+    masks[1] = is_zero(hr);
+    copy4(r, x3);
+    copy4(r + 4, y3);
+    copy4(r + 8, z3);
+}
+
+/// madd-2007-bl.
+ALWAYS_INLINE void point_add_affine(u64 r[12], const u64 q1[12], const u64 xy2[8], u64 masks[2], int prime,
+                                    int adx) {
+    const u64 *x1 = q1, *y1 = q1 + 4, *z1 = q1 + 8, *x2 = xy2, *y2 = xy2 + 4;
+    u64 z1z1[4], u2[4], s2[4], h[4], hh[4], i[4], j[4], hr[4], rr[4], v[4], x3[4], y3[4], z3[4], t[4];
+    fsqr(z1z1, z1, prime, adx);
+    fmul(u2, x2, z1z1, prime, adx);
+    fmul(t, y2, z1, prime, adx);
+    fmul(s2, t, z1z1, prime, adx);
+    fsub(h, u2, x1, prime);
+    fsqr(hh, h, prime, adx);
+    fadd(i, hh, hh, prime);
+    fadd(i, i, i, prime);
+    fmul(j, h, i, prime, adx);
+    fsub(hr, s2, y1, prime);
+    fadd(rr, hr, hr, prime);
+    fmul(v, x1, i, prime, adx);
+    fsqr(x3, rr, prime, adx);
+    fsub(x3, x3, j, prime);
+    fsub(x3, x3, v, prime);
+    fsub(x3, x3, v, prime);
+    fmul(t, y1, j, prime, adx);
+    fadd(t, t, t, prime);
+    fsub(y3, v, x3, prime);
+    fmul(y3, rr, y3, prime, adx);
+    fsub(y3, y3, t, prime);
+    fadd(t, z1, h, prime);
+    fsqr(t, t, prime, adx);
+    fsub(t, t, z1z1, prime);
+    fsub(z3, t, hh, prime);
+    masks[0] = is_zero(h);
+    masks[1] = is_zero(hr);
+    copy4(r, x3);
+    copy4(r + 4, y3);
+    copy4(r + 8, z3);
+}
+
+// One instantiation per prime and kernel. The MULX/ADX one carries the target attribute, so the
+// compiler may use BMI2 in the C parts too; it runs only when CPUID reports both extensions.
+#define INSTANTIATE(name, prime, adx, attributes)                                                   \
+    attributes static void name##_mul(u64 r[4], const u64 a[4], const u64 b[4]) {                  \
+        fmul(r, a, b, prime, adx);                                                                  \
+    }                                                                                               \
+    attributes static void name##_sqr(u64 r[4], const u64 a[4]) { fsqr(r, a, prime, adx); }        \
+    attributes static void name##_inv(u64 r[4], const u64 a[4]) { finv(r, a, prime, adx); }        \
+    attributes static void name##_double(u64 q[12], int count) {                                    \
+        for (int k = 0; k < count; k++) point_double(q, prime, adx);                                \
+    }                                                                                               \
+    attributes static void name##_add(u64 r[12], const u64 q1[12], const u64 q2[12], u64 m[2]) {    \
+        point_add(r, q1, q2, m, prime, adx);                                                        \
+    }                                                                                               \
+    attributes static void name##_add_affine(u64 r[12], const u64 q1[12], const u64 xy2[8], u64 m[2]) { \
+        point_add_affine(r, q1, xy2, m, prime, adx);                                                \
+    }
+
+INSTANTIATE(p256_portable, PRIME_P256, 0, )
+INSTANTIATE(p224_portable, PRIME_P224, 0, )
+#if defined(__x86_64__)
+INSTANTIATE(p256_adx, PRIME_P256, 1, __attribute__((target("bmi2,adx"))))
+INSTANTIATE(p224_adx, PRIME_P224, 1, __attribute__((target("bmi2,adx"))))
+#endif
+
+// MARK: Kernel choice
+
+static int cpu_has_adx(void) {
+#if defined(__x86_64__)
+    unsigned int eax, ebx, ecx, edx;
+    if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return 0;
+    return (ebx & (1u << 8)) != 0 && (ebx & (1u << 19)) != 0;  // BMI2, ADX
+#else
+    return 0;
+#endif
+}
+
+/// AVX2, and the operating system saving the YMM registers (OSXSAVE, XCR0 bits 1 and 2).
+static int cpu_has_avx2(void) {
+#if defined(__x86_64__)
+    unsigned int eax, ebx, ecx, edx;
+    if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx) || (ecx & (1u << 27)) == 0) return 0;
+    unsigned int xcr0, xcr0High;
+    __asm__("xgetbv" : "=a"(xcr0), "=d"(xcr0High) : "c"(0));
+    if ((xcr0 & 6) != 6) return 0;
+    if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return 0;
+    return (ebx & (1u << 5)) != 0;
+#else
+    return 0;
+#endif
+}
+
+static int use_adx = 0;
+static int use_avx2 = 0;
+
+__attribute__((constructor)) static void choose_kernel(void) {
+    use_adx = cpu_has_adx();
+    use_avx2 = cpu_has_avx2();
+}
+
+int emrtd_field_kernel_is_adx(void) { return __atomic_load_n(&use_adx, __ATOMIC_RELAXED); }
+
+int emrtd_field_select_kernel(int adx) {
+    __atomic_store_n(&use_avx2, adx && cpu_has_avx2(), __ATOMIC_RELAXED);
+    return __atomic_exchange_n(&use_adx, adx && cpu_has_adx(), __ATOMIC_RELAXED);
+}
+
+#if defined(__x86_64__)
+#define DISPATCH(prime, operation, ...)                                                             \
+    if (__atomic_load_n(&use_adx, __ATOMIC_RELAXED)) {                                              \
+        prime##_adx_##operation(__VA_ARGS__);                                                       \
+    } else {                                                                                        \
+        prime##_portable_##operation(__VA_ARGS__);                                                  \
+    }
+#else
+#define DISPATCH(prime, operation, ...) prime##_portable_##operation(__VA_ARGS__);
+#endif
+
+#define PUBLIC_FUNCTIONS(prime)                                                                     \
+    void emrtd_##prime##_mul(u64 r[4], const u64 a[4], const u64 b[4]) { DISPATCH(prime, mul, r, a, b) } \
+    void emrtd_##prime##_sqr(u64 r[4], const u64 a[4]) { DISPATCH(prime, sqr, r, a) }               \
+    void emrtd_##prime##_inv(u64 r[4], const u64 a[4]) { DISPATCH(prime, inv, r, a) }               \
+    void emrtd_##prime##_point_double(u64 q[12], int count) { DISPATCH(prime, double, q, count) }   \
+    void emrtd_##prime##_point_add(u64 r[12], const u64 q1[12], const u64 q2[12], u64 masks[2]) {   \
+        DISPATCH(prime, add, r, q1, q2, masks)                                                      \
+    }                                                                                               \
+    void emrtd_##prime##_point_add_affine(u64 r[12], const u64 q1[12], const u64 xy2[8], u64 masks[2]) { \
+        DISPATCH(prime, add_affine, r, q1, xy2, masks)                                              \
+    }
+
+PUBLIC_FUNCTIONS(p256)
+PUBLIC_FUNCTIONS(p224)
+
+// MARK: Table reads for secret indices
+
+ALWAYS_INLINE void select_entry(u64 *out, const u64 *table, int count, int limbs, int index) {
+    u64 acc[12] = {0};
+    for (int candidate = 0; candidate < count; candidate++) {
+        u64 difference = (u64)(candidate ^ index);
+        u64 mask = ((difference | ((u64)0 - difference)) >> 63) - 1;  // all ones when equal
+        // A barrier: without it the compiler sees through the mask and reads only the chosen entry.
+        __asm__("" : "+r"(mask));
+        const u64 *entry = table + (long)candidate * limbs;
+        for (int limb = 0; limb < limbs; limb++) acc[limb] |= entry[limb] & mask;
+    }
+    for (int limb = 0; limb < limbs; limb++) out[limb] = acc[limb];
+}
+
+#if defined(__x86_64__)
+/// The same with 256-bit vectors: the mask comes from a vector comparison of a running counter with
+/// the index (no branch), and every entry is loaded and masked.
+ALWAYS_INLINE __attribute__((target("avx2"))) void select_entry_avx2(u64 *out, const u64 *table, int count,
+                                                                     int limbs, int index) {
+    const __m256i wanted = _mm256_set1_epi64x(index);
+    const __m256i one = _mm256_set1_epi64x(1);
+    __m256i counter = _mm256_setzero_si256();
+    __m256i acc0 = _mm256_setzero_si256(), acc1 = _mm256_setzero_si256(), acc2 = _mm256_setzero_si256();
+    for (int candidate = 0; candidate < count; candidate++) {
+        __m256i mask = _mm256_cmpeq_epi64(counter, wanted);
+        const __m256i *entry = (const __m256i *)(table + (long)candidate * limbs);
+        acc0 = _mm256_or_si256(acc0, _mm256_and_si256(_mm256_loadu_si256(entry), mask));
+        acc1 = _mm256_or_si256(acc1, _mm256_and_si256(_mm256_loadu_si256(entry + 1), mask));
+        if (limbs == 12) acc2 = _mm256_or_si256(acc2, _mm256_and_si256(_mm256_loadu_si256(entry + 2), mask));
+        counter = _mm256_add_epi64(counter, one);
+    }
+    _mm256_storeu_si256((__m256i *)out, acc0);
+    _mm256_storeu_si256((__m256i *)(out + 4), acc1);
+    if (limbs == 12) _mm256_storeu_si256((__m256i *)(out + 8), acc2);
+}
+
+__attribute__((target("avx2"))) static void select_avx2(u64 *out, const u64 *table, int count, int limbs, int index) {
+    if (limbs == 8) {
+        select_entry_avx2(out, table, count, 8, index);
+    } else {
+        select_entry_avx2(out, table, count, 12, index);
+    }
+}
+#endif
+
+void emrtd_select_entry(u64 *out, const u64 *table, int count, int limbs, int index) {
+#if defined(__x86_64__)
+    if (__atomic_load_n(&use_avx2, __ATOMIC_RELAXED)) {
+        select_avx2(out, table, count, limbs, index);
+        return;
+    }
+#endif
+    if (limbs == 8) {
+        select_entry(out, table, count, 8, index);
+    } else {
+        select_entry(out, table, count, 12, index);
+    }
+}

@@ -1,0 +1,49 @@
+// The field and point arithmetic of P-256 and P-224 in C, for the dedicated back end of the
+// Arithmetic package (FourLimbNISTCurve.swift): Montgomery products with MULX/ADCX/ADOX (two carry
+// chains) when the CPU has BMI2 and ADX, else portable ones with 128-bit products. Swift's code for
+// the same arithmetic spent about twice the instructions of OpenSSL's assembly on each product.
+//
+// Elements are four 64-bit limbs, least significant first, in Montgomery form (R = 2^256, for both
+// primes), fully reduced (< p). A Jacobian point is 12 limbs: X, Y, Z (Z = 0 is infinity); the
+// curves have a = -3. Every function is regular: no branch and no memory address depends on the
+// values. Outputs may alias inputs.
+#ifndef EMRTD_CFIELDKERNELS_H
+#define EMRTD_CFIELDKERNELS_H
+
+/// A limb: GMP's mp_limb_t on 64-bit Linux (unsigned long), so Swift sees the Arithmetic package's
+/// `Limb` (UInt) and passes its buffers without conversion.
+typedef unsigned long emrtd_limb;
+
+_Static_assert(sizeof(emrtd_limb) == 8, "64-bit limbs");
+
+/// 1 when the MULX/ADX kernel serves the calls below, 0 for the portable one.
+int emrtd_field_kernel_is_adx(void);
+/// Chooses the kernel (1: MULX/ADX and AVX2 table reads, each as far as the CPU has it; 0: portable
+/// products and 64-bit table reads) and returns the previous MULX/ADX choice. For tests, which run both: the choice is process-wide, and both kernels give
+/// the same results, so a concurrent caller sees no difference.
+int emrtd_field_select_kernel(int adx);
+
+void emrtd_p256_mul(emrtd_limb r[4], const emrtd_limb a[4], const emrtd_limb b[4]);
+void emrtd_p256_sqr(emrtd_limb r[4], const emrtd_limb a[4]);
+/// a^(p-2) (0 for 0), by a fixed addition chain.
+void emrtd_p256_inv(emrtd_limb r[4], const emrtd_limb a[4]);
+/// q doubled `count` times in place (dbl-2001-b); infinity and points of order 2 give Z = 0.
+void emrtd_p256_point_double(emrtd_limb q[12], int count);
+/// r = q1 + q2 (add-2007-bl), neither infinity. masks[0] = 1 when H = 0 (equal x), masks[1] = 1 when
+/// R = 0 (equal y): both mean q1 = q2, and the sum is then not valid.
+void emrtd_p256_point_add(emrtd_limb r[12], const emrtd_limb q1[12], const emrtd_limb q2[12], emrtd_limb masks[2]);
+/// r = q1 + (x2, y2) for an affine second point (madd-2007-bl); masks as emrtd_p256_point_add.
+void emrtd_p256_point_add_affine(emrtd_limb r[12], const emrtd_limb q1[12], const emrtd_limb xy2[8], emrtd_limb masks[2]);
+
+void emrtd_p224_mul(emrtd_limb r[4], const emrtd_limb a[4], const emrtd_limb b[4]);
+void emrtd_p224_sqr(emrtd_limb r[4], const emrtd_limb a[4]);
+void emrtd_p224_inv(emrtd_limb r[4], const emrtd_limb a[4]);
+void emrtd_p224_point_double(emrtd_limb q[12], int count);
+void emrtd_p224_point_add(emrtd_limb r[12], const emrtd_limb q1[12], const emrtd_limb q2[12], emrtd_limb masks[2]);
+void emrtd_p224_point_add_affine(emrtd_limb r[12], const emrtd_limb q1[12], const emrtd_limb xy2[8], emrtd_limb masks[2]);
+
+/// out = entry `index` of `count` entries of `limbs` limbs each (8: an affine point, 12: a Jacobian
+/// one), every entry read and masked: the memory addresses do not depend on the secret index.
+void emrtd_select_entry(emrtd_limb *out, const emrtd_limb *table, int count, int limbs, int index);
+
+#endif

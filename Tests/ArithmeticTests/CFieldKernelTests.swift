@@ -1,0 +1,94 @@
+import OpenSSLReference
+import Testing
+
+@testable import Arithmetic
+
+/// P-256's and P-224's C kernels (`CFieldKernels`), each of the two: MULX/ADX (when this CPU has BMI2
+/// and ADX; otherwise both runs are the portable kernel) and portable. Serialized, because the kernel
+/// choice is process-wide; other suites running meanwhile meet either kernel, which give the same
+/// results.
+@Suite(.serialized) struct CFieldKernelTests {
+    /// The C kernels read `JacobianPoint4` as twelve consecutive limbs X, Y, Z.
+    @Test func pointLayoutIsTwelveLimbs() {
+        #expect(MemoryLayout<FieldElement4>.size == 32)
+        #expect(MemoryLayout<FieldElement4>.offset(of: \.l3) == 24)
+        #expect(MemoryLayout<JacobianPoint4>.size == 96)
+        #expect(MemoryLayout<JacobianPoint4>.stride == 96)
+        #expect(MemoryLayout<JacobianPoint4>.offset(of: \.y) == 32)
+        #expect(MemoryLayout<JacobianPoint4>.offset(of: \.z) == 64)
+    }
+
+    /// CPUID's choice stands unless a test changes it, and a request for MULX/ADX on a CPU without it
+    /// keeps the portable kernel.
+    @Test func kernelChoice() {
+        let cpuHasADX = FieldKernelChoice.select(adx: true) || FieldKernelChoice.usesADX
+        #expect(FieldKernelChoice.usesADX == cpuHasADX)
+        FieldKernelChoice.select(adx: false)
+        #expect(!FieldKernelChoice.usesADX)
+        FieldKernelChoice.select(adx: true)
+        #expect(FieldKernelChoice.usesADX == cpuHasADX)
+        print("CFieldKernels: this CPU \(cpuHasADX ? "has" : "lacks") BMI2 and ADX")
+    }
+
+    /// Field products, squares, sums, differences and inverses against `BigInt`, with each kernel.
+    @Test(arguments: [false, true])
+    func fieldMatchesBigInt(adx: Bool) throws {
+        FieldKernelChoice.select(adx: adx)
+        defer { FieldKernelChoice.select(adx: true) }
+        try FourLimbFieldTests.check(P256Prime.self, modulus: try #require(standardCurve(12)).p)
+        try FourLimbFieldTests.check(P224Prime.self, modulus: try #require(standardCurve(10)).p)
+    }
+
+    /// Random points and scalars, the edge scalars (1…4, n - 1…n - 4, n) and the public combinations
+    /// of ECDSA against OpenSSL, with each kernel: public, secret and fixed-base multiplication.
+    @Test(arguments: [(12, false), (12, true), (10, false), (10, true)])
+    func scalarMultiplicationMatchesOpenSSL(id: Int, adx: Bool) throws {
+        FieldKernelChoice.select(adx: adx)
+        defer { FieldKernelChoice.select(adx: true) }
+        let curve = try #require(standardCurve(id))
+        let reference = try #require(OpenSSLCurve(parameterID: id))
+        var scalars = (1...4).map { BigInt($0) } + (0...4).map { curve.order - BigInt($0) }
+        for _ in 0..<differentialCases(default: 8) {
+            scalars.append(try BigInt.random(below: curve.order, using: openSSLRandomSource))
+        }
+        let pointScalar = try BigInt.random(below: curve.order, using: openSSLRandomSource)
+        let pointBytes = try #require(reference.multiply(nil, by: pointScalar))
+        let point = try curve.decodePoint(pointBytes)
+        for k in scalars {
+            let expected = reference.multiply(pointBytes, by: k)
+            if k == curve.order {
+                #expect(curve.multiply(point, by: k) == .infinity)
+                #expect(throws: ArithmeticError.self) { try curve.multiplySecret(point, by: k) }
+                continue
+            }
+            #expect(try curve.encode(curve.multiply(point, by: k)) == expected, "k = \(k)")
+            #expect(try curve.encode(curve.multiplySecret(point, by: k)) == expected, "k = \(k)")
+            #expect(try curve.encode(curve.multiplyGenerator(by: k)) == reference.multiply(nil, by: k), "k = \(k)")
+        }
+        // Sums that meet the exceptional cases of the addition formulas: P + P and P + (-P).
+        #expect(try curve.encode(curve.add(point, point)) == reference.multiply(pointBytes, by: BigInt(2)))
+        #expect(curve.add(point, curve.negate(point)) == .infinity)
+    }
+
+    /// ECDSA verification (u1·G + u2·Q through the C additions) of OpenSSL's signatures, with each kernel.
+    @Test(arguments: [(12, false), (12, true), (10, false), (10, true)])
+    func ecdsaMatchesOpenSSL(id: Int, adx: Bool) throws {
+        FieldKernelChoice.select(adx: adx)
+        defer { FieldKernelChoice.select(adx: true) }
+        let curve = try #require(standardCurve(id))
+        let reference = try #require(OpenSSLCurve(parameterID: id))
+        for _ in 0..<differentialCases(default: 6) {
+            let privateKey = try BigInt.random(below: curve.order, using: openSSLRandomSource)
+            let publicKey = try #require(reference.multiply(nil, by: privateKey))
+            let digest = openSSLRandomBytes(32)
+            let (r, s) = try #require(reference.sign(digest: digest, privateKey: privateKey))
+            #expect(
+                try ECDSA.verify(
+                    publicKey: publicKey, digest: digest, signature: ECDSASignature(r: r, s: s), curve: curve))
+            #expect(
+                !(try ECDSA.verify(
+                    publicKey: publicKey, digest: digest, signature: ECDSASignature(r: r, s: s + BigInt(1)),
+                    curve: curve)))
+        }
+    }
+}
