@@ -511,8 +511,8 @@ def verify_dump(folder, cscas):
                                  dsc["signature_value"].native, tbs, digest_name)
                 result["certificateChainValid"] = True
                 break
-            except (InvalidSignature, ValueError):
-                continue
+            except (InvalidSignature, ValueError, TypeError):
+                continue  # another key of the same name (a renewed CSCA, another algorithm)
         security_object = LDSSecurityObject.load(econtent)
         hash_name = security_object["hash_algorithm"]["algorithm"].native
         expected = {h["data_group_number"].native: h["data_group_hash_value"].native
