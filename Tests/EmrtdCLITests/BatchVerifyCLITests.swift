@@ -141,6 +141,8 @@ import Testing
         #expect(noDumps.status == 1 && noDumps.errorOutput.contains("holds no dump folder"), "\(noDumps.errorOutput)")
         let emptyList = try Self.runWithList(emrtd, ["", "  "], ["--no-builtin"])
         #expect(emptyList.status == 1 && emptyList.errorOutput.contains("standard input lists no dump"))
+        let longLine = try Self.runWithList(emrtd, [String(repeating: "x", count: 5000)], ["--no-builtin"])
+        #expect(longLine.status == 1 && longLine.errorOutput.contains("longer than a path can be"))
         let notADirectory = try Subprocess.run(emrtd, ["verify", "--batch", "/nonexistent", "--no-builtin"])
         #expect(notADirectory.status == 1)
         for arguments in [

@@ -17,6 +17,9 @@ import Synchronization
 enum BatchVerification {
     /// The most paths standard input may list: 16 MiB of text, some 100,000 dumps.
     static let listLimit = 16 << 20
+    /// The longest path a line of standard input may be (Linux's PATH_MAX), so that an error
+    /// line, which repeats the path, stays small.
+    static let pathLimit = 4096
     /// The most dumps one batch takes (a directory listing or standard input).
     static let dumpLimit = 1_000_000
 
@@ -52,6 +55,10 @@ enum BatchVerification {
             let text = String(decoding: try readStandardInput(limit: listLimit, what: "a list of dumps"), as: UTF8.self)
             paths = text.split(whereSeparator: \.isNewline).map(String.init).filter {
                 !$0.allSatisfy(\.isWhitespace)
+            }
+            if let long = paths.firstIndex(where: { $0.utf8.count > pathLimit }) {
+                throw CommandFailure(
+                    "line \(long + 1) of standard input is longer than a path can be (\(pathLimit) bytes)")
             }
         } else {
             var status = stat()
