@@ -116,7 +116,9 @@ struct BatchVerificationRows {
                         + " Python \(theirs.map { "\($0.signature)/\($0.chain)" } ?? "unreadable")")
             }
         }
-        run.note("emrtd and Python agree on the EF.SOD signature and the DSC's on \(agreed) of \(dumps.count) dumps")
+        run.note(
+            "emrtd and Python agree on the EF.SOD signature and the DSC's on \(agreed) of \(dumps.count) dumps"
+                + " (Python checks no validity dates, and finds the DSC by the SignerInfo's issuer name as DER)")
     }
 }
 
