@@ -20,7 +20,7 @@ let libraries: [Library] = [
     Library(name: "Secrets", dependencies: []),
     Library(name: "JSON", dependencies: []),
     Library(name: "ICAO", dependencies: ["ASN1", "JSON", "Arithmetic", "Secrets"]),
-    Library(name: "MRZ", dependencies: ["JSON", "Secrets"], testResources: [.copy("Fixtures")]),
+    Library(name: "MRZ", dependencies: ["ASN1", "JSON", "Secrets"], testResources: [.copy("Fixtures")]),
     Library(
         name: "Arithmetic", dependencies: ["CGMP", "CFieldKernels", "Secrets"], testDependencies: ["OpenSSLReference"]),
     Library(name: "CryptoPrimitives", dependencies: ["COpenSSL", "ICAO", "Secrets"]),

@@ -12,6 +12,17 @@ Only PyPI's `cryptography` (keys, signatures) and `asn1crypto` (DER structures) 
     python3 -m venv /tmp/venv && /tmp/venv/bin/pip install cryptography asn1crypto
     /tmp/venv/bin/python Tools/make-pa-fixtures.py Tests/Fixtures/CMS/pa-faults
 
+The same libraries also verify dumps, as the reference of `emrtd-bench pa` (Debian's
+python3-cryptography and python3-asn1crypto, which Tools/setup.sh installs):
+
+    Tools/make-pa-fixtures.py verify [--csca FILE]... DUMP... < /dev/null   # or --list FILE|-
+
+prints one JSON line per dump (`path`, `sodSignatureValid`, `certificateChainValid`,
+`dataGroupHashesValid`, `error`) then `{"documents": N, "seconds": S}`: the EF.SOD's signature
+over its signed attributes (messageDigest checked), the DSC's signature by a CSCA of the same
+name, and the hash of each DGn.bin beside it. No validity dates, no revocation: the signatures
+and hashes only, which is where the time goes.
+
 Output: <out>/<pki>/csca.pem (the trusted CSCA), <out>/<pki>/<case>/{SOD.bin,DG1.bin,...};
 a case may add dsc.pem (a DSC the test puts in the trust store) or link.pem.
 Keys are random on every run, so regenerating changes every byte but no verdict.
@@ -19,12 +30,15 @@ Keys are random on every run, so regenerating changes every byte but no verdict.
 
 import datetime
 import hashlib
+import json
 import os
 import subprocess
 import sys
+import time
 
 from asn1crypto import algos, cms, core, keys, x509
 from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric import ec, padding, rsa
 
 
@@ -317,7 +331,228 @@ def generate_pki(out, kind):
             write(os.path.join(case_dir, file_name), content)
 
 
+HASHES = {
+    "sha1": hashes.SHA1,
+    "sha224": hashes.SHA224,
+    "sha256": hashes.SHA256,
+    "sha384": hashes.SHA384,
+    "sha512": hashes.SHA512,
+}
+
+NAMED_CURVES = {
+    "secp192r1": ec.SECP192R1,
+    "secp224r1": ec.SECP224R1,
+    "secp256r1": ec.SECP256R1,
+    "secp384r1": ec.SECP384R1,
+    "secp521r1": ec.SECP521R1,
+    "brainpoolp256r1": ec.BrainpoolP256R1,
+    "brainpoolp384r1": ec.BrainpoolP384R1,
+    "brainpoolp512r1": ec.BrainpoolP512R1,
+}
+OPENSSL_CURVE_NAMES = {
+    "secp192r1": "prime192v1",
+    "secp256r1": "prime256v1",
+}
+
+
+class CurveTable:
+    """Explicit domain parameters (ICAO 9303-12 asks for them) mapped to cryptography's named
+    curves: `cryptography` loads no explicit curve, so the parameters are matched against each
+    named curve's, which the openssl CLI prints once."""
+
+    def __init__(self):
+        self.by_parameters = None
+
+    @staticmethod
+    def key(specified):
+        curve = specified["curve"]
+        return (
+            int.from_bytes(curve["a"].native, "big"),
+            int.from_bytes(curve["b"].native, "big"),
+            specified["base"].native,
+            specified["order"].native,
+        )
+
+    def curve(self, specified):
+        if self.by_parameters is None:
+            self.by_parameters = {}
+            for name, curve in NAMED_CURVES.items():
+                der = subprocess.run(
+                    ["openssl", "ecparam", "-name", OPENSSL_CURVE_NAMES.get(name, name), "-param_enc", "explicit",
+                     "-outform", "DER"],
+                    check=True, capture_output=True,
+                ).stdout
+                parameters = keys.ECDomainParameters.load(der)
+                self.by_parameters[self.key(parameters.chosen)] = curve
+        found = self.by_parameters.get(self.key(specified))
+        if found is None:
+            raise ValueError("explicit curve parameters of no named curve")
+        return found()
+
+
+CURVES = CurveTable()
+
+
+def public_key(info):
+    """A cryptography public key from an asn1crypto PublicKeyInfo (RSA, EC named or explicit)."""
+    algorithm = info["algorithm"]["algorithm"].native
+    if algorithm == "rsa":
+        numbers = info["public_key"].parsed
+        return rsa.RSAPublicNumbers(numbers["public_exponent"].native, numbers["modulus"].native).public_key()
+    if algorithm == "ec":
+        parameters = info["algorithm"]["parameters"]
+        if parameters.name == "named":
+            curve = NAMED_CURVES[parameters.chosen.native.lower()]()
+        elif parameters.name == "specified":
+            curve = CURVES.curve(parameters.chosen)
+        else:
+            raise ValueError("implicit curve parameters")
+        return ec.EllipticCurvePublicKey.from_encoded_point(curve, info["public_key"].native)
+    raise ValueError("public key algorithm %s" % algorithm)
+
+
+def verify_signature(key, algorithm, signature, message, digest_name):
+    """Raises InvalidSignature (or ValueError) unless `signature` over `message` holds."""
+    kind = algorithm.signature_algo
+    try:
+        hash_name = algorithm.hash_algo
+    except ValueError:
+        hash_name = digest_name  # plain rsaEncryption or ecPublicKey: the SignerInfo's digest
+    if kind == "rsassa_pkcs1v15":
+        key.verify(signature, message, padding.PKCS1v15(), HASHES[hash_name]())
+    elif kind == "rsassa_pss":
+        parameters = algorithm["parameters"]
+        mgf_hash = parameters["mask_gen_algorithm"]["parameters"]["algorithm"].native
+        key.verify(
+            signature, message,
+            padding.PSS(mgf=padding.MGF1(HASHES[mgf_hash]()), salt_length=parameters["salt_length"].native),
+            HASHES[parameters["hash_algorithm"]["algorithm"].native](),
+        )
+    elif kind == "ecdsa":
+        key.verify(signature, message, ec.ECDSA(HASHES[hash_name]()))
+    else:
+        raise ValueError("signature algorithm %s" % kind)
+
+
+def load_cscas(paths):
+    """The trusted CSCAs (DER files or PEM bundles) by subject, loaded once."""
+    by_subject = {}
+    for path in paths:
+        with open(path, "rb") as file:
+            data = file.read()
+        if data.lstrip().startswith(b"-----BEGIN"):
+            blocks = pem_blocks(data)
+        else:
+            blocks = [data]
+        for der in blocks:
+            try:
+                certificate = x509.Certificate.load(der)
+                by_subject.setdefault(certificate.subject.hashable, []).append(certificate)
+            except ValueError:
+                continue
+    return by_subject
+
+
+def pem_blocks(data):
+    import base64
+
+    blocks = []
+    for part in data.split(b"-----BEGIN CERTIFICATE-----")[1:]:
+        body = part.split(b"-----END CERTIFICATE-----")[0]
+        blocks.append(base64.b64decode(b"".join(body.split())))
+    return blocks
+
+
+def verify_dump(folder, cscas):
+    """Passive Authentication of one dump folder: signature, DSC by CSCA, data-group hashes."""
+    result = {"path": folder, "sodSignatureValid": False, "certificateChainValid": False,
+              "dataGroupHashesValid": False, "error": None}
+    try:
+        with open(os.path.join(folder, "SOD.bin"), "rb") as file:
+            sod = file.read()
+        outer = core.load(sod)  # [APPLICATION 23] around the ContentInfo
+        content_info = cms.ContentInfo.load(outer.contents)
+        signed_data = content_info["content"]
+        econtent = signed_data["encap_content_info"]["content"].contents
+        signer = signed_data["signer_infos"][0]
+        digest_name = signer["digest_algorithm"]["algorithm"].native
+        sid = signer["sid"]
+        dsc = None
+        for choice in signed_data["certificates"] or []:
+            certificate = choice.chosen
+            if sid.name == "issuer_and_serial_number":
+                matches = (certificate.serial_number == sid.chosen["serial_number"].native
+                           and certificate.issuer.hashable == sid.chosen["issuer"].hashable)
+            else:
+                matches = certificate.key_identifier == sid.chosen.native
+            if matches:
+                dsc = certificate
+                break
+        if dsc is None:
+            raise ValueError("no certificate in EF.SOD matches the SignerInfo")
+        attributes = signer["signed_attrs"]
+        if attributes:
+            digests = [a["values"][0].native for a in attributes if a["type"].native == "message_digest"]
+            if digests != [hashlib.new(digest_name, econtent).digest()]:
+                raise ValueError("messageDigest is not the eContent's hash")
+            signed = b"\x31" + attributes.dump()[1:]
+        else:
+            signed = econtent
+        try:
+            verify_signature(public_key(dsc.public_key), signer["signature_algorithm"], signer["signature"].native,
+                             signed, digest_name)
+            result["sodSignatureValid"] = True
+        except InvalidSignature:
+            pass
+        tbs = dsc["tbs_certificate"].dump()
+        for csca in cscas.get(dsc.issuer.hashable, []):
+            try:
+                verify_signature(public_key(csca.public_key), dsc["signature_algorithm"],
+                                 dsc["signature_value"].native, tbs, digest_name)
+                result["certificateChainValid"] = True
+                break
+            except (InvalidSignature, ValueError, TypeError):
+                continue  # another key of the same name (a renewed CSCA, another algorithm)
+        security_object = LDSSecurityObject.load(econtent)
+        hash_name = security_object["hash_algorithm"]["algorithm"].native
+        expected = {h["data_group_number"].native: h["data_group_hash_value"].native
+                    for h in security_object["data_group_hash_values"]}
+        valid = True
+        for number in range(1, 17):
+            path = os.path.join(folder, "DG%d.bin" % number)
+            if os.path.exists(path):
+                with open(path, "rb") as file:
+                    valid = valid and expected.get(number) == hashlib.new(hash_name, file.read()).digest()
+        result["dataGroupHashesValid"] = valid
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        result["error"] = str(error)
+    return result
+
+
+def verify_main(arguments):
+    """`verify [--csca FILE]... [--list FILE|-] [DUMP...]`: the reference of `emrtd-bench pa`."""
+    csca_paths, folders = [], []
+    iterator = iter(arguments)
+    for argument in iterator:
+        if argument == "--csca":
+            csca_paths.append(next(iterator))
+        elif argument == "--list":
+            source = next(iterator)
+            with (sys.stdin if source == "-" else open(source)) as lines:
+                folders += [line.strip() for line in lines if line.strip()]
+        else:
+            folders.append(argument)
+    start = time.perf_counter()
+    cscas = load_cscas(csca_paths)
+    for folder in folders:
+        print(json.dumps(verify_dump(folder, cscas)))
+    print(json.dumps({"documents": len(folders), "seconds": time.perf_counter() - start}))
+
+
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "verify":
+        verify_main(sys.argv[2:])
+        return
     out = sys.argv[1] if len(sys.argv) > 1 else "Tests/Fixtures/CMS/pa-faults"
     for kind in ("rsa", "ecdsa"):
         generate_pki(os.path.join(out, kind), kind)

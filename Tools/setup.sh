@@ -9,8 +9,9 @@ packages=(
     # the validation server and client (CLibWebSockets); nginx in front of several servers
     # (Tools/scale.sh), python3 for the test result server (Tools/result-server.py)
     libwebsockets-dev nginx python3
-    # emrtd-bench's pace suite: OpenPACE (CEAC)
-    libeac-dev
+    # emrtd-bench's pace suite: OpenPACE (CEAC); its pa suite's Python reference
+    # (Tools/make-pa-fixtures.py verify)
+    libeac-dev python3-cryptography python3-asn1crypto
     # tests: the PC/SC rig, OpenSSL's CLI, OpenJPEG's reference decoder
     pcscd vsmartcard-vpcd vsmartcard-vpicc pcsc-tools openssl libopenjp2-tools iproute2 procps
     # the third-party ePass emulator in ../shared/peers

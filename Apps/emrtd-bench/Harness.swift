@@ -7,6 +7,8 @@ struct Suite: Sendable {
     let title: String
     /// Whether `--ids` (standardized domain parameter IDs) means something to it.
     var takesParameterIDs = false
+    /// Whether `--dir DIR` (the documents to measure instead of its own) means something to it.
+    var takesDirectory = false
     /// Measures, handing each row to `run.record` as soon as it is known.
     let measure: @Sendable (_ run: BenchRun) throws -> Void
 }
@@ -33,13 +35,15 @@ struct BenchRow: Encodable {
     }
 }
 
-/// The command line every suite shares: `[--json] [--seconds S] [--ids 13,14]`.
+/// The command line every suite shares: `[--json] [--seconds S] [--ids 13,14] [--dir DIR]`.
 struct BenchOptions {
     var json = false
     /// The time each side of a row is measured for.
     var seconds = 0.3
     /// The standardized domain parameter sets to measure (nil: all).
     var parameterIDs: Set<Int>? = nil
+    /// A dump or a directory of dumps to measure instead of the suite's own documents.
+    var directory: String? = nil
 
     init(_ arguments: [String]) throws(UsageError) {
         var iterator = arguments.makeIterator()
@@ -58,6 +62,9 @@ struct BenchOptions {
                     throw UsageError("--ids takes a list such as 13,14")
                 }
                 parameterIDs = Set(ids.compactMap { $0 })
+            case "--dir":
+                guard let path = iterator.next() else { throw UsageError("--dir takes a dump or a directory of dumps") }
+                directory = path
             default: throw UsageError("unknown argument \(argument)")
             }
         }

@@ -9,23 +9,61 @@ import Foundation
 /// store), each beside OpenSSL doing the same work in the same run: `CMS_verify` of the
 /// SignedData (no chain), `X509_verify` of the DSC with the CSCA's key and EVP digests of the
 /// data groups; for the list, `CMS_verify`, `X509_verify` of the signer and `d2i_X509` of every
-/// certificate. Rates in operations per second.
+/// certificate. Rates in operations per second. Then the batch rows (`BatchVerificationRows`):
+/// `emrtd verify --batch` against a process per document and against Python, over those
+/// documents as dumps and simulated specimens. `--dir DIR` measures DIR's dumps instead (a dump
+/// or a folder of dumps; each with its `CSCA.der` gets a row of its own, the first 20).
 let passiveAuthenticationSuite = Suite(
-    name: "pa", title: "pa: emrtd Passive Authentication vs OpenSSL CMS_verify, X509_verify, EVP_Digest"
+    name: "pa", title: "pa: emrtd Passive Authentication vs OpenSSL CMS_verify, X509_verify, EVP_Digest",
+    takesDirectory: true
 ) { run in
-    let data = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/data/gmrtd")
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("emrtd-bench-pa-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    if let directory = run.options.directory {
+        let dumps = try dumpFolders(at: directory)
+        for dump in dumps.prefix(20) {
+            guard let document = Document(dump: dump) else {
+                run.note("\(dump.lastPathComponent): no CSCA.der beside SOD.bin, so no row of its own")
+                continue
+            }
+            benchDocument(document, run: run)
+        }
+        try BatchVerificationRows(dumps: dumps, time: nil).measure(run: run, scratch: scratch)
+        return
+    }
+    let data = repositoryRoot().deletingLastPathComponent().appendingPathComponent("shared/data/gmrtd")
     for document in try documents(in: data.appendingPathComponent("sod_samples")) {
         benchDocument(document, run: run)
     }
     try benchMasterList(in: data.appendingPathComponent("master_list"), run: run)
+    let dumps = try makeDumps(
+        in: scratch.appendingPathComponent("dumps"), samples: data.appendingPathComponent("sod_samples"),
+        specimens: 12, at: checkTime)
+    try BatchVerificationRows(dumps: dumps, time: "2026-06-01").measure(run: run, scratch: scratch)
 }
+
+/// Inside every real DSC's validity; the bench's specimens are signed then.
+private let checkTime = Date(timeIntervalSince1970: 1_780_272_000)  // 2026-06-01
 
 private struct Document {
     let country: String
     let securityObject: [UInt8]
     let csca: [UInt8]
     let dataGroups: [Int: [UInt8]]
+}
+
+extension Document {
+    /// A dump folder with its CSCA beside it (`CSCA.der`), named by the folder.
+    init?(dump: URL) {
+        func read(_ name: String) -> [UInt8]? {
+            FileManager.default.contents(atPath: dump.appendingPathComponent(name).path).map { [UInt8]($0) }
+        }
+        guard let sod = read("SOD.bin"), let csca = read("CSCA.der") else { return nil }
+        var groups: [Int: [UInt8]] = [:]
+        for number in 1...16 { groups[number] = read("DG\(number).bin") }
+        self.init(country: dump.lastPathComponent, securityObject: sod, csca: csca, dataGroups: groups)
+    }
 }
 
 /// The real documents with their CSCA beside them. Malaysia is left out: OpenSSL cannot
@@ -47,8 +85,16 @@ private func documents(in folder: URL) throws -> [Document] {
 
 private func benchDocument(_ document: Document, run: BenchRun) {
     let store = (try? Certificate(derEncoded: document.csca)).map { TrustStore([$0]) } ?? TrustStore()
-    let checkTime = Date(timeIntervalSince1970: 1_780_272_000)  // 2026-06-01, inside every DSC's validity
     let reference = OpenSSLDocumentCheck(document)
+    // A dump of `--dir` may not verify on either side: said, not timed.
+    let verdict = PassiveAuthentication.verify(
+        securityObject: document.securityObject, dataGroups: document.dataGroups, trustStore: store, at: checkTime)
+    guard verdict.sodSignatureValid, reference.run() else {
+        run.note(
+            "PA \(document.country): the EF.SOD signature does not verify (emrtd \(verdict.sodSignatureValid),"
+                + " OpenSSL \(reference.run())), so no row")
+        return
+    }
     run.compare(
         "PA \(document.country)", unit: "documents/s",
         emrtd: { _ in

@@ -77,6 +77,37 @@ import Testing
         }
     }
 
+    /// `UTCDateTime` against Foundation's Gregorian calendar in UTC (which the product avoids
+    /// because it loads ICU): random moments from 1583 to 9999 (before October 1582 Foundation's
+    /// calendar is Julian, `UTCDateTime` proleptic Gregorian as X.680 times are), the ends of
+    /// months and leap days, and impossible fields refused.
+    @Test func utcDateTimeAgreesWithFoundation() throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
+        var generator = SystemRandomNumberGenerator()
+        let edges: [TimeInterval] = [
+            0, -1, 86_399, 86_400, 951_782_400, 951_868_799, 4_107_542_400, -2_208_988_800, 1_780_272_000,
+        ]
+        let random = (0..<2000).map { _ in
+            TimeInterval(Int64.random(in: -12_212_553_600...253_402_300_799, using: &generator))
+        }
+        for seconds in edges + random {
+            let date = Date(timeIntervalSince1970: seconds)
+            let ours = UTCDateTime(date)
+            let theirs = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+            #expect(
+                [ours.year, ours.month, ours.day, ours.hour, ours.minute, ours.second]
+                    == [theirs.year, theirs.month, theirs.day, theirs.hour, theirs.minute, theirs.second],
+                "\(seconds)")
+            #expect(ours.date == date, "\(seconds)")
+        }
+        #expect(UTCDateTime(Date(timeIntervalSince1970: 951_782_400)).iso8601 == "2000-02-29T00:00:00Z")
+        #expect(UTCDateTime(Date(timeIntervalSince1970: -0.5)).iso8601 == "1969-12-31T23:59:59Z")
+        #expect(UTCDateTime(year: 2100, month: 2, day: 29) == nil && UTCDateTime(year: 2000, month: 2, day: 29) != nil)
+        #expect(UTCDateTime(year: 2026, month: 4, day: 31) == nil && UTCDateTime(year: 2026, month: 13, day: 1) == nil)
+        #expect(UTCDateTime(year: 2026, month: 1, day: 1, hour: 24) == nil)
+    }
+
     @Test func setOfIsSortedInDER() throws {
         let set = DER.set([DER.integer(300), DER.integer(2), DER.octetString([1])])
         let node = try ASN1Node.parse(set, rules: .der)

@@ -13,6 +13,7 @@ enum VerifyCommand: Command {
         usage: emrtd verify --dir DIR [--csca FILE]... [--crl FILE]... [--masterlist FILE.ml --ml-root CERT]...
                             [--no-builtin] [--at ISO8601] [--mrz-lines LINE...] [--strict | --require authenticated]
                emrtd verify --sod FILE [same options]
+               emrtd verify --batch DIR|- [--jobs N] [same options but --mrz-lines]
 
         Checks DIR/SOD.bin against DIR/DG1.bin … DIR/DG16.bin (the files a dump writes), or a
         lone EF.SOD, and prints the Passive Authentication verdict as JSON, with a "checks" object
@@ -29,6 +30,13 @@ enum VerifyCommand: Command {
         --mrz-lines gives the MRZ printed on the page; it is compared with DG1 field by field and
         each difference is a warning. --strict (or --require authenticated) exits 3 unless the
         data is authenticated, the page matches DG1, and DG1 is valid and not expired.
+        --batch verifies many dumps in one process, the trust store loaded once, N at a time
+        (--jobs, default one per core): each folder inside DIR in name order, or with - one dump
+        folder a line on standard input. One JSON line per dump on standard output, in input
+        order: "path" and the verdict above, or for a dump that cannot be loaded "path" and an
+        error ("code": "invalid_argument", "message", "reason"); a summary on standard error.
+        Exit status of a batch: 1 when any dump could not be loaded, else 3 when any was not
+        accepted, else 0.
         Exit status: 0 authenticated (and, with --strict, every requirement met), 3 not, 1 unreadable
         input, 2 wrong command line (the table: emrtd --help).
         """
@@ -36,68 +44,92 @@ enum VerifyCommand: Command {
     static func run(_ arguments: inout ArgumentReader) throws -> Int32 {
         let directory = try arguments.option("--dir")
         let sodFile = try arguments.option("--sod")
+        let batch = try arguments.option("--batch")
+        let jobs = try arguments.option("--jobs")
         let strict = try StrictOption.read(&arguments)
         let printedLines = arguments.variadic("--mrz-lines")
         let trust = try TrustOptions.read(&arguments, builtIn: true)
         guard try arguments.positionals().isEmpty else { throw UsageError("unexpected arguments") }
-        let printedZone = try printedLines.map(StrictOption.printedZone)
+        let settings = VerifySettings(
+            trustStore: trust.store, time: trust.time, printedZone: try printedLines.map(StrictOption.printedZone),
+            strict: strict, trustWarning: trust.warning)
 
-        let sodPath: String
-        var dataGroups: [Int: [UInt8]] = [:]
-        var notes: [String] = []
-        switch (directory, sodFile) {
-        case (let directory?, nil):
-            let folder = URL(fileURLWithPath: directory)
-            sodPath = folder.appendingPathComponent(LDSFileKind.sod.dumpFileName).path
-            guard FileManager.default.fileExists(atPath: sodPath) else {
-                throw CommandFailure(
-                    "\(directory) holds no \(LDSFileKind.sod.dumpFileName) (the layout `emrtd dump` writes)")
+        if let batch {
+            guard directory == nil, sodFile == nil else { throw UsageError("give one of --dir, --sod and --batch") }
+            guard printedLines == nil else {
+                throw UsageError("--mrz-lines is one document's page; it does not go with --batch")
             }
-            for number in 1...16 {
-                guard let file = LDSFileKind.dataGroup(number) else { continue }
-                let path = folder.appendingPathComponent(file.dumpFileName).path
-                if FileManager.default.fileExists(atPath: path) {
-                    dataGroups[number] = try readFile(path, limit: InputLimit.ldsFile, what: "an LDS file")
-                }
-            }
-            notes += ignoredFiles(in: folder)
-        case (nil, let sodFile?):
-            sodPath = sodFile
-        default:
-            throw UsageError("give exactly one of --dir and --sod")
+            return try BatchVerification.run(
+                source: batch, settings: settings, jobs: try BatchVerification.jobs(jobs))
         }
-        let securityObject: DocumentSecurityObject
+        guard jobs == nil else { throw UsageError("--jobs goes with --batch") }
+        let files: DumpFiles
+        switch (directory, sodFile) {
+        case (let directory?, nil): files = try DumpFiles(folder: directory)
+        case (nil, let sodFile?): files = try DumpFiles(sod: sodFile)
+        default: throw UsageError("give exactly one of --dir, --sod and --batch")
+        }
+        let outcome = settings.verify(files)
+        for warning in outcome.warnings { printError("emrtd verify: warning: \(warning)") }
+        print(outcome.json.serialized(pretty: true))
+        if strict && !outcome.checks.passesStrictMode {
+            printError("emrtd verify: strict mode: " + outcome.checks.unmetStrictRequirements.joined(separator: "; "))
+        }
+        return outcome.status
+    }
+}
+
+/// The files `verify` checks of one document: EF.SOD, parsed, and the data groups beside it.
+struct DumpFiles: Sendable {
+    let securityObject: DocumentSecurityObject
+    var dataGroups: [Int: [UInt8]] = [:]
+    /// What the folder holds that was not checked (misnamed files), said as warnings.
+    var notes: [String] = []
+
+    /// A folder in the dump layout (`SOD.bin`, `DG1.bin` … `DG16.bin`); each file bounded.
+    init(folder directory: String) throws(CommandFailure) {
+        let folder = URL(fileURLWithPath: directory)
+        let sodPath = folder.appendingPathComponent(LDSFileKind.sod.dumpFileName).path
+        var status = stat()
+        guard stat(directory, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
+            throw CommandFailure("\(directory) is not a directory (a dump folder, the layout `emrtd dump` writes)")
+        }
+        guard FileManager.default.fileExists(atPath: sodPath) else {
+            throw CommandFailure(
+                "\(directory) holds no \(LDSFileKind.sod.dumpFileName) (the layout `emrtd dump` writes)")
+        }
+        try self.init(sod: sodPath)
+        for number in 1...16 {
+            guard let file = LDSFileKind.dataGroup(number) else { continue }
+            let path = folder.appendingPathComponent(file.dumpFileName).path
+            if FileManager.default.fileExists(atPath: path) {
+                dataGroups[number] = try Self.read(path)
+            }
+        }
+        notes = Self.ignoredFiles(in: folder)
+    }
+
+    /// A lone EF.SOD (no data group beside it).
+    init(sod sodPath: String) throws(CommandFailure) {
         do {
-            securityObject = try DocumentSecurityObject(
-                bytes: readFile(sodPath, limit: InputLimit.ldsFile, what: "an LDS file"))
+            securityObject = try DocumentSecurityObject(bytes: Self.read(sodPath))
         } catch let error as CMSError {
             throw CommandFailure("\(sodPath) is not a readable EF.SOD: \(error.reason)")
+        } catch let error as CommandFailure {
+            throw error
+        } catch {
+            throw CommandFailure("\(sodPath): \(error)")
         }
-        let verdict = PassiveAuthentication.verify(
-            securityObject, dataGroups: dataGroups, trustStore: trust.store, at: trust.time)
+    }
 
-        // DG1, when there, for its validity and the page comparison.
-        var chipZone: MachineReadableZone?
-        if let dg1 = dataGroups[1] {
-            do throws(LDSError) {
-                chipZone = try MRZDataGroup(dg1).machineReadableZone
-            } catch {
-                notes.append("DG1 does not parse: \(error.reason)")
-            }
+    private static func read(_ path: String) throws(CommandFailure) -> [UInt8] {
+        do {
+            return try readFile(path, limit: InputLimit.ldsFile, what: "an LDS file")
+        } catch let error as CommandFailure {
+            throw error
+        } catch {
+            throw CommandFailure("\(path): \(error)")
         }
-        let checks = DocumentChecks(
-            data: verdict, chip: nil, chipZone: chipZone, printedZone: printedZone, at: trust.time)
-        let warnings = [trust.warning].compactMap { $0 } + notes + checks.warnings
-        for warning in warnings { printError("emrtd verify: warning: \(warning)") }
-
-        print(
-            adding(["checks": checks.json, "warnings": .array(warnings.map(JSONValue.string))], to: verdict.json)
-                .serialized(pretty: true))
-        if strict && !checks.passesStrictMode {
-            printError("emrtd verify: strict mode: " + checks.unmetStrictRequirements.joined(separator: "; "))
-            return 3
-        }
-        return verdict.status == .authenticated ? 0 : 3
     }
 
     /// Files of the folder that are not in the dump layout, named, so that a misnamed DG1
@@ -108,5 +140,39 @@ enum VerifyCommand: Command {
         return names.filter { $0.lowercased().hasSuffix(".bin") && !layout.contains($0) }.sorted().map {
             "\($0) is not a file name of the dump layout (COM.bin, SOD.bin, DG1.bin … DG16.bin) and was not checked"
         }
+    }
+}
+
+/// What every document of one `verify` run is checked with: the trust store (loaded once, for a
+/// batch too), the time, the page and strict mode.
+struct VerifySettings: Sendable {
+    let trustStore: TrustStore
+    let time: Date
+    let printedZone: MachineReadableZone?
+    let strict: Bool
+    /// What is amiss with the trusted CSCAs, among every document's warnings.
+    let trustWarning: String?
+
+    /// The verdict of one document: the Passive Authentication verdict's JSON with `checks` and
+    /// `warnings` added, and the exit status it alone would give (0 accepted, 3 not).
+    func verify(_ files: DumpFiles) -> (json: JSONValue, warnings: [String], checks: DocumentChecks, status: Int32) {
+        let verdict = PassiveAuthentication.verify(
+            files.securityObject, dataGroups: files.dataGroups, trustStore: trustStore, at: time)
+        var notes = files.notes
+        // DG1, when there, for its validity and the page comparison.
+        var chipZone: MachineReadableZone?
+        if let dg1 = files.dataGroups[1] {
+            do throws(LDSError) {
+                chipZone = try MRZDataGroup(dg1).machineReadableZone
+            } catch {
+                notes.append("DG1 does not parse: \(error.reason)")
+            }
+        }
+        let checks = DocumentChecks(data: verdict, chip: nil, chipZone: chipZone, printedZone: printedZone, at: time)
+        let warnings = [trustWarning].compactMap { $0 } + notes + checks.warnings
+        let json = adding(
+            ["checks": checks.json, "warnings": .array(warnings.map(JSONValue.string))], to: verdict.json)
+        let accepted = verdict.status == .authenticated && (!strict || checks.passesStrictMode)
+        return (json, warnings, checks, accepted ? 0 : 3)
     }
 }

@@ -81,8 +81,7 @@ public enum DER {
 
     /// UTCTime for 1950–2049, else GeneralizedTime, as RFC 5280 prescribes.
     public static func time(_ date: Date) -> [UInt8] {
-        let calendar = utcCalendar
-        let year = calendar.component(.year, from: date)
+        let year = UTCDateTime(date).year
         return (1950..<2050).contains(year) ? utcTime(date) : generalizedTime(date)
     }
 
@@ -94,20 +93,10 @@ public enum DER {
         tlv(.generalizedTime, Array(timeText(date, yearDigits: 4).utf8))
     }
 
-    private static var utcCalendar: Calendar {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-        return calendar
-    }
-
     private static func timeText(_ date: Date, yearDigits: Int) -> String {
-        let parts = utcCalendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        func two(_ value: Int?) -> String {
-            let value = value ?? 0
-            return value < 10 ? "0\(value)" : String(value)
-        }
-        let year = parts.year ?? 0
-        let yearText = yearDigits == 2 ? two(year % 100) : String(year)
+        let parts = UTCDateTime(date)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
+        let yearText = yearDigits == 2 ? two(parts.year % 100) : String(parts.year)
         return yearText + [parts.month, parts.day, parts.hour, parts.minute, parts.second].map(two).joined() + "Z"
     }
 }

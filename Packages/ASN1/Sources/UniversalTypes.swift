@@ -167,12 +167,10 @@ enum ASN1Time {
         }
         guard rest.isEmpty, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
         else { return nil }
-        var components = DateComponents()
-        components.calendar = Calendar(identifier: .gregorian)
-        components.timeZone = TimeZone(identifier: "UTC")
-        (components.year, components.month, components.day) = (year, month, day)
-        (components.hour, components.minute, components.second) = (hour, minute, second)
-        guard components.isValidDate, let date = components.date else { return nil }
-        return date.addingTimeInterval(fraction - Double(offset))
+        guard
+            let moment = UTCDateTime(
+                year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        else { return nil }
+        return moment.date.addingTimeInterval(fraction - Double(offset))
     }
 }

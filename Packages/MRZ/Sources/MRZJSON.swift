@@ -1,3 +1,4 @@
+import ASN1
 import Foundation
 import JSON
 
@@ -175,7 +176,7 @@ extension MRZValidity: JSONRepresentable {
             "compositeCheckDigitValid": compositeCheckDigitValid.map(JSONValue.bool) ?? .null,
             "checkDigits": .array(checkDigits.map { ["field": .string($0.field), "isValid": .bool($0.isValid)] }),
             "dateOfBirth": dateOfBirth.json, "dateOfExpiry": dateOfExpiry.json,
-            "checkTime": .string(ISO8601DateFormatter().string(from: checkTime)),
+            "checkTime": .string(UTCDateTime(checkTime).iso8601),
             "expired": expired.map(JSONValue.bool) ?? .null,
             "problems": .array(problems.map(JSONValue.string)),
         ]

@@ -1,3 +1,4 @@
+import ASN1
 import Foundation
 
 /// Whether a zone is well formed and the document still valid at a given time: every check digit
@@ -108,10 +109,8 @@ public struct MRZDate: Sendable, Hashable {
 
         /// The UTC day `date` falls on.
         init(_ date: Date) {
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-            let parts = calendar.dateComponents([.year, .month, .day], from: date)
-            self.init(year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1)
+            let parts = UTCDateTime(date)
+            self.init(year: parts.year, month: parts.month, day: parts.day)
         }
 
         static func < (lhs: Day, rhs: Day) -> Bool {

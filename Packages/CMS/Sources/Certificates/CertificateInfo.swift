@@ -56,14 +56,4 @@ public func certificateInfos(pemOrDer bytes: [UInt8]) throws(CMSError) -> [Certi
 }
 
 /// "YYYY-MM-DDTHH:MM:SSZ".
-func iso8601(_ date: Date) -> String {
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-    let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-    func pad(_ value: Int?, _ width: Int) -> String {
-        let text = String(value ?? 0)
-        return String(repeating: "0", count: max(0, width - text.count)) + text
-    }
-    return "\(pad(parts.year, 4))-\(pad(parts.month, 2))-\(pad(parts.day, 2))T"
-        + "\(pad(parts.hour, 2)):\(pad(parts.minute, 2)):\(pad(parts.second, 2))Z"
-}
+func iso8601(_ date: Date) -> String { UTCDateTime(date).iso8601 }

@@ -70,7 +70,7 @@ extension SignerInfo: JSONRepresentable {
         [
             "digestAlgorithm": .string(digestAlgorithm.displayName),
             "signatureAlgorithm": .string(signatureAlgorithm?.description ?? signatureAlgorithmIdentifier.dotted),
-            "signingTime": .optional(signedAttributes?.signingTime.map { ISO8601DateFormatter().string(from: $0) }),
+            "signingTime": .optional(signedAttributes?.signingTime.map(iso8601)),
         ]
     }
 }

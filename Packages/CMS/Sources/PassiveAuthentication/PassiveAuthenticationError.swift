@@ -1,3 +1,4 @@
+import ASN1
 import Foundation
 
 /// Why Passive Authentication (or a master list check) did not pass; the verdict's `errors`.
@@ -86,8 +87,4 @@ public enum PassiveAuthenticationError: Sendable, Hashable, CustomStringConverti
 }
 
 /// A date as `YYYY-MM-DD` (UTC), the way errors name certificate validity dates.
-func isoDay(_ date: Date) -> String {
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withFullDate]
-    return formatter.string(from: date)
-}
+func isoDay(_ date: Date) -> String { UTCDateTime(date).isoDay }
