@@ -35,6 +35,9 @@ enum KioskMode {
             guard let found = try waitForCard(context, reader: reader) else { break }
             count += 1
             let status = try readCard(found.name, context: context, key: accessKey, number: count, settings: settings)
+            // Each card's JSON or summary reaches a pipe or file now, not when the buffer fills
+            // (nil: every output stream, so no reference to the C global `stdout`).
+            fflush(nil)
             printError("watch: read \(count) \(status == 0 ? "done" : "failed"); take the card away")
             key = nil
             try waitForRemoval(context, reader: found.name)
@@ -43,7 +46,9 @@ enum KioskMode {
         return 0
     }
 
-    /// Connects, reads and releases: the transport is gone (the card reset) when this returns.
+    /// Connects, reads and lets go of the card before it returns (reset, or left alone when it
+    /// left mid-read), so no handle of this read is open in pcscd while the loop waits for the
+    /// card's removal and the next card.
     private static func readCard(
         _ reader: String, context: PCSCContext, key: AccessKey, number: Int, settings: ReadCommand.ReadSettings
     ) throws -> Int32 {
@@ -54,6 +59,7 @@ enum KioskMode {
             printError("emrtd read: cannot reach the card: \(error)")
             return 1
         }
+        defer { transport.disconnect() }
         return try ReadCommand.readOnce(transport, accessKey: key, settings: numbered(settings, number))
     }
 
