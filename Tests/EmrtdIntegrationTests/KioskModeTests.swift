@@ -107,8 +107,6 @@ import Testing
         // message, the JSON error's `tagLost`), the next card inserted into the same process is
         // read, and so are the cards of several more insert/remove cycles; Ctrl-C while waiting
         // ends the loop with status 0, and the reader reads normally afterwards.
-        let leaving = try Subprocess.run(script, ["insert", dump.path, "--leave-mid-read"], environment: rig)
-        try #require(leaving.status == 0, "\(leaving.combinedOutput)")
         let empty = state.appendingPathComponent("empty.txt")
         _ = FileManager.default.createFile(atPath: empty.path, contents: nil)
         let kiosk = try Background(
@@ -116,6 +114,11 @@ import Testing
                 "read", "--reader", Self.reader, "--watch", "--mrz", "L898902C", "690806", "940623", "--csca",
                 dump.appendingPathComponent("CSCA.der").path, "--no-builtin", "--json",
             ], input: empty, directory: state, environment: pcsc)
+        // The card that leaves arrives while the kiosk waits: the kiosk takes it at once, so
+        // `simulator.sh insert` never connects to it (the reader's event counter tells it came).
+        #expect(kiosk.wait { kiosk.occurrences(of: "waiting for a card") == 1 }, "\(kiosk.errorText)")
+        let leaving = try Subprocess.run(script, ["insert", dump.path, "--leave-mid-read"], environment: rig)
+        try #require(leaving.status == 0, "\(leaving.combinedOutput)")
         #expect(kiosk.wait { kiosk.errorText.contains("read 1 failed") }, "\(kiosk.errorText)")
         #expect(kiosk.outputText.contains("\"type\": \"tagLost\""), "\(kiosk.outputText)")
         #expect(kiosk.outputText.contains("the chip was lost"), "\(kiosk.outputText)")
