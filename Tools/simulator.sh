@@ -54,24 +54,58 @@ stop_recorded() {  # name: SIGTERM, then SIGKILL after 5 s, only if the PID is s
     done < "$PIDFILE"
 }
 
-wait_for_card() {  # seconds
-    PCSCLITE_CSOCK_NAME="$STATE/run/pcscd.comm" /usr/bin/python3 - "$1" <<'EOF'
+# The reader's event counter: pcscd adds one each time it sees a card arrive or leave (the high
+# 16 bits of SCardGetStatusChange's dwEventState), taken before a card is plugged.
+reader_events() {
+    PCSCLITE_CSOCK_NAME="$STATE/run/pcscd.comm" /usr/bin/python3 - <<'EOF'
+import sys
+from smartcard.scard import (SCARD_S_SUCCESS, SCARD_SCOPE_USER, SCARD_STATE_UNAWARE,
+                             SCardEstablishContext, SCardGetStatusChange, SCardReleaseContext)
+code, context = SCardEstablishContext(SCARD_SCOPE_USER)
+if code != SCARD_S_SUCCESS:
+    sys.exit(1)
+code, states = SCardGetStatusChange(context, 0, [("Virtual PCD 00 00", SCARD_STATE_UNAWARE)])
+SCardReleaseContext(context)
+if code != SCARD_S_SUCCESS:
+    sys.exit(1)
+print(states[0][1] >> 16)
+EOF
+}
+
+# The plugged card is in when a connection to it works, or is refused because another program
+# holds it (a kiosk that took it exclusively the moment it arrived), or when pcscd counted it
+# arriving and leaving again (a --leave-mid-read card a kiosk read before we looked: there is
+# nothing left to connect to). The counter alone is not enough: a card removed and plugged in
+# again between two of vpcd's presence polls changes nothing pcscd sees (no event, the card is
+# still "present", just unpowered), and only a connection powers it up again.
+wait_for_card() {  # seconds events-before
+    PCSCLITE_CSOCK_NAME="$STATE/run/pcscd.comm" /usr/bin/python3 - "$1" "$2" <<'EOF'
 import sys, time
-from smartcard.System import readers
+from smartcard.scard import (SCARD_E_SHARING_VIOLATION, SCARD_LEAVE_CARD, SCARD_PROTOCOL_T0,
+                             SCARD_PROTOCOL_T1, SCARD_S_SUCCESS, SCARD_SCOPE_USER, SCARD_SHARE_SHARED,
+                             SCARD_STATE_UNAWARE, SCardConnect, SCardDisconnect, SCardEstablishContext,
+                             SCardGetStatusChange, SCardReleaseContext)
+reader = "Virtual PCD 00 00"
 deadline = time.time() + float(sys.argv[1])
+before = int(sys.argv[2])
+
+def card_in(context):
+    code, states = SCardGetStatusChange(context, 0, [(reader, SCARD_STATE_UNAWARE)])
+    if code == SCARD_S_SUCCESS and (states[0][1] >> 16) - before >= 2:
+        return True
+    code, card, _ = SCardConnect(context, reader, SCARD_SHARE_SHARED, SCARD_PROTOCOL_T0 | SCARD_PROTOCOL_T1)
+    if code == SCARD_S_SUCCESS:
+        SCardDisconnect(card, SCARD_LEAVE_CARD)
+        return True
+    return code == SCARD_E_SHARING_VIOLATION
+
 while time.time() < deadline:
-    try:
-        for reader in readers():
-            if "Virtual PCD 00 00" in str(reader):
-                connection = reader.createConnection()
-                try:
-                    connection.connect()
-                    connection.disconnect()
-                    sys.exit(0)
-                except Exception:
-                    pass
-    except Exception:
-        pass
+    code, context = SCardEstablishContext(SCARD_SCOPE_USER)
+    if code == SCARD_S_SUCCESS:
+        found = card_in(context)
+        SCardReleaseContext(context)
+        if found:
+            sys.exit(0)
     time.sleep(0.2)
 sys.exit(1)
 EOF
@@ -112,11 +146,12 @@ start() {
 
 plug() {  # pcscd-pid [simulate options]: the simulator connects to vpcd, the card is inserted
     local pcscd="$1"; shift
+    local events; events="$(reader_events)" || die "pcscd does not answer; see $STATE/pcscd.log"
     nsenter -t "$pcscd" -n "$(cat "$STATE/binary")" simulate "$@" >> "$STATE/simulator.log" 2>&1 < /dev/null &
     local simulator=$!
     sleep 0.2
     record simulator "$simulator"
-    if ! wait_for_card 20; then
+    if ! wait_for_card 20 "$events"; then
         tail -5 "$STATE/simulator.log" >&2
         stop
         die "no card in \"Virtual PCD 00 00\" after 20 s"

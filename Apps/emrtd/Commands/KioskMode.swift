@@ -33,8 +33,19 @@ enum KioskMode {
             let context = try pcsc { () throws(TransportError) in try PCSCContext() }
             printError("watch: waiting for a card in '\(reader ?? "any reader")' (Ctrl-C ends)")
             guard let found = try waitForCard(context, reader: reader) else { break }
+            guard
+                let status = try readCard(
+                    found.name, context: context, key: accessKey, number: count + 1, settings: settings)
+            else {
+                // pcscd still showed a card that had just left: nothing was read, the key waits.
+                printError("watch: the card left before it could be read")
+                try waitForRemoval(context, reader: found.name)
+                continue
+            }
             count += 1
-            let status = try readCard(found.name, context: context, key: accessKey, number: count, settings: settings)
+            // Each card's JSON or summary reaches a pipe or file now, not when the buffer fills
+            // (nil: every output stream, so no reference to the C global `stdout`).
+            fflush(nil)
             printError("watch: read \(count) \(status == 0 ? "done" : "failed"); take the card away")
             key = nil
             try waitForRemoval(context, reader: found.name)
@@ -43,17 +54,22 @@ enum KioskMode {
         return 0
     }
 
-    /// Connects, reads and releases: the transport is gone (the card reset) when this returns.
+    /// Connects, reads and lets go of the card before it returns (reset, or left alone when it
+    /// left mid-read), so no handle of this read is open in pcscd while the loop waits for the
+    /// card's removal and the next card. Nil when the card was gone before the connection.
     private static func readCard(
         _ reader: String, context: PCSCContext, key: AccessKey, number: Int, settings: ReadCommand.ReadSettings
-    ) throws -> Int32 {
+    ) throws -> Int32? {
         let transport: PCSCTransport
-        do {
+        do throws(TransportError) {
             transport = try context.connect(reader: reader, timeout: .milliseconds(settings.config.timeoutMs))
+        } catch .tagLost {
+            return nil
         } catch {
             printError("emrtd read: cannot reach the card: \(error)")
             return 1
         }
+        defer { transport.disconnect() }
         return try ReadCommand.readOnce(transport, accessKey: key, settings: numbered(settings, number))
     }
 

@@ -20,7 +20,11 @@ public struct PCSCProtocols: OptionSet, Sendable {
 /// a transmit, so the exchange runs on the transport's own queue and, when the deadline passes
 /// or `cancel()` is called, the caller gets `.timeout`/`.cancelled` and the transport refuses
 /// further commands (the card may still be working on the abandoned one, so any later answer
-/// would be out of step).
+/// would be out of step). A card that leaves (`.tagLost`) breaks the transport the same way.
+///
+/// `disconnect()` (or the last reference going away) lets go of the card before it returns, so a
+/// program that reads card after card (`emrtd read --watch`) never leaves a handle of an earlier
+/// read open in pcscd while it waits for the next card.
 public final class PCSCTransport: CardTransport {
     /// Where `supportsExtendedLength` comes from.
     public enum ExtendedLength: Sendable {
@@ -46,6 +50,8 @@ public final class PCSCTransport: CardTransport {
     /// Why the link can no longer be used, once it cannot.
     private let broken = Mutex<TransportError?>(nil)
     private let isCancelled = Atomic<Bool>(false)
+    /// Set by the first `disconnect()`: the handle is let go exactly once.
+    private let isDisconnected = Atomic<Bool>(false)
 
     /// The longest response accepted through GET RESPONSE chaining: an extended Ne plus room for
     /// secure-messaging framing. A card sending more is not answering the command.
@@ -86,13 +92,35 @@ public final class PCSCTransport: CardTransport {
     }
 
     deinit {
-        // After any abandoned transmit on the queue: SCardDisconnect would wait for it anyway.
-        // Resetting makes the chip drop its session keys and start the next session from the MF.
+        disconnect()
+    }
+
+    /// Lets go of the card (`SCardDisconnect`) and makes later exchanges fail. A card still in
+    /// the reader is reset, so the chip drops its session keys and the next session starts from
+    /// the MF; a card that left (`.tagLost`) is left as it is: there is nothing to reset, and
+    /// pcscd only logs a failed reset. Returns once pcscd has released the handle, except after a
+    /// `.timeout` or `cancel()`: the abandoned transmit still holds the handle (pcsc-lite
+    /// serializes the calls on it), so the disconnect follows it on the transport's queue and this
+    /// returns without waiting. Later calls do nothing.
+    public func disconnect() {
+        guard !isDisconnected.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let (wasBroken, abandoned) = broken.withLock { failure -> (TransportError?, Bool) in
+            let before = failure
+            if failure == nil { failure = .io("the connection to '\(readerName)' was closed") }
+            return (before, before == .timeout || before == .cancelled)
+        }
+        let disposition = DWORD(wasBroken == .tagLost ? SCARD_LEAVE_CARD : SCARD_RESET_CARD)
         let handle = handle
+        // The context outlives the handle: pcsc-lite releases a context's handles with it.
         let context = context
-        queue.async {
-            SCardDisconnect(handle, DWORD(SCARD_RESET_CARD))
+        let release: @Sendable () -> Void = {
+            SCardDisconnect(handle, disposition)
             _ = context
+        }
+        if abandoned {
+            queue.async(execute: release)
+        } else {
+            queue.sync(execute: release)
         }
     }
 
@@ -140,6 +168,7 @@ public final class PCSCTransport: CardTransport {
         while true {
             // Short waits, so that cancellation is seen promptly.
             if let result = pending.wait(milliseconds: 20) {
+                if case .failure(.tagLost) = result { broken.withLock { $0 = .tagLost } }
                 let answer = try result.get()
                 return try ResponseAPDU(encoded: answer)
             }
@@ -167,6 +196,9 @@ public final class PCSCTransport: CardTransport {
             }
         }
         guard code == SCARD_S_SUCCESS else { return .failure(transportError(code, while: "exchanging an APDU")) }
+        // Every answer ends in a status word. vsmartcard's vpcd reports a card that went away
+        // during the exchange as a successful transmit of no bytes, not SCARD_W_REMOVED_CARD.
+        guard receivedLength > 0 else { return .failure(.tagLost) }
         return .success(Array(received.prefix(Int(receivedLength))))
     }
 
