@@ -132,6 +132,16 @@ enum JPEG2000Decoder {
         let scale = SampleScale(precision: precision, signed: component.sgnd != 0)
         let firstX = Int(component.x0)
         let firstY = Int(component.y0)
+        if stepX == 1, stepY == 1, firstX == originX, firstY == originY, componentWidth == width,
+            componentHeight == height
+        {
+            // The usual face: the component covers the grid sample for sample, so rows are copied
+            // through the scale without the column table.
+            return [UInt8](unsafeUninitializedCapacity: width * height) { buffer, initialized in
+                for index in 0..<(width * height) { buffer[index] = scale.eightBit(data[index]) }
+                initialized = width * height
+            }
+        }
         let columns = (0..<width).map { x in min(max((originX + x) / stepX - firstX, 0), componentWidth - 1) }
         return [UInt8](unsafeUninitializedCapacity: width * height) { buffer, initialized in
             for y in 0..<height {
@@ -176,6 +186,7 @@ struct SampleScale {
     @inline(__always)
     func eightBit(_ sample: Int32) -> UInt8 {
         let value = min(max(Int(sample) &+ shift, 0), maximum)
+        if maximum == 255 { return UInt8(truncatingIfNeeded: value) }  // 8 bits: the table is the identity
         return table.isEmpty ? Self.scaled(value, maximum: maximum) : table[value]
     }
 
