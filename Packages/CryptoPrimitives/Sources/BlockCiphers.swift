@@ -148,8 +148,7 @@ public struct SymmetricKey: Sendable, Equatable, CustomStringConvertible {
             case (.ecb, true): .ecbEncrypt
             case (.ecb, false): .ecbDecrypt
             }
-        let make = { try makeCipherContext(slot) }
-        let succeeded = try cache.withCipherContext(slot, make: make) { context in
+        let succeeded = try cache.withCipherContext(slot, make: { try makeCipherContext(slot) }) { context in
             // No cipher and no key: the context keeps both, and its padding setting, and takes the IV.
             guard
                 EVP_CipherInit_ex2(
@@ -170,8 +169,8 @@ public struct SymmetricKey: Sendable, Equatable, CustomStringConvertible {
     /// Single-DES CBC encryption under the first half of a two-key 3DES key (EDE under (K1, K1)),
     /// streaming: the CBC-MAC chain of the retail MAC. `body` gets the context, reset with a zero IV.
     func withRetailMACChaining<Result>(_ body: (OpaquePointer) throws -> Result) throws -> Result {
-        let make = { try makeCipherContext(.retailMACChaining) }
-        return try cache.withCipherContext(.retailMACChaining, make: make) { context in
+        return try cache.withCipherContext(.retailMACChaining, make: { try makeCipherContext(.retailMACChaining) }) {
+            context in
             let zero: UInt64 = 0
             let reset = withUnsafeBytes(of: zero) { iv in
                 EVP_CipherInit_ex2(context, nil, nil, iv.baseAddress?.assumingMemoryBound(to: UInt8.self), 1, nil)

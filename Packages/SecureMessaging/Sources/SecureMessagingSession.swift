@@ -544,17 +544,24 @@ private struct ProtectedContent {
             guard allowed.contains(object.tag) else {
                 throw SecureMessagingError(.malformedMessage, "unexpected data object \(object.tag) before DO'8E'")
             }
-            let slot: WritableKeyPath<ProtectedContent, Range<Int>?> =
-                switch object.tag {
-                case SecureMessagingTag.cryptogram: \.cryptogram
-                case SecureMessagingTag.oddInstructionCryptogram: \.oddInstructionCryptogram
-                case SecureMessagingTag.expectedLength: \.expectedLength
-                default: \.processingStatus
-                }
-            guard self[keyPath: slot] == nil else {
+            let isRepeated: Bool
+            switch object.tag {
+            case SecureMessagingTag.cryptogram:
+                isRepeated = cryptogram != nil
+                cryptogram = object.value
+            case SecureMessagingTag.oddInstructionCryptogram:
+                isRepeated = oddInstructionCryptogram != nil
+                oddInstructionCryptogram = object.value
+            case SecureMessagingTag.expectedLength:
+                isRepeated = expectedLength != nil
+                expectedLength = object.value
+            default:
+                isRepeated = processingStatus != nil
+                processingStatus = object.value
+            }
+            guard !isRepeated else {
                 throw SecureMessagingError(.malformedMessage, "data object \(object.tag) appears twice")
             }
-            self[keyPath: slot] = object.value
         }
         guard cryptogram == nil || oddInstructionCryptogram == nil else {
             throw SecureMessagingError(.malformedMessage, "both DO'85' and DO'87'")
