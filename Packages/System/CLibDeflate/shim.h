@@ -29,10 +29,11 @@ static inline size_t clibdeflate_close_chunk(unsigned char *chunk, size_t length
 
 // Writes 8-bit interleaved rows of 1 (grey), 2 (grey, alpha), 3 (RGB) or 4 (RGBA) channels as a
 // non-interlaced PNG: every row filtered with Up (the difference to the row above, which suits
-// photographs), one zlib stream at `level` (libdeflate's 1–12) in one IDAT chunk. Returns 1 and
-// fills `output` (the caller frees `output->bytes`), or 0 with nothing to free.
-static inline int clibdeflate_write_png(const unsigned char *samples, uint32_t width, uint32_t height, int channels,
-                                        int level, clibdeflate_png *output) {
+// photographs), one zlib stream from `compressor` (its level chosen when it was allocated; one
+// compressor serves one call at a time) in one IDAT chunk. Returns 1 and fills `output` (the
+// caller frees `output->bytes`), or 0 with nothing to free.
+static inline int clibdeflate_write_png(struct libdeflate_compressor *compressor, const unsigned char *samples,
+                                        uint32_t width, uint32_t height, int channels, clibdeflate_png *output) {
     static const unsigned char color_types[] = {0, 4, 2, 6};
     static const unsigned char signature[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
     output->bytes = NULL;
@@ -55,11 +56,6 @@ static inline int clibdeflate_write_png(const unsigned char *samples, uint32_t w
             for (size_t index = 0; index < row_bytes; index++) out[1 + index] = (unsigned char)(current[index] - above[index]);
         }
     }
-    struct libdeflate_compressor *compressor = libdeflate_alloc_compressor(level);
-    if (compressor == NULL) {
-        free(filtered);
-        return 0;
-    }
     size_t bound = libdeflate_zlib_compress_bound(compressor, filtered_count);
     size_t capacity = sizeof signature + (12 + 13) + (12 + bound) + 12;
     unsigned char *bytes = (unsigned char *)malloc(capacity);
@@ -67,7 +63,6 @@ static inline int clibdeflate_write_png(const unsigned char *samples, uint32_t w
     if (bytes != NULL) {
         compressed = libdeflate_zlib_compress(compressor, filtered, filtered_count, bytes + sizeof signature + 25 + 8, bound);
     }
-    libdeflate_free_compressor(compressor);
     free(filtered);
     if (bytes == NULL) return 0;
     if (compressed == 0 || compressed > 0x7FFFFFFF) {
