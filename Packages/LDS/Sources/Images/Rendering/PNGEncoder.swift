@@ -2,30 +2,30 @@ import CLibDeflate
 import Synchronization
 
 /// Encodes 8-bit pixels as PNG: every row filtered with Up, the whole image deflated at once by
-/// libdeflate at level 1, framed as one IDAT chunk (`clibdeflate_write_png` in `CLibDeflate`'s shim).
+/// libdeflate, framed as one IDAT chunk (`clibdeflate_write_png` in `CLibDeflate`'s shim).
 ///
 /// Chosen for speed where the size stays close to zlib's: deflate is most of a face's rendering
 /// after OpenJPEG's decode. On the faces of ../shared/data, libdeflate at level 1 compresses the
 /// Up-filtered rows about twice as fast as zlib at level 1 (what libpng used before) and 5–7 %
 /// smaller; zlib's Huffman-only and RLE strategies were as fast only on noisy images and up to twice
 /// as large on smooth ones; Sub and None filters made files larger at every setting; libpng's
-/// defaults (adaptive filters, zlib level 6) are 6–9× slower for files 10–25 % smaller.
+/// defaults (adaptive filters, zlib level 6) are 6–9× slower for files 10–25 % larger at most.
+/// Images that are almost all zero once filtered (a signature on white) go to level 2, which is
+/// twice as fast as level 1 on such runs.
 enum PNGEncoder {
-    /// libdeflate's fastest level.
-    static let compressionLevel: Int32 = 1
-
     static func encode(_ image: PixelImage) throws(LDSError) -> [UInt8] {
         guard let width = UInt32(exactly: image.width), let height = UInt32(exactly: image.height) else {
             throw LDSError(.imageDecoding, "PNG: an image of \(image.width)×\(image.height) pixels")
         }
-        guard let compressor = Compressor.take() else {
+        guard let compressors = Compressors.take() else {
             throw LDSError(.imageDecoding, "libdeflate could not allocate a compressor")
         }
-        defer { compressor.putBack() }
+        defer { compressors.putBack() }
         var output = clibdeflate_png()
         let written = image.samples.withUnsafeBufferPointer { samples in
             clibdeflate_write_png(
-                compressor.pointer, samples.baseAddress, width, height, Int32(image.layout.channels), &output)
+                compressors.busy, compressors.flat, samples.baseAddress, width, height,
+                Int32(image.layout.channels), &output)
         }
         guard written == 1, let bytes = output.bytes else {
             throw LDSError(.imageDecoding, "could not write a \(image.width)×\(image.height) PNG")
@@ -34,18 +34,24 @@ enum PNGEncoder {
         return Array(UnsafeBufferPointer(start: bytes, count: output.count))
     }
 
-    /// A libdeflate compressor, kept between images: allocating one is cheap, but a fresh one's
-    /// tables are first touched while compressing, which cost a quarter of a signature's deflate.
-    /// One compressor serves one image at a time; the pool holds at most `kept` idle ones.
-    private struct Compressor: @unchecked Sendable {
-        let pointer: OpaquePointer
+    /// libdeflate compressors at levels 1 and 2, kept between images: allocating one is cheap, but
+    /// a fresh one's tables are first touched while compressing, which cost a quarter of a
+    /// signature's deflate. One pair serves one image at a time; the pool holds at most `kept` idle.
+    private struct Compressors: @unchecked Sendable {
+        let busy: OpaquePointer
+        let flat: OpaquePointer
 
         private static let kept = 8
-        private static let idle = Mutex<[Compressor]>([])
+        private static let idle = Mutex<[Compressors]>([])
 
-        static func take() -> Compressor? {
-            if let compressor = idle.withLock({ $0.popLast() }) { return compressor }
-            return libdeflate_alloc_compressor(compressionLevel).map(Compressor.init)
+        static func take() -> Compressors? {
+            if let compressors = idle.withLock({ $0.popLast() }) { return compressors }
+            guard let busy = libdeflate_alloc_compressor(1) else { return nil }
+            guard let flat = libdeflate_alloc_compressor(2) else {
+                libdeflate_free_compressor(busy)
+                return nil
+            }
+            return Compressors(busy: busy, flat: flat)
         }
 
         func putBack() {
@@ -54,7 +60,10 @@ enum PNGEncoder {
                 idle.append(self)
                 return true
             }
-            if !kept { libdeflate_free_compressor(pointer) }
+            if !kept {
+                libdeflate_free_compressor(busy)
+                libdeflate_free_compressor(flat)
+            }
         }
     }
 }
