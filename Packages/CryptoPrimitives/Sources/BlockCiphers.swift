@@ -148,7 +148,8 @@ public struct SymmetricKey: Sendable, Equatable, CustomStringConvertible {
             case (.ecb, true): .ecbEncrypt
             case (.ecb, false): .ecbDecrypt
             }
-        let succeeded = try cache.withCipherContext(slot, make: { try makeCipherContext(slot) }) { context in
+        func make() throws -> OpaquePointer { try makeCipherContext(slot) }
+        let succeeded = try cache.withCipherContext(slot, make: make) { context in
             // No cipher and no key: the context keeps both, and its padding setting, and takes the IV.
             guard
                 EVP_CipherInit_ex2(
@@ -169,7 +170,8 @@ public struct SymmetricKey: Sendable, Equatable, CustomStringConvertible {
     /// Single-DES CBC encryption under the first half of a two-key 3DES key (EDE under (K1, K1)),
     /// streaming: the CBC-MAC chain of the retail MAC. `body` gets the context, reset with a zero IV.
     func withRetailMACChaining<Result>(_ body: (OpaquePointer) throws -> Result) throws -> Result {
-        return try cache.withCipherContext(.retailMACChaining, make: { try makeCipherContext(.retailMACChaining) }) {
+        func make() throws -> OpaquePointer { try makeCipherContext(.retailMACChaining) }
+        return try cache.withCipherContext(.retailMACChaining, make: make) {
             context in
             let zero: UInt64 = 0
             let reset = withUnsafeBytes(of: zero) { iv in

@@ -41,7 +41,8 @@ extension SymmetricKey {
         }
         let blockSize = cipher.blockSize
         var mac: (UInt64, UInt64) = (0, 0)
-        let succeeded = try cache.withCMACContext(make: { try makeCMACContext() }) { context in
+        func make() throws -> OpaquePointer { try makeCMACContext() }
+        let succeeded = try cache.withCMACContext(make: make) { context in
             var updated = true
             var count = 0
             func update(_ piece: UnsafeRawBufferPointer) {
@@ -140,7 +141,8 @@ extension SymmetricKey {
         }
         var mac = [UInt8](repeating: 0, count: cipher.blockSize)
         var macLength = 0
-        let succeeded = try cache.withCMACContext(make: { try makeCMACContext() }) { context in
+        func make() throws -> OpaquePointer { try makeCMACContext() }
+        let succeeded = try cache.withCMACContext(make: make) { context in
             let updated =
                 bytes.isEmpty
                 ? 1 : EVP_MAC_update(context, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count)
