@@ -27,7 +27,9 @@ let libraries: [Library] = [
     Library(name: "Transport", dependencies: ["ASN1"]),
     Library(name: "PCSC", dependencies: ["Transport", "CPCSCLite"]),
     Library(name: "SecureMessaging", dependencies: ["Transport", "CryptoPrimitives", "ICAO", "Secrets"]),
-    Library(name: "LDS", dependencies: ["ASN1", "JSON", "ICAO", "MRZ", "COpenJPEG", "CLibPNG"]),
+    Library(
+        name: "LDS", dependencies: ["ASN1", "JSON", "ICAO", "MRZ", "COpenJPEG", "CLibDeflate"],
+        testDependencies: ["CLibPNG"]),
     Library(name: "CMS", dependencies: ["ASN1", "JSON", "ICAO", "Arithmetic", "CryptoPrimitives"]),
     Library(
         name: "AccessControl",
@@ -57,7 +59,7 @@ let libraries: [Library] = [
         testDependencies: ["ChipSimulator", "Connector"]),
 ]
 
-let systemLibraries = ["CGMP", "COpenSSL", "COpenJPEG", "CLibPNG", "CEAC", "CLibWebSockets"]
+let systemLibraries = ["CGMP", "COpenSSL", "COpenJPEG", "CLibDeflate", "CLibPNG", "CEAC", "CLibWebSockets"]
 
 let package = Package(
     name: "emrtd",

@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
     # system-library targets
-    libgmp-dev libssl-dev libopenjp2-7-dev libpcsclite-dev libpng-dev pkg-config
+    libgmp-dev libssl-dev libopenjp2-7-dev libpcsclite-dev libdeflate-dev libpng-dev pkg-config
     # the validation server and client (CLibWebSockets); nginx in front of several servers
     # (Tools/scale.sh), python3 for the test result server (Tools/result-server.py)
     libwebsockets-dev nginx python3

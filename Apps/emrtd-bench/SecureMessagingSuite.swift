@@ -35,29 +35,25 @@ let secureMessagingSuite = Suite(
     }
 }
 
-/// The cryptographic operations of one AES SM exchange, called directly on
-/// libcrypto with long-lived contexts.
+/// The cryptographic operations of one AES SM exchange, called directly on libcrypto as lean as
+/// a caller can: each context keyed once (CMAC, ECB for the IVs, CBC each way, padding off) and
+/// afterwards only reset (the MAC) or given its IV (the ciphers), inputs and outputs in buffers
+/// allocated once, the IVs encrypted from a counter block.
 private final class ReferenceSecureMessagingCrypto {
-    private let cbc: OpaquePointer
-    private let ecb: OpaquePointer
-    private let cipherContext: OpaquePointer
     private let macContext: OpaquePointer
-    private let encryptionKey: [UInt8]
-    private var output = [UInt8](repeating: 0, count: 512)
+    private let ivContext: OpaquePointer
+    private let encryptContext: OpaquePointer
+    private let decryptContext: OpaquePointer
+    /// Room for every input and output of an exchange (the largest is 272 bytes).
+    private let buffers = UnsafeMutableRawBufferPointer.allocate(byteCount: 6 * 512, alignment: 16)
 
     init(cipher: BlockCipher, encryptionKey: SymmetricKey, macKey: SymmetricKey) throws {
         let bits = cipher.keyLength * 8
-        guard let cbc = EVP_CIPHER_fetch(nil, "AES-\(bits)-CBC", nil),
-            let ecb = EVP_CIPHER_fetch(nil, "AES-\(bits)-ECB", nil),
-            let cipherContext = EVP_CIPHER_CTX_new(), let mac = EVP_MAC_fetch(nil, "CMAC", nil),
-            let macContext = EVP_MAC_CTX_new(mac)
-        else { throw CryptoError(.libraryFailure, "reference setup") }
+        guard let mac = EVP_MAC_fetch(nil, "CMAC", nil), let macContext = EVP_MAC_CTX_new(mac) else {
+            throw CryptoError(.libraryFailure, "reference CMAC")
+        }
         EVP_MAC_free(mac)
-        self.cbc = cbc
-        self.ecb = ecb
-        self.cipherContext = cipherContext
         self.macContext = macContext
-        self.encryptionKey = encryptionKey.secret.withUnsafeBytes { Array($0) }
         let initialized = "cipher".withCString { name in
             "AES-\(bits)-CBC".withCString { value in
                 var parameters = [
@@ -70,43 +66,74 @@ private final class ReferenceSecureMessagingCrypto {
                 }
             }
         }
+        func keyed(_ mode: String, encrypt: Bool) throws -> OpaquePointer {
+            guard let algorithm = EVP_CIPHER_fetch(nil, "AES-\(bits)-\(mode)", nil),
+                let context = EVP_CIPHER_CTX_new()
+            else { throw CryptoError(.libraryFailure, "reference cipher") }
+            defer { EVP_CIPHER_free(algorithm) }
+            let keyedOK = encryptionKey.secret.withUnsafeBytes { key in
+                EVP_CipherInit_ex2(
+                    context, algorithm, key.baseAddress?.assumingMemoryBound(to: UInt8.self), nil, encrypt ? 1 : 0, nil)
+            }
+            guard keyedOK == 1, EVP_CIPHER_CTX_set_padding(context, 0) == 1 else {
+                throw CryptoError(.libraryFailure, "reference cipher")
+            }
+            return context
+        }
+        ivContext = try keyed("ECB", encrypt: true)
+        encryptContext = try keyed("CBC", encrypt: true)
+        decryptContext = try keyed("CBC", encrypt: false)
         guard initialized == 1 else { throw CryptoError(.libraryFailure, "reference CMAC") }
+        buffers.initializeMemory(as: UInt8.self, repeating: 3)
     }
 
     deinit {
-        EVP_CIPHER_free(cbc)
-        EVP_CIPHER_free(ecb)
-        EVP_CIPHER_CTX_free(cipherContext)
         EVP_MAC_CTX_free(macContext)
+        EVP_CIPHER_CTX_free(ivContext)
+        EVP_CIPHER_CTX_free(encryptContext)
+        EVP_CIPHER_CTX_free(decryptContext)
+        buffers.deallocate()
     }
 
+    /// The command's two MACs (reader, chip) over SSC, padded header and DO'97' (48 bytes), the
+    /// answer's IV and encryption, its two MACs over SSC, DO'87' and DO'99', padded, and the
+    /// reader's IV and decryption.
     func exchange(responseLength: Int) {
+        guard let start = buffers.baseAddress else { return }
         let padded = (responseLength / 16 + 1) * 16
-        let commandMACInput = [UInt8](repeating: 1, count: 48)
-        let responseMACInput = [UInt8](repeating: 2, count: ((16 + padded + 4 + 4) / 16 + 1) * 16)
-        let data = [UInt8](repeating: 3, count: padded)
-        mac(commandMACInput)
-        mac(commandMACInput)
-        let iv = crypt(ecb, [UInt8](repeating: 0, count: 16), iv: nil, encrypt: true)
-        let cryptogram = crypt(cbc, data, iv: iv, encrypt: true)
-        mac(responseMACInput)
-        mac(responseMACInput)
-        let iv2 = crypt(ecb, [UInt8](repeating: 0, count: 16), iv: nil, encrypt: true)
-        _ = crypt(cbc, cryptogram, iv: iv2, encrypt: false)
+        let base = start.assumingMemoryBound(to: UInt8.self)
+        let counter = base
+        let iv = base + 512
+        let data = base + 1024
+        let cryptogram = base + 1536
+        let macInput = base + 2048
+        let scratch = base + 2560
+        counter[15] &+= 1
+        mac(macInput, 48, into: scratch)
+        mac(macInput, 48, into: scratch)
+        counter[15] &+= 1
+        crypt(ivContext, counter, 16, iv: nil, into: iv)
+        crypt(encryptContext, data, padded, iv: iv, into: cryptogram)
+        let responseMACLength = ((16 + padded + 4 + 4) / 16 + 1) * 16
+        mac(macInput, responseMACLength, into: scratch)
+        mac(macInput, responseMACLength, into: scratch)
+        crypt(ivContext, counter, 16, iv: nil, into: iv)
+        crypt(decryptContext, cryptogram, padded, iv: iv, into: scratch)
     }
 
-    private func mac(_ input: [UInt8]) {
+    private func mac(_ input: UnsafePointer<UInt8>, _ count: Int, into output: UnsafeMutablePointer<UInt8>) {
         var length = 0
         EVP_MAC_init(macContext, nil, 0, nil)
-        EVP_MAC_update(macContext, input, input.count)
-        EVP_MAC_final(macContext, &output, &length, output.count)
+        EVP_MAC_update(macContext, input, count)
+        EVP_MAC_final(macContext, output, &length, 16)
     }
 
-    private func crypt(_ cipher: OpaquePointer, _ input: [UInt8], iv: [UInt8]?, encrypt: Bool) -> [UInt8] {
+    private func crypt(
+        _ context: OpaquePointer, _ input: UnsafePointer<UInt8>, _ count: Int, iv: UnsafePointer<UInt8>?,
+        into output: UnsafeMutablePointer<UInt8>
+    ) {
         var length: Int32 = 0
-        EVP_CipherInit_ex2(cipherContext, cipher, encryptionKey, iv, encrypt ? 1 : 0, nil)
-        EVP_CIPHER_CTX_set_padding(cipherContext, 0)
-        EVP_CipherUpdate(cipherContext, &output, &length, input, Int32(input.count))
-        return Array(output.prefix(Int(length)))
+        EVP_CipherInit_ex2(context, nil, nil, iv, -1, nil)
+        EVP_CipherUpdate(context, output, &length, input, Int32(count))
     }
 }

@@ -83,4 +83,37 @@ struct CipherTests {
         #expect("\(key.secret)" == "SecretBytes(16 bytes, redacted)")
         #expect(!String(reflecting: key.secret).contains("171"))
     }
+
+    /// CBC into a caller's buffer, in place or apart, gives what `encryptCBC`/`decryptCBC` give,
+    /// and ECB into a buffer what `encryptECB` gives.
+    @Test(arguments: [BlockCipher.tripleDES, .aes128, .aes192, .aes256])
+    func cbcIntoBuffersMatchesTheArrayCalls(cipher: BlockCipher) throws {
+        let key = try SymmetricKey(
+            cipher, bytes: (0..<cipher.keyLength).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 1) })
+        let iv = (0..<cipher.blockSize).map { UInt8(truncatingIfNeeded: $0 &* 13) }
+        let plaintext = (0..<(cipher.blockSize * 5)).map { UInt8(truncatingIfNeeded: $0 &* 3) }
+        let ciphertext = try key.encryptCBC(plaintext, iv: iv)
+        var inPlace = plaintext
+        try iv.withUnsafeBytes { iv in
+            try inPlace.withUnsafeMutableBytes { buffer in
+                try key.cbc(UnsafeRawBufferPointer(buffer), into: buffer, iv: iv, encrypt: true)
+            }
+        }
+        #expect(inPlace == ciphertext)
+        var decrypted = [UInt8](repeating: 0, count: ciphertext.count)
+        try iv.withUnsafeBytes { iv in
+            try ciphertext.withUnsafeBytes { input in
+                try decrypted.withUnsafeMutableBytes { try key.cbc(input, into: $0, iv: iv, encrypt: false) }
+            }
+        }
+        #expect(decrypted == plaintext)
+        var block = [UInt8](repeating: 0, count: cipher.blockSize)
+        try iv.withUnsafeBytes { input in try block.withUnsafeMutableBytes { try key.encryptECB(input, into: $0) } }
+        #expect(block == (try key.encryptECB(iv)))
+        #expect(throws: CryptoError.self) {
+            try plaintext.withUnsafeBytes { input in
+                try block.withUnsafeMutableBytes { try key.encryptECB(input, into: $0) }
+            }
+        }
+    }
 }

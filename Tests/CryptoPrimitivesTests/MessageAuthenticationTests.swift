@@ -64,4 +64,48 @@ struct MessageAuthenticationTests {
         #expect { try aes.retailMAC([1, 2, 3]) } throws: { ($0 as? CryptoError)?.code == .invalidParameter }
         #expect { try aes.cmac([1], truncatedTo: 17) } throws: { ($0 as? CryptoError)?.code == .invalidParameter }
     }
+
+    /// The secure messaging MAC over a message in pieces equals the MAC of the whole padded
+    /// message computed another way: AES-CMAC of the padded bytes, or for 3DES the retail MAC
+    /// rebuilt from CBC and ECB (single DES under (K1, K1), then one EDE block), whatever the
+    /// lengths and however the message is cut (pieces shorter than a block, empty ones, long ones).
+    @Test(arguments: [BlockCipher.tripleDES, .aes128, .aes256])
+    func paddedMACOverPiecesMatchesTheWholeMessage(cipher: BlockCipher) throws {
+        let key = try SymmetricKey(
+            cipher, bytes: (0..<cipher.keyLength).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) })
+        let pieceLengths = [1, 3, 0, 8, 13, 2, 300, 5, 16, 7]
+        for length in [0, 1, 7, 8, 9, 15, 16, 17, 31, 64, 255, 600] {
+            let message = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 101 &+ length) }
+            let padded = ISO7816Padding.pad(message, blockSize: cipher.blockSize)
+            let expected: [UInt8]
+            if cipher == .tripleDES {
+                let firstHalf = try SymmetricKey(
+                    .tripleDES, bytes: key.secret.withUnsafeBytes { Array($0.prefix(8)) + Array($0.prefix(8)) })
+                let chain = try firstHalf.encryptCBC(padded.dropLast(8), iv: [UInt8](repeating: 0, count: 8))
+                let previous = chain.isEmpty ? [UInt8](repeating: 0, count: 8) : Array(chain.suffix(8))
+                expected = try key.encryptECB(zip(padded.suffix(8), previous).map { $0 ^ $1 })
+                #expect(try key.retailMAC(message) == expected)
+            } else {
+                expected = Array(try key.cmac(padded).prefix(8))
+            }
+            for shift in 0..<3 {
+                var mac = [UInt8](repeating: 0, count: 8)
+                try message.withUnsafeBytes { bytes in
+                    try mac.withUnsafeMutableBytes { output in
+                        try key.paddedMAC(into: output) { update in
+                            var offset = 0
+                            var piece = shift
+                            while offset < bytes.count {
+                                let take = min(pieceLengths[piece % pieceLengths.count], bytes.count - offset)
+                                update(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + take)]))
+                                offset += take
+                                piece += 1
+                            }
+                        }
+                    }
+                }
+                #expect(mac == expected, "\(cipher), \(length) bytes, cut from piece \(shift)")
+            }
+        }
+    }
 }

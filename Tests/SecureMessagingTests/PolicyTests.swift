@@ -107,10 +107,12 @@ struct PolicyTests {
         let read = CommandAPDU(ins: 0xB0, p1: 0, p2: 0x10, expectedLength: 32)
         let received = try pair.chip.unwrapCommand(try pair.reader.wrap(read))
         // What the ePass sends: the cryptogram of the real remaining bytes, no MAC.
-        let counterBefore = pair.chip.sendSequenceCounter
-        let cryptogram = try pair.chip.crypt(hex("0102030405"), counter: counterBefore, encrypt: true)
-        let ePassAnswer = ResponseAPDU(
-            data: [0x87, UInt8(cryptogram.count + 1), 0x01] + cryptogram, statusWord: .endOfFileReached)
+        var ePassChip = pair.chip
+        let protected = try ePassChip.wrapResponse(
+            ResponseAPDU(data: hex("0102030405"), statusWord: .endOfFileReached), to: received)
+        // DO'87' alone: without DO'99' (4 bytes) and DO'8E' (10 bytes).
+        let ePassAnswer = ResponseAPDU(data: Array(protected.data.dropLast(14)), statusWord: .endOfFileReached)
+        #expect(ePassAnswer.data.first == 0x87)
         #expect(received.expectedLength == 32)
         let answer = try pair.reader.unwrap(ePassAnswer)
         #expect(answer == ResponseAPDU(statusWord: .endOfFileReached))

@@ -81,10 +81,20 @@ public struct SymmetricKey: Sendable, Equatable, CustomStringConvertible {
         try withContiguousBytes(of: ciphertext) { try run(.ecb, $0, iv: nil, encrypt: false) }
     }
 
-    /// The CBC encryption of `plaintext`'s blocks, keeping only the last
-    /// ciphertext block (the CBC-MAC chaining value).
-    func lastCBCBlock(_ plaintext: UnsafeRawBufferPointer, iv: [UInt8]) throws -> [UInt8] {
-        Array(try run(.cbc, plaintext, iv: iv, encrypt: true).suffix(cipher.blockSize))
+    /// CBC over whole blocks from `input` into `output` (the same memory or apart, the same
+    /// size), with an explicit IV, allocating nothing: the per-message path of secure messaging,
+    /// which encrypts in place in the buffer it sends and decrypts straight out of the answer.
+    public func cbc(
+        _ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer, iv: UnsafeRawBufferPointer,
+        encrypt: Bool
+    ) throws {
+        try process(.cbc, input, into: output, iv: iv, encrypt: encrypt)
+    }
+
+    /// ECB encryption of whole blocks from `input` into `output` (same size), allocating nothing:
+    /// an AES secure messaging IV, E(KSenc, SSC), is one such block.
+    public func encryptECB(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) throws {
+        try process(.ecb, input, into: output, iv: nil, encrypt: true)
     }
 
     @usableFromInline
@@ -92,7 +102,25 @@ public struct SymmetricKey: Sendable, Equatable, CustomStringConvertible {
 
     @usableFromInline
     func run(_ mode: Mode, _ input: UnsafeRawBufferPointer, iv: [UInt8]?, encrypt: Bool) throws -> [UInt8] {
-        let implementation = mode == .cbc ? cipher.implementations.cbc : cipher.implementations.ecb
+        var output = [UInt8](repeating: 0, count: input.count)
+        try output.withUnsafeMutableBytes { out in
+            if let iv {
+                try iv.withUnsafeBytes { try process(mode, input, into: out, iv: $0, encrypt: encrypt) }
+            } else {
+                try process(mode, input, into: out, iv: nil, encrypt: encrypt)
+            }
+        }
+        return output
+    }
+
+    /// The one call into libcrypto's block ciphers: checks the sizes, resets the cached context of
+    /// the mode and direction with `iv` (CBC needs one: a context re-initialized without an IV
+    /// would chain on from its previous message), and runs it over the blocks. Whole blocks with
+    /// padding off leave nothing for `EVP_CipherFinal_ex` to do, so it is not called.
+    private func process(
+        _ mode: Mode, _ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
+        iv: UnsafeRawBufferPointer?, encrypt: Bool
+    ) throws {
         let blockSize = cipher.blockSize
         guard input.count % blockSize == 0 else {
             throw CryptoError(
@@ -100,11 +128,18 @@ public struct SymmetricKey: Sendable, Equatable, CustomStringConvertible {
                 "\(cipher) input of \(input.count) bytes is not a multiple of the \(blockSize)-byte block"
             )
         }
+        guard output.count == input.count else {
+            throw CryptoError(
+                .invalidInputLength, "\(input.count) bytes of \(cipher) input for \(output.count) of output")
+        }
         guard input.count <= Int(Int32.max) - blockSize else {
             throw CryptoError(.invalidInputLength, "\(input.count) bytes is too much for one cipher call")
         }
         if let iv, iv.count != blockSize {
             throw CryptoError(.invalidInputLength, "\(cipher) IV must be \(blockSize) bytes, got \(iv.count)")
+        }
+        if mode == .cbc, iv == nil {
+            throw CryptoError(.invalidParameter, "\(cipher) CBC without an IV")
         }
         let slot: KeyedContextCache.CipherSlot =
             switch (mode, encrypt) {
@@ -113,41 +148,53 @@ public struct SymmetricKey: Sendable, Equatable, CustomStringConvertible {
             case (.ecb, true): .ecbEncrypt
             case (.ecb, false): .ecbDecrypt
             }
-        var output = [UInt8](repeating: 0, count: input.count + blockSize)
-        var written: Int32 = 0
-        var finalWritten: Int32 = 0
-        let make = { try makeCipherContext(implementation, encrypt: encrypt) }
+        func make() throws -> OpaquePointer { try makeCipherContext(slot) }
         let succeeded = try cache.withCipherContext(slot, make: make) { context in
             // No cipher and no key: the context keeps both, and its padding setting, and takes the IV.
-            guard EVP_CipherInit_ex2(context, nil, nil, iv, encrypt ? 1 : 0, nil) == 1 else {
+            guard
+                EVP_CipherInit_ex2(
+                    context, nil, nil, iv?.baseAddress?.assumingMemoryBound(to: UInt8.self), encrypt ? 1 : 0, nil)
+                    == 1
+            else {
                 throw CryptoError(.libraryFailure, openSSLErrorDescription("\(cipher) initialization"))
             }
-            return output.withUnsafeMutableBufferPointer { out in
-                guard let outBase = out.baseAddress else { return false }
-                if let inBase = input.baseAddress, input.count > 0,
-                    EVP_CipherUpdate(
-                        context,
-                        outBase,
-                        &written,
-                        inBase.assumingMemoryBound(to: UInt8.self),
-                        Int32(input.count)
-                    ) != 1
-                {
-                    return false
-                }
-                return EVP_CipherFinal_ex(context, outBase + Int(written), &finalWritten) == 1
-            }
+            guard let inBase = input.baseAddress, let outBase = output.baseAddress, input.count > 0 else { return true }
+            var written: Int32 = 0
+            return EVP_CipherUpdate(
+                context, outBase.assumingMemoryBound(to: UInt8.self), &written,
+                inBase.assumingMemoryBound(to: UInt8.self), Int32(input.count)) == 1 && Int(written) == input.count
         }
         guard succeeded else { throw CryptoError(.libraryFailure, openSSLErrorDescription("\(cipher) operation")) }
-        output.removeLast(output.count - Int(written + finalWritten))
-        return output
     }
 
-    /// A cipher context keyed with this key for one mode and direction, padding off; `run` sets the IV
-    /// per use.
-    private func makeCipherContext(_ implementation: FetchedAlgorithm, encrypt: Bool) throws -> OpaquePointer {
+    /// Single-DES CBC encryption under the first half of a two-key 3DES key (EDE under (K1, K1)),
+    /// streaming: the CBC-MAC chain of the retail MAC. `body` gets the context, reset with a zero IV.
+    func withRetailMACChaining<Result>(_ body: (OpaquePointer) throws -> Result) throws -> Result {
+        func make() throws -> OpaquePointer { try makeCipherContext(.retailMACChaining) }
+        return try cache.withCipherContext(.retailMACChaining, make: make) {
+            context in
+            let zero: UInt64 = 0
+            let reset = withUnsafeBytes(of: zero) { iv in
+                EVP_CipherInit_ex2(context, nil, nil, iv.baseAddress?.assumingMemoryBound(to: UInt8.self), 1, nil)
+            }
+            guard reset == 1 else { throw CryptoError(.libraryFailure, openSSLErrorDescription("DES initialization")) }
+            return try body(context)
+        }
+    }
+
+    /// A cipher context keyed for `slot`, padding off; `process` sets the IV per use.
+    private func makeCipherContext(_ slot: KeyedContextCache.CipherSlot) throws -> OpaquePointer {
+        let implementations = cipher.implementations
+        let (implementation, encrypt, key): (FetchedAlgorithm, Bool, SecretBytes) =
+            switch slot {
+            case .cbcEncrypt: (implementations.cbc, true, secret)
+            case .cbcDecrypt: (implementations.cbc, false, secret)
+            case .ecbEncrypt: (implementations.ecb, true, secret)
+            case .ecbDecrypt: (implementations.ecb, false, secret)
+            case .retailMACChaining: (implementations.cbc, true, secret.prefix(8).appending(secret.prefix(8)))
+            }
         guard let context = EVP_CIPHER_CTX_new() else { throw CryptoError(.libraryFailure, "EVP_CIPHER_CTX_new") }
-        let initialized = secret.withUnsafeBytes { key in
+        let initialized = key.withUnsafeBytes { key in
             EVP_CipherInit_ex2(
                 context, implementation.pointer, key.baseAddress?.assumingMemoryBound(to: UInt8.self), nil,
                 encrypt ? 1 : 0, nil)

@@ -19,9 +19,20 @@ public enum HashAlgorithm: String, Sendable, Hashable, CaseIterable {
     /// One-shot hash of `data`.
     @inlinable
     public func hash<Bytes: Collection<UInt8>>(_ data: Bytes) -> [UInt8] {
-        let hasher = IncrementalHash(self)
-        hasher.update(data)
-        return hasher.finalize()
+        withContiguousBytes(of: data) { hash(bytes: $0) }
+    }
+
+    /// `EVP_Digest` with the digest fetched once: one context made and freed inside libcrypto, no
+    /// `IncrementalHash` object and no reset after the digest, and none of the implicit fetch that
+    /// `EVP_sha512()`-style digests cost per call.
+    @usableFromInline
+    func hash(bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: digestLength)
+        // Cannot fail for a software digest but by running out of memory.
+        guard EVP_Digest(bytes.baseAddress, bytes.count, &digest, nil, fetched.pointer, nil) == 1 else {
+            fatalError("EVP_Digest failed: out of memory")
+        }
+        return digest
     }
 
     var fetched: FetchedAlgorithm {

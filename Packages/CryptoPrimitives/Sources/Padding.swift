@@ -18,9 +18,16 @@ public enum ISO7816Padding {
     /// not checked (SM cryptograms are checked for whole blocks before decryption).
     @inlinable
     public static func unpad<Bytes: BidirectionalCollection<UInt8>>(_ padded: Bytes) throws -> [UInt8] {
+        Array(padded.prefix(try unpaddedCount(padded)))
+    }
+
+    /// How many bytes come before the padding, for callers that cut a buffer they already hold
+    /// instead of copying it; throws as `unpad` does.
+    @inlinable
+    public static func unpaddedCount<Bytes: BidirectionalCollection<UInt8>>(_ padded: Bytes) throws -> Int {
         guard let marker = padded.lastIndex(where: { $0 != 0 }), padded[marker] == 0x80 else {
             throw CryptoError(.invalidPadding, "no ISO/IEC 7816-4 padding marker 80")
         }
-        return Array(padded[padded.startIndex..<marker])
+        return padded.distance(from: padded.startIndex, to: marker)
     }
 }

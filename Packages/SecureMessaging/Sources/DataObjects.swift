@@ -15,53 +15,99 @@ enum SecureMessagingTag {
     static let paddingIndicator: UInt8 = 0x01
 }
 
-/// `tag`, a DER length and `value`.
-func encodeDataObject(tag: UInt8, value: [UInt8]) -> [UInt8] {
-    let length = value.count
-    let lengthBytes: [UInt8]
+/// The size of a DER length field for `length` (`81`/`82` forms above 127).
+func lengthFieldSize(_ length: Int) -> Int {
+    length < 0x80 ? 1 : length < 0x100 ? 2 : 3
+}
+
+/// Writes `tag` and a DER length at `position` in `buffer`, moving `position` past them.
+func writeDataObjectHeader(
+    tag: UInt8, length: Int, into buffer: UnsafeMutableBufferPointer<UInt8>, at position: inout Int
+) {
+    buffer[position] = tag
     switch length {
-    case ..<0x80: lengthBytes = [UInt8(length)]
-    case ..<0x100: lengthBytes = [0x81, UInt8(length)]
-    default: lengthBytes = [0x82, UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length)]
+    case ..<0x80:
+        buffer[position + 1] = UInt8(length)
+        position += 2
+    case ..<0x100:
+        buffer[position + 1] = 0x81
+        buffer[position + 2] = UInt8(length)
+        position += 3
+    default:
+        buffer[position + 1] = 0x82
+        buffer[position + 2] = UInt8(truncatingIfNeeded: length >> 8)
+        buffer[position + 3] = UInt8(truncatingIfNeeded: length)
+        position += 4
     }
-    return [tag] + lengthBytes + value
 }
 
-/// One data object found in a protected message, with where it sits.
-struct ParsedDataObject {
+/// One data object found in a protected message: its tag and where it and its value sit.
+struct DataObjectLocation {
     let tag: UInt8
-    let value: ArraySlice<UInt8>
-    /// The whole object (tag, length and value), as received.
-    let encoded: ArraySlice<UInt8>
+    /// Where the object (its tag) starts.
+    let start: Int
+    let value: Range<Int>
 }
 
-/// Splits `bytes` into single-byte-tag data objects with short or long
-/// (`81`/`82`) lengths, refusing anything truncated or longer than the input.
-/// SM data objects never use multi-byte tags or longer lengths.
-func parseDataObjects(_ bytes: [UInt8]) -> [ParsedDataObject]? {
-    var objects: [ParsedDataObject] = []
-    var index = bytes.startIndex
-    while index < bytes.endIndex {
+/// The single-byte-tag data objects of `bytes[..<end]` with short or long (`81`/`82`) lengths, in
+/// order, without copying them; `isMalformed` turns true (and iteration stops) at anything
+/// truncated or longer than the input. SM data objects never use multi-byte tags or longer lengths.
+struct DataObjectIterator: IteratorProtocol {
+    private let bytes: [UInt8]
+    private let end: Int
+    private var index: Int
+    private(set) var isMalformed = false
+
+    init(_ bytes: [UInt8], end: Int? = nil) {
+        self.bytes = bytes
+        self.end = end ?? bytes.endIndex
+        index = bytes.startIndex
+    }
+
+    mutating func next() -> DataObjectLocation? {
+        guard index < end, !isMalformed else { return nil }
         let start = index
         let tag = bytes[index]
         index += 1
-        guard index < bytes.endIndex else { return nil }
+        guard index < end else { return malformed() }
         var length = Int(bytes[index])
         index += 1
         if length >= 0x80 {
             let lengthOfLength = length & 0x7F
-            guard (1...2).contains(lengthOfLength), bytes.endIndex - index >= lengthOfLength else { return nil }
+            guard (1...2).contains(lengthOfLength), end - index >= lengthOfLength else { return malformed() }
             length = 0
             for _ in 0..<lengthOfLength {
                 length = length << 8 | Int(bytes[index])
                 index += 1
             }
         }
-        guard bytes.endIndex - index >= length else { return nil }
-        objects.append(
-            ParsedDataObject(tag: tag, value: bytes[index..<(index + length)], encoded: bytes[start..<(index + length)])
-        )
-        index += length
+        guard end - index >= length else { return malformed() }
+        defer { index += length }
+        return DataObjectLocation(tag: tag, start: start, value: index..<(index + length))
     }
-    return objects
+
+    private mutating func malformed() -> DataObjectLocation? {
+        isMalformed = true
+        return nil
+    }
+}
+
+/// What a protected message's data objects look like as a whole: its last object, and whether a
+/// DO'8E' appears anywhere. Nil when the bytes are not a sequence of data objects.
+struct DataObjectLayout {
+    let last: DataObjectLocation
+    let containsChecksum: Bool
+
+    init?(_ bytes: [UInt8]) {
+        var iterator = DataObjectIterator(bytes)
+        var last: DataObjectLocation?
+        var containsChecksum = false
+        while let object = iterator.next() {
+            last = object
+            if object.tag == SecureMessagingTag.checksum { containsChecksum = true }
+        }
+        guard !iterator.isMalformed, let last else { return nil }
+        self.last = last
+        self.containsChecksum = containsChecksum
+    }
 }

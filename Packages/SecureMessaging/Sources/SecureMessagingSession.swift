@@ -22,7 +22,9 @@ public struct SecureMessagingSession: Sendable, CustomStringConvertible {
     public let encryptionKey: SymmetricKey
     public let macKey: SymmetricKey
     /// The SSC, big-endian, one cipher block long.
-    public private(set) var sendSequenceCounter: [UInt8]
+    public var sendSequenceCounter: [UInt8] { counter.bytes }
+    /// The SSC as a number, advanced without touching the heap.
+    private var counter: SendSequenceCounter
     /// Why the session broke, once it has.
     public private(set) var failure: SecureMessagingError?
 
@@ -50,7 +52,7 @@ public struct SecureMessagingSession: Sendable, CustomStringConvertible {
         }
         self.encryptionKey = encryptionKey
         self.macKey = macKey
-        self.sendSequenceCounter = counter
+        self.counter = SendSequenceCounter(counter)
     }
 
     public var description: String {
@@ -81,27 +83,33 @@ public struct SecureMessagingSession: Sendable, CustomStringConvertible {
         guard command.cla & 0xE0 == 0 else {
             throw SecureMessagingError(.invalidCommand, "CLA \(command.cla) is not an interindustry class")
         }
-        let counter = incremented(sendSequenceCounter)
+        let counter = self.counter.incremented()
         let cla = command.cla | 0x0C
-        var objects = try cryptogramObject(command.data, counter: counter, instruction: command.ins)
-        if let expectedLength = command.expectedLength {
-            objects += encodeDataObject(
-                tag: SecureMessagingTag.expectedLength,
-                value: Self.encodeExpectedLength(expectedLength, extended: command.needsExtendedLength)
-            )
+        let expectedLength = command.expectedLength.map {
+            ExpectedLengthField($0, extended: command.needsExtendedLength)
         }
-        let header = [cla, command.ins, command.p1, command.p2]
-        let mac = try authenticationCode(
-            counter: counter, ISO7816Padding.pad(header, blockSize: cipher.blockSize) + objects)
-        objects += encodeDataObject(tag: SecureMessagingTag.checksum, value: mac)
-        guard objects.count <= CommandAPDU.maximumDataLength else {
-            throw SecureMessagingError(.invalidCommand, "protected command data of \(objects.count) bytes")
+        let length = protectedLength(
+            dataLength: command.data.count, instruction: command.ins,
+            statusObjectLength: expectedLength.map { 2 + $0.count } ?? 0)
+        guard length <= CommandAPDU.maximumDataLength else {
+            throw SecureMessagingError(.invalidCommand, "protected command data of \(length) bytes")
+        }
+        let objects = try protect(
+            command.data, instruction: command.ins, counter: counter, length: length,
+            header: (cla, command.ins, command.p1, command.p2)
+        ) { buffer, position in
+            guard let expectedLength else { return }
+            buffer[position] = SecureMessagingTag.expectedLength
+            buffer[position + 1] = UInt8(expectedLength.count)
+            if expectedLength.count == 2 { buffer[position + 2] = UInt8(truncatingIfNeeded: expectedLength.value >> 8) }
+            buffer[position + 1 + expectedLength.count] = UInt8(truncatingIfNeeded: expectedLength.value)
+            position += 2 + expectedLength.count
         }
         let extended =
             command.needsExtendedLength || objects.count > 255
             || (extendedLengthAvailable
                 && protectedResponseLength(forExpectedLength: command.expectedLength ?? 0) > 256)
-        sendSequenceCounter = counter
+        self.counter = counter
         return CommandAPDU(
             cla: cla,
             ins: command.ins,
@@ -162,33 +170,28 @@ public struct SecureMessagingSession: Sendable, CustomStringConvertible {
             }
             return ResponseAPDU(statusWord: trailer)
         }
-        guard let objects = parseDataObjects(response.data) else {
+        guard let layout = DataObjectLayout(response.data) else {
             throw SecureMessagingError(.malformedMessage, "response data is not a sequence of data objects")
         }
-        guard let last = objects.last, last.tag == SecureMessagingTag.checksum else {
-            guard !trailer.isSuccess, !objects.contains(where: { $0.tag == SecureMessagingTag.checksum }) else {
+        guard layout.last.tag == SecureMessagingTag.checksum else {
+            guard !trailer.isSuccess, !layout.containsChecksum else {
                 throw SecureMessagingError(.macMissing, "response with status \(trailer) has no DO'8E' at the end")
             }
             return ResponseAPDU(statusWord: trailer)
         }
-        let counter = incremented(sendSequenceCounter)
-        let content = try ProtectedContent(
-            objects.dropLast(),
-            allowed: [
-                SecureMessagingTag.cryptogram, SecureMessagingTag.oddInstructionCryptogram,
-                SecureMessagingTag.processingStatus,
-            ]
-        )
-        try verify(mac: last.value, counter: counter, over: response.data[..<last.encoded.startIndex])
-        sendSequenceCounter = counter
+        let counter = self.counter.incremented()
+        let content = try ProtectedContent(response.data, before: layout.last, allowed: Self.responseTags)
+        try verify(layout.last, in: response.data, counter: counter, header: nil)
+        self.counter = counter
         var statusWord = trailer
         if let status = content.processingStatus {
             guard status.count == 2 else {
                 throw SecureMessagingError(.malformedMessage, "DO'99' of \(status.count) bytes")
             }
-            statusWord = StatusWord(sw1: status[status.startIndex], sw2: status[status.startIndex + 1])
+            statusWord = StatusWord(sw1: response.data[status.lowerBound], sw2: response.data[status.lowerBound + 1])
         }
-        return ResponseAPDU(data: try content.plaintext(session: self, counter: counter), statusWord: statusWord)
+        return ResponseAPDU(
+            data: try content.plaintext(of: response.data, session: self, counter: counter), statusWord: statusWord)
     }
 
     // MARK: Chip side
@@ -203,33 +206,25 @@ public struct SecureMessagingSession: Sendable, CustomStringConvertible {
             guard command.cla & 0x0C == 0x0C else {
                 throw SecureMessagingError(.macMissing, "command CLA \(command.cla) is not secure messaging")
             }
-            guard let objects = parseDataObjects(command.data), let last = objects.last,
-                last.tag == SecureMessagingTag.checksum
-            else {
+            guard let layout = DataObjectLayout(command.data), layout.last.tag == SecureMessagingTag.checksum else {
                 throw SecureMessagingError(.macMissing, "protected command without a final DO'8E'")
             }
-            let counter = incremented(sendSequenceCounter)
-            let content = try ProtectedContent(
-                objects.dropLast(),
-                allowed: [
-                    SecureMessagingTag.cryptogram, SecureMessagingTag.oddInstructionCryptogram,
-                    SecureMessagingTag.expectedLength,
-                ]
-            )
-            let header = ISO7816Padding.pad(
-                [command.cla, command.ins, command.p1, command.p2], blockSize: cipher.blockSize)
-            try verify(mac: last.value, counter: counter, over: header + command.data[..<last.encoded.startIndex])
-            sendSequenceCounter = counter
+            let counter = self.counter.incremented()
+            let content = try ProtectedContent(command.data, before: layout.last, allowed: Self.commandTags)
+            try verify(
+                layout.last, in: command.data, counter: counter,
+                header: (command.cla, command.ins, command.p1, command.p2))
+            self.counter = counter
             var expectedLength: Int?
             if let field = content.expectedLength {
-                expectedLength = try Self.decodeExpectedLength(field)
+                expectedLength = try Self.decodeExpectedLength(command.data[field])
             }
             return CommandAPDU(
                 cla: command.cla & ~0x0C,
                 ins: command.ins,
                 p1: command.p1,
                 p2: command.p2,
-                data: try content.plaintext(session: self, counter: counter),
+                data: try content.plaintext(of: command.data, session: self, counter: counter),
                 expectedLength: expectedLength
             )
         } catch {
@@ -248,20 +243,24 @@ public struct SecureMessagingSession: Sendable, CustomStringConvertible {
         includeProcessingStatus: Bool = true
     ) throws(SecureMessagingError) -> ResponseAPDU {
         try requireIntact()
-        let counter = incremented(sendSequenceCounter)
-        var objects = try cryptogramObject(response.data, counter: counter, instruction: command.ins)
-        if includeProcessingStatus {
-            objects += encodeDataObject(
-                tag: SecureMessagingTag.processingStatus,
-                value: [response.statusWord.sw1, response.statusWord.sw2]
-            )
+        let counter = self.counter.incremented()
+        let statusWord = response.statusWord
+        let objects = try protect(
+            response.data, instruction: command.ins, counter: counter,
+            length: protectedLength(
+                dataLength: response.data.count, instruction: command.ins,
+                statusObjectLength: includeProcessingStatus ? 4 : 0),
+            header: nil
+        ) { buffer, position in
+            guard includeProcessingStatus else { return }
+            buffer[position] = SecureMessagingTag.processingStatus
+            buffer[position + 1] = 2
+            buffer[position + 2] = statusWord.sw1
+            buffer[position + 3] = statusWord.sw2
+            position += 4
         }
-        objects += encodeDataObject(
-            tag: SecureMessagingTag.checksum,
-            value: try authenticationCode(counter: counter, objects)
-        )
-        sendSequenceCounter = counter
-        return ResponseAPDU(data: objects, statusWord: response.statusWord)
+        self.counter = counter
+        return ResponseAPDU(data: objects, statusWord: statusWord)
     }
 
     // MARK: Cryptography
@@ -277,75 +276,185 @@ public struct SecureMessagingSession: Sendable, CustomStringConvertible {
         }
     }
 
-    /// `data` encrypted into DO'85' for an odd instruction (BER-TLV data, no padding-content
-    /// indicator) or DO'87' otherwise; nothing for no data. Commands and answers share the rule.
-    func cryptogramObject(_ data: [UInt8], counter: [UInt8], instruction: UInt8) throws(SecureMessagingError)
-        -> [UInt8]
-    {
-        guard !data.isEmpty else { return [] }
-        let cryptogram = try crypt(data, counter: counter, encrypt: true)
-        return instruction & 1 == 1
-            ? encodeDataObject(tag: SecureMessagingTag.oddInstructionCryptogram, value: cryptogram)
-            : encodeDataObject(
-                tag: SecureMessagingTag.cryptogram, value: [SecureMessagingTag.paddingIndicator] + cryptogram)
+    /// The data objects a protected command may carry before DO'8E', and a protected response.
+    private static let commandTags = [
+        SecureMessagingTag.cryptogram, SecureMessagingTag.oddInstructionCryptogram, SecureMessagingTag.expectedLength,
+    ]
+    private static let responseTags = [
+        SecureMessagingTag.cryptogram, SecureMessagingTag.oddInstructionCryptogram,
+        SecureMessagingTag.processingStatus,
+    ]
+
+    /// The 4 header bytes of a command (CLA with the SM bits, INS, P1, P2).
+    typealias Header = (UInt8, UInt8, UInt8, UInt8)
+
+    /// The length of a protected message carrying `dataLength` plain bytes: the cryptogram object
+    /// (none for no data), a status object of `statusObjectLength` bytes (DO'97' or DO'99'), DO'8E'.
+    private func protectedLength(dataLength: Int, instruction: UInt8, statusObjectLength: Int) -> Int {
+        guard dataLength > 0 else { return statusObjectLength + 10 }
+        let cryptogram = (dataLength / cipher.blockSize + 1) * cipher.blockSize + (instruction & 1 == 1 ? 0 : 1)
+        return 1 + lengthFieldSize(cryptogram) + cryptogram + statusObjectLength + 10
     }
 
-    /// Pads and encrypts, or decrypts and unpads, under KSenc with the IV for `counter`.
-    func crypt<Bytes: Collection<UInt8>>(
-        _ input: Bytes,
-        counter: [UInt8],
-        encrypt: Bool
+    /// A protected message of `length` bytes, written once into the array that is sent: `data`
+    /// padded and encrypted in place into DO'85' for an odd instruction (BER-TLV data, no
+    /// padding-content indicator) or DO'87' otherwise (nothing for no data), then the status
+    /// object `writeStatus` adds, then DO'8E' with the MAC over the SSC, the padded `header`
+    /// (commands) and the objects before it, fed to the MAC from where they lie.
+    private func protect(
+        _ data: [UInt8], instruction: UInt8, counter: SendSequenceCounter, length: Int, header: Header?,
+        writeStatus: (UnsafeMutableBufferPointer<UInt8>, inout Int) -> Void
     ) throws(SecureMessagingError) -> [UInt8] {
-        do {
-            let iv =
-                cipher == .tripleDES
-                ? [UInt8](repeating: 0, count: cipher.blockSize) : try encryptionKey.encryptECB(counter)
-            if encrypt {
-                return try encryptionKey.encryptCBC(ISO7816Padding.pad(input, blockSize: cipher.blockSize), iv: iv)
+        let blockSize = cipher.blockSize
+        var failure: SecureMessagingError?
+        let objects = [UInt8](unsafeUninitializedCapacity: length) { buffer, initialized in
+            do throws(SecureMessagingError) {
+                var position = 0
+                if !data.isEmpty {
+                    let padded = (data.count / blockSize + 1) * blockSize
+                    let odd = instruction & 1 == 1
+                    writeDataObjectHeader(
+                        tag: odd ? SecureMessagingTag.oddInstructionCryptogram : SecureMessagingTag.cryptogram,
+                        length: padded + (odd ? 0 : 1), into: buffer, at: &position)
+                    if !odd {
+                        buffer[position] = SecureMessagingTag.paddingIndicator
+                        position += 1
+                    }
+                    let cryptogram = UnsafeMutableBufferPointer(rebasing: buffer[position..<(position + padded)])
+                    _ = cryptogram.initialize(from: data)
+                    cryptogram[data.count] = 0x80
+                    cryptogram[(data.count + 1)...].initialize(repeating: 0)
+                    do {
+                        try withIV(counter) { iv in
+                            try encryptionKey.cbc(
+                                UnsafeRawBufferPointer(cryptogram), into: UnsafeMutableRawBufferPointer(cryptogram),
+                                iv: iv, encrypt: true)
+                        }
+                    } catch {
+                        throw SecureMessagingError(.malformedMessage, "cryptogram: \(error)")
+                    }
+                    position += padded
+                }
+                writeStatus(buffer, &position)
+                let covered = UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[..<position]))
+                buffer[position] = SecureMessagingTag.checksum
+                buffer[position + 1] = 8
+                do {
+                    try authenticationCode(
+                        counter: counter, header: header, covered,
+                        into: UnsafeMutableRawBufferPointer(
+                            UnsafeMutableBufferPointer(rebasing: buffer[(position + 2)..<(position + 10)])))
+                } catch {
+                    throw SecureMessagingError(.invalidKeys, "MAC computation failed: \(error)")
+                }
+                initialized = position + 10
+            } catch {
+                failure = error
+                initialized = 0
             }
-            guard !input.isEmpty, input.count % cipher.blockSize == 0 else {
-                throw SecureMessagingError(.malformedMessage, "cryptogram of \(input.count) bytes is not whole blocks")
+        }
+        if let failure { throw failure }
+        return objects
+    }
+
+    /// Decrypts and unpads a cryptogram, straight from the message into the array returned,
+    /// under KSenc with the IV for `counter`.
+    func decrypt(_ message: [UInt8], _ cryptogram: Range<Int>, counter: SendSequenceCounter)
+        throws(SecureMessagingError) -> [UInt8]
+    {
+        guard !cryptogram.isEmpty, cryptogram.count % cipher.blockSize == 0 else {
+            throw SecureMessagingError(.malformedMessage, "cryptogram of \(cryptogram.count) bytes is not whole blocks")
+        }
+        var failure: (any Error)?
+        let plaintext = message.withUnsafeBytes { bytes in
+            [UInt8](unsafeUninitializedCapacity: cryptogram.count) { buffer, initialized in
+                do {
+                    let output = UnsafeMutableRawBufferPointer(buffer)
+                    try withIV(counter) { iv in
+                        try encryptionKey.cbc(
+                            UnsafeRawBufferPointer(rebasing: bytes[cryptogram]), into: output, iv: iv, encrypt: false)
+                    }
+                    initialized = try ISO7816Padding.unpaddedCount(UnsafeBufferPointer(buffer))
+                } catch {
+                    failure = error
+                    initialized = 0
+                }
             }
-            return try ISO7816Padding.unpad(try encryptionKey.decryptCBC(input, iv: iv))
-        } catch let error as SecureMessagingError {
-            throw error
-        } catch {
-            throw SecureMessagingError(.malformedMessage, "cryptogram: \(error)")
+        }
+        if let failure {
+            throw SecureMessagingError(.malformedMessage, "cryptogram: \(failure)")
+        }
+        return plaintext
+    }
+
+    /// Runs `body` with the CBC IV for `counter`: zero for 3DES, E(KSenc, SSC) for AES.
+    private func withIV(_ counter: SendSequenceCounter, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        var block: (UInt64, UInt64) = (0, 0)
+        try withUnsafeMutableBytes(of: &block) { bytes in
+            let iv = UnsafeMutableRawBufferPointer(rebasing: bytes[..<cipher.blockSize])
+            if cipher != .tripleDES {
+                try counter.withBytes { try encryptionKey.encryptECB($0, into: iv) }
+            }
+            try body(UnsafeRawBufferPointer(iv))
         }
     }
 
-    /// The 8-byte MAC over `counter || message`, padded (ISO/IEC 7816-4).
-    private func authenticationCode(counter: [UInt8], _ message: [UInt8]) throws(SecureMessagingError) -> [UInt8] {
-        do {
-            let input = counter + message
-            if cipher == .tripleDES { return try macKey.retailMAC(input) }
-            return try macKey.cmac(ISO7816Padding.pad(input, blockSize: cipher.blockSize), truncatedTo: 8)
-        } catch {
-            throw SecureMessagingError(.invalidKeys, "MAC computation failed: \(error)")
+    /// The 8-byte MAC over `counter || padded header || message`, padded (ISO/IEC 7816-4), into `output`.
+    private func authenticationCode(
+        counter: SendSequenceCounter, header: Header?, _ message: UnsafeRawBufferPointer,
+        into output: UnsafeMutableRawBufferPointer
+    ) throws {
+        let blockSize = cipher.blockSize
+        // The header and its padding: at most one 16-byte block.
+        var paddedHeader: (UInt64, UInt64) = (0, 0)
+        if let header {
+            withUnsafeMutableBytes(of: &paddedHeader) { block in
+                block[0] = header.0
+                block[1] = header.1
+                block[2] = header.2
+                block[3] = header.3
+                block[4] = 0x80
+            }
+        }
+        try counter.withBytes { counterBytes in
+            try withUnsafeBytes(of: &paddedHeader) { block in
+                try macKey.paddedMAC(into: output) { update in
+                    update(counterBytes)
+                    if header != nil { update(UnsafeRawBufferPointer(rebasing: block[..<blockSize])) }
+                    update(message)
+                }
+            }
         }
     }
 
+    /// Checks the 8-byte value of DO'8E' (`checksum`) against the MAC over the SSC, the padded
+    /// `header` (commands) and everything in `message` before DO'8E', in constant time.
     private func verify(
-        mac: ArraySlice<UInt8>,
-        counter: [UInt8],
-        over message: ArraySlice<UInt8>
+        _ checksum: DataObjectLocation, in message: [UInt8], counter: SendSequenceCounter, header: Header?
     ) throws(SecureMessagingError) {
+        let mac = checksum.value
         guard mac.count == 8 else {
             throw SecureMessagingError(.malformedMessage, "DO'8E' of \(mac.count) bytes, expected 8")
         }
-        guard constantTimeEquals(try authenticationCode(counter: counter, Array(message)), mac) else {
+        var expected: UInt64 = 0
+        let matches: Bool
+        do {
+            matches = try message.withUnsafeBytes { bytes in
+                try withUnsafeMutableBytes(of: &expected) { output in
+                    try authenticationCode(
+                        counter: counter, header: header, UnsafeRawBufferPointer(rebasing: bytes[..<checksum.start]),
+                        into: output)
+                    return constantTimeEquals(
+                        UnsafeRawBufferPointer(output), UnsafeRawBufferPointer(rebasing: bytes[mac]))
+                }
+            }
+        } catch {
+            throw SecureMessagingError(.invalidKeys, "MAC computation failed: \(error)")
+        }
+        guard matches else {
             throw SecureMessagingError(
                 .macInvalid, "the MAC does not match (wrong keys, a counter out of step, or tampering)")
         }
-    }
-
-    private func incremented(_ counter: [UInt8]) -> [UInt8] {
-        var next = counter
-        for index in next.indices.reversed() {
-            next[index] &+= 1
-            if next[index] != 0 { break }
-        }
-        return next
     }
 
     /// The size of a protected response carrying `expectedLength` plain bytes
@@ -358,50 +467,101 @@ public struct SecureMessagingSession: Sendable, CustomStringConvertible {
         return cryptogramObject + 4 + 10
     }
 
-    static func encodeExpectedLength(_ expectedLength: Int, extended: Bool) -> [UInt8] {
-        if extended || expectedLength > CommandAPDU.maximumShortExpectedLength {
-            let field = expectedLength == CommandAPDU.maximumExtendedExpectedLength ? 0 : expectedLength
-            return [UInt8(truncatingIfNeeded: field >> 8), UInt8(truncatingIfNeeded: field)]
-        }
-        return [UInt8(truncatingIfNeeded: expectedLength)]
-    }
-
     static func decodeExpectedLength(_ field: ArraySlice<UInt8>) throws(SecureMessagingError) -> Int {
-        let bytes = Array(field)
-        switch bytes.count {
-        case 1: return bytes[0] == 0 ? 256 : Int(bytes[0])
+        let first = field.startIndex
+        switch field.count {
+        case 1: return field[first] == 0 ? 256 : Int(field[first])
         case 2:
-            let value = Int(bytes[0]) << 8 | Int(bytes[1])
+            let value = Int(field[first]) << 8 | Int(field[first + 1])
             return value == 0 ? 65536 : value
-        default: throw SecureMessagingError(.malformedMessage, "DO'97' of \(bytes.count) bytes")
+        default: throw SecureMessagingError(.malformedMessage, "DO'97' of \(field.count) bytes")
         }
     }
 }
 
-/// The data objects before DO'8E' in a protected message, each allowed tag at
-/// most once and at most one cryptogram.
-private struct ProtectedContent {
-    var cryptogram: ArraySlice<UInt8>?
-    var oddInstructionCryptogram: ArraySlice<UInt8>?
-    var expectedLength: ArraySlice<UInt8>?
-    var processingStatus: ArraySlice<UInt8>?
+/// DO'97' as the unprotected command would encode Ne: one byte up to 256 (`00` = 256), two bytes
+/// above or for an extended command (`0000` = 65536).
+struct ExpectedLengthField {
+    let value: UInt16
+    let count: Int
 
-    init(_ objects: ArraySlice<ParsedDataObject>, allowed: Set<UInt8>) throws(SecureMessagingError) {
-        for object in objects {
+    init(_ expectedLength: Int, extended: Bool) {
+        if extended || expectedLength > CommandAPDU.maximumShortExpectedLength {
+            let field = expectedLength == CommandAPDU.maximumExtendedExpectedLength ? 0 : expectedLength
+            (value, count) = (UInt16(truncatingIfNeeded: field), 2)
+        } else {
+            (value, count) = (UInt16(truncatingIfNeeded: expectedLength & 0xFF), 1)
+        }
+    }
+}
+
+/// The send sequence counter as a number of 8 bytes (3DES) or 16 (AES), big-endian on the wire.
+struct SendSequenceCounter: Sendable {
+    private var high: UInt64 = 0
+    private var low: UInt64 = 0
+    private let count: Int
+
+    /// From the SSC's bytes (8 or 16, checked by the session).
+    init(_ bytes: [UInt8]) {
+        count = bytes.count
+        for (index, byte) in bytes.enumerated() {
+            if bytes.count - index > 8 {
+                high = high << 8 | UInt64(byte)
+            } else {
+                low = low << 8 | UInt64(byte)
+            }
+        }
+    }
+
+    /// The next value, wrapping around at the block's size as the byte-wise increment does.
+    func incremented() -> SendSequenceCounter {
+        var next = self
+        next.low &+= 1
+        if next.low == 0, count == 16 { next.high &+= 1 }
+        return next
+    }
+
+    var bytes: [UInt8] { withBytes { Array($0) } }
+
+    /// Runs `body` on the big-endian bytes, from the stack.
+    func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        let words = (high.bigEndian, low.bigEndian)
+        return try withUnsafeBytes(of: words) { try body(UnsafeRawBufferPointer(rebasing: $0[(16 - count)...])) }
+    }
+}
+
+/// The data objects before DO'8E' in a protected message, each allowed tag at
+/// most once and at most one cryptogram: where their values lie in the message.
+private struct ProtectedContent {
+    var cryptogram: Range<Int>?
+    var oddInstructionCryptogram: Range<Int>?
+    var expectedLength: Range<Int>?
+    var processingStatus: Range<Int>?
+
+    init(_ message: [UInt8], before checksum: DataObjectLocation, allowed: [UInt8]) throws(SecureMessagingError) {
+        var objects = DataObjectIterator(message, end: checksum.start)
+        while let object = objects.next() {
             guard allowed.contains(object.tag) else {
                 throw SecureMessagingError(.malformedMessage, "unexpected data object \(object.tag) before DO'8E'")
             }
-            let slot: WritableKeyPath<ProtectedContent, ArraySlice<UInt8>?> =
-                switch object.tag {
-                case SecureMessagingTag.cryptogram: \.cryptogram
-                case SecureMessagingTag.oddInstructionCryptogram: \.oddInstructionCryptogram
-                case SecureMessagingTag.expectedLength: \.expectedLength
-                default: \.processingStatus
-                }
-            guard self[keyPath: slot] == nil else {
+            let isRepeated: Bool
+            switch object.tag {
+            case SecureMessagingTag.cryptogram:
+                isRepeated = cryptogram != nil
+                cryptogram = object.value
+            case SecureMessagingTag.oddInstructionCryptogram:
+                isRepeated = oddInstructionCryptogram != nil
+                oddInstructionCryptogram = object.value
+            case SecureMessagingTag.expectedLength:
+                isRepeated = expectedLength != nil
+                expectedLength = object.value
+            default:
+                isRepeated = processingStatus != nil
+                processingStatus = object.value
+            }
+            guard !isRepeated else {
                 throw SecureMessagingError(.malformedMessage, "data object \(object.tag) appears twice")
             }
-            self[keyPath: slot] = object.value
         }
         guard cryptogram == nil || oddInstructionCryptogram == nil else {
             throw SecureMessagingError(.malformedMessage, "both DO'85' and DO'87'")
@@ -409,15 +569,17 @@ private struct ProtectedContent {
     }
 
     /// The decrypted data (empty without a cryptogram). Only called after the MAC verified.
-    func plaintext(session: SecureMessagingSession, counter: [UInt8]) throws(SecureMessagingError) -> [UInt8] {
+    func plaintext(
+        of message: [UInt8], session: SecureMessagingSession, counter: SendSequenceCounter
+    ) throws(SecureMessagingError) -> [UInt8] {
         if let cryptogram {
-            guard cryptogram.first == SecureMessagingTag.paddingIndicator else {
+            guard cryptogram.first.map({ message[$0] }) == SecureMessagingTag.paddingIndicator else {
                 throw SecureMessagingError(.malformedMessage, "DO'87' without padding-content indicator 01")
             }
-            return try session.crypt(cryptogram.dropFirst(), counter: counter, encrypt: false)
+            return try session.decrypt(message, cryptogram.dropFirst(), counter: counter)
         }
         if let oddInstructionCryptogram {
-            return try session.crypt(oddInstructionCryptogram, counter: counter, encrypt: false)
+            return try session.decrypt(message, oddInstructionCryptogram, counter: counter)
         }
         return []
     }

@@ -10,9 +10,10 @@ import Synchronization
 /// lock, so copies of a key used from several tasks never share a context mid-operation. libcrypto
 /// cleanses the contexts when the key's last copy frees them.
 final class KeyedContextCache: Sendable {
-    /// The cipher contexts kept: one per mode and direction.
+    /// The cipher contexts kept: one per mode and direction, and for a two-key 3DES key the
+    /// single-DES CBC encryption under its first half that the retail MAC chains with.
     enum CipherSlot: Int, CaseIterable {
-        case cbcEncrypt, cbcDecrypt, ecbEncrypt, ecbDecrypt
+        case cbcEncrypt, cbcDecrypt, ecbEncrypt, ecbDecrypt, retailMACChaining
     }
 
     private struct Contexts: @unchecked Sendable {

@@ -51,7 +51,7 @@ public struct DocumentImage: Sendable, Equatable {
     /// Pixel size: the image's own header, else decoded, else the biometric header's.
     public let width: Int?
     public let height: Int?
-    /// A PNG of a JPEG 2000 image (decoded by OpenJPEG, encoded by libpng); nil for other formats.
+    /// A PNG of a JPEG 2000 image (decoded by OpenJPEG, deflated by libdeflate); nil for other formats.
     public let png: [UInt8]?
     /// Why a JPEG 2000 image has no PNG rendering.
     public let renderingFailure: String?

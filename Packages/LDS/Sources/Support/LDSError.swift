@@ -12,7 +12,7 @@ public struct LDSError: Error, Sendable, Equatable, CustomStringConvertible {
         case tooLarge
         /// A structurally valid value this package cannot interpret.
         case unsupported
-        /// OpenJPEG or libpng refused the image.
+        /// OpenJPEG refused the image, or its PNG could not be written.
         case imageDecoding
     }
 

@@ -90,37 +90,50 @@ enum JPEG2000Decoder {
         case (_, let alpha?): (layout, used) = (.rgbAlpha, Array(colour.prefix(3)) + [alpha])
         case (_, nil): (layout, used) = colour.count == 4 ? (.rgbAlpha, colour) : (.rgb, Array(colour.prefix(3)))
         }
-        var planes = try used.map { component throws(LDSError) in
-            try plane(of: component, width: width, height: height, originX: Int(image.x0), originY: Int(image.y0))
-        }
-        if image.color_space == OPJ_CLRSPC_SYCC && planes.count >= 3 {
-            convertYCCToRGB(&planes)
-        }
         let channels = layout.channels
-        guard planes.count == channels else { throw LDSError(.imageDecoding, "\(planes.count) planes for \(layout)") }
-        if channels == 1, let grey = planes.first {
-            return PixelImage(width: width, height: height, layout: layout, samples: grey)
-        }
+        guard used.count == channels else { throw LDSError(.imageDecoding, "\(used.count) planes for \(layout)") }
         let count = width * height
-        let samples = [UInt8](unsafeUninitializedCapacity: count * channels) { buffer, initialized in
-            for (channel, plane) in planes.enumerated() {
-                plane.withUnsafeBufferPointer { source in
-                    for index in 0..<count { buffer[index &* channels &+ channel] = source[index] }
+        let origin = (x: Int(image.x0), y: Int(image.y0))
+        if image.color_space == OPJ_CLRSPC_SYCC && used.count >= 3 {
+            var planes = try used.map { component throws(LDSError) in
+                try bytes(count: count) { plane throws(LDSError) in
+                    try fill(plane, from: component, width: width, height: height, origin: origin, stride: 1)
                 }
             }
-            initialized = count * channels
+            convertYCCToRGB(&planes)
+            let samples = [UInt8](unsafeUninitializedCapacity: count * channels) { buffer, initialized in
+                for (channel, plane) in planes.enumerated() {
+                    plane.withUnsafeBufferPointer { source in
+                        for index in 0..<count { buffer[index &* channels &+ channel] = source[index] }
+                    }
+                }
+                initialized = count * channels
+            }
+            return PixelImage(width: width, height: height, layout: layout, samples: samples)
+        }
+        // No colour conversion: each component goes straight to its place among the interleaved samples.
+        let samples = try bytes(count: count * channels) { buffer throws(LDSError) in
+            for (channel, component) in used.enumerated() {
+                try fill(
+                    UnsafeMutableBufferPointer(rebasing: buffer[channel...]), from: component, width: width,
+                    height: height, origin: origin, stride: channels)
+            }
         }
         return PixelImage(width: width, height: height, layout: layout, samples: samples)
     }
 
-    /// One component on the full image grid, scaled to 0…255 (nearest sample for subsampled ones).
+    /// One component on the full image grid, scaled to 0…255 (nearest sample for subsampled ones),
+    /// written to every `stride`-th byte of `target` (1 for a plane of its own, the channel count
+    /// to interleave it).
     ///
     /// The grid-to-component mapping is worked out once per column and once per row, and the
     /// scaling is a table: per sample there is one clamp and two loads, which matters for a
-    /// face of half a million pixels.
-    private static func plane(
-        of component: opj_image_comp_t, width: Int, height: Int, originX: Int, originY: Int
-    ) throws(LDSError) -> [UInt8] {
+    /// face of half a million pixels. A component that covers the grid sample for sample (the
+    /// usual face) skips the column table.
+    private static func fill(
+        _ target: UnsafeMutableBufferPointer<UInt8>, from component: opj_image_comp_t, width: Int, height: Int,
+        origin: (x: Int, y: Int), stride: Int
+    ) throws(LDSError) {
         let componentWidth = Int(component.w)
         let componentHeight = Int(component.h)
         let stepX = max(1, Int(component.dx))
@@ -132,16 +145,37 @@ enum JPEG2000Decoder {
         let scale = SampleScale(precision: precision, signed: component.sgnd != 0)
         let firstX = Int(component.x0)
         let firstY = Int(component.y0)
-        let columns = (0..<width).map { x in min(max((originX + x) / stepX - firstX, 0), componentWidth - 1) }
-        return [UInt8](unsafeUninitializedCapacity: width * height) { buffer, initialized in
-            for y in 0..<height {
-                let row = min(max((originY + y) / stepY - firstY, 0), componentHeight - 1)
-                let source = data + row * componentWidth
-                let target = y * width
-                for x in 0..<width { buffer[target &+ x] = scale.eightBit(source[columns[x]]) }
-            }
-            initialized = width * height
+        if stepX == 1, stepY == 1, firstX == origin.x, firstY == origin.y, componentWidth == width,
+            componentHeight == height
+        {
+            for index in 0..<(width * height) { target[index &* stride] = scale.eightBit(data[index]) }
+            return
         }
+        let columns = (0..<width).map { x in min(max((origin.x + x) / stepX - firstX, 0), componentWidth - 1) }
+        for y in 0..<height {
+            let row = min(max((origin.y + y) / stepY - firstY, 0), componentHeight - 1)
+            let source = data + row * componentWidth
+            let start = y * width
+            for x in 0..<width { target[(start &+ x) &* stride] = scale.eightBit(source[columns[x]]) }
+        }
+    }
+
+    /// An array of `count` bytes that `body` writes in full.
+    private static func bytes(
+        count: Int, _ body: (UnsafeMutableBufferPointer<UInt8>) throws(LDSError) -> Void
+    ) throws(LDSError) -> [UInt8] {
+        var failure: LDSError?
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            do throws(LDSError) {
+                try body(buffer)
+                initialized = count
+            } catch {
+                failure = error
+                initialized = 0
+            }
+        }
+        if let failure { throw failure }
+        return bytes
     }
 
     /// Full-range YCbCr to RGB in place, with `opj_decompress`'s coefficients and truncation.
@@ -176,6 +210,7 @@ struct SampleScale {
     @inline(__always)
     func eightBit(_ sample: Int32) -> UInt8 {
         let value = min(max(Int(sample) &+ shift, 0), maximum)
+        if maximum == 255 { return UInt8(truncatingIfNeeded: value) }  // 8 bits: the table is the identity
         return table.isEmpty ? Self.scaled(value, maximum: maximum) : table[value]
     }
 
