@@ -147,7 +147,7 @@ def main():
             output = work / f"relay-{index}.json"
             status, wall, cpu = run_measured(
                 [emrtd, "relay", "--simulator", str(chip), "--server", url, "--client-id", "load",
-                 "--validation-id", f"load-{index}", "--can", "123456", "--json", "--timeout", "30"], output)
+                 "--validation-id", f"load-{index}", "--can", "123456", "--json", "--server-timeout", "30"], output)
             try:
                 code = json.loads(output.read_text())["code"]
             except (ValueError, KeyError):

@@ -20,6 +20,9 @@ struct ArgumentReader {
         afterSeparator = Array(arguments[separator...].dropFirst())
     }
 
+    /// Whether `--name` is still among the arguments (nothing is removed).
+    func contains(_ name: String) -> Bool { remaining.contains(name) }
+
     /// Whether `--name` was given, once or more (every occurrence is removed).
     mutating func flag(_ name: String) -> Bool {
         let count = remaining.count

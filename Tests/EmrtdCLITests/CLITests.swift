@@ -241,8 +241,8 @@ import Testing
     }
 }
 
-/// The reader group (`--reader`, `--wait`, `--timeout`) on `read` and `dump`, and `--reader` and
-/// `--wait` on `relay` (whose `--timeout`, in seconds, bounds each wait for the server).
+/// The reader group (`--reader`, `--wait`, `--timeout`) on `read`, `dump` and `relay` (whose
+/// `--server-timeout`, in seconds, bounds each wait for the server).
 @Suite struct ReaderGroupCLITests {
     @Test func readDumpAndRelayTakeTheReaderGroup() throws {
         guard let emrtd = CLITests.emrtd() else { return }
@@ -261,5 +261,11 @@ import Testing
                 emrtd, command + ["--reader", "x", "--wait", "0.1", "--timeout", "100"], environment: noService)
             #expect(noReader.status == 1, "\(command[0]): \(noReader.combinedOutput)")
         }
+        let simulated =
+            ["relay", "--simulator", "--server", "ws://127.0.0.1:9/ws/validate", "--client-id", "cli"] + key
+        let timeoutWithoutReader = try Subprocess.run(emrtd, simulated + ["--timeout", "100"])
+        #expect(timeoutWithoutReader.status == 2 && timeoutWithoutReader.errorOutput.contains("--reader"))
+        let badServerTimeout = try Subprocess.run(emrtd, simulated + ["--server-timeout", "0"])
+        #expect(badServerTimeout.status == 2 && badServerTimeout.errorOutput.contains("--server-timeout"))
     }
 }

@@ -338,7 +338,7 @@ final class Rig: Sendable {
             emrtd,
             [
                 "relay", "--simulator", directory.appendingPathComponent("chip").path, "--server", url.absoluteString,
-                "--client-id", client, "--validation-id", validationId, "--json", "--timeout", "20",
+                "--client-id", client, "--validation-id", validationId, "--json", "--server-timeout", "20",
             ] + key + extra + (tls ? ["--ca", directory.appendingPathComponent("cert.pem").path] : []))
     }
 

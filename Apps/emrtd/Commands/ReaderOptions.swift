@@ -1,10 +1,9 @@
 import PCSC
 import Transport
 
-/// The reader group `read` and `dump` share: `--reader NAME` (the PC/SC reader; "" or none: the
-/// only reader holding a card), `--wait SECONDS` (how long to wait for a card), `--timeout MS`
-/// (the longest wait for one answer of the chip). `relay` takes `--reader` and `--wait` (its
-/// `--timeout` is older and bounds each wait for the server).
+/// The reader group `read`, `dump` and `relay` share: `--reader NAME` (the PC/SC reader; "" or
+/// none: the only reader holding a card), `--wait SECONDS` (how long to wait for a card),
+/// `--timeout MS` (the longest wait for one answer of the chip).
 struct ReaderOptions {
     let name: String?
     let wait: Duration
@@ -24,7 +23,7 @@ struct ReaderOptions {
     }
 
     /// `--wait SECONDS`, nil when absent.
-    static func readWait(_ arguments: inout ArgumentReader) throws -> Duration? {
+    private static func readWait(_ arguments: inout ArgumentReader) throws -> Duration? {
         try arguments.option("--wait").map { text -> Duration in
             guard let seconds = Double(text), seconds >= 0 else { throw UsageError("--wait takes seconds") }
             return .milliseconds(Int64(seconds * 1000))

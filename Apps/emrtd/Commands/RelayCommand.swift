@@ -12,11 +12,11 @@ enum RelayCommand: Command {
     static let name = "relay"
     static let summary = "have a validation server (emrtd serve) read a chip through this machine"
     static let usage = """
-        usage: emrtd relay (--reader NAME [--wait SECONDS] | --simulator [DIR] [--specimen-out OUT] [--pace NAME[:PARAM]]... [--no-pace]
+        usage: emrtd relay (--reader NAME [--wait SECONDS] [--timeout MS] | --simulator [DIR] [--specimen-out OUT] [--pace NAME[:PARAM]]... [--no-pace]
                             [--pace-only] [--chip-can CAN])
                            --server URL --client-id ID [--validation-id ID] [--header NAME:VALUE]...
                            (--mrz DOCNUMBER DATEOFBIRTH DATEOFEXPIRY | --can CAN | --mrz-lines LINE...)
-                           [--files minimal|minimalKYC|standard|all] [--ca FILE] [--timeout S] [--json]
+                           [--files minimal|minimalKYC|standard|all] [--ca FILE] [--server-timeout S] [--json]
                            [--drop-after N]
                emrtd relay --simulator --specimen-out OUT
 
@@ -26,9 +26,9 @@ enum RelayCommand: Command {
         sends to the chip until the server closes. Prints the close code and reason (--json: an
         object with code, reason, postConfirmed, apdus and the result when the tenant receives it).
         --header NAME:VALUE is forwarded to the tenant's result server. --ca trusts a CA (PEM) for
-        wss://. --timeout (default 30 s) bounds each wait for the server.
+        wss://. --server-timeout (default 30 s) bounds each wait for the server.
         --reader NAME relays a card in that PC/SC reader ("" for the only one with a card),
-        waiting --wait SECONDS for it (default 10);
+        waiting --wait SECONDS for it (default 10) and --timeout MS for each answer (default 5000);
         --simulator relays the chip simulator in this process (DIR: its files; without DIR a
         specimen made now). --specimen-out OUT writes that specimen's files (the dump layout) and
         its CSCA (OUT/csca.pem) to OUT; without --server it does only that, so that servers can
@@ -44,8 +44,10 @@ enum RelayCommand: Command {
         """
 
     static func run(_ arguments: inout ArgumentReader) throws -> Int32 {
-        let readerName = try arguments.option("--reader")
-        let readerWait = try ReaderOptions.readWait(&arguments)
+        let readerGiven = arguments.contains("--reader")
+        let readerWaitGiven = arguments.contains("--wait")
+        let readerTimeoutGiven = arguments.contains("--timeout")
+        let reader = try ReaderOptions.read(&arguments, defaultWait: .seconds(10))
         let simulator = arguments.variadic("--simulator")
         let specimenOutput = try arguments.option("--specimen-out")
         let chipOptions = try SimulatedChipOptions.read(&arguments)
@@ -72,8 +74,10 @@ enum RelayCommand: Command {
             throw UsageError("--files takes \(FilesToRead.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         let caFile = try arguments.option("--ca")
-        let timeout = try arguments.option("--timeout").map { text in
-            guard let seconds = Int(text), seconds > 0 else { throw UsageError("--timeout takes positive seconds") }
+        let serverTimeout = try arguments.option("--server-timeout").map { text in
+            guard let seconds = Int(text), seconds > 0 else {
+                throw UsageError("--server-timeout takes positive seconds")
+            }
             return seconds
         }
         let dropAfter = try arguments.option("--drop-after").map { text in
@@ -82,11 +86,13 @@ enum RelayCommand: Command {
         }
         let json = arguments.flag("--json")
         _ = try arguments.positionals()
-        guard (readerName == nil) != (simulator == nil) else {
+        guard readerGiven != (simulator != nil) else {
             throw UsageError("give either --reader NAME or --simulator [DIR]")
         }
         guard (simulator?.count ?? 0) <= 1 else { throw UsageError("--simulator takes at most one directory") }
-        guard readerWait == nil || readerName != nil else { throw UsageError("--wait waits for a card in a --reader") }
+        guard readerGiven || !(readerWaitGiven || readerTimeoutGiven) else {
+            throw UsageError("--wait and --timeout concern a card in a --reader")
+        }
         guard simulator != nil || (!chipOptions.given && specimenOutput == nil) else {
             throw UsageError(
                 "--pace, --no-pace, --pace-only, --chip-can and --specimen-out describe the simulated chip")
@@ -112,8 +118,7 @@ enum RelayCommand: Command {
             }
             transport = SimulatedChip(configuration: chipOptions.configuration(files: files, credentials: credentials))
         } else {
-            transport = try ReaderOptions(name: readerName, wait: readerWait ?? .seconds(10), timeout: .seconds(5))
-                .connect()
+            transport = try reader.connect()
         }
         if let dropAfter { transport = VanishingTransport(transport, after: dropAfter) }
 
@@ -123,7 +128,7 @@ enum RelayCommand: Command {
         do throws(ConnectorError) {
             outcome = try connector.validate(
                 transport: transport, accessKey: access.accessKey, filesToRead: files,
-                timeout: .seconds(timeout ?? 30))
+                timeout: .seconds(serverTimeout ?? 30))
         } catch {
             throw CommandFailure(error.reason)
         }
