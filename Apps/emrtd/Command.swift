@@ -7,6 +7,13 @@ protocol Command {
     static var summary: String { get }
     /// The synopsis printed with usage errors and `emrtd NAME --help`.
     static var usage: String { get }
+    /// Whether the command prints nothing but JSON: it then takes `--json` too (and ignores it),
+    /// so that a script may pass `--json` to every command.
+    static var printsOnlyJSON: Bool { get }
     /// Runs with the arguments after the subcommand's name; returns the exit status.
     static func run(_ arguments: inout ArgumentReader) throws -> Int32
+}
+
+extension Command {
+    static var printsOnlyJSON: Bool { false }
 }

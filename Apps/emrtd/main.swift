@@ -77,6 +77,7 @@ let exitStatusTable = """
         print(command.usage)
         return 0
     }
+    if command.printsOnlyJSON { _ = reader.flag("--json") }
     do {
         return try command.run(&reader)
     } catch let error as UsageError {

@@ -182,6 +182,13 @@ import Testing
             let parsed = try JSONValue.parse(result.output)
             #expect(result.output == parsed.serialized(pretty: true) + "\n", "\(command[0]) prints JSON its own way")
             #expect(result.output.hasPrefix("{\n  \"") || result.output.hasPrefix("[\n  {\n    \""), "\(command[0])")
+            // A command that prints only JSON takes --json too, and prints the same way.
+            if !command.contains("--json") {
+                let withFlag = try Subprocess.run(emrtd, command + ["--json"])
+                #expect(withFlag.status == result.status, "\(command[0]) --json: \(withFlag.combinedOutput)")
+                let reparsed = try JSONValue.parse(withFlag.output)
+                #expect(withFlag.output == reparsed.serialized(pretty: true) + "\n", "\(command[0]) --json")
+            }
         }
     }
 }

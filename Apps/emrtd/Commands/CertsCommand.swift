@@ -4,6 +4,7 @@ import JSON
 /// `emrtd certs`: describes the certificates in a file.
 enum CertsCommand: Command {
     static let name = "certs"
+    static let printsOnlyJSON = true
     static let summary = "print the certificates of a PEM bundle, DER file, master list or EF.SOD as JSON"
     static let usage = """
         usage: emrtd certs FILE

@@ -4,6 +4,7 @@ import MRZ
 /// `emrtd mrz`: reads a machine readable zone and prints everything the MRZ package finds in it.
 enum MRZCommand: Command {
     static let name = "mrz"
+    static let printsOnlyJSON = true
     static let summary = "parse a machine readable zone (TD1, TD2, TD3, MRV-A, MRV-B) and print it as JSON"
     static let usage = """
         usage: emrtd mrz LINE LINE [LINE] [--at ISO8601]

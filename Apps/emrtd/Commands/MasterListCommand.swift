@@ -5,6 +5,7 @@ import JSON
 /// `emrtd masterlist`: inspects a CSCA master list, or imports it into the default bundle.
 enum MasterListCommand: Command {
     static let name = "masterlist"
+    static let printsOnlyJSON = true
     static let summary = "check a CSCA master list or an ICAO PKD LDIF file, or import it into the default trust bundle"
     static let usage = """
         usage: emrtd masterlist FILE.ml|FILE.ldif [--ml-root CERT] [--at ISO8601]

@@ -6,6 +6,7 @@ import LDS
 /// `emrtd parse`: one LDS file (EF.COM, EF.SOD, a data group, EF.CardAccess, EF.CardSecurity) as JSON.
 enum ParseCommand: Command {
     static let name = "parse"
+    static let printsOnlyJSON = true
     static let summary = "parse an LDS file (EF.COM, EF.SOD, DG1–DG16, EF.CardAccess, EF.CardSecurity) as JSON"
     static let usage = """
         usage: emrtd parse FILE [--as KIND] [--images DIR] [--no-render]

@@ -8,6 +8,7 @@ import MRZ
 /// `emrtd verify`: Passive Authentication of files a dump wrote, offline.
 enum VerifyCommand: Command {
     static let name = "verify"
+    static let printsOnlyJSON = true
     static let summary = "check EF.SOD and the data groups of a dump (Passive Authentication) and print the verdict"
     static let usage = """
         usage: emrtd verify --dir DIR [--csca FILE]... [--crl FILE]... [--masterlist FILE.ml --ml-root CERT]...
