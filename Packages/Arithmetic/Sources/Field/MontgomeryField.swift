@@ -245,6 +245,10 @@ final class MontgomeryField: @unchecked Sendable {
     /// r = a^-1 in Montgomery form by Fermat (a^(p-2)): a fixed, public schedule, so safe for secret
     /// values. `scratch` needs `scratchLimbs + limbCount` limbs.
     func invertRegular(_ r: Limbs, _ a: UnsafePointer<Limb>, scratch: Limbs) {
+        if isPlainP521 {
+            MersenneP521.invert(r, a, modulus: p)
+            return
+        }
         let n = limbCount
         let base = scratch + scratchLimbs
         base.update(from: a, count: n)

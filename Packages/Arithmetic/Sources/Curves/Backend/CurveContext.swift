@@ -28,6 +28,9 @@ final class CurveContext: @unchecked Sendable {
     static let generatorWNAFWidth = 7
     /// Width of the generator's fixed-base table for secret scalars.
     static let generatorFixedWidth = 5
+    /// P-521's: its additions cost most, so ⌈521/6⌉ = 87 of them instead of 105 are worth a table of
+    /// 32 entries per window (400 KB) read whole for each.
+    static let p521GeneratorFixedWidth = 6
 
     final class GeneratorTables: @unchecked Sendable {
         /// Affine odd multiples G, 3G, …, for the public interleaved wNAF.
@@ -74,7 +77,9 @@ final class CurveContext: @unchecked Sendable {
             let built = GeneratorTables(
                 oddMultiples: multiplier.oddMultiplesAffine(
                     generatorLimbs.pointer, count: 1 << (CurveContext.generatorWNAFWidth - 2), workspace),
-                fixed: multiplier.fixedBaseTable(for: generatorLimbs.pointer, width: CurveContext.generatorFixedWidth)
+                fixed: multiplier.fixedBaseTable(
+                    for: generatorLimbs.pointer,
+                    width: field.isPlainP521 ? CurveContext.p521GeneratorFixedWidth : CurveContext.generatorFixedWidth)
             )
             cached = built
             return built
