@@ -79,7 +79,8 @@ final class CurveContext: @unchecked Sendable {
                     generatorLimbs.pointer, count: 1 << (CurveContext.generatorWNAFWidth - 2), workspace),
                 fixed: multiplier.fixedBaseTable(
                     for: generatorLimbs.pointer,
-                    width: field.isPlainP521 ? CurveContext.p521GeneratorFixedWidth : CurveContext.generatorFixedWidth)
+                    width: MersenneP521.isModulus(p)
+                        ? CurveContext.p521GeneratorFixedWidth : CurveContext.generatorFixedWidth)
             )
             cached = built
             return built
