@@ -52,6 +52,40 @@ import Testing
     }
 }
 
+/// P-521's field (`MersenneP521`: the Mersenne fold, the addition-chain inversion) against `BigInt`
+/// where its folds are tight: values with the top bits set (2^521 - 2, 2^520, …), limb boundaries,
+/// products landing on p - 1 and 1, and random elements; the inversion of each.
+@Suite struct MersenneP521Tests {
+    @Test func kernelMatchesBigInt() throws {
+        let p = (BigInt(1) << 521) - BigInt(1)
+        let field = MontgomeryField(modulus: p, swiftKernels: true)
+        #expect(field.isPlainP521)
+        let workspace = Workspace(limbCount: 9, temporaries: 3)
+        let s = workspace.scratch
+        let (a, b, r) = (workspace.temporary(0), workspace.temporary(1), workspace.temporary(2))
+        let one = BigInt(1)
+        var values = [BigInt(0), one, BigInt(2), p - one, p - BigInt(2), one << 520, (one << 520) - one]
+        values += [58, 64, 116, 128, 464, 512, 513].flatMap { [one << $0, (one << $0) - one] }
+        // x with x² ≡ 1 and x·y ≡ -1, so reductions end exactly on p - 1 and 1.
+        values += [p - one, (p - one) >> 1, BigInt(3).inverse(modulo: p) ?? one]
+        values += (0..<40).map { _ in BigInt(bytes: openSSLRandomBytes(66)).modulo(p) }
+        values += (0..<20).map { _ in p - BigInt(bytes: openSSLRandomBytes(8)) }
+        for (index, x) in values.enumerated() {
+            for y in [values[(index * 7 + 3) % values.count], p - x, x, one] {
+                let y = y.modulo(p)
+                MontgomeryField.store(x, into: a, limbCount: 9)
+                MontgomeryField.store(y, into: b, limbCount: 9)
+                field.multiply(r, a, b, scratch: s)
+                #expect(MontgomeryField.bigInt(from: r, limbCount: 9) == x.multiplied(by: y, modulo: p), "\(x)·\(y)")
+            }
+            field.square(r, a, scratch: s)
+            #expect(MontgomeryField.bigInt(from: r, limbCount: 9) == x.multiplied(by: x, modulo: p), "\(x)²")
+            field.invertRegular(r, a, scratch: s)
+            #expect(MontgomeryField.bigInt(from: r, limbCount: 9) == (x.inverse(modulo: p) ?? BigInt(0)), "1/\(x)")
+        }
+    }
+}
+
 /// The dedicated four-limb fields of P-256 and P-224 (`FourLimbField`, value types; products in C) against
 /// `BigInt`, on the edges (0, 1, p - 1, p - 2, values near 2^256 mod p) and random elements, in the
 /// Montgomery form the generic field loads and reads back. `CFieldKernelTests` runs it with each kernel.

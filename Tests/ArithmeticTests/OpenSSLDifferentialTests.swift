@@ -163,6 +163,40 @@ import Testing
         }
         #expect(group.g.power(q, modulo: group.p) == BigInt(1))
     }
+
+    /// The windowed exponentiations (`WindowedPower`) at the edges against BN_mod_exp: exponents 1, 2,
+    /// around a window, q - 1, q, q + 1, p - 2, p - 1 (longer than q: the regular schedule then covers
+    /// them whole) and all ones; bases 1, 2, p - 1, p - 2, g and a random one; and the shared secret
+    /// byte for byte.
+    @Test(arguments: standardGroupIDs)
+    func edgeExponentsMatchOpenSSL(id: Int) throws {
+        let group = try #require(StandardDomainParameters.group(id: id))
+        let q = try #require(group.subgroupOrder)
+        let p = group.p
+        let one = BigInt(1)
+        let randomBase = BigInt(bytes: openSSLRandomBytes(group.length)).modulo(p)
+        let bases = [one, BigInt(2), p - one, p - BigInt(2), group.g, randomBase]
+        let exponents = [
+            one, BigInt(2), BigInt(15), BigInt(16), BigInt(31), BigInt(32), q - one, q, q + one, p - BigInt(2),
+            p - one, (one << q.bitWidth) - one,
+        ]
+        for base in bases {
+            for exponent in exponents {
+                let expected = try #require(openSSLModExp(base, exponent, p))
+                #expect(group.power(base, exponent) == expected, "\(base)^\(exponent)")
+                #expect(try group.powerSecret(base, exponent) == expected, "\(base)^\(exponent), regular")
+            }
+        }
+        #expect(group.power(randomBase, BigInt(0)) == one)
+        #expect(throws: ArithmeticError.self) { try group.powerSecret(randomBase, BigInt(0)) }
+        #expect(group.power(p + BigInt(5), BigInt(3)) == BigInt(125))
+        let (privateKey, _) = try group.generateKeyPair(random: openSSLRandomSource)
+        let peer = try group.generatorPower(try BigInt.random(below: q, using: openSSLRandomSource))
+        let expected = try #require(openSSLModExp(peer, privateKey, p))
+        #expect(
+            try group.sharedSecret(privateKey: privateKey, peerPublicValue: peer)
+                == expected.bytes(length: group.length))
+    }
 }
 
 /// OpenSSL's generator as the random source of key generation (independent of the package's own).

@@ -83,14 +83,20 @@ public struct DHGroup: Sendable, Hashable {
     /// The public value's encoding: exactly `length` bytes.
     public func encodePublicValue(_ y: BigInt) throws -> [UInt8] { try y.bytes(length: length) }
 
-    /// base^exponent mod p for a public exponent (variable time, GMP `mpz_powm`).
+    /// base^exponent mod p for a public exponent (variable time, GMP `mpz_powm`: its sliding window
+    /// beats `WindowedPower`'s fixed one when the exponent need not be hidden).
     public func power(_ base: BigInt, _ exponent: BigInt) -> BigInt {
         base.power(exponent, modulo: p) ?? BigInt(0)
     }
 
-    /// base^exponent mod p for a secret exponent > 0, in constant time (GMP `mpz_powm_sec`).
+    /// base^exponent mod p for a secret exponent > 0, regular (`WindowedPower`, every table entry read
+    /// for each window). The schedule covers q's bits (p's without q), or the exponent's when it is
+    /// longer: a private key below q runs the same operations whatever its value.
+    /// - Throws: `noResult` for an exponent ≤ 0.
     public func powerSecret(_ base: BigInt, _ exponent: BigInt) throws -> BigInt {
-        try base.powerSecret(exponent, modulo: p)
+        guard exponent.signum > 0 else { throw ArithmeticError(.noResult, "a secret exponent must be positive") }
+        let bits = max((subgroupOrder ?? p).bitWidth, exponent.bitWidth)
+        return precomputation.windowedPower(for: self).power(base.modulo(p), exponent, bits: bits)
     }
 
     /// g^exponent mod p for a secret exponent > 0, regular: standard groups use a fixed-base table
@@ -128,12 +134,23 @@ public struct DHGroup: Sendable, Hashable {
     }
 }
 
-/// The lazily built fixed-base table of a standard group's generator.
+/// What a group computes once and keeps: its Montgomery field for every exponentiation (any group),
+/// and the fixed-base table of a standard group's generator; both built on first use.
 final class DHPrecomputation: Sendable {
     let keepsTable: Bool
     private let cached = Mutex<FixedBasePowerTable?>(nil)
+    private let cachedPower = Mutex<WindowedPower?>(nil)
 
     init(keepsTable: Bool) { self.keepsTable = keepsTable }
+
+    func windowedPower(for group: DHGroup) -> WindowedPower {
+        cachedPower.withLock { power in
+            if let power { return power }
+            let built = WindowedPower(field: MontgomeryField(modulus: group.p))
+            power = built
+            return built
+        }
+    }
 
     func table(for group: DHGroup) -> FixedBasePowerTable? {
         guard keepsTable else { return nil }

@@ -131,7 +131,7 @@ final class MontgomeryField: @unchecked Sendable {
     @inline(__always)
     func multiply(_ r: Limbs, _ a: UnsafePointer<Limb>, _ b: UnsafePointer<Limb>, scratch: Limbs) {
         if isPlainP521 {
-            MersenneP521.multiply(r, a, b, p: p, t: scratch)
+            MersenneP521.multiply(r, a, b)
             return
         }
         if let nistPrime {
@@ -163,7 +163,7 @@ final class MontgomeryField: @unchecked Sendable {
     @inline(__always)
     func square(_ r: Limbs, _ a: UnsafePointer<Limb>, scratch: Limbs) {
         if isPlainP521 {
-            MersenneP521.square(r, a, p: p, t: scratch)
+            MersenneP521.square(r, a)
             return
         }
         if let nistPrime {
@@ -245,6 +245,10 @@ final class MontgomeryField: @unchecked Sendable {
     /// r = a^-1 in Montgomery form by Fermat (a^(p-2)): a fixed, public schedule, so safe for secret
     /// values. `scratch` needs `scratchLimbs + limbCount` limbs.
     func invertRegular(_ r: Limbs, _ a: UnsafePointer<Limb>, scratch: Limbs) {
+        if isPlainP521 {
+            MersenneP521.invert(r, a)
+            return
+        }
         let n = limbCount
         let base = scratch + scratchLimbs
         base.update(from: a, count: n)

@@ -31,6 +31,9 @@ final class CurveContext: @unchecked Sendable {
     /// The same for the dedicated back end (P-256, P-224): 7-bit windows, 64 affine points each (37
     /// windows, 150 KB for P-256), fewer additions for a longer masked read, which its AVX2 read makes cheap.
     static let dedicatedGeneratorFixedWidth = 7
+    /// P-521's: its additions cost most, so ⌈521/6⌉ = 87 of them instead of 105 are worth a table of
+    /// 32 entries per window (400 KB) read whole for each.
+    static let p521GeneratorFixedWidth = 6
 
     final class GeneratorTables: @unchecked Sendable {
         /// Affine odd multiples G, 3G, …, for the public interleaved wNAF.
@@ -79,8 +82,10 @@ final class CurveContext: @unchecked Sendable {
                     generatorLimbs.pointer, count: 1 << (CurveContext.generatorWNAFWidth - 2), workspace),
                 fixed: multiplier.fixedBaseTable(
                     for: generatorLimbs.pointer,
-                    width: dedicated == nil
-                        ? CurveContext.generatorFixedWidth : CurveContext.dedicatedGeneratorFixedWidth)
+                    width: dedicated != nil
+                        ? CurveContext.dedicatedGeneratorFixedWidth
+                        : MersenneP521.isModulus(p)
+                            ? CurveContext.p521GeneratorFixedWidth : CurveContext.generatorFixedWidth)
             )
             cached = built
             return built
