@@ -194,12 +194,16 @@ private struct CBCMACStream {
 
     mutating func update(_ piece: UnsafeRawBufferPointer) {
         guard let base = piece.baseAddress, !piece.isEmpty else { return }
-        // The bytes of the last block so far, each at its offset in its block; once the padded
-        // message is complete that is x(n).
+        // The bytes of the last block so far, each at its offset in its block (the piece's last
+        // block's worth, in at most two runs); once the padded message is complete that is x(n).
+        let kept = min(piece.count, blockSize)
+        let source = piece.count - kept
+        let position = (count + source) % blockSize
+        let firstRun = min(kept, blockSize - position)
         withUnsafeMutableBytes(of: &tail) { tail in
-            for index in max(0, piece.count - blockSize)..<piece.count {
-                tail[(count + index) % blockSize] = piece[index]
-            }
+            let tailBase = tail.baseAddress.unsafelyUnwrapped
+            (tailBase + position).copyMemory(from: base + source, byteCount: firstRun)
+            tailBase.copyMemory(from: base + source + firstRun, byteCount: kept - firstRun)
         }
         var offset = 0
         if count < blockSize {
