@@ -15,7 +15,7 @@ import Synchronization
 final class KeyedContextCache: Sendable {
     /// The cipher contexts kept: one per mode and direction, and for a two-key 3DES key the
     /// single-DES CBC encryption under its first half that the retail MAC chains with.
-    enum CipherSlot: Int, CaseIterable {
+    enum CipherSlot: CaseIterable {
         case cbcEncrypt, cbcDecrypt, ecbEncrypt, ecbDecrypt, retailMACChaining
     }
 
@@ -30,34 +30,61 @@ final class KeyedContextCache: Sendable {
     struct Contexts: @unchecked Sendable {
         /// OpenSSL's CMAC, for `cmac(_:truncatedTo:)` over messages of any length.
         var cmac: OpaquePointer?
-        private var ciphers = [CipherContext?](repeating: nil, count: CipherSlot.allCases.count)
+        private var cbcEncrypt: CipherContext?
+        private var cbcDecrypt: CipherContext?
+        private var ecbEncrypt: CipherContext?
+        private var ecbDecrypt: CipherContext?
+        private var retailMACChaining: CipherContext?
         /// The AES-CMAC subkey K1 (NIST SP 800-38B), for the secure messaging MAC whose padded
         /// message always ends in a complete block.
         var cmacSubkey: (UInt64, UInt64)?
 
+        /// The context of each slot, in fields rather than an array: read and written back on
+        /// every operation, without an array's bounds and uniqueness checks.
+        private subscript(slot: CipherSlot) -> CipherContext? {
+            get {
+                switch slot {
+                case .cbcEncrypt: cbcEncrypt
+                case .cbcDecrypt: cbcDecrypt
+                case .ecbEncrypt: ecbEncrypt
+                case .ecbDecrypt: ecbDecrypt
+                case .retailMACChaining: retailMACChaining
+                }
+            }
+            set {
+                switch slot {
+                case .cbcEncrypt: cbcEncrypt = newValue
+                case .cbcDecrypt: cbcDecrypt = newValue
+                case .ecbEncrypt: ecbEncrypt = newValue
+                case .ecbDecrypt: ecbDecrypt = newValue
+                case .retailMACChaining: retailMACChaining = newValue
+                }
+            }
+        }
+
         /// The context of `slot`, made by `make` the first time.
         mutating func context(_ slot: CipherSlot, make: () throws -> OpaquePointer) rethrows -> CipherContext {
-            if let existing = ciphers[slot.rawValue] { return existing }
+            if let existing = self[slot] { return existing }
             let made = CipherContext(pointer: try make())
-            ciphers[slot.rawValue] = made
+            self[slot] = made
             return made
         }
 
         /// Records where `context`'s chain stands after an operation.
         mutating func update(_ slot: CipherSlot, _ context: CipherContext) {
-            ciphers[slot.rawValue] = context
+            self[slot] = context
         }
 
         /// Frees the context of `slot` after a failed operation left its state unknown; the next
         /// use makes a fresh one.
         mutating func discard(_ slot: CipherSlot) {
-            if let context = ciphers[slot.rawValue] { EVP_CIPHER_CTX_free(context.pointer) }
-            ciphers[slot.rawValue] = nil
+            if let context = self[slot] { EVP_CIPHER_CTX_free(context.pointer) }
+            self[slot] = nil
         }
 
         fileprivate mutating func freeAll() {
             if let cmac { EVP_MAC_CTX_free(cmac) }
-            for case let cipher? in ciphers { EVP_CIPHER_CTX_free(cipher.pointer) }
+            for slot in CipherSlot.allCases { discard(slot) }
             if cmacSubkey != nil {
                 withUnsafeMutableBytes(of: &cmacSubkey) { OPENSSL_cleanse($0.baseAddress, $0.count) }
             }
