@@ -158,4 +158,33 @@ struct CipherTests {
             #expect(try key.decryptCBC(expected, iv: iv) == plaintext, "\(cipher), message \(round), array call")
         }
     }
+
+    /// Copies of a key share its cached contexts and their chaining values: used from several tasks
+    /// at once, every CBC message and MAC still equals the one computed alone.
+    @Test func keyCopiesUsedFromSeveralTasksAgreeWithSerialResults() async throws {
+        let key = try SymmetricKey(.aes128, bytes: (0..<16).map { UInt8(truncatingIfNeeded: $0 &* 53 &+ 2) })
+        func results(_ key: SymmetricKey, task: Int) throws -> [[UInt8]] {
+            try (0..<50).map { round in
+                let iv = (0..<16).map { UInt8(truncatingIfNeeded: $0 &+ round &* 3 &+ task) }
+                let message = (0..<(16 * (1 + round % 7))).map { UInt8(truncatingIfNeeded: $0 &* task &+ round) }
+                let ciphertext = try key.encryptCBC(message, iv: iv)
+                var mac = [UInt8](repeating: 0, count: 8)
+                try message.withUnsafeBytes { bytes in
+                    try mac.withUnsafeMutableBytes { output in try key.paddedMAC(into: output) { $0(bytes) } }
+                }
+                return ciphertext + mac
+            }
+        }
+        let expected = try (0..<8).map { try results(key, task: $0) }
+        let concurrent = try await withThrowingTaskGroup(of: (Int, [[UInt8]]).self) { group in
+            for task in 0..<8 {
+                let copy = key
+                group.addTask { (task, try results(copy, task: task)) }
+            }
+            var collected = [[[UInt8]]](repeating: [], count: 8)
+            for try await (task, result) in group { collected[task] = result }
+            return collected
+        }
+        #expect(concurrent == expected)
+    }
 }
