@@ -116,4 +116,75 @@ struct CipherTests {
             }
         }
     }
+
+    /// A key's cached CBC contexts are never re-initialised: each message starts from its IV by
+    /// xoring it and the context's chaining value into the first block. Many messages in a row
+    /// under one key (lengths, IVs, in place or apart, both directions interleaved) still give
+    /// CBC as defined, C(i) = E(P(i) xor C(i-1)), rebuilt here block by block with ECB.
+    @Test(arguments: [BlockCipher.tripleDES, .aes128, .aes256])
+    func cbcMessagesInARowMatchCBCBuiltFromECB(cipher: BlockCipher) throws {
+        let blockSize = cipher.blockSize
+        let key = try SymmetricKey(
+            cipher, bytes: (0..<cipher.keyLength).map { UInt8(truncatingIfNeeded: $0 &* 29 &+ 5) })
+        for round in 0..<12 {
+            let blocks = [1, 3, 16, 2, 5, 17][round % 6]
+            let iv = (0..<blockSize).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ round &* 7) }
+            let plaintext = (0..<(blocks * blockSize)).map { UInt8(truncatingIfNeeded: $0 &* 11 &+ round) }
+            var expected: [UInt8] = []
+            var chain = iv
+            for start in stride(from: 0, to: plaintext.count, by: blockSize) {
+                chain = try key.encryptECB(zip(plaintext[start..<(start + blockSize)], chain).map { $0 ^ $1 })
+                expected += chain
+            }
+            var ciphertext = plaintext
+            try iv.withUnsafeBytes { iv in
+                try ciphertext.withUnsafeMutableBytes { buffer in
+                    if round.isMultiple(of: 2) {
+                        try key.cbc(UnsafeRawBufferPointer(buffer), into: buffer, iv: iv, encrypt: true)
+                    } else {
+                        try plaintext.withUnsafeBytes { try key.cbc($0, into: buffer, iv: iv, encrypt: true) }
+                    }
+                }
+            }
+            #expect(ciphertext == expected, "\(cipher), message \(round), encrypted")
+            #expect(try key.encryptCBC(plaintext, iv: iv) == expected, "\(cipher), message \(round), array call")
+            var decrypted = ciphertext
+            try iv.withUnsafeBytes { iv in
+                try decrypted.withUnsafeMutableBytes { buffer in
+                    try key.cbc(UnsafeRawBufferPointer(buffer), into: buffer, iv: iv, encrypt: false)
+                }
+            }
+            #expect(decrypted == plaintext, "\(cipher), message \(round), decrypted in place")
+            #expect(try key.decryptCBC(expected, iv: iv) == plaintext, "\(cipher), message \(round), array call")
+        }
+    }
+
+    /// Copies of a key share its cached contexts and their chaining values: used from several tasks
+    /// at once, every CBC message and MAC still equals the one computed alone.
+    @Test func keyCopiesUsedFromSeveralTasksAgreeWithSerialResults() async throws {
+        let key = try SymmetricKey(.aes128, bytes: (0..<16).map { UInt8(truncatingIfNeeded: $0 &* 53 &+ 2) })
+        func results(_ key: SymmetricKey, task: Int) throws -> [[UInt8]] {
+            try (0..<50).map { round in
+                let iv = (0..<16).map { UInt8(truncatingIfNeeded: $0 &+ round &* 3 &+ task) }
+                let message = (0..<(16 * (1 + round % 7))).map { UInt8(truncatingIfNeeded: $0 &* task &+ round) }
+                let ciphertext = try key.encryptCBC(message, iv: iv)
+                var mac = [UInt8](repeating: 0, count: 8)
+                try message.withUnsafeBytes { bytes in
+                    try mac.withUnsafeMutableBytes { output in try key.paddedMAC(into: output) { $0(bytes) } }
+                }
+                return ciphertext + mac
+            }
+        }
+        let expected = try (0..<8).map { try results(key, task: $0) }
+        let concurrent = try await withThrowingTaskGroup(of: (Int, [[UInt8]]).self) { group in
+            for task in 0..<8 {
+                let copy = key
+                group.addTask { (task, try results(copy, task: task)) }
+            }
+            var collected = [[[UInt8]]](repeating: [], count: 8)
+            for try await (task, result) in group { collected[task] = result }
+            return collected
+        }
+        #expect(concurrent == expected)
+    }
 }

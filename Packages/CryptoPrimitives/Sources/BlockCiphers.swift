@@ -113,10 +113,12 @@ public struct SymmetricKey: Sendable, Equatable, CustomStringConvertible {
         return output
     }
 
-    /// The one call into libcrypto's block ciphers: checks the sizes, resets the cached context of
-    /// the mode and direction with `iv` (CBC needs one: a context re-initialized without an IV
-    /// would chain on from its previous message), and runs it over the blocks. Whole blocks with
-    /// padding off leave nothing for `EVP_CipherFinal_ex` to do, so it is not called.
+    /// The one call into libcrypto's block ciphers: checks the sizes and runs the cached context of
+    /// the mode and direction over the blocks, without re-initialising it (`KeyedContextCache`).
+    /// CBC starts from `iv` by xoring `iv` and the context's chaining value into the first plaintext
+    /// block (encryption, in `output`) or the first decrypted block (decryption), which is what a
+    /// context re-initialised with `iv` would compute. Whole blocks with padding off leave nothing
+    /// for `EVP_CipherFinal_ex` to do, so it is not called.
     private func process(
         _ mode: Mode, _ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
         iv: UnsafeRawBufferPointer?, encrypt: Bool
@@ -141,6 +143,7 @@ public struct SymmetricKey: Sendable, Equatable, CustomStringConvertible {
         if mode == .cbc, iv == nil {
             throw CryptoError(.invalidParameter, "\(cipher) CBC without an IV")
         }
+        guard let inBase = input.baseAddress, let outBase = output.baseAddress, input.count > 0 else { return }
         let slot: KeyedContextCache.CipherSlot =
             switch (mode, encrypt) {
             case (.cbc, true): .cbcEncrypt
@@ -149,41 +152,43 @@ public struct SymmetricKey: Sendable, Equatable, CustomStringConvertible {
             case (.ecb, false): .ecbDecrypt
             }
         func make() throws -> OpaquePointer { try makeCipherContext(slot) }
-        let succeeded = try cache.withCipherContext(slot, make: make) { context in
-            // No cipher and no key: the context keeps both, and its padding setting, and takes the IV.
-            guard
-                EVP_CipherInit_ex2(
-                    context, nil, nil, iv?.baseAddress?.assumingMemoryBound(to: UInt8.self), encrypt ? 1 : 0, nil)
-                    == 1
-            else {
-                throw CryptoError(.libraryFailure, openSSLErrorDescription("\(cipher) initialization"))
+        let succeeded = try cache.withContexts { contexts in
+            var context = try contexts.context(slot, make: make)
+            var start: (UInt64, UInt64) = (0, 0)
+            if let iv { start = xored(context.chain, load(iv.baseAddress, blockSize)) }
+            let last = input.count - blockSize
+            if mode == .cbc, encrypt {
+                if outBase != inBase { output.copyMemory(from: input) }
+                xorBlock(outBase, start, blockSize)
             }
-            guard let inBase = input.baseAddress, let outBase = output.baseAddress, input.count > 0 else { return true }
+            // Decryption chains on from the last ciphertext block, read before an in-place call overwrites it.
+            let decryptionChain = load(inBase + last, blockSize)
             var written: Int32 = 0
-            return EVP_CipherUpdate(
-                context, outBase.assumingMemoryBound(to: UInt8.self), &written,
-                inBase.assumingMemoryBound(to: UInt8.self), Int32(input.count)) == 1 && Int(written) == input.count
+            let updated =
+                EVP_CipherUpdate(
+                    context.pointer, outBase.assumingMemoryBound(to: UInt8.self), &written,
+                    (mode == .cbc && encrypt ? UnsafeRawPointer(outBase) : inBase).assumingMemoryBound(to: UInt8.self),
+                    Int32(input.count)) == 1 && Int(written) == input.count
+            guard updated else {
+                contexts.discard(slot)
+                return false
+            }
+            if mode == .cbc {
+                if encrypt {
+                    context.chain = load(outBase + last, blockSize)
+                } else {
+                    xorBlock(outBase, start, blockSize)
+                    context.chain = decryptionChain
+                }
+                contexts.update(slot, context)
+            }
+            return true
         }
         guard succeeded else { throw CryptoError(.libraryFailure, openSSLErrorDescription("\(cipher) operation")) }
     }
 
-    /// Single-DES CBC encryption under the first half of a two-key 3DES key (EDE under (K1, K1)),
-    /// streaming: the CBC-MAC chain of the retail MAC. `body` gets the context, reset with a zero IV.
-    func withRetailMACChaining<Result>(_ body: (OpaquePointer) throws -> Result) throws -> Result {
-        func make() throws -> OpaquePointer { try makeCipherContext(.retailMACChaining) }
-        return try cache.withCipherContext(.retailMACChaining, make: make) {
-            context in
-            let zero: UInt64 = 0
-            let reset = withUnsafeBytes(of: zero) { iv in
-                EVP_CipherInit_ex2(context, nil, nil, iv.baseAddress?.assumingMemoryBound(to: UInt8.self), 1, nil)
-            }
-            guard reset == 1 else { throw CryptoError(.libraryFailure, openSSLErrorDescription("DES initialization")) }
-            return try body(context)
-        }
-    }
-
-    /// A cipher context keyed for `slot`, padding off; `process` sets the IV per use.
-    private func makeCipherContext(_ slot: KeyedContextCache.CipherSlot) throws -> OpaquePointer {
+    /// A cipher context keyed for `slot`, padding off, CBC from a zero IV.
+    func makeCipherContext(_ slot: KeyedContextCache.CipherSlot) throws -> OpaquePointer {
         let implementations = cipher.implementations
         let (implementation, encrypt, key): (FetchedAlgorithm, Bool, SecretBytes) =
             switch slot {
@@ -194,10 +199,16 @@ public struct SymmetricKey: Sendable, Equatable, CustomStringConvertible {
             case .retailMACChaining: (implementations.cbc, true, secret.prefix(8).appending(secret.prefix(8)))
             }
         guard let context = EVP_CIPHER_CTX_new() else { throw CryptoError(.libraryFailure, "EVP_CIPHER_CTX_new") }
+        // CBC contexts start from a zero IV, the chaining value `CipherContext` begins with.
+        let zero: (UInt64, UInt64) = (0, 0)
         let initialized = key.withUnsafeBytes { key in
-            EVP_CipherInit_ex2(
-                context, implementation.pointer, key.baseAddress?.assumingMemoryBound(to: UInt8.self), nil,
-                encrypt ? 1 : 0, nil)
+            withUnsafeBytes(of: zero) { zeroIV in
+                EVP_CipherInit_ex2(
+                    context, implementation.pointer, key.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                    slot == .ecbEncrypt || slot == .ecbDecrypt
+                        ? nil : zeroIV.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                    encrypt ? 1 : 0, nil)
+            }
         }
         guard initialized == 1, EVP_CIPHER_CTX_set_padding(context, 0) == 1 else {
             EVP_CIPHER_CTX_free(context)
@@ -206,3 +217,27 @@ public struct SymmetricKey: Sendable, Equatable, CustomStringConvertible {
         return context
     }
 }
+
+/// The first `blockSize` (8 or 16) bytes at `pointer` as two words in memory order (the second zero
+/// for 8), a cipher block that `xorBlock` and `xored` combine without caring for byte order.
+@inline(__always)
+func load(_ pointer: UnsafeRawPointer?, _ blockSize: Int) -> (UInt64, UInt64) {
+    guard let pointer else { return (0, 0) }
+    return (
+        pointer.loadUnaligned(as: UInt64.self),
+        blockSize == 16 ? pointer.loadUnaligned(fromByteOffset: 8, as: UInt64.self) : 0
+    )
+}
+
+/// Xors `block` into the first `blockSize` bytes at `pointer`.
+@inline(__always)
+func xorBlock(_ pointer: UnsafeMutableRawPointer, _ block: (UInt64, UInt64), _ blockSize: Int) {
+    pointer.storeBytes(of: pointer.loadUnaligned(as: UInt64.self) ^ block.0, as: UInt64.self)
+    if blockSize == 16 {
+        pointer.storeBytes(
+            of: pointer.loadUnaligned(fromByteOffset: 8, as: UInt64.self) ^ block.1, toByteOffset: 8, as: UInt64.self)
+    }
+}
+
+@inline(__always)
+func xored(_ a: (UInt64, UInt64), _ b: (UInt64, UInt64)) -> (UInt64, UInt64) { (a.0 ^ b.0, a.1 ^ b.1) }

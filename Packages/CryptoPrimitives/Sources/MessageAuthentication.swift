@@ -28,6 +28,13 @@ extension SymmetricKey {
     /// retail MAC for 3DES, AES-CMAC truncated to 8 bytes for AES. The pieces (the SSC, a padded
     /// header, data objects already in the buffer being sent or received) go to libcrypto as
     /// they are, never joined into one array.
+    ///
+    /// Both are a CBC-MAC chain with a last step, streamed through a cached CBC context: every
+    /// block (padding included) is encrypted in as few calls as the pieces allow, keeping the last
+    /// message block x(n) and the chaining value before it, H(n-1). The retail MAC's last step is one
+    /// EDE block under (K1, K2), E_K1(D_K2(E_K1(x(n) xor H(n-1)))); CMAC's, for a message of whole
+    /// blocks, E_K(x(n) xor H(n-1) xor K1) with the subkey K1 (NIST SP 800-38B). OpenSSL's CMAC
+    /// would encrypt block by block, one library call each, after a reset that costs as much.
     public func paddedMAC(
         into output: UnsafeMutableRawBufferPointer,
         _ message: (_ update: (UnsafeRawBufferPointer) -> Void) -> Void
@@ -35,89 +42,60 @@ extension SymmetricKey {
         guard output.count == 8 else {
             throw CryptoError(.invalidParameter, "a secure messaging MAC is 8 bytes, not \(output.count)")
         }
-        if cipher == .tripleDES {
-            try retailMAC(into: output, message)
-            return
-        }
         let blockSize = cipher.blockSize
+        let chainSlot: KeyedContextCache.CipherSlot = cipher == .tripleDES ? .retailMACChaining : .cbcEncrypt
+        func makeChain() throws -> OpaquePointer { try makeCipherContext(chainSlot) }
+        func makeLast() throws -> OpaquePointer { try makeCipherContext(.ecbEncrypt) }
         var mac: (UInt64, UInt64) = (0, 0)
-        func make() throws -> OpaquePointer { try makeCMACContext() }
-        let succeeded = try cache.withCMACContext(make: make) { context in
-            var updated = true
-            var count = 0
-            func update(_ piece: UnsafeRawBufferPointer) {
-                guard let base = piece.baseAddress, !piece.isEmpty else { return }
-                count += piece.count
-                if EVP_MAC_update(context, base.assumingMemoryBound(to: UInt8.self), piece.count) != 1 {
-                    updated = false
+        let succeeded = try cache.withContexts { contexts in
+            var subkey: (UInt64, UInt64) = (0, 0)
+            let last = try contexts.context(.ecbEncrypt, make: makeLast)
+            if cipher != .tripleDES {
+                if let known = contexts.cmacSubkey {
+                    subkey = known
+                } else {
+                    guard encryptBlock(last.pointer, &subkey) else { return false }
+                    subkey = cmacSubkey(from: subkey)
+                    contexts.cmacSubkey = subkey
                 }
             }
-            message(update)
-            withPadding(blockSize - count % blockSize, update)
-            var macLength = 0
-            let finished = withUnsafeMutableBytes(of: &mac) { full in
-                EVP_MAC_final(context, full.baseAddress?.assumingMemoryBound(to: UInt8.self), &macLength, full.count)
+            var chain = try contexts.context(chainSlot, make: makeChain)
+            var stream = CBCMACStream(context: chain, blockSize: blockSize)
+            message { stream.update($0) }
+            withPadding(blockSize - stream.count % blockSize) { stream.update($0) }
+            guard !stream.failed else {
+                contexts.discard(chainSlot)
+                return false
             }
-            return updated && finished == 1 && macLength == blockSize
+            chain.chain = stream.last
+            contexts.update(chainSlot, chain)
+            mac = xored(xored(stream.tail, stream.previous), subkey)
+            return encryptBlock(last.pointer, &mac)
         }
-        guard succeeded else { throw CryptoError(.libraryFailure, openSSLErrorDescription("CMAC")) }
+        guard succeeded else {
+            throw CryptoError(.libraryFailure, openSSLErrorDescription(cipher == .tripleDES ? "retail MAC" : "CMAC"))
+        }
         withUnsafeBytes(of: &mac) { output.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[..<8])) }
     }
 
-    /// The retail MAC streamed: every block (padding included) goes through the cached single-DES
-    /// CBC chain under K1, keeping the last 8 message bytes and the chaining value before the last
-    /// block, H(n-1); the MAC is then one EDE block, E_K1(D_K2(E_K1(x(n) xor H(n-1)))).
-    private func retailMAC(
-        into output: UnsafeMutableRawBufferPointer,
-        _ message: (_ update: (UnsafeRawBufferPointer) -> Void) -> Void
-    ) throws {
-        var previous: UInt64 = 0
-        var last: UInt64 = 0
-        var tail: UInt64 = 0
-        let succeeded = try withRetailMACChaining { context in
-            var updated = true
-            var count = 0
-            func update(_ piece: UnsafeRawBufferPointer) {
-                guard let base = piece.baseAddress, !piece.isEmpty else { return }
-                var offset = 0
-                while offset < piece.count {
-                    let length = min(256, piece.count - offset)
-                    withUnsafeTemporaryAllocation(byteCount: 264, alignment: 8) { chained in
-                        var written: Int32 = 0
-                        guard
-                            EVP_CipherUpdate(
-                                context, chained.baseAddress?.assumingMemoryBound(to: UInt8.self), &written,
-                                (base + offset).assumingMemoryBound(to: UInt8.self), Int32(length)) == 1
-                        else {
-                            updated = false
-                            return
-                        }
-                        let end = Int(written)
-                        if end >= 16 {
-                            previous = UInt64(
-                                bigEndian: chained.loadUnaligned(fromByteOffset: end - 16, as: UInt64.self))
-                            last = UInt64(bigEndian: chained.loadUnaligned(fromByteOffset: end - 8, as: UInt64.self))
-                        } else if end == 8 {
-                            previous = last
-                            last = UInt64(bigEndian: chained.loadUnaligned(fromByteOffset: 0, as: UInt64.self))
-                        }
-                    }
-                    offset += length
-                }
-                if piece.count >= 8 {
-                    tail = UInt64(bigEndian: piece.loadUnaligned(fromByteOffset: piece.count - 8, as: UInt64.self))
-                } else {
-                    for byte in piece { tail = tail << 8 | UInt64(byte) }
-                }
-                count += piece.count
-            }
-            message(update)
-            withPadding(8 - count % 8, update)
-            return updated
+    /// Encrypts the block in `block` in place with the ECB context `context` (keyed, padding off).
+    private func encryptBlock(_ context: OpaquePointer, _ block: inout (UInt64, UInt64)) -> Bool {
+        let blockSize = cipher.blockSize
+        return withUnsafeMutableBytes(of: &block) { bytes in
+            var written: Int32 = 0
+            let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
+            return EVP_CipherUpdate(context, base, &written, base, Int32(blockSize)) == 1
+                && Int(written) == blockSize
         }
-        guard succeeded else { throw CryptoError(.libraryFailure, openSSLErrorDescription("retail MAC")) }
-        var block = (tail ^ previous).bigEndian
-        try withUnsafeBytes(of: &block) { try encryptECB($0, into: output) }
+    }
+
+    /// K1 from L = E_K(0^128): L doubled in GF(2^128), i.e. shifted left one bit, xored with 0x87
+    /// when the bit shifted out is set (NIST SP 800-38B §6.1). Both in memory order.
+    private func cmacSubkey(from encryptedZero: (UInt64, UInt64)) -> (UInt64, UInt64) {
+        let high = UInt64(bigEndian: encryptedZero.0)
+        let low = UInt64(bigEndian: encryptedZero.1)
+        let carry = (high >> 63) * 0x87
+        return ((high << 1 | low >> 63).bigEndian, (low << 1 ^ carry).bigEndian)
     }
 
     /// ISO/IEC 7816-4 padding of `length` bytes (1 to 16): `80`, then zeros.
@@ -188,6 +166,87 @@ extension BlockCipher {
         case .aes128: "AES-128-CBC"
         case .aes192: "AES-192-CBC"
         case .aes256: "AES-256-CBC"
+        }
+    }
+}
+
+/// A message fed piece by piece through a CBC encryption context from a zero IV, keeping what a
+/// CBC-MAC's last step needs: the last message block (`tail`) and the chaining values before
+/// (`previous`) and after (`last`) it. The context is not re-initialised: its chaining value
+/// (`CipherContext.chain`) is xored into the first block, which a zero IV would have left alone.
+private struct CBCMACStream {
+    let context: OpaquePointer
+    let blockSize: Int
+    private let startChain: (UInt64, UInt64)
+    /// The first block, collected until whole to take the xor.
+    private var head: (UInt64, UInt64) = (0, 0)
+    private(set) var count = 0
+    private(set) var tail: (UInt64, UInt64) = (0, 0)
+    private(set) var previous: (UInt64, UInt64) = (0, 0)
+    private(set) var last: (UInt64, UInt64) = (0, 0)
+    private(set) var failed = false
+
+    init(context: KeyedContextCache.CipherContext, blockSize: Int) {
+        self.context = context.pointer
+        self.blockSize = blockSize
+        startChain = context.chain
+    }
+
+    mutating func update(_ piece: UnsafeRawBufferPointer) {
+        guard let base = piece.baseAddress, !piece.isEmpty else { return }
+        // The bytes of the last block so far, each at its offset in its block (the piece's last
+        // block's worth, in at most two runs); once the padded message is complete that is x(n).
+        let kept = min(piece.count, blockSize)
+        let source = piece.count - kept
+        let position = (count + source) % blockSize
+        let firstRun = min(kept, blockSize - position)
+        withUnsafeMutableBytes(of: &tail) { tail in
+            let tailBase = tail.baseAddress.unsafelyUnwrapped
+            (tailBase + position).copyMemory(from: base + source, byteCount: firstRun)
+            tailBase.copyMemory(from: base + source + firstRun, byteCount: kept - firstRun)
+        }
+        var offset = 0
+        if count < blockSize {
+            let taken = min(blockSize - count, piece.count)
+            withUnsafeMutableBytes(of: &head) { head in
+                head.baseAddress.unsafelyUnwrapped.advanced(by: count).copyMemory(from: base, byteCount: taken)
+            }
+            offset = taken
+            if count + taken == blockSize {
+                var first = xored(head, startChain)
+                withUnsafeBytes(of: &first) { feed($0.baseAddress.unsafelyUnwrapped, blockSize) }
+            }
+        }
+        count += piece.count
+        if offset < piece.count { feed(base + offset, piece.count - offset) }
+    }
+
+    /// Encrypts `length` bytes into a scratch block on the stack, 256 at a time, noting the last
+    /// two chaining values (libcrypto keeps any partial block for the next call).
+    private mutating func feed(_ base: UnsafeRawPointer, _ length: Int) {
+        var offset = 0
+        while offset < length, !failed {
+            let chunk = min(256, length - offset)
+            withUnsafeTemporaryAllocation(byteCount: 256 + 16, alignment: 16) { chained in
+                var written: Int32 = 0
+                guard
+                    EVP_CipherUpdate(
+                        context, chained.baseAddress?.assumingMemoryBound(to: UInt8.self), &written,
+                        (base + offset).assumingMemoryBound(to: UInt8.self), Int32(chunk)) == 1
+                else {
+                    failed = true
+                    return
+                }
+                let end = Int(written)
+                if end >= 2 * blockSize {
+                    previous = load(chained.baseAddress.map { $0 + end - 2 * blockSize }, blockSize)
+                    last = load(chained.baseAddress.map { $0 + end - blockSize }, blockSize)
+                } else if end == blockSize {
+                    previous = last
+                    last = load(chained.baseAddress, blockSize)
+                }
+            }
+            offset += chunk
         }
     }
 }

@@ -180,7 +180,7 @@ public struct SecureMessagingSession: Sendable, CustomStringConvertible {
             return ResponseAPDU(statusWord: trailer)
         }
         let counter = self.counter.incremented()
-        let content = try ProtectedContent(response.data, before: layout.last, allowed: Self.responseTags)
+        let content = try ProtectedContent(response.data, before: layout.last, inCommand: false)
         try verify(layout.last, in: response.data, counter: counter, header: nil)
         self.counter = counter
         var statusWord = trailer
@@ -210,7 +210,7 @@ public struct SecureMessagingSession: Sendable, CustomStringConvertible {
                 throw SecureMessagingError(.macMissing, "protected command without a final DO'8E'")
             }
             let counter = self.counter.incremented()
-            let content = try ProtectedContent(command.data, before: layout.last, allowed: Self.commandTags)
+            let content = try ProtectedContent(command.data, before: layout.last, inCommand: true)
             try verify(
                 layout.last, in: command.data, counter: counter,
                 header: (command.cla, command.ins, command.p1, command.p2))
@@ -275,15 +275,6 @@ public struct SecureMessagingSession: Sendable, CustomStringConvertible {
             throw SecureMessagingError(.sessionBroken, "the session broke earlier: \(failure.reason)")
         }
     }
-
-    /// The data objects a protected command may carry before DO'8E', and a protected response.
-    private static let commandTags = [
-        SecureMessagingTag.cryptogram, SecureMessagingTag.oddInstructionCryptogram, SecureMessagingTag.expectedLength,
-    ]
-    private static let responseTags = [
-        SecureMessagingTag.cryptogram, SecureMessagingTag.oddInstructionCryptogram,
-        SecureMessagingTag.processingStatus,
-    ]
 
     /// The 4 header bytes of a command (CLA with the SM bits, INS, P1, P2).
     typealias Header = (UInt8, UInt8, UInt8, UInt8)
@@ -538,12 +529,11 @@ private struct ProtectedContent {
     var expectedLength: Range<Int>?
     var processingStatus: Range<Int>?
 
-    init(_ message: [UInt8], before checksum: DataObjectLocation, allowed: [UInt8]) throws(SecureMessagingError) {
+    /// A command may carry DO'85' or DO'87' and DO'97' before DO'8E', a response DO'85' or DO'87'
+    /// and DO'99'.
+    init(_ message: [UInt8], before checksum: DataObjectLocation, inCommand: Bool) throws(SecureMessagingError) {
         var objects = DataObjectIterator(message, end: checksum.start)
         while let object = objects.next() {
-            guard allowed.contains(object.tag) else {
-                throw SecureMessagingError(.malformedMessage, "unexpected data object \(object.tag) before DO'8E'")
-            }
             let isRepeated: Bool
             switch object.tag {
             case SecureMessagingTag.cryptogram:
@@ -552,12 +542,14 @@ private struct ProtectedContent {
             case SecureMessagingTag.oddInstructionCryptogram:
                 isRepeated = oddInstructionCryptogram != nil
                 oddInstructionCryptogram = object.value
-            case SecureMessagingTag.expectedLength:
+            case SecureMessagingTag.expectedLength where inCommand:
                 isRepeated = expectedLength != nil
                 expectedLength = object.value
-            default:
+            case SecureMessagingTag.processingStatus where !inCommand:
                 isRepeated = processingStatus != nil
                 processingStatus = object.value
+            default:
+                throw SecureMessagingError(.malformedMessage, "unexpected data object \(object.tag) before DO'8E'")
             }
             guard !isRepeated else {
                 throw SecureMessagingError(.malformedMessage, "data object \(object.tag) appears twice")
