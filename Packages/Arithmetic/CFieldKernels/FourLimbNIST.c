@@ -439,6 +439,101 @@ ALWAYS_INLINE void montgomery_sqr_adx(u64 r[4], const u64 a[4], int prime) {
     }
 }
 
+/// a ← a^(2^count), count ≥ 1, for the inversion chains: the squaring of SQR_ADX looped inside one
+/// asm block with the element in four registers (c0 = a0, a1, a2, a3), so that no store and reload
+/// sits between two squarings (that round trip was a quarter of a squaring's latency). It takes all
+/// 14 general registers besides RSP and RBP; the count stays in memory.
+#define SQR_LOOP_ADX(REDUCE4, P)                                                                    \
+    u64 c1, c2, c3, c4, c5, c6, c7, t0, t1, dx;                                                     \
+    __asm__("1:\n\t"                                                                                \
+            "movq %[c0], %%rdx\n\t"                                                                 \
+            "mulxq %[a1], %[c1], %[c2]\n\t"                                                         \
+            "mulxq %[a2], %[t0], %[c3]\n\t"                                                         \
+            "addq %[t0], %[c2]\n\t"                                                                 \
+            "mulxq %[a3], %[t0], %[c4]\n\t"                                                         \
+            "adcq %[t0], %[c3]\n\t"                                                                 \
+            "movq %[a1], %%rdx\n\t"                                                                 \
+            "mulxq %[a2], %[t0], %[t1]\n\t"                                                         \
+            "adcq $0, %[c4]\n\t"                                                                    \
+            "xorl %k[c5], %k[c5]\n\t"                                                               \
+            "adcxq %[t0], %[c3]\n\t"                                                                \
+            "adoxq %[t1], %[c4]\n\t"                                                                \
+            "mulxq %[a3], %[t0], %[t1]\n\t"                                                         \
+            "adcxq %[t0], %[c4]\n\t"                                                                \
+            "adoxq %[t1], %[c5]\n\t"                                                                \
+            "movq %[a2], %%rdx\n\t"                                                                 \
+            "mulxq %[a3], %[t0], %[c6]\n\t"                                                         \
+            "adcxq %[t0], %[c5]\n\t"                                                                \
+            "movl $0, %k[c7]\n\t"                                                                   \
+            "adcxq %[c7], %[c6]\n\t"                                                                \
+            "adoxq %[c7], %[c6]\n\t"                                                                \
+            "xorl %k[c7], %k[c7]\n\t"                                                               \
+            "adcxq %[c1], %[c1]\n\t"                                                                \
+            "adcxq %[c2], %[c2]\n\t"                                                                \
+            "adcxq %[c3], %[c3]\n\t"                                                                \
+            "adcxq %[c4], %[c4]\n\t"                                                                \
+            "adcxq %[c5], %[c5]\n\t"                                                                \
+            "adcxq %[c6], %[c6]\n\t"                                                                \
+            "adcxq %[c7], %[c7]\n\t"                                                                \
+            "movq %[c0], %%rdx\n\t"                                                                 \
+            "mulxq %%rdx, %[c0], %[t0]\n\t"                                                         \
+            "addq %[t0], %[c1]\n\t"                                                                 \
+            "movq %[a1], %%rdx\n\t"                                                                 \
+            "mulxq %%rdx, %[t0], %[t1]\n\t"                                                         \
+            "adcq %[t0], %[c2]\n\t"                                                                 \
+            "adcq %[t1], %[c3]\n\t"                                                                 \
+            "movq %[a2], %%rdx\n\t"                                                                 \
+            "mulxq %%rdx, %[t0], %[t1]\n\t"                                                         \
+            "adcq %[t0], %[c4]\n\t"                                                                 \
+            "adcq %[t1], %[c5]\n\t"                                                                 \
+            "movq %[a3], %%rdx\n\t"                                                                 \
+            "mulxq %%rdx, %[t0], %[t1]\n\t"                                                         \
+            "adcq %[t0], %[c6]\n\t"                                                                 \
+            "adcq %[t1], %[c7]\n\t" REDUCE4(c0, c1, c2, c3) REDUCE4(c1, c2, c3, c0)                 \
+                REDUCE4(c2, c3, c0, c1) REDUCE4(c3, c0, c1, c2)                                     \
+            "xorl %k[t0], %k[t0]\n\t"                                                               \
+            "addq %[c4], %[c0]\n\t"                                                                 \
+            "adcq %[c5], %[c1]\n\t"                                                                 \
+            "adcq %[c6], %[c2]\n\t"                                                                 \
+            "adcq %[c7], %[c3]\n\t"                                                                 \
+            "adcq $0, %[t0]\n\t"                                                                    \
+            "movq %[c0], %[a1]\n\t"                                                                 \
+            "movq %[c1], %[a2]\n\t"                                                                 \
+            "movq %[c2], %[a3]\n\t"                                                                 \
+            "movq %[c3], %[c4]\n\t"                                                                 \
+            "subq %[p0], %[a1]\n\t"                                                                 \
+            "sbbq %[p1], %[a2]\n\t"                                                                 \
+            "sbbq %[p2], %[a3]\n\t"                                                                 \
+            "sbbq %[p3], %[c4]\n\t"                                                                 \
+            "sbbq $0, %[t0]\n\t"                                                                    \
+            "cmovncq %[a1], %[c0]\n\t"                                                              \
+            "cmovncq %[a2], %[c1]\n\t"                                                              \
+            "cmovncq %[a3], %[c2]\n\t"                                                              \
+            "cmovncq %[c4], %[c3]\n\t"                                                              \
+            "movq %[c1], %[a1]\n\t"                                                                 \
+            "movq %[c2], %[a2]\n\t"                                                                 \
+            "movq %[c3], %[a3]\n\t"                                                                 \
+            "decl %[count]\n\t"                                                                     \
+            "jnz 1b\n\t"                                                                            \
+            : [c0] "+&r"(a0), [a1] "+&r"(a1), [a2] "+&r"(a2), [a3] "+&r"(a3), [c1] "=&r"(c1),       \
+              [c2] "=&r"(c2), [c3] "=&r"(c3), [c4] "=&r"(c4), [c5] "=&r"(c5), [c6] "=&r"(c6),       \
+              [c7] "=&r"(c7), [t0] "=&r"(t0), [t1] "=&r"(t1), [dx] "=&d"(dx), [count] "+m"(count)   \
+            : MODULUS_OPERANDS(P)                                                                   \
+            : "cc");
+
+ALWAYS_INLINE void montgomery_sqr_loop_adx(u64 r[4], const u64 a[4], int count, int prime) {
+    u64 a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3];
+    if (prime == PRIME_P256) {
+        SQR_LOOP_ADX(REDUCE4_P256, PRIME_P256)
+    } else {
+        SQR_LOOP_ADX(REDUCE4_P224, PRIME_P224)
+    }
+    r[0] = a0;
+    r[1] = a1;
+    r[2] = a2;
+    r[3] = a3;
+}
+
 #endif
 
 // MARK: Kernel-generic code, instantiated once per prime and kernel
@@ -480,6 +575,13 @@ ALWAYS_INLINE void copy4(u64 r[4], const u64 a[4]) {
 /// r = a^(2^count) · b.
 ALWAYS_INLINE void sqr_n_mul(u64 r[4], const u64 a[4], int count, const u64 b[4], int prime, int adx) {
     u64 t[4];
+#if defined(__x86_64__)
+    if (adx) {
+        montgomery_sqr_loop_adx(t, a, count, prime);
+        fmul(r, t, b, prime, adx);
+        return;
+    }
+#endif
     copy4(t, a);
     // Not unrolled: the chain's 255 squarings would be some 80 KB of code.
 #pragma clang loop unroll(disable)
@@ -691,18 +793,36 @@ static int cpu_has_avx2(void) {
 #endif
 }
 
+/// AVX-512 F and DQ, and the operating system saving the ZMM state (XCR0 bits 5 to 7 besides 1 and 2).
+static int cpu_has_avx512(void) {
+#if defined(__x86_64__)
+    if (!cpu_has_avx2()) return 0;
+    unsigned int eax, ebx, ecx, edx;
+    unsigned int xcr0, xcr0High;
+    __asm__("xgetbv" : "=a"(xcr0), "=d"(xcr0High) : "c"(0));
+    if ((xcr0 & 0xE6) != 0xE6) return 0;
+    if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return 0;
+    return (ebx & (1u << 16)) != 0 && (ebx & (1u << 17)) != 0;
+#else
+    return 0;
+#endif
+}
+
+/// The widest vectors the CPU offers for table reads: 2 for AVX-512, 1 for AVX2, 0 for none.
+static int cpu_vector_level(void) { return cpu_has_avx512() ? 2 : cpu_has_avx2(); }
+
 static int use_adx = 0;
-static int use_avx2 = 0;
+static int use_vectors = 0;
 
 __attribute__((constructor)) static void choose_kernel(void) {
     use_adx = cpu_has_adx();
-    use_avx2 = cpu_has_avx2();
+    use_vectors = cpu_vector_level();
 }
 
 int emrtd_field_kernel_is_adx(void) { return __atomic_load_n(&use_adx, __ATOMIC_RELAXED); }
 
 int emrtd_field_select_kernel(int adx) {
-    __atomic_store_n(&use_avx2, adx && cpu_has_avx2(), __ATOMIC_RELAXED);
+    __atomic_store_n(&use_vectors, adx ? cpu_vector_level() : 0, __ATOMIC_RELAXED);
     return __atomic_exchange_n(&use_adx, adx && cpu_has_adx(), __ATOMIC_RELAXED);
 }
 
@@ -776,11 +896,78 @@ __attribute__((target("avx2"))) static void select_avx2(u64 *out, const u64 *tab
         select_entry_avx2(out, table, count, 12, index);
     }
 }
+
+/// The same with 512-bit vectors: an affine entry is one vector, the comparison's mask register
+/// becomes a vector (VPMOVM2Q), and one ternary-logic instruction ORs the masked entry in. Every
+/// entry is loaded whole, unmasked. Four accumulators and four counters, so that no chain of
+/// one-cycle operations runs through all entries (the single-accumulator loop was bound by it).
+ALWAYS_INLINE __attribute__((target("avx512f,avx512dq"))) __m512i select_mask_avx512(__m512i counter, __m512i wanted) {
+    return _mm512_movm_epi64(_mm512_cmpeq_epi64_mask(counter, wanted));
+}
+
+ALWAYS_INLINE __attribute__((target("avx512f,avx512dq"))) void select_entry_avx512(u64 *out, const u64 *table,
+                                                                                   int count, int limbs,
+                                                                                   int index) {
+    const __m512i wanted = _mm512_set1_epi64(index);
+    const __m512i four = _mm512_set1_epi64(4);
+    __m512i counter[4], acc[4];
+    __m256i high[4];
+    for (int lane = 0; lane < 4; lane++) {
+        counter[lane] = _mm512_set1_epi64(lane);
+        acc[lane] = _mm512_setzero_si512();
+        high[lane] = _mm256_setzero_si256();
+    }
+    int candidate = 0;
+    for (; candidate + 4 <= count; candidate += 4) {
+        for (int lane = 0; lane < 4; lane++) {
+            __m512i mask = select_mask_avx512(counter[lane], wanted);
+            const u64 *entry = table + (long)(candidate + lane) * limbs;
+            // 0xF8: acc | (entry & mask).
+            acc[lane] = _mm512_ternarylogic_epi64(acc[lane], _mm512_loadu_si512(entry), mask, 0xF8);
+            if (limbs == 12) {
+                __m256i low = _mm512_castsi512_si256(mask);
+                high[lane] = _mm256_or_si256(
+                    high[lane], _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(entry + 8)), low));
+            }
+            counter[lane] = _mm512_add_epi64(counter[lane], four);
+        }
+    }
+    for (int lane = 0; candidate < count; candidate++, lane++) {
+        __m512i mask = select_mask_avx512(counter[lane], wanted);
+        const u64 *entry = table + (long)candidate * limbs;
+        acc[lane] = _mm512_ternarylogic_epi64(acc[lane], _mm512_loadu_si512(entry), mask, 0xF8);
+        if (limbs == 12) {
+            __m256i low = _mm512_castsi512_si256(mask);
+            high[lane] =
+                _mm256_or_si256(high[lane], _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(entry + 8)), low));
+        }
+    }
+    __m512i sum = _mm512_or_si512(_mm512_or_si512(acc[0], acc[1]), _mm512_or_si512(acc[2], acc[3]));
+    _mm512_storeu_si512(out, sum);
+    if (limbs == 12) {
+        __m256i top = _mm256_or_si256(_mm256_or_si256(high[0], high[1]), _mm256_or_si256(high[2], high[3]));
+        _mm256_storeu_si256((__m256i *)(out + 8), top);
+    }
+}
+
+__attribute__((target("avx512f,avx512dq"))) static void select_avx512(u64 *out, const u64 *table, int count,
+                                                                      int limbs, int index) {
+    if (limbs == 8) {
+        select_entry_avx512(out, table, count, 8, index);
+    } else {
+        select_entry_avx512(out, table, count, 12, index);
+    }
+}
 #endif
 
 void emrtd_select_entry(u64 *out, const u64 *table, int count, int limbs, int index) {
 #if defined(__x86_64__)
-    if (__atomic_load_n(&use_avx2, __ATOMIC_RELAXED)) {
+    int vectors = __atomic_load_n(&use_vectors, __ATOMIC_RELAXED);
+    if (vectors == 2) {
+        select_avx512(out, table, count, limbs, index);
+        return;
+    }
+    if (vectors == 1) {
         select_avx2(out, table, count, limbs, index);
         return;
     }
