@@ -692,11 +692,11 @@ ALWAYS_INLINE void point_add(u64 r[12], const u64 q1[12], const u64 q2[12], u64 
     fsub(t, v, x3, prime);
     fmul(y3, rr, t, prime, adx);
     fsub(y3, y3, s1, prime);
-    fadd(t, z1, z2, prime);
-    fsqr(t, t, prime, adx);
-    fsub(t, t, z1z1, prime);
-    fsub(t, t, z2z2, prime);
-    fmul(z3, t, h, prime, adx);
+    // Z3 = 2·Z1·Z2·H: two products and an addition, cheaper here than the squaring and two
+    // subtractions of ((Z1 + Z2)² - Z1Z1 - Z2Z2)·H.
+    fmul(t, z1, z2, prime, adx);
+    fmul(t, t, h, prime, adx);
+    fadd(z3, t, t, prime);
     masks[0] = is_zero(h);
     masks[1] = is_zero(hr);
     copy4(r, x3);
@@ -704,7 +704,8 @@ ALWAYS_INLINE void point_add(u64 r[12], const u64 q1[12], const u64 q2[12], u64 
     copy4(r + 8, z3);
 }
 
-/// madd-2007-bl.
+/// madd-2007-bl, with Z3 = 2·Z1·H (a product and an addition, shorter than its (Z1 + H)² - Z1Z1 - HH:
+/// 123 -> 116 ns).
 ALWAYS_INLINE void point_add_affine(u64 r[12], const u64 q1[12], const u64 xy2[8], u64 masks[2], int prime,
                                     int adx) {
     const u64 *x1 = q1, *y1 = q1 + 4, *z1 = q1 + 8, *x2 = xy2, *y2 = xy2 + 4;
@@ -730,15 +731,34 @@ ALWAYS_INLINE void point_add_affine(u64 r[12], const u64 q1[12], const u64 xy2[8
     fsub(y3, v, x3, prime);
     fmul(y3, rr, y3, prime, adx);
     fsub(y3, y3, t, prime);
-    fadd(t, z1, h, prime);
-    fsqr(t, t, prime, adx);
-    fsub(t, t, z1z1, prime);
-    fsub(z3, t, hh, prime);
+    fmul(z3, z1, h, prime, adx);
+    fadd(z3, z3, z3, prime);
     masks[0] = is_zero(h);
     masks[1] = is_zero(hr);
     copy4(r, x3);
     copy4(r + 4, y3);
     copy4(r + 8, z3);
+}
+
+/// q += ±T[i][|d_i|] for the windows i in [from, to) of a fixed-base table (`entries` affine points per
+/// window), d_i odd: the read of every entry, the negation by the digit's sign (masks) and the
+/// mixed addition (madd-2007-bl, not valid for the exceptional cases, which only the top windows can
+/// meet), without returning to Swift between windows.
+ALWAYS_INLINE void fixed_windows(u64 q[12], const u64 *table, const long *digits, int from, int to, int entries,
+                                 int prime, int adx) {
+    static const u64 zero[4] = {0, 0, 0, 0};
+    u64 xy[8], negated[4], masks[2];
+    for (int index = from; index < to; index++) {
+        long digit = digits[index];
+        u64 sign = (u64)0 - ((u64)digit >> 63);
+        // A barrier: the compiler must not turn the masked choice below into a branch.
+        __asm__("" : "+r"(sign));
+        long magnitude = (digit ^ (digit >> 63)) - (digit >> 63);
+        emrtd_select_entry(xy, table + (long)index * entries * 8, entries, 8, (int)((magnitude - 1) / 2));
+        fsub(negated, zero, xy + 4, prime);
+        for (int limb = 0; limb < 4; limb++) xy[4 + limb] ^= (xy[4 + limb] ^ negated[limb]) & sign;
+        point_add_affine(q, q, xy, masks, prime, adx);
+    }
 }
 
 // One instantiation per prime and kernel. The MULX/ADX one carries the target attribute, so the
@@ -757,6 +777,10 @@ ALWAYS_INLINE void point_add_affine(u64 r[12], const u64 q1[12], const u64 xy2[8
     }                                                                                               \
     attributes static void name##_add_affine(u64 r[12], const u64 q1[12], const u64 xy2[8], u64 m[2]) { \
         point_add_affine(r, q1, xy2, m, prime, adx);                                                \
+    } \
+    attributes static void name##_fixed_windows(u64 q[12], const u64 *table, const long *digits, int from, int to, \
+                                                 int entries) {                                     \
+        fixed_windows(q, table, digits, from, to, entries, prime, adx);                             \
     }
 
 INSTANTIATE(p256_portable, PRIME_P256, 0, )
@@ -847,6 +871,10 @@ int emrtd_field_select_kernel(int adx) {
     }                                                                                               \
     void emrtd_##prime##_point_add_affine(u64 r[12], const u64 q1[12], const u64 xy2[8], u64 masks[2]) { \
         DISPATCH(prime, add_affine, r, q1, xy2, masks)                                              \
+    } \
+    void emrtd_##prime##_fixed_windows(u64 q[12], const u64 *table, const long *digits, int from, int to, \
+                                       int entries) {                                               \
+        DISPATCH(prime, fixed_windows, q, table, digits, from, to, entries)                        \
     }
 
 PUBLIC_FUNCTIONS(p256)

@@ -18,8 +18,8 @@ _Static_assert(sizeof(emrtd_limb) == 8, "64-bit limbs");
 
 /// 1 when the MULX/ADX kernel serves the calls below, 0 for the portable one.
 int emrtd_field_kernel_is_adx(void);
-/// Chooses the kernel (1: MULX/ADX and AVX2 table reads, each as far as the CPU has it; 0: portable
-/// products and 64-bit table reads) and returns the previous MULX/ADX choice. For tests, which run both: the choice is process-wide, and both kernels give
+/// Chooses the kernel (1: MULX/ADX and AVX-512 or AVX2 table reads, each as far as the CPU has it;
+/// 0: portable products and 64-bit table reads) and returns the previous MULX/ADX choice. For tests, which run both: the choice is process-wide, and both kernels give
 /// the same results, so a concurrent caller sees no difference.
 int emrtd_field_select_kernel(int adx);
 
@@ -35,12 +35,21 @@ void emrtd_p256_point_add(emrtd_limb r[12], const emrtd_limb q1[12], const emrtd
 /// r = q1 + (x2, y2) for an affine second point (madd-2007-bl); masks as emrtd_p256_point_add.
 void emrtd_p256_point_add_affine(emrtd_limb r[12], const emrtd_limb q1[12], const emrtd_limb xy2[8], emrtd_limb masks[2]);
 
+/// q += Σ ±T[i][(|d_i| - 1)/2] over the windows from ≤ i < to of a fixed-base table T (`entries`
+/// affine points per window, 8 limbs each), d_i = digits[i] odd, one mixed addition per window
+/// (masks ignored: only the top windows can meet the exceptional cases; the caller adds those).
+/// Regular: every entry of a window is read, the sign is applied with masks.
+void emrtd_p256_fixed_windows(emrtd_limb q[12], const emrtd_limb *table, const long *digits, int from, int to,
+                              int entries);
+
 void emrtd_p224_mul(emrtd_limb r[4], const emrtd_limb a[4], const emrtd_limb b[4]);
 void emrtd_p224_sqr(emrtd_limb r[4], const emrtd_limb a[4]);
 void emrtd_p224_inv(emrtd_limb r[4], const emrtd_limb a[4]);
 void emrtd_p224_point_double(emrtd_limb q[12], int count);
 void emrtd_p224_point_add(emrtd_limb r[12], const emrtd_limb q1[12], const emrtd_limb q2[12], emrtd_limb masks[2]);
 void emrtd_p224_point_add_affine(emrtd_limb r[12], const emrtd_limb q1[12], const emrtd_limb xy2[8], emrtd_limb masks[2]);
+void emrtd_p224_fixed_windows(emrtd_limb q[12], const emrtd_limb *table, const long *digits, int from, int to,
+                              int entries);
 
 /// out = entry `index` of `count` entries of `limbs` limbs each (8: an affine point, 12: a Jacobian
 /// one), every entry read and masked: the memory addresses do not depend on the secret index.
