@@ -630,37 +630,50 @@ ALWAYS_INLINE void finv(u64 r[4], const u64 a[4], int prime, int adx) {
     }
 }
 
-/// dbl-2001-b for a = -3, in place. Ordered for the critical path δ → (X - δ)(X + δ) → α² → Y3, with
-/// the independent γ, β, Z3 and γ² in between, so that the products overlap in the core.
+/// a/2 mod p: a + p when a is odd (mask), then one shift right through the carry.
+ALWAYS_INLINE void fhalf(u64 r[4], const u64 a[4], int prime) {
+    const u64 *p = kModulus[prime];
+    u64 mask = (u64)0 - (a[0] & 1);
+    u128 s = (u128)a[0] + (p[0] & mask);
+    u64 s0 = (u64)s;
+    s = (u128)a[1] + (p[1] & mask) + (u64)(s >> 64);
+    u64 s1 = (u64)s;
+    s = (u128)a[2] + (p[2] & mask) + (u64)(s >> 64);
+    u64 s2 = (u64)s;
+    s = (u128)a[3] + (p[3] & mask) + (u64)(s >> 64);
+    u64 s3 = (u64)s, carry = (u64)(s >> 64);
+    r[0] = (s0 >> 1) | (s1 << 63);
+    r[1] = (s1 >> 1) | (s2 << 63);
+    r[2] = (s2 >> 1) | (s3 << 63);
+    r[3] = (s3 >> 1) | (carry << 63);
+}
+
+/// dbl-2001-b for a = -3, in place, in the form with T = 2Y: Z3 = T·Z, A = T² = 4Y², S = A·X = 4β,
+/// A²/2 = 8γ², α = 3(X - δ)(X + δ), X3 = α² - 2S, Y3 = α(S - X3) - A²/2. Four products and four
+/// squarings like (Y + Z)² - γ - δ with γ, β, 4β, 8β, 8γ² by additions, but nine additions and one
+/// halving instead of sixteen additions (82 -> 75 ns).
 ALWAYS_INLINE void point_double(u64 q[12], int prime, int adx) {
     u64 *x = q, *y = q + 4, *z = q + 8;
-    u64 delta[4], gamma[4], gamma2[4], beta[4], t0[4], t1[4], t2[4], alpha[4], x3[4], z3[4];
+    u64 delta[4], t0[4], t1[4], twoY[4], alpha[4], a4[4], s4[4], b[4], x3[4], t[4];
     fsqr(delta, z, prime, adx);
-    fsqr(gamma, y, prime, adx);
+    fadd(twoY, y, y, prime);
     fsub(t0, x, delta, prime);
     fadd(t1, x, delta, prime);
-    fadd(t2, y, z, prime);
+    fmul(z, twoY, z, prime, adx);
+    fsqr(a4, twoY, prime, adx);
     fmul(t0, t0, t1, prime, adx);
-    fmul(beta, x, gamma, prime, adx);
-    fsqr(t2, t2, prime, adx);
+    fmul(s4, a4, x, prime, adx);
     fadd(alpha, t0, t0, prime);
     fadd(alpha, alpha, t0, prime);
-    fsqr(gamma2, gamma, prime, adx);
+    fsqr(b, a4, prime, adx);
     fsqr(x3, alpha, prime, adx);
-    fadd(beta, beta, beta, prime);
-    fadd(beta, beta, beta, prime);
-    fsub(t2, t2, gamma, prime);
-    fsub(z3, t2, delta, prime);
-    fadd(t0, beta, beta, prime);
-    fsub(x3, x3, t0, prime);
-    fadd(gamma2, gamma2, gamma2, prime);
-    fadd(gamma2, gamma2, gamma2, prime);
-    fadd(gamma2, gamma2, gamma2, prime);
-    fsub(t0, beta, x3, prime);
-    fmul(y, alpha, t0, prime, adx);
-    fsub(y, y, gamma2, prime);
+    fadd(t, s4, s4, prime);
+    fsub(x3, x3, t, prime);
+    fhalf(b, b, prime);
+    fsub(t, s4, x3, prime);
+    fmul(y, alpha, t, prime, adx);
+    fsub(y, y, b, prime);
     copy4(x, x3);
-    copy4(z, z3);
 }
 
 /// add-2007-bl.

@@ -27,7 +27,7 @@ void emrtd_p256_mul(emrtd_limb r[4], const emrtd_limb a[4], const emrtd_limb b[4
 void emrtd_p256_sqr(emrtd_limb r[4], const emrtd_limb a[4]);
 /// a^(p-2) (0 for 0), by a fixed addition chain.
 void emrtd_p256_inv(emrtd_limb r[4], const emrtd_limb a[4]);
-/// q doubled `count` times in place (dbl-2001-b); infinity and points of order 2 give Z = 0.
+/// q doubled `count` times in place (dbl-2001-b, with T = 2Y); infinity and points of order 2 give Z = 0.
 void emrtd_p256_point_double(emrtd_limb q[12], int count);
 /// r = q1 + q2 (add-2007-bl), neither infinity. masks[0] = 1 when H = 0 (equal x), masks[1] = 1 when
 /// R = 0 (equal y): both mean q1 = q2, and the sum is then not valid.
