@@ -29,10 +29,10 @@ void emrtd_p256_sqr(emrtd_limb r[4], const emrtd_limb a[4]);
 void emrtd_p256_inv(emrtd_limb r[4], const emrtd_limb a[4]);
 /// q doubled `count` times in place (dbl-2001-b, with T = 2Y); infinity and points of order 2 give Z = 0.
 void emrtd_p256_point_double(emrtd_limb q[12], int count);
-/// r = q1 + q2 (add-2007-bl), neither infinity. masks[0] = 1 when H = 0 (equal x), masks[1] = 1 when
+/// r = q1 + q2 (add-2007-bl without its factors of two), neither infinity. masks[0] = 1 when H = 0 (equal x), masks[1] = 1 when
 /// R = 0 (equal y): both mean q1 = q2, and the sum is then not valid.
 void emrtd_p256_point_add(emrtd_limb r[12], const emrtd_limb q1[12], const emrtd_limb q2[12], emrtd_limb masks[2]);
-/// r = q1 + (x2, y2) for an affine second point (madd-2007-bl); masks as emrtd_p256_point_add.
+/// r = q1 + (x2, y2) for an affine second point (madd-2007-bl without its factors of two); masks as emrtd_p256_point_add.
 void emrtd_p256_point_add_affine(emrtd_limb r[12], const emrtd_limb q1[12], const emrtd_limb xy2[8], emrtd_limb masks[2]);
 
 /// q += Σ ±T[i][(|d_i| - 1)/2] over the windows from ≤ i < to of a fixed-base table T (`entries`
