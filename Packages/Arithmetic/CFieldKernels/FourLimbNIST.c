@@ -745,12 +745,39 @@ ALWAYS_INLINE void point_add_affine(u64 r[12], const u64 q1[12], const u64 xy2[8
     copy4(r + 8, z3);
 }
 
-/// q += ±T[i][|d_i|] for the windows i in [from, to) of a fixed-base table (`entries` affine points per
-/// window), d_i odd: the read of every entry, the negation by the digit's sign (masks) and the
-/// mixed addition (not valid for the exceptional cases, which only the top windows can
-/// meet), without returning to Swift between windows.
-ALWAYS_INLINE void fixed_windows(u64 q[12], const u64 *table, const long *digits, int from, int to, int entries,
-                                 int prime, int adx) {
+/// The field's one in Montgomery form (R mod p), per prime.
+static const u64 kOne[2][4] = {
+    {0x0000000000000001ull, 0xFFFFFFFF00000000ull, 0xFFFFFFFFFFFFFFFFull, 0x00000000FFFFFFFEull},
+    {0xFFFFFFFF00000000ull, 0xFFFFFFFFFFFFFFFFull, 0x0000000000000000ull, 0x0000000000000000ull},
+};
+
+/// q + (x2, y2) for every q, without branching: the mixed sum, or the affine point doubled when
+/// q equals it (H = R = 0), or the affine point when q is infinity; q = -(x2, y2) gives Z = 0.
+ALWAYS_INLINE void point_add_affine_complete(u64 q[12], const u64 xy2[8], int prime, int adx) {
+    u64 sum[12], lifted[12], doubled[12], masks[2];
+    point_add_affine(sum, q, xy2, masks, prime, adx);
+    copy4(lifted, xy2);
+    copy4(lifted + 4, xy2 + 4);
+    copy4(lifted + 8, kOne[prime]);
+    for (int limb = 0; limb < 12; limb++) doubled[limb] = lifted[limb];
+    point_double(doubled, prime, adx);
+    u64 infinity = is_zero(q + 8);
+    u64 useDoubled = (u64)0 - (masks[0] & masks[1] & (infinity ^ 1));
+    u64 useLifted = (u64)0 - infinity;
+    // Barriers: the compiler must not turn the masked choices into branches.
+    __asm__("" : "+r"(useDoubled), "+r"(useLifted));
+    for (int limb = 0; limb < 12; limb++) {
+        u64 value = sum[limb] ^ ((sum[limb] ^ doubled[limb]) & useDoubled);
+        q[limb] = value ^ ((value ^ lifted[limb]) & useLifted);
+    }
+}
+
+/// q += ±T[i][(|d_i| - 1)/2] for the windows i in [from, to) of a fixed-base table (`entries`
+/// affine points per window), d_i odd: the read of every entry, the negation by the digit's sign
+/// (masks) and the mixed addition, complete from window `complete_from` on (only the top windows can
+/// meet the exceptional cases), without returning to Swift between windows.
+ALWAYS_INLINE void fixed_windows(u64 q[12], const u64 *table, const long *digits, int from, int to,
+                                 int complete_from, int entries, int prime, int adx) {
     static const u64 zero[4] = {0, 0, 0, 0};
     u64 xy[8], negated[4], masks[2];
     for (int index = from; index < to; index++) {
@@ -763,13 +790,17 @@ ALWAYS_INLINE void fixed_windows(u64 q[12], const u64 *table, const long *digits
         fsub(negated, zero, xy + 4, prime);
         for (int limb = 0; limb < 4; limb++) xy[4 + limb] ^= (xy[4 + limb] ^ negated[limb]) & sign;
         // The next window's entries into L1 while the addition runs (the whole table is larger than
-        // L1, and its reads waited on L2: about 20 ns a window). Every line of the window is
-        // fetched, so the addresses depend only on the window number.
+        // L1, and its reads waited on L2). Every line of the window is fetched, so the addresses
+        // depend only on the window number.
         if (index + 1 < to) {
             const char *next = (const char *)(table + (long)(index + 1) * entries * 8);
             for (long offset = 0; offset < (long)entries * 64; offset += 64) __builtin_prefetch(next + offset, 0, 3);
         }
-        point_add_affine(q, q, xy, masks, prime, adx);
+        if (index < complete_from) {
+            point_add_affine(q, q, xy, masks, prime, adx);
+        } else {
+            point_add_affine_complete(q, xy, prime, adx);
+        }
     }
 }
 
@@ -791,8 +822,8 @@ ALWAYS_INLINE void fixed_windows(u64 q[12], const u64 *table, const long *digits
         point_add_affine(r, q1, xy2, m, prime, adx);                                                \
     } \
     attributes static void name##_fixed_windows(u64 q[12], const u64 *table, const long *digits, int from, int to, \
-                                                 int entries) {                                     \
-        fixed_windows(q, table, digits, from, to, entries, prime, adx);                             \
+                                                 int complete_from, int entries) {                  \
+        fixed_windows(q, table, digits, from, to, complete_from, entries, prime, adx);              \
     }
 
 INSTANTIATE(p256_portable, PRIME_P256, 0, )
@@ -885,8 +916,8 @@ int emrtd_field_select_kernel(int adx) {
         DISPATCH(prime, add_affine, r, q1, xy2, masks)                                              \
     } \
     void emrtd_##prime##_fixed_windows(u64 q[12], const u64 *table, const long *digits, int from, int to, \
-                                       int entries) {                                               \
-        DISPATCH(prime, fixed_windows, q, table, digits, from, to, entries)                        \
+                                       int complete_from, int entries) {                            \
+        DISPATCH(prime, fixed_windows, q, table, digits, from, to, complete_from, entries)         \
     }
 
 PUBLIC_FUNCTIONS(p256)

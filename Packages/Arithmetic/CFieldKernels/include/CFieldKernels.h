@@ -36,11 +36,11 @@ void emrtd_p256_point_add(emrtd_limb r[12], const emrtd_limb q1[12], const emrtd
 void emrtd_p256_point_add_affine(emrtd_limb r[12], const emrtd_limb q1[12], const emrtd_limb xy2[8], emrtd_limb masks[2]);
 
 /// q += Σ ±T[i][(|d_i| - 1)/2] over the windows from ≤ i < to of a fixed-base table T (`entries`
-/// affine points per window, 8 limbs each), d_i = digits[i] odd, one mixed addition per window
-/// (masks ignored: only the top windows can meet the exceptional cases; the caller adds those).
-/// Regular: every entry of a window is read, the sign is applied with masks.
+/// affine points per window, 8 limbs each), d_i = digits[i] odd, one mixed addition per window,
+/// complete (doubling, infinity) from window `complete_from` on: only the top windows can meet the
+/// exceptional cases. Regular: every entry of a window is read, the sign is applied with masks.
 void emrtd_p256_fixed_windows(emrtd_limb q[12], const emrtd_limb *table, const long *digits, int from, int to,
-                              int entries);
+                              int complete_from, int entries);
 
 void emrtd_p224_mul(emrtd_limb r[4], const emrtd_limb a[4], const emrtd_limb b[4]);
 void emrtd_p224_sqr(emrtd_limb r[4], const emrtd_limb a[4]);
@@ -49,7 +49,7 @@ void emrtd_p224_point_double(emrtd_limb q[12], int count);
 void emrtd_p224_point_add(emrtd_limb r[12], const emrtd_limb q1[12], const emrtd_limb q2[12], emrtd_limb masks[2]);
 void emrtd_p224_point_add_affine(emrtd_limb r[12], const emrtd_limb q1[12], const emrtd_limb xy2[8], emrtd_limb masks[2]);
 void emrtd_p224_fixed_windows(emrtd_limb q[12], const emrtd_limb *table, const long *digits, int from, int to,
-                              int entries);
+                              int complete_from, int entries);
 
 /// out = entry `index` of `count` entries of `limbs` limbs each (8: an affine point, 12: a Jacobian
 /// one), every entry read and masked: the memory addresses do not depend on the secret index.
