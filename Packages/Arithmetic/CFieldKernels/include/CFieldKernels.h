@@ -18,8 +18,8 @@ _Static_assert(sizeof(emrtd_limb) == 8, "64-bit limbs");
 
 /// 1 when the MULX/ADX kernel serves the calls below, 0 for the portable one.
 int emrtd_field_kernel_is_adx(void);
-/// Chooses the kernel (1: MULX/ADX and AVX2 table reads, each as far as the CPU has it; 0: portable
-/// products and 64-bit table reads) and returns the previous MULX/ADX choice. For tests, which run both: the choice is process-wide, and both kernels give
+/// Chooses the kernel (1: MULX/ADX and AVX-512 or AVX2 table reads, each as far as the CPU has it;
+/// 0: portable products and 64-bit table reads) and returns the previous MULX/ADX choice. For tests, which run both: the choice is process-wide, and both kernels give
 /// the same results, so a concurrent caller sees no difference.
 int emrtd_field_select_kernel(int adx);
 
@@ -27,13 +27,20 @@ void emrtd_p256_mul(emrtd_limb r[4], const emrtd_limb a[4], const emrtd_limb b[4
 void emrtd_p256_sqr(emrtd_limb r[4], const emrtd_limb a[4]);
 /// a^(p-2) (0 for 0), by a fixed addition chain.
 void emrtd_p256_inv(emrtd_limb r[4], const emrtd_limb a[4]);
-/// q doubled `count` times in place (dbl-2001-b); infinity and points of order 2 give Z = 0.
+/// q doubled `count` times in place (dbl-2001-b, with T = 2Y); infinity and points of order 2 give Z = 0.
 void emrtd_p256_point_double(emrtd_limb q[12], int count);
-/// r = q1 + q2 (add-2007-bl), neither infinity. masks[0] = 1 when H = 0 (equal x), masks[1] = 1 when
+/// r = q1 + q2 (add-2007-bl without its factors of two), neither infinity. masks[0] = 1 when H = 0 (equal x), masks[1] = 1 when
 /// R = 0 (equal y): both mean q1 = q2, and the sum is then not valid.
 void emrtd_p256_point_add(emrtd_limb r[12], const emrtd_limb q1[12], const emrtd_limb q2[12], emrtd_limb masks[2]);
-/// r = q1 + (x2, y2) for an affine second point (madd-2007-bl); masks as emrtd_p256_point_add.
+/// r = q1 + (x2, y2) for an affine second point (madd-2007-bl without its factors of two); masks as emrtd_p256_point_add.
 void emrtd_p256_point_add_affine(emrtd_limb r[12], const emrtd_limb q1[12], const emrtd_limb xy2[8], emrtd_limb masks[2]);
+
+/// q += Σ ±T[i][(|d_i| - 1)/2] over the windows from ≤ i < to of a fixed-base table T (`entries`
+/// affine points per window, 8 limbs each), d_i = digits[i] odd, one mixed addition per window,
+/// complete (doubling, infinity) from window `complete_from` on: only the top windows can meet the
+/// exceptional cases. Regular: every entry of a window is read, the sign is applied with masks.
+void emrtd_p256_fixed_windows(emrtd_limb q[12], const emrtd_limb *table, const long *digits, int from, int to,
+                              int complete_from, int entries);
 
 void emrtd_p224_mul(emrtd_limb r[4], const emrtd_limb a[4], const emrtd_limb b[4]);
 void emrtd_p224_sqr(emrtd_limb r[4], const emrtd_limb a[4]);
@@ -41,6 +48,8 @@ void emrtd_p224_inv(emrtd_limb r[4], const emrtd_limb a[4]);
 void emrtd_p224_point_double(emrtd_limb q[12], int count);
 void emrtd_p224_point_add(emrtd_limb r[12], const emrtd_limb q1[12], const emrtd_limb q2[12], emrtd_limb masks[2]);
 void emrtd_p224_point_add_affine(emrtd_limb r[12], const emrtd_limb q1[12], const emrtd_limb xy2[8], emrtd_limb masks[2]);
+void emrtd_p224_fixed_windows(emrtd_limb q[12], const emrtd_limb *table, const long *digits, int from, int to,
+                              int complete_from, int entries);
 
 /// out = entry `index` of `count` entries of `limbs` limbs each (8: an affine point, 12: a Jacobian
 /// one), every entry read and masked: the memory addresses do not depend on the secret index.

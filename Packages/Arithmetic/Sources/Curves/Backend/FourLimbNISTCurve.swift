@@ -108,6 +108,12 @@ struct CFourLimbKernels {
     let add: PointSum
     /// madd-2007-bl (second point affine), writing the same masks.
     let addAffine: PointSum
+    /// q += the fixed-base table's entries for the digits of windows from..<to, complete additions
+    /// from a window on (`emrtd_p256_fixed_windows`).
+    let fixedWindows:
+        @convention(c) (
+            UnsafeMutablePointer<Limb>?, UnsafePointer<Limb>?, UnsafePointer<Int>?, Int32, Int32, Int32, Int32
+        ) -> Void
 }
 
 /// Field arithmetic of the four-limb primes outside the point formulas (normalisation, tables, signs,
@@ -179,7 +185,8 @@ enum P256Prime: FourLimbPrime {
     static var kernels: CFourLimbKernels {
         CFourLimbKernels(
             multiply: emrtd_p256_mul, square: emrtd_p256_sqr, invert: emrtd_p256_inv, double: emrtd_p256_point_double,
-            add: emrtd_p256_point_add, addAffine: emrtd_p256_point_add_affine)
+            add: emrtd_p256_point_add, addAffine: emrtd_p256_point_add_affine,
+            fixedWindows: emrtd_p256_fixed_windows)
     }
 }
 
@@ -197,7 +204,8 @@ enum P224Prime: FourLimbPrime {
     static var kernels: CFourLimbKernels {
         CFourLimbKernels(
             multiply: emrtd_p224_mul, square: emrtd_p224_sqr, invert: emrtd_p224_inv, double: emrtd_p224_point_double,
-            add: emrtd_p224_point_add, addAffine: emrtd_p224_point_add_affine)
+            add: emrtd_p224_point_add, addAffine: emrtd_p224_point_add_affine,
+            fixedWindows: emrtd_p224_fixed_windows)
     }
 }
 
@@ -494,22 +502,21 @@ enum FourLimbNISTKernels<Prime: FourLimbPrime> {
         var digits = [Int](repeating: 0, count: windows)
         ScalarRecoding.regularDigits(oddScalar: k, width: width, windows: windows, into: &digits)
         defer { digits.withUnsafeMutableBufferPointer { $0.update(repeating: 0) } }
-        let orderBits = multiplier.orderBits
-        var q = JacobianPoint4(x: Prime.one, y: Prime.one, z: .zero)
-        for index in 0..<windows {
-            let digit = digits[index]
-            let sign = Limb(truncatingIfNeeded: digit >> 63) & 1
-            let magnitude = (digit ^ (digit >> 63)) - (digit >> 63)
-            let windowTable = table.points.pointer + index * entries * 8
-            let (x, chosenY, _) = Self.secretEntry(windowTable, count: entries, stride: 8, index: (magnitude - 1) / 2)
-            let y = F.conditionallyNegate(chosenY, condition: sign)
-            if index == 0 {
-                q = Self.lift(x, y)
-            } else if width * (index + 1) >= orderBits - 1 {
-                // Only the top windows can meet the exceptional cases (partial sums reach the order).
-                q = Self.completeAdd(q, Self.lift(x, y))
-            } else {
-                q = Self.mixedAdd(q, x, y).sum
+        // Window 0 lifts its entry; the others run in one C call (select, sign, mixed addition), the
+        // addition complete in the top windows, which alone can meet the exceptional cases (partial
+        // sums reaching the order).
+        let firstComplete = min(windows, max(1, (multiplier.orderBits - 1 + width - 1) / width - 1))
+        let digit = digits[0]
+        let magnitude = (digit ^ (digit >> 63)) - (digit >> 63)
+        let (x, chosenY, _) = Self.secretEntry(
+            table.points.pointer, count: entries, stride: 8, index: (magnitude - 1) / 2)
+        let y = F.conditionallyNegate(chosenY, condition: Limb(truncatingIfNeeded: digit >> 63) & 1)
+        var q = Self.lift(x, y)
+        digits.withUnsafeBufferPointer { digitBuffer in
+            q.withLimbs {
+                Prime.kernels.fixedWindows(
+                    $0, table.points.pointer, digitBuffer.baseAddress, 1, Int32(windows), Int32(firstComplete),
+                    Int32(entries))
             }
         }
         q.y = F.conditionallyNegate(q.y, condition: negated)
