@@ -6,9 +6,12 @@ import OpenSSLReference
 /// `emrtd-bench curves [--ids 13,14]`: for every standardized domain parameter set, Arithmetic's
 /// scalar multiplications (public variable-base, secret-scalar, fixed-base) and ECDSA
 /// verification, or for the MODP groups its exponentiations, each beside OpenSSL's in the same
-/// run (OpenSSLReference, the differential tests' reference). Rates in operations per second.
+/// run (OpenSSLReference, the differential tests' reference). Both sides end with the affine
+/// coordinates a caller needs (OpenSSL's P-256 code leaves `EC_POINT_mul`'s result projective).
+/// Rates in operations per second.
 let curvesSuite = Suite(
-    name: "curves", title: "curves: emrtd Arithmetic vs OpenSSL EC_POINT_mul, ECDSA_do_verify, BN_mod_exp_mont",
+    name: "curves",
+    title: "curves: emrtd Arithmetic vs OpenSSL EC_POINT_mul to affine x, y, ECDSA_do_verify, BN_mod_exp_mont",
     takesParameterIDs: true
 ) { run in
     for entry in StandardDomainParameters.all where run.options.parameterIDs?.contains(entry.id) ?? true {

@@ -31,19 +31,26 @@ public final class OpenSSLCurve {
 
     public let group: OpaquePointer
     public let context: OpaquePointer
-    /// Where `multiply(_:by:)` puts its result, so that a timed multiplication allocates nothing.
+    /// Where `multiply(_:by:)` puts its result and its affine coordinates, so that a timed
+    /// multiplication allocates nothing.
     private let product: OpaquePointer
+    private let x: OpaquePointer
+    private let y: OpaquePointer
 
     public init?(parameterID: Int) {
         guard let nid = OpenSSLCurve.nids[parameterID], let group = EC_GROUP_new_by_curve_name(nid),
-            let context = BN_CTX_new(), let product = EC_POINT_new(group)
+            let context = BN_CTX_new(), let product = EC_POINT_new(group), let x = BN_new(), let y = BN_new()
         else { return nil }
         self.group = group
         self.context = context
         self.product = product
+        self.x = x
+        self.y = y
     }
 
     deinit {
+        BN_free(x)
+        BN_free(y)
         EC_POINT_free(product)
         EC_GROUP_free(group)
         BN_CTX_free(context)
@@ -106,12 +113,19 @@ public final class OpenSSLCurve {
         return encode(product, compressed: compressed)
     }
 
-    /// k·P, or k·G when `point` is nil, on OpenSSL's own objects (what the bench times); false
-    /// when OpenSSL fails.
+    /// k·P, or k·G when `point` is nil, on OpenSSL's own objects (what the bench times), up to its
+    /// affine coordinates; false when OpenSSL fails. `EC_POINT_mul` alone may leave the result
+    /// projective (P-256's `ecp_nistz256` does), while every caller needs x and y (a public key,
+    /// an ECDH secret) and emrtd's multiplications return them.
     @discardableResult
     public func multiply(_ point: OpaquePointer?, by scalar: OpaquePointer?) -> Bool {
-        guard let point else { return EC_POINT_mul(group, product, scalar, nil, nil, context) == 1 }
-        return EC_POINT_mul(group, product, nil, point, scalar, context) == 1
+        let multiplied =
+            if let point {
+                EC_POINT_mul(group, product, nil, point, scalar, context) == 1
+            } else {
+                EC_POINT_mul(group, product, scalar, nil, nil, context) == 1
+            }
+        return multiplied && EC_POINT_get_affine_coordinates(group, product, x, y, context) == 1
     }
 
     /// An ECDSA signature by OpenSSL (r, s) over `digest` with `privateKey`.
