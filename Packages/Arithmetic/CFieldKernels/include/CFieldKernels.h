@@ -45,5 +45,6 @@ void emrtd_p224_point_add_affine(emrtd_limb r[12], const emrtd_limb q1[12], cons
 /// out = entry `index` of `count` entries of `limbs` limbs each (8: an affine point, 12: a Jacobian
 /// one), every entry read and masked: the memory addresses do not depend on the secret index.
 void emrtd_select_entry(emrtd_limb *out, const emrtd_limb *table, int count, int limbs, int index);
+#include "P521.h"
 
 #endif
