@@ -224,6 +224,26 @@ static inline void fe_scale(fe out, const fe a, u64 k) {
     fe_carry(out);
 }
 
+/// Uncarried forms, for the point formulas: each says what it needs of its operands. A carried
+/// element has limbs below 2^58 + 2^11 (the top one below 2^57); product operands may reach 2^61.5
+/// (17·2^123 < 2^128, and 4·2^61.5 < 2^64 for the square's quadrupled limbs).
+
+/// a + b, not carried.
+static inline void fe_add_nc(fe out, const fe a, const fe b) {
+    for (int i = 0; i < NLIMBS; i++) out[i] = a[i] + b[i];
+}
+
+/// a - b + 2^s·p, not carried; b's limbs below 2^s·(2^58 - 1) (the top one 2^s·(2^57 - 1)).
+static inline void fe_sub_nc(fe out, const fe a, const fe b, int s) {
+    for (int i = 0; i < 8; i++) out[i] = a[i] + ((M58 << s) - b[i]);
+    out[8] = a[8] + ((M57 << s) - b[8]);
+}
+
+/// k·a, not carried.
+static inline void fe_scale_nc(fe out, const fe a, u64 k) {
+    for (int i = 0; i < NLIMBS; i++) out[i] = a[i] * k;
+}
+
 /// The unique representative below p, limbs of exactly 58 bits (57 on top).
 static void fe_contract(fe out, const fe a) {
     for (int i = 0; i < NLIMBS; i++) out[i] = a[i];
@@ -340,33 +360,41 @@ static void fe_inv(fe out, const fe a) {
 
 // MARK: Points (EFD formulas for a = -3)
 
-/// dbl-2001-b; r may be q. Infinity and points of order 2 give Z = 0.
+/// dbl-2001-b; r may be q. Infinity and points of order 2 give Z = 0. Three carries in all: the bounds
+/// of each uncarried value are in the comments (carried inputs: limbs < 2^58.01, top < 2^57).
 static void point_double(point *r, const point *q) {
     fe delta, gamma, beta, alpha, t, u;
     fe_sqr(delta, q->z);
     fe_sqr(gamma, q->y);
     fe_mul(beta, q->x, gamma);
-    fe_sub(t, q->x, delta);
-    fe_add(u, q->x, delta);
-    fe_scale(t, t, 3);
+    fe_sub_nc(t, q->x, delta, 2);  // < 2^60.3
+    fe_add_nc(u, q->x, delta);     // < 2^59.1
+    fe_scale_nc(t, t, 3);          // < 2^61.9; 2^61.9 · 2^59.1 · 17 < 2^128
     fe_mul(alpha, t, u);
-    fe_add(t, q->y, q->z);
+    fe_add_nc(t, q->y, q->z);  // < 2^59.1
     fe_sqr(t, t);
-    fe_sub(t, t, gamma);
-    fe_sub(r->z, t, delta);
-    fe_scale(u, beta, 8);
+    fe_sub_nc(t, t, gamma, 2);  // < 2^60.3
+    fe_sub_nc(t, t, delta, 2);  // < 2^61.2
+    fe_carry(t);
+    memcpy(r->z, t, sizeof(fe));
+    fe_scale_nc(u, beta, 8);  // < 2^61.1, top < 2^60
     fe_sqr(t, alpha);
-    fe_sub(r->x, t, u);
-    fe_scale(u, beta, 4);
-    fe_sub(u, u, r->x);
+    fe_sub_nc(t, t, u, 4);  // < 2^62.1
+    fe_carry(t);
+    memcpy(r->x, t, sizeof(fe));
+    fe_scale_nc(u, beta, 4);    // < 2^60.1
+    fe_sub_nc(u, u, r->x, 2);   // < 2^61.1
     fe_mul(u, alpha, u);
     fe_sqr(gamma, gamma);
-    fe_scale(gamma, gamma, 8);
-    fe_sub(r->y, u, gamma);
+    fe_scale_nc(gamma, gamma, 8);  // < 2^61.1, top < 2^60
+    fe_sub_nc(u, u, gamma, 4);     // < 2^62.1
+    fe_carry(u);
+    memcpy(r->y, u, sizeof(fe));
 }
 
 /// add-2007-bl for p1 + p2, neither infinity; r may alias either. masks[0] = 1 when H = 0 (equal x),
-/// masks[1] = 1 when R = 0 (equal y): with both, p1 = p2 and the sum is not valid.
+/// masks[1] = 1 when R = 0 (equal y): with both, p1 = p2 and the sum is not valid. Carries as
+/// point_double's (bounds in the comments).
 static void point_add(point *r, const point *p1, const point *p2, u64 masks[2]) {
     fe z1z1, z2z2, u1, u2, s1, s2, h, i, j, rr, v, t;
     point out;
@@ -378,33 +406,35 @@ static void point_add(point *r, const point *p1, const point *p2, u64 masks[2]) 
     fe_mul(s1, s1, z2z2);
     fe_mul(s2, p2->y, p1->z);
     fe_mul(s2, s2, z1z1);
-    fe_sub(h, u2, u1);
-    fe_sub(rr, s2, s1);
+    fe_sub_nc(h, u2, u1, 2);   // < 2^60.3
+    fe_sub_nc(rr, s2, s1, 2);  // < 2^60.3
     masks[0] = fe_is_zero(h);
     masks[1] = fe_is_zero(rr);
-    fe_scale(rr, rr, 2);
-    fe_scale(i, h, 2);
+    fe_add_nc(rr, rr, rr);  // < 2^61.3
+    fe_add_nc(i, h, h);     // < 2^61.3
     fe_sqr(i, i);
     fe_mul(j, h, i);
     fe_mul(v, u1, i);
     fe_sqr(out.x, rr);
-    fe_sub(out.x, out.x, j);
-    fe_scale(t, v, 2);
-    fe_sub(out.x, out.x, t);
-    fe_sub(t, v, out.x);
+    fe_sub_nc(out.x, out.x, j, 2);  // < 2^60.3
+    fe_add_nc(t, v, v);             // < 2^59.1, top < 2^58
+    fe_sub_nc(out.x, out.x, t, 2);  // < 2^61.2
+    fe_carry(out.x);
+    fe_sub_nc(t, v, out.x, 2);  // < 2^60.3
     fe_mul(t, rr, t);
     fe_mul(s1, s1, j);
-    fe_scale(s1, s1, 2);
-    fe_sub(out.y, t, s1);
-    fe_add(t, p1->z, p2->z);
+    fe_add_nc(s1, s1, s1);         // < 2^59.1, top < 2^58
+    fe_sub_nc(out.y, t, s1, 2);    // < 2^60.3
+    fe_carry(out.y);
+    fe_add_nc(t, p1->z, p2->z);  // < 2^59.1
     fe_sqr(t, t);
-    fe_sub(t, t, z1z1);
-    fe_sub(t, t, z2z2);
+    fe_sub_nc(t, t, z1z1, 2);
+    fe_sub_nc(t, t, z2z2, 2);  // < 2^61.2
     fe_mul(out.z, t, h);
     *r = out;
 }
 
-/// madd-2007-bl for p1 (not infinity) + (x2, y2); masks as point_add.
+/// madd-2007-bl for p1 (not infinity) + (x2, y2) (carried); masks as point_add.
 static void point_add_affine(point *r, const point *p1, const fe x2, const fe y2, u64 masks[2]) {
     fe z1z1, u2, s2, h, hh, i, j, rr, v, t;
     point out;
@@ -412,28 +442,31 @@ static void point_add_affine(point *r, const point *p1, const fe x2, const fe y2
     fe_mul(u2, x2, z1z1);
     fe_mul(s2, y2, p1->z);
     fe_mul(s2, s2, z1z1);
-    fe_sub(h, u2, p1->x);
-    fe_sub(rr, s2, p1->y);
+    fe_sub_nc(h, u2, p1->x, 2);   // < 2^60.3
+    fe_sub_nc(rr, s2, p1->y, 2);  // < 2^60.3
     masks[0] = fe_is_zero(h);
     masks[1] = fe_is_zero(rr);
-    fe_scale(rr, rr, 2);
+    fe_add_nc(rr, rr, rr);  // < 2^61.3
     fe_sqr(hh, h);
-    fe_scale(i, hh, 4);
+    fe_scale_nc(i, hh, 4);  // < 2^60.1
     fe_mul(j, h, i);
     fe_mul(v, p1->x, i);
     fe_sqr(out.x, rr);
-    fe_sub(out.x, out.x, j);
-    fe_scale(t, v, 2);
-    fe_sub(out.x, out.x, t);
-    fe_sub(t, v, out.x);
+    fe_sub_nc(out.x, out.x, j, 2);
+    fe_add_nc(t, v, v);
+    fe_sub_nc(out.x, out.x, t, 2);  // < 2^61.2
+    fe_carry(out.x);
+    fe_sub_nc(t, v, out.x, 2);
     fe_mul(t, rr, t);
     fe_mul(s2, p1->y, j);
-    fe_scale(s2, s2, 2);
-    fe_sub(out.y, t, s2);
-    fe_add(t, p1->z, h);
+    fe_add_nc(s2, s2, s2);
+    fe_sub_nc(out.y, t, s2, 2);
+    fe_carry(out.y);
+    fe_add_nc(t, p1->z, h);  // < 2^60.5
     fe_sqr(t, t);
-    fe_sub(t, t, z1z1);
-    fe_sub(out.z, t, hh);
+    fe_sub_nc(t, t, z1z1, 2);
+    fe_sub_nc(out.z, t, hh, 2);  // < 2^61.2
+    fe_carry(out.z);
     *r = out;
 }
 
