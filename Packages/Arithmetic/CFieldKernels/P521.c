@@ -38,36 +38,14 @@ static inline void fe_carry(fe r) {
     r[0] += c;
 }
 
-/// Carries the nine 128-bit columns of a product into limbs.
-static inline void fe_carry_wide(fe out, u128 r0, u128 r1, u128 r2, u128 r3, u128 r4, u128 r5, u128 r6, u128 r7,
-                                 u128 r8) {
-    r1 += r0 >> 58;
-    r2 += r1 >> 58;
-    r3 += r2 >> 58;
-    r4 += r3 >> 58;
-    r5 += r4 >> 58;
-    r6 += r5 >> 58;
-    r7 += r6 >> 58;
-    r8 += r7 >> 58;
-    // r8 < 2^125: its part above 57 bits (< 2^68) folds onto limb 0.
-    u128 low = ((u64)r0 & M58) + (r8 >> 57);
-    out[0] = (u64)low & M58;
-    out[1] = ((u64)r1 & M58) + (u64)(low >> 58);
-    out[2] = (u64)r2 & M58;
-    out[3] = (u64)r3 & M58;
-    out[4] = (u64)r4 & M58;
-    out[5] = (u64)r5 & M58;
-    out[6] = (u64)r6 & M58;
-    out[7] = (u64)r7 & M58;
-    out[8] = (u64)r8 & M57;
-}
-
 /// out = a·b; column k sums a_i·b_j for i + j = k and 2·a_i·b_j for i + j = k + 9 (2^(58·9) = 2·2^521).
 static void fe_mul(fe out, const fe a, const fe b) {
     u64 b2[NLIMBS];
     for (int i = 0; i < NLIMBS; i++) b2[i] = b[i] << 1;
-    u128 r0, r1, r2, r3, r4, r5, r6, r7, r8;
-    r0 = (u128)a[0] * b[0]
+    // Column by column, each carried into the next at once: one 128-bit sum live at a time.
+    u128 acc;
+    u64 l0, l1, l2, l3, l4, l5, l6, l7;
+    acc = (u128)a[0] * b[0]
         + (u128)a[1] * b2[8]
         + (u128)a[2] * b2[7]
         + (u128)a[3] * b2[6]
@@ -76,7 +54,9 @@ static void fe_mul(fe out, const fe a, const fe b) {
         + (u128)a[6] * b2[3]
         + (u128)a[7] * b2[2]
         + (u128)a[8] * b2[1];
-    r1 = (u128)a[0] * b[1]
+    l0 = (u64)acc & M58;
+    acc = (acc >> 58)
+        + (u128)a[0] * b[1]
         + (u128)a[1] * b[0]
         + (u128)a[2] * b2[8]
         + (u128)a[3] * b2[7]
@@ -85,7 +65,9 @@ static void fe_mul(fe out, const fe a, const fe b) {
         + (u128)a[6] * b2[4]
         + (u128)a[7] * b2[3]
         + (u128)a[8] * b2[2];
-    r2 = (u128)a[0] * b[2]
+    l1 = (u64)acc & M58;
+    acc = (acc >> 58)
+        + (u128)a[0] * b[2]
         + (u128)a[1] * b[1]
         + (u128)a[2] * b[0]
         + (u128)a[3] * b2[8]
@@ -94,7 +76,9 @@ static void fe_mul(fe out, const fe a, const fe b) {
         + (u128)a[6] * b2[5]
         + (u128)a[7] * b2[4]
         + (u128)a[8] * b2[3];
-    r3 = (u128)a[0] * b[3]
+    l2 = (u64)acc & M58;
+    acc = (acc >> 58)
+        + (u128)a[0] * b[3]
         + (u128)a[1] * b[2]
         + (u128)a[2] * b[1]
         + (u128)a[3] * b[0]
@@ -103,7 +87,9 @@ static void fe_mul(fe out, const fe a, const fe b) {
         + (u128)a[6] * b2[6]
         + (u128)a[7] * b2[5]
         + (u128)a[8] * b2[4];
-    r4 = (u128)a[0] * b[4]
+    l3 = (u64)acc & M58;
+    acc = (acc >> 58)
+        + (u128)a[0] * b[4]
         + (u128)a[1] * b[3]
         + (u128)a[2] * b[2]
         + (u128)a[3] * b[1]
@@ -112,7 +98,9 @@ static void fe_mul(fe out, const fe a, const fe b) {
         + (u128)a[6] * b2[7]
         + (u128)a[7] * b2[6]
         + (u128)a[8] * b2[5];
-    r5 = (u128)a[0] * b[5]
+    l4 = (u64)acc & M58;
+    acc = (acc >> 58)
+        + (u128)a[0] * b[5]
         + (u128)a[1] * b[4]
         + (u128)a[2] * b[3]
         + (u128)a[3] * b[2]
@@ -121,7 +109,9 @@ static void fe_mul(fe out, const fe a, const fe b) {
         + (u128)a[6] * b2[8]
         + (u128)a[7] * b2[7]
         + (u128)a[8] * b2[6];
-    r6 = (u128)a[0] * b[6]
+    l5 = (u64)acc & M58;
+    acc = (acc >> 58)
+        + (u128)a[0] * b[6]
         + (u128)a[1] * b[5]
         + (u128)a[2] * b[4]
         + (u128)a[3] * b[3]
@@ -130,7 +120,9 @@ static void fe_mul(fe out, const fe a, const fe b) {
         + (u128)a[6] * b[0]
         + (u128)a[7] * b2[8]
         + (u128)a[8] * b2[7];
-    r7 = (u128)a[0] * b[7]
+    l6 = (u64)acc & M58;
+    acc = (acc >> 58)
+        + (u128)a[0] * b[7]
         + (u128)a[1] * b[6]
         + (u128)a[2] * b[5]
         + (u128)a[3] * b[4]
@@ -139,7 +131,9 @@ static void fe_mul(fe out, const fe a, const fe b) {
         + (u128)a[6] * b[1]
         + (u128)a[7] * b[0]
         + (u128)a[8] * b2[8];
-    r8 = (u128)a[0] * b[8]
+    l7 = (u64)acc & M58;
+    acc = (acc >> 58)
+        + (u128)a[0] * b[8]
         + (u128)a[1] * b[7]
         + (u128)a[2] * b[6]
         + (u128)a[3] * b[5]
@@ -147,7 +141,18 @@ static void fe_mul(fe out, const fe a, const fe b) {
         + (u128)a[5] * b[3]
         + (u128)a[6] * b[2]
         + (u128)a[7] * b[1]
-        + (u128)a[8] * b[0];    fe_carry_wide(out, r0, r1, r2, r3, r4, r5, r6, r7, r8);
+        + (u128)a[8] * b[0];
+    // acc (< 2^125) has weight 2^464: its part above 57 bits folds onto limb 0 (2^521 ≡ 1).
+    out[8] = (u64)acc & M57;
+    acc = (acc >> 57) + l0;
+    out[0] = (u64)acc & M58;
+    out[1] = l1 + (u64)(acc >> 58);
+    out[2] = l2;
+    out[3] = l3;
+    out[4] = l4;
+    out[5] = l5;
+    out[6] = l6;
+    out[7] = l7;
 }
 
 /// out = a², each cross product once, doubled (and doubled again where it wraps).
@@ -157,52 +162,80 @@ static void fe_sqr(fe out, const fe a) {
         a2[i] = a[i] << 1;
         a4[i] = a[i] << 2;
     }
-    u128 r0, r1, r2, r3, r4, r5, r6, r7, r8;
-    r0 = (u128)a[0] * a[0]
+    u128 acc;
+    u64 l0, l1, l2, l3, l4, l5, l6, l7;
+    acc = (u128)a[0] * a[0]
         + (u128)a4[1] * a[8]
         + (u128)a4[2] * a[7]
         + (u128)a4[3] * a[6]
         + (u128)a4[4] * a[5];
-    r1 = (u128)a2[0] * a[1]
+    l0 = (u64)acc & M58;
+    acc = (acc >> 58)
+        + (u128)a2[0] * a[1]
         + (u128)a4[2] * a[8]
         + (u128)a4[3] * a[7]
         + (u128)a4[4] * a[6]
         + (u128)a2[5] * a[5];
-    r2 = (u128)a2[0] * a[2]
+    l1 = (u64)acc & M58;
+    acc = (acc >> 58)
+        + (u128)a2[0] * a[2]
         + (u128)a[1] * a[1]
         + (u128)a4[3] * a[8]
         + (u128)a4[4] * a[7]
         + (u128)a4[5] * a[6];
-    r3 = (u128)a2[0] * a[3]
+    l2 = (u64)acc & M58;
+    acc = (acc >> 58)
+        + (u128)a2[0] * a[3]
         + (u128)a2[1] * a[2]
         + (u128)a4[4] * a[8]
         + (u128)a4[5] * a[7]
         + (u128)a2[6] * a[6];
-    r4 = (u128)a2[0] * a[4]
+    l3 = (u64)acc & M58;
+    acc = (acc >> 58)
+        + (u128)a2[0] * a[4]
         + (u128)a2[1] * a[3]
         + (u128)a[2] * a[2]
         + (u128)a4[5] * a[8]
         + (u128)a4[6] * a[7];
-    r5 = (u128)a2[0] * a[5]
+    l4 = (u64)acc & M58;
+    acc = (acc >> 58)
+        + (u128)a2[0] * a[5]
         + (u128)a2[1] * a[4]
         + (u128)a2[2] * a[3]
         + (u128)a4[6] * a[8]
         + (u128)a2[7] * a[7];
-    r6 = (u128)a2[0] * a[6]
+    l5 = (u64)acc & M58;
+    acc = (acc >> 58)
+        + (u128)a2[0] * a[6]
         + (u128)a2[1] * a[5]
         + (u128)a2[2] * a[4]
         + (u128)a[3] * a[3]
         + (u128)a4[7] * a[8];
-    r7 = (u128)a2[0] * a[7]
+    l6 = (u64)acc & M58;
+    acc = (acc >> 58)
+        + (u128)a2[0] * a[7]
         + (u128)a2[1] * a[6]
         + (u128)a2[2] * a[5]
         + (u128)a2[3] * a[4]
         + (u128)a2[8] * a[8];
-    r8 = (u128)a2[0] * a[8]
+    l7 = (u64)acc & M58;
+    acc = (acc >> 58)
+        + (u128)a2[0] * a[8]
         + (u128)a2[1] * a[7]
         + (u128)a2[2] * a[6]
         + (u128)a2[3] * a[5]
-        + (u128)a[4] * a[4];    fe_carry_wide(out, r0, r1, r2, r3, r4, r5, r6, r7, r8);
+        + (u128)a[4] * a[4];
+    // acc (< 2^125) has weight 2^464: its part above 57 bits folds onto limb 0 (2^521 ≡ 1).
+    out[8] = (u64)acc & M57;
+    acc = (acc >> 57) + l0;
+    out[0] = (u64)acc & M58;
+    out[1] = l1 + (u64)(acc >> 58);
+    out[2] = l2;
+    out[3] = l3;
+    out[4] = l4;
+    out[5] = l5;
+    out[6] = l6;
+    out[7] = l7;
 }
 
 /// out = a + b, carried.
