@@ -426,7 +426,8 @@ static void point_double(point *r, const point *q) {
 }
 
 /// add-2007-bl for p1 + p2, neither infinity; r may alias either. masks[0] = 1 when H = 0 (equal x),
-/// masks[1] = 1 when R = 0 (equal y): with both, p1 = p2 and the sum is not valid. Carries as
+/// masks[1] = 1 when R = 0 (equal y): with both, p1 = p2 and the sum is not valid. masks may be NULL
+/// (the regular loops' middle windows, which never meet those cases: a public choice). Carries as
 /// point_double's (bounds in the comments).
 static void point_add(point *r, const point *p1, const point *p2, u64 masks[2]) {
     fe z1z1, z2z2, u1, u2, s1, s2, h, i, j, rr, v, t;
@@ -441,8 +442,10 @@ static void point_add(point *r, const point *p1, const point *p2, u64 masks[2]) 
     fe_mul(s2, s2, z1z1);
     fe_sub_nc(h, u2, u1, 2);   // < 2^60.3
     fe_sub_nc(rr, s2, s1, 2);  // < 2^60.3
-    masks[0] = fe_is_zero(h);
-    masks[1] = fe_is_zero(rr);
+    if (masks) {
+        masks[0] = fe_is_zero(h);
+        masks[1] = fe_is_zero(rr);
+    }
     fe_add_nc(rr, rr, rr);  // < 2^61.3
     fe_add_nc(i, h, h);     // < 2^61.3
     fe_sqr(i, i);
@@ -477,8 +480,10 @@ static void point_add_affine(point *r, const point *p1, const fe x2, const fe y2
     fe_mul(s2, s2, z1z1);
     fe_sub_nc(h, u2, p1->x, 2);   // < 2^60.3
     fe_sub_nc(rr, s2, p1->y, 2);  // < 2^60.3
-    masks[0] = fe_is_zero(h);
-    masks[1] = fe_is_zero(rr);
+    if (masks) {
+        masks[0] = fe_is_zero(h);
+        masks[1] = fe_is_zero(rr);
+    }
     fe_add_nc(rr, rr, rr);  // < 2^61.3
     fe_sqr(hh, h);
     fe_scale_nc(i, hh, 4);  // < 2^60.1
@@ -674,13 +679,13 @@ int emrtd_p521_multiply_secret(emrtd_limb out[18], const emrtd_limb point_xy[18]
     enum { maxEntries = 1 << (EMRTD_P521_MAX_WIDTH - 1) };
     int entries = 1 << (width - 1);
     point table[maxEntries], twice, q, entry;
-    u64 masks[2], sign;
+    u64 sign;
     fe x, y;
     fe_load(x, point_xy, montgomery);
     fe_load(y, point_xy + 9, montgomery);
     point_lift(&table[0], x, y);
     point_double(&twice, &table[0]);
-    for (int i = 1; i < entries; i++) point_add(&table[i], &table[i - 1], &twice, masks);
+    for (int i = 1; i < entries; i++) point_add(&table[i], &table[i - 1], &twice, NULL);
     u64 index = digit_index(digits[windows - 1], &sign);
     select_entry((u64 *)&q, (const u64 *)table, entries, EMRTD_P521_POINT_LIMBS, index);
     for (int w = windows - 2; w >= 0; w--) {
@@ -691,7 +696,7 @@ int emrtd_p521_multiply_secret(emrtd_limb out[18], const emrtd_limb point_xy[18]
         if (w == 0) {
             point_add_complete(&q, &q, &entry);
         } else {
-            point_add(&q, &q, &entry, masks);
+            point_add(&q, &q, &entry, NULL);
         }
     }
     fe_negate_if(q.y, q.y, (u64)(negated & 1));
@@ -706,7 +711,7 @@ int emrtd_p521_multiply_fixed(emrtd_limb out[18], const emrtd_limb *table, const
                               int width, int order_bits, int negated, int montgomery) {
     int entries = 1 << (width - 1);
     point q, lifted;
-    u64 masks[2], sign;
+    u64 sign;
     emrtd_limb chosen[18];
     fe x, y;
     for (int w = 0; w < windows; w++) {
@@ -722,7 +727,7 @@ int emrtd_p521_multiply_fixed(emrtd_limb out[18], const emrtd_limb *table, const
             point_lift(&lifted, x, y);
             point_add_complete(&q, &q, &lifted);
         } else {
-            point_add_affine(&q, &q, x, y, masks);
+            point_add_affine(&q, &q, x, y, NULL);
         }
     }
     fe_negate_if(q.y, q.y, (u64)(negated & 1));
