@@ -26,6 +26,13 @@ typedef u64 fe[NLIMBS];
 /// The point: X, Y, Z (Jacobian; Z = 0 is infinity).
 typedef struct { fe x, y, z; } point;
 
+/// x, hidden from the optimiser: without it clang turns a mask computed from a secret comparison back
+/// into a branch (it did, in the table read: `cmp; je`).
+static inline u64 value_barrier(u64 x) {
+    __asm__ volatile("" : "+r"(x));
+    return x;
+}
+
 /// Brings every limb back to 58 bits (57 for the top one) but the lowest, which keeps a small excess:
 /// the carry out of the top limb (weight 2^521 ≡ 1) returns to limb 0.
 static inline void fe_carry(fe r) {
@@ -302,6 +309,7 @@ static inline u64 fe_is_zero(const fe a) {
 
 /// out = mask ? b : a (mask all ones or zero).
 static inline void fe_select(fe out, const fe a, const fe b, u64 mask) {
+    mask = value_barrier(mask);
     for (int i = 0; i < NLIMBS; i++) out[i] = a[i] ^ ((a[i] ^ b[i]) & mask);
 }
 
@@ -549,7 +557,7 @@ static void point_store_affine(emrtd_limb out[18], const point *q, int montgomer
 static void select_entry(u64 *out, const u64 *table, int count, int limbs, u64 index) {
     for (int l = 0; l < limbs; l++) out[l] = 0;
     for (int e = 0; e < count; e++) {
-        u64 mask = 0 - ((((u64)e ^ index) - 1) >> 63);
+        u64 mask = value_barrier(0 - ((((u64)e ^ index) - 1) >> 63));
         const u64 *entry = table + (long)e * limbs;
         for (int l = 0; l < limbs; l++) out[l] |= entry[l] & mask;
     }
