@@ -114,6 +114,44 @@ import Testing
         #expect(curve.linearCombination([(k, g), (curve.order - k, g)]) == .infinity)
     }
 
+    /// Release builds keep P-521's field plain (R = 1) where debug builds (these tests) use Montgomery
+    /// form: the back end over a plain field, built by hand, against OpenSSL for the secret, fixed-base
+    /// and public paths.
+    @Test func plainRepresentationMatchesOpenSSL() throws {
+        let curve = try #require(standardCurve(Self.id))
+        let reference = try #require(OpenSSLCurve(parameterID: Self.id))
+        let field = MontgomeryField(modulus: curve.p, swiftKernels: true)
+        #expect(field.isPlainP521)
+        let multiplier = ScalarMultiplier(
+            curve: JacobianArithmetic(field: field, a: curve.a, b: curve.b), order: curve.order)
+        let backEnd = P521Curve(multiplier: multiplier)
+        func limbs(_ point: ECPoint) throws -> [Limb] {
+            guard case .affine(let x, let y) = point else { throw ArithmeticError(.invalidPoint, "infinity") }
+            return Self.words(x) + Self.words(y)
+        }
+        func point(_ limbs: [Limb]) -> ECPoint {
+            .affine(x: Self.value(Array(limbs[0..<9])), y: Self.value(Array(limbs[9..<18])))
+        }
+        let generator = try limbs(curve.generator)
+        let table = multiplier.fixedBaseTable(for: generator, width: CurveContext.p521GeneratorFixedWidth)
+        let odd = backEnd.oddMultiplesAffine(generator, count: 8)
+        var scalars = [BigInt(1), BigInt(2), curve.order - BigInt(1), curve.order - BigInt(2)]
+        for _ in 0..<differentialCases(default: 4) {
+            scalars.append(try BigInt.random(below: curve.order, using: openSSLRandomSource))
+        }
+        var result = [Limb](repeating: 0, count: 18)
+        for k in scalars {
+            let expected = try curve.decodePoint(try #require(reference.multiply(nil, by: k)))
+            #expect(backEnd.multiplySecret(&result, point: generator, scalar: k))
+            #expect(point(result) == expected, "secret k = \(k)")
+            #expect(backEnd.multiplyFixed(&result, table: table, scalar: k))
+            #expect(point(result) == expected, "fixed k = \(k)")
+            let term = ScalarMultiplier.Term(digits: ScalarRecoding.wNAF(k, width: 5), table: odd.pointer)
+            #expect(withExtendedLifetime(odd) { backEnd.multiplyPublic(&result, terms: [term]) })
+            #expect(point(result) == expected, "public k = \(k)")
+        }
+    }
+
     /// Points off the curve, with a coordinate ≥ p, or the point at infinity are rejected before they
     /// reach the back end.
     @Test func invalidPointsAreRejected() throws {
