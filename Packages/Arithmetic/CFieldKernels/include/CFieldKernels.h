@@ -54,5 +54,6 @@ void emrtd_p224_fixed_windows(emrtd_limb q[12], const emrtd_limb *table, const l
 /// out = entry `index` of `count` entries of `limbs` limbs each (8: an affine point, 12: a Jacobian
 /// one), every entry read and masked: the memory addresses do not depend on the secret index.
 void emrtd_select_entry(emrtd_limb *out, const emrtd_limb *table, int count, int limbs, int index);
+#include "P521.h"
 
 #endif

@@ -15,7 +15,7 @@ final class CurveContext: @unchecked Sendable {
     /// twins), the arithmetic runs there, where doubling is cheaper; points are mapped at the boundary.
     let isomorphism: CurveIsomorphism?
     let multiplier: ScalarMultiplier
-    /// The dedicated arithmetic of P-256 and P-224 (`FourLimbNISTCurve`), which serves every scalar
+    /// The dedicated arithmetic of P-256 and P-224 (`FourLimbNISTCurve`) and of P-521 (`P521Curve`), which serves every scalar
     /// multiplication when present; the generic back end still builds the generator's tables.
     let dedicated: (any DedicatedCurveArithmetic)?
     /// The generator, affine, in Montgomery form.
@@ -69,6 +69,7 @@ final class CurveContext: @unchecked Sendable {
         p: BigInt, a: BigInt, isomorphism: CurveIsomorphism?, multiplier: ScalarMultiplier
     ) -> (any DedicatedCurveArithmetic)? {
         guard isomorphism == nil, a == p - BigInt(3) else { return nil }
+        if P521Curve.serves(p: p, a: a, isomorphism: isomorphism) { return P521Curve(multiplier: multiplier) }
         guard let prime = NISTMontgomery.prime(for: p) else { return nil }
         return FourLimbNISTCurve(prime: prime, multiplier: multiplier)
     }
@@ -82,10 +83,10 @@ final class CurveContext: @unchecked Sendable {
                     generatorLimbs.pointer, count: 1 << (CurveContext.generatorWNAFWidth - 2), workspace),
                 fixed: multiplier.fixedBaseTable(
                     for: generatorLimbs.pointer,
-                    width: dedicated != nil
-                        ? CurveContext.dedicatedGeneratorFixedWidth
-                        : MersenneP521.isModulus(p)
-                            ? CurveContext.p521GeneratorFixedWidth : CurveContext.generatorFixedWidth)
+                    width: MersenneP521.isModulus(p)
+                        ? CurveContext.p521GeneratorFixedWidth
+                        : dedicated != nil
+                            ? CurveContext.dedicatedGeneratorFixedWidth : CurveContext.generatorFixedWidth)
             )
             cached = built
             return built

@@ -1,0 +1,746 @@
+// P-521's field and point arithmetic for the dedicated back end (P521Curve.swift), in the unsaturated
+// form of OpenSSL's ecp_nistp521 (written here from the idea, not copied): an element is nine limbs of
+// 58 bits (the top one 57), kept in that form for a whole scalar multiplication. Products are
+// 128-bit sums of 64×64-bit products, carried once per product; sums and differences carry lazily;
+// the product's upper half folds onto the lower one since 2^521 ≡ 1 (mod p). The generic back end's
+// Comba product on saturated limbs spent most of its time on carries, and the packing into this form
+// per product cost more than it saved, hence whole point formulas and scalar loops here.
+//
+// Every function is regular (no branch, no memory address depends on the values) except the
+// accumulation of public wNAF terms and the batch of public odd multiples, which say so.
+#include "include/P521.h"
+
+#include <string.h>
+
+typedef unsigned __int128 u128;
+typedef emrtd_limb u64;
+
+#define NLIMBS 9
+#define M58 ((u64)0x3FFFFFFFFFFFFFFULL)
+#define M57 ((u64)0x1FFFFFFFFFFFFFFULL)
+
+/// An element: value Σ f[i]·2^(58i). Limbs stay below 2^59 between operations (below 2^62 inside
+/// the product's operands), so no 128-bit column overflows: 17 products of at most 2^122 each.
+typedef u64 fe[NLIMBS];
+
+/// The point: X, Y, Z (Jacobian; Z = 0 is infinity).
+typedef struct { fe x, y, z; } point;
+
+/// x, hidden from the optimiser: without it clang turns a mask computed from a secret comparison back
+/// into a branch (it did, in the table read: `cmp; je`).
+static inline u64 value_barrier(u64 x) {
+    __asm__ volatile("" : "+r"(x));
+    return x;
+}
+
+/// Brings every limb back to 58 bits (57 for the top one) but the lowest, which keeps a small excess:
+/// the carry out of the top limb (weight 2^521 ≡ 1) returns to limb 0.
+static inline void fe_carry(fe r) {
+    for (int i = 0; i < 8; i++) {
+        r[i + 1] += r[i] >> 58;
+        r[i] &= M58;
+    }
+    u64 c = r[8] >> 57;
+    r[8] &= M57;
+    r[0] += c;
+}
+
+/// out = a·b; column k sums a_i·b_j for i + j = k and 2·a_i·b_j for i + j = k + 9 (2^(58·9) = 2·2^521).
+static void fe_mul(fe out, const fe a, const fe b) {
+    u64 b2[NLIMBS];
+    for (int i = 0; i < NLIMBS; i++) b2[i] = b[i] << 1;
+    // Column by column, each carried into the next at once: one 128-bit sum live at a time.
+    u128 acc;
+    u64 l0, l1, l2, l3, l4, l5, l6, l7;
+    acc = (u128)a[0] * b[0]
+        + (u128)a[1] * b2[8]
+        + (u128)a[2] * b2[7]
+        + (u128)a[3] * b2[6]
+        + (u128)a[4] * b2[5]
+        + (u128)a[5] * b2[4]
+        + (u128)a[6] * b2[3]
+        + (u128)a[7] * b2[2]
+        + (u128)a[8] * b2[1];
+    l0 = (u64)acc & M58;
+    acc = (acc >> 58)
+        + (u128)a[0] * b[1]
+        + (u128)a[1] * b[0]
+        + (u128)a[2] * b2[8]
+        + (u128)a[3] * b2[7]
+        + (u128)a[4] * b2[6]
+        + (u128)a[5] * b2[5]
+        + (u128)a[6] * b2[4]
+        + (u128)a[7] * b2[3]
+        + (u128)a[8] * b2[2];
+    l1 = (u64)acc & M58;
+    acc = (acc >> 58)
+        + (u128)a[0] * b[2]
+        + (u128)a[1] * b[1]
+        + (u128)a[2] * b[0]
+        + (u128)a[3] * b2[8]
+        + (u128)a[4] * b2[7]
+        + (u128)a[5] * b2[6]
+        + (u128)a[6] * b2[5]
+        + (u128)a[7] * b2[4]
+        + (u128)a[8] * b2[3];
+    l2 = (u64)acc & M58;
+    acc = (acc >> 58)
+        + (u128)a[0] * b[3]
+        + (u128)a[1] * b[2]
+        + (u128)a[2] * b[1]
+        + (u128)a[3] * b[0]
+        + (u128)a[4] * b2[8]
+        + (u128)a[5] * b2[7]
+        + (u128)a[6] * b2[6]
+        + (u128)a[7] * b2[5]
+        + (u128)a[8] * b2[4];
+    l3 = (u64)acc & M58;
+    acc = (acc >> 58)
+        + (u128)a[0] * b[4]
+        + (u128)a[1] * b[3]
+        + (u128)a[2] * b[2]
+        + (u128)a[3] * b[1]
+        + (u128)a[4] * b[0]
+        + (u128)a[5] * b2[8]
+        + (u128)a[6] * b2[7]
+        + (u128)a[7] * b2[6]
+        + (u128)a[8] * b2[5];
+    l4 = (u64)acc & M58;
+    acc = (acc >> 58)
+        + (u128)a[0] * b[5]
+        + (u128)a[1] * b[4]
+        + (u128)a[2] * b[3]
+        + (u128)a[3] * b[2]
+        + (u128)a[4] * b[1]
+        + (u128)a[5] * b[0]
+        + (u128)a[6] * b2[8]
+        + (u128)a[7] * b2[7]
+        + (u128)a[8] * b2[6];
+    l5 = (u64)acc & M58;
+    acc = (acc >> 58)
+        + (u128)a[0] * b[6]
+        + (u128)a[1] * b[5]
+        + (u128)a[2] * b[4]
+        + (u128)a[3] * b[3]
+        + (u128)a[4] * b[2]
+        + (u128)a[5] * b[1]
+        + (u128)a[6] * b[0]
+        + (u128)a[7] * b2[8]
+        + (u128)a[8] * b2[7];
+    l6 = (u64)acc & M58;
+    acc = (acc >> 58)
+        + (u128)a[0] * b[7]
+        + (u128)a[1] * b[6]
+        + (u128)a[2] * b[5]
+        + (u128)a[3] * b[4]
+        + (u128)a[4] * b[3]
+        + (u128)a[5] * b[2]
+        + (u128)a[6] * b[1]
+        + (u128)a[7] * b[0]
+        + (u128)a[8] * b2[8];
+    l7 = (u64)acc & M58;
+    acc = (acc >> 58)
+        + (u128)a[0] * b[8]
+        + (u128)a[1] * b[7]
+        + (u128)a[2] * b[6]
+        + (u128)a[3] * b[5]
+        + (u128)a[4] * b[4]
+        + (u128)a[5] * b[3]
+        + (u128)a[6] * b[2]
+        + (u128)a[7] * b[1]
+        + (u128)a[8] * b[0];
+    // acc (< 2^125) has weight 2^464: its part above 57 bits folds onto limb 0 (2^521 ≡ 1).
+    out[8] = (u64)acc & M57;
+    acc = (acc >> 57) + l0;
+    out[0] = (u64)acc & M58;
+    out[1] = l1 + (u64)(acc >> 58);
+    out[2] = l2;
+    out[3] = l3;
+    out[4] = l4;
+    out[5] = l5;
+    out[6] = l6;
+    out[7] = l7;
+}
+
+/// out = a², each cross product once, doubled (and doubled again where it wraps).
+static void fe_sqr(fe out, const fe a) {
+    u64 a2[NLIMBS], a4[NLIMBS];
+    for (int i = 0; i < NLIMBS; i++) {
+        a2[i] = a[i] << 1;
+        a4[i] = a[i] << 2;
+    }
+    u128 acc;
+    u64 l0, l1, l2, l3, l4, l5, l6, l7;
+    acc = (u128)a[0] * a[0]
+        + (u128)a4[1] * a[8]
+        + (u128)a4[2] * a[7]
+        + (u128)a4[3] * a[6]
+        + (u128)a4[4] * a[5];
+    l0 = (u64)acc & M58;
+    acc = (acc >> 58)
+        + (u128)a2[0] * a[1]
+        + (u128)a4[2] * a[8]
+        + (u128)a4[3] * a[7]
+        + (u128)a4[4] * a[6]
+        + (u128)a2[5] * a[5];
+    l1 = (u64)acc & M58;
+    acc = (acc >> 58)
+        + (u128)a2[0] * a[2]
+        + (u128)a[1] * a[1]
+        + (u128)a4[3] * a[8]
+        + (u128)a4[4] * a[7]
+        + (u128)a4[5] * a[6];
+    l2 = (u64)acc & M58;
+    acc = (acc >> 58)
+        + (u128)a2[0] * a[3]
+        + (u128)a2[1] * a[2]
+        + (u128)a4[4] * a[8]
+        + (u128)a4[5] * a[7]
+        + (u128)a2[6] * a[6];
+    l3 = (u64)acc & M58;
+    acc = (acc >> 58)
+        + (u128)a2[0] * a[4]
+        + (u128)a2[1] * a[3]
+        + (u128)a[2] * a[2]
+        + (u128)a4[5] * a[8]
+        + (u128)a4[6] * a[7];
+    l4 = (u64)acc & M58;
+    acc = (acc >> 58)
+        + (u128)a2[0] * a[5]
+        + (u128)a2[1] * a[4]
+        + (u128)a2[2] * a[3]
+        + (u128)a4[6] * a[8]
+        + (u128)a2[7] * a[7];
+    l5 = (u64)acc & M58;
+    acc = (acc >> 58)
+        + (u128)a2[0] * a[6]
+        + (u128)a2[1] * a[5]
+        + (u128)a2[2] * a[4]
+        + (u128)a[3] * a[3]
+        + (u128)a4[7] * a[8];
+    l6 = (u64)acc & M58;
+    acc = (acc >> 58)
+        + (u128)a2[0] * a[7]
+        + (u128)a2[1] * a[6]
+        + (u128)a2[2] * a[5]
+        + (u128)a2[3] * a[4]
+        + (u128)a2[8] * a[8];
+    l7 = (u64)acc & M58;
+    acc = (acc >> 58)
+        + (u128)a2[0] * a[8]
+        + (u128)a2[1] * a[7]
+        + (u128)a2[2] * a[6]
+        + (u128)a2[3] * a[5]
+        + (u128)a[4] * a[4];
+    // acc (< 2^125) has weight 2^464: its part above 57 bits folds onto limb 0 (2^521 ≡ 1).
+    out[8] = (u64)acc & M57;
+    acc = (acc >> 57) + l0;
+    out[0] = (u64)acc & M58;
+    out[1] = l1 + (u64)(acc >> 58);
+    out[2] = l2;
+    out[3] = l3;
+    out[4] = l4;
+    out[5] = l5;
+    out[6] = l6;
+    out[7] = l7;
+}
+
+/// out = a + b, carried.
+static inline void fe_add(fe out, const fe a, const fe b) {
+    for (int i = 0; i < NLIMBS; i++) out[i] = a[i] + b[i];
+    fe_carry(out);
+}
+
+/// out = a - b + 8p, carried: 8p's limbs (2^61 - 8, top 2^60 - 8) exceed any carried b's.
+static inline void fe_sub(fe out, const fe a, const fe b) {
+    for (int i = 0; i < 8; i++) out[i] = a[i] + ((M58 << 3) - b[i]);
+    out[8] = a[8] + ((M57 << 3) - b[8]);
+    fe_carry(out);
+}
+
+/// out = k·a for a small k (≤ 8), carried.
+static inline void fe_scale(fe out, const fe a, u64 k) {
+    for (int i = 0; i < NLIMBS; i++) out[i] = a[i] * k;
+    fe_carry(out);
+}
+
+/// Uncarried forms, for the point formulas: each says what it needs of its operands. A carried
+/// element has limbs below 2^58 + 2^11 (the top one below 2^57); product operands may reach 2^61.5
+/// (17·2^123 < 2^128, and 4·2^61.5 < 2^64 for the square's quadrupled limbs).
+
+/// a + b, not carried.
+static inline void fe_add_nc(fe out, const fe a, const fe b) {
+    for (int i = 0; i < NLIMBS; i++) out[i] = a[i] + b[i];
+}
+
+/// a - b + 2^s·p, not carried; b's limbs below 2^s·(2^58 - 1) (the top one 2^s·(2^57 - 1)).
+static inline void fe_sub_nc(fe out, const fe a, const fe b, int s) {
+    for (int i = 0; i < 8; i++) out[i] = a[i] + ((M58 << s) - b[i]);
+    out[8] = a[8] + ((M57 << s) - b[8]);
+}
+
+/// k·a, not carried.
+static inline void fe_scale_nc(fe out, const fe a, u64 k) {
+    for (int i = 0; i < NLIMBS; i++) out[i] = a[i] * k;
+}
+
+/// The unique representative below p, limbs of exactly 58 bits (57 on top).
+static void fe_contract(fe out, const fe a) {
+    for (int i = 0; i < NLIMBS; i++) out[i] = a[i];
+    fe_carry(out);
+    fe_carry(out);
+    fe_carry(out);
+    // Now the value is at most 2^521 - 1 = p; p (every limb full) becomes 0.
+    u64 differs = 0;
+    for (int i = 0; i < 8; i++) differs |= out[i] ^ M58;
+    differs |= out[8] ^ M57;
+    u64 isP = ((differs | (0 - differs)) >> 63) - 1;
+    for (int i = 0; i < NLIMBS; i++) out[i] &= ~isP;
+}
+
+/// 1 when a ≡ 0 (mod p), else 0.
+static inline u64 fe_is_zero(const fe a) {
+    fe c;
+    fe_contract(c, a);
+    u64 any = 0;
+    for (int i = 0; i < NLIMBS; i++) any |= c[i];
+    return ((any | (0 - any)) >> 63) ^ 1;
+}
+
+/// out = mask ? b : a (mask all ones or zero).
+static inline void fe_select(fe out, const fe a, const fe b, u64 mask) {
+    mask = value_barrier(mask);
+    for (int i = 0; i < NLIMBS; i++) out[i] = a[i] ^ ((a[i] ^ b[i]) & mask);
+}
+
+/// out = -a when negate is 1, a when 0.
+static inline void fe_negate_if(fe out, const fe a, u64 negate) {
+    fe zero = {0}, minus;
+    fe_sub(minus, zero, a);
+    fe_select(out, a, minus, 0 - negate);
+}
+
+/// Limbs of 64 bits (as the generic back end keeps P-521's elements: plain, below 2^521) to 58 bits.
+static void fe_from_words(fe out, const emrtd_limb w[9]) {
+    for (int i = 0; i < NLIMBS; i++) {
+        int bit = 58 * i, word = bit / 64, shift = bit % 64;
+        u64 v = w[word] >> shift;
+        if (shift > 6 && word + 1 < 9) v |= w[word + 1] << (64 - shift);
+        out[i] = v & (i == 8 ? M57 : M58);
+    }
+}
+
+/// The representative below p as nine 64-bit limbs.
+static void fe_to_words(emrtd_limb w[9], const fe a) {
+    fe c;
+    fe_contract(c, a);
+    for (int i = 0; i < 9; i++) w[i] = 0;
+    for (int i = 0; i < NLIMBS; i++) {
+        int bit = 58 * i, word = bit / 64, shift = bit % 64;
+        w[word] |= c[i] << shift;
+        if (shift > 6 && word + 1 < 9) w[word + 1] |= c[i] >> (64 - shift);
+    }
+}
+
+/// Enters the internal form from a caller's limbs: plain, or (`montgomery` = 1) in the generic
+/// back end's Montgomery form of debug builds, x·2^576 ≡ x·2^55, left by multiplying with 2^466 = 2^-55.
+static void fe_load(fe out, const emrtd_limb w[9], int montgomery) {
+    fe_from_words(out, w);
+    if (montgomery) {
+        fe rInverse = {0, 0, 0, 0, 0, 0, 0, 0, 4};
+        fe_mul(out, out, rInverse);
+    }
+}
+
+/// Leaves the internal form for the caller's (as fe_load).
+static void fe_store(emrtd_limb w[9], const fe a, int montgomery) {
+    fe t;
+    memcpy(t, a, sizeof(fe));
+    if (montgomery) {
+        fe r = {(u64)1 << 55, 0, 0, 0, 0, 0, 0, 0, 0};
+        fe_mul(t, t, r);
+    }
+    fe_to_words(w, t);
+}
+
+static void fe_sqr_n(fe out, const fe a, int n) {
+    fe_sqr(out, a);
+    for (int i = 1; i < n; i++) fe_sqr(out, out);
+}
+
+/// out = a^(p-2) = a^(2^521 - 3) (0 for 0): t_k = a^(2^k - 1) up to t_519, then t_519·4 + 1.
+static void fe_inv(fe out, const fe a) {
+    fe t2, t3, t4, t7, t8, t16, t32, t64, t128, t256, t;
+    fe_sqr(t, a);
+    fe_mul(t2, t, a);
+    fe_sqr(t, t2);
+    fe_mul(t3, t, a);
+    fe_sqr_n(t, t2, 2);
+    fe_mul(t4, t, t2);
+    fe_sqr_n(t, t4, 3);
+    fe_mul(t7, t, t3);
+    fe_sqr(t, t7);
+    fe_mul(t8, t, a);
+    fe_sqr_n(t, t8, 8);
+    fe_mul(t16, t, t8);
+    fe_sqr_n(t, t16, 16);
+    fe_mul(t32, t, t16);
+    fe_sqr_n(t, t32, 32);
+    fe_mul(t64, t, t32);
+    fe_sqr_n(t, t64, 64);
+    fe_mul(t128, t, t64);
+    fe_sqr_n(t, t128, 128);
+    fe_mul(t256, t, t128);
+    fe_sqr_n(t, t256, 256);
+    fe_mul(t, t, t256);  // t_512
+    fe_sqr_n(t, t, 7);
+    fe_mul(t, t, t7);  // t_519
+    fe_sqr_n(t, t, 2);
+    fe_mul(out, t, a);
+}
+
+// MARK: Points (EFD formulas for a = -3)
+
+/// dbl-2001-b; r may be q. Infinity and points of order 2 give Z = 0. Three carries in all: the bounds
+/// of each uncarried value are in the comments (carried inputs: limbs < 2^58.01, top < 2^57).
+static void point_double(point *r, const point *q) {
+    fe delta, gamma, beta, alpha, t, u;
+    fe_sqr(delta, q->z);
+    fe_sqr(gamma, q->y);
+    fe_mul(beta, q->x, gamma);
+    fe_sub_nc(t, q->x, delta, 2);  // < 2^60.3
+    fe_add_nc(u, q->x, delta);     // < 2^59.1
+    fe_scale_nc(t, t, 3);          // < 2^61.9; 2^61.9 · 2^59.1 · 17 < 2^128
+    fe_mul(alpha, t, u);
+    fe_add_nc(t, q->y, q->z);  // < 2^59.1
+    fe_sqr(t, t);
+    fe_sub_nc(t, t, gamma, 2);  // < 2^60.3
+    fe_sub_nc(t, t, delta, 2);  // < 2^61.2
+    fe_carry(t);
+    memcpy(r->z, t, sizeof(fe));
+    fe_scale_nc(u, beta, 8);  // < 2^61.1, top < 2^60
+    fe_sqr(t, alpha);
+    fe_sub_nc(t, t, u, 4);  // < 2^62.1
+    fe_carry(t);
+    memcpy(r->x, t, sizeof(fe));
+    fe_scale_nc(u, beta, 4);    // < 2^60.1
+    fe_sub_nc(u, u, r->x, 2);   // < 2^61.1
+    fe_mul(u, alpha, u);
+    fe_sqr(gamma, gamma);
+    fe_scale_nc(gamma, gamma, 8);  // < 2^61.1, top < 2^60
+    fe_sub_nc(u, u, gamma, 4);     // < 2^62.1
+    fe_carry(u);
+    memcpy(r->y, u, sizeof(fe));
+}
+
+/// add-2007-bl for p1 + p2, neither infinity; r may alias either. masks[0] = 1 when H = 0 (equal x),
+/// masks[1] = 1 when R = 0 (equal y): with both, p1 = p2 and the sum is not valid. masks may be NULL
+/// (the regular loops' middle windows, which never meet those cases: a public choice). Carries as
+/// point_double's (bounds in the comments).
+static void point_add(point *r, const point *p1, const point *p2, u64 masks[2]) {
+    fe z1z1, z2z2, u1, u2, s1, s2, h, i, j, rr, v, t;
+    point out;
+    fe_sqr(z1z1, p1->z);
+    fe_sqr(z2z2, p2->z);
+    fe_mul(u1, p1->x, z2z2);
+    fe_mul(u2, p2->x, z1z1);
+    fe_mul(s1, p1->y, p2->z);
+    fe_mul(s1, s1, z2z2);
+    fe_mul(s2, p2->y, p1->z);
+    fe_mul(s2, s2, z1z1);
+    fe_sub_nc(h, u2, u1, 2);   // < 2^60.3
+    fe_sub_nc(rr, s2, s1, 2);  // < 2^60.3
+    if (masks) {
+        masks[0] = fe_is_zero(h);
+        masks[1] = fe_is_zero(rr);
+    }
+    fe_add_nc(rr, rr, rr);  // < 2^61.3
+    fe_add_nc(i, h, h);     // < 2^61.3
+    fe_sqr(i, i);
+    fe_mul(j, h, i);
+    fe_mul(v, u1, i);
+    fe_sqr(out.x, rr);
+    fe_sub_nc(out.x, out.x, j, 2);  // < 2^60.3
+    fe_add_nc(t, v, v);             // < 2^59.1, top < 2^58
+    fe_sub_nc(out.x, out.x, t, 2);  // < 2^61.2
+    fe_carry(out.x);
+    fe_sub_nc(t, v, out.x, 2);  // < 2^60.3
+    fe_mul(t, rr, t);
+    fe_mul(s1, s1, j);
+    fe_add_nc(s1, s1, s1);         // < 2^59.1, top < 2^58
+    fe_sub_nc(out.y, t, s1, 2);    // < 2^60.3
+    fe_carry(out.y);
+    fe_add_nc(t, p1->z, p2->z);  // < 2^59.1
+    fe_sqr(t, t);
+    fe_sub_nc(t, t, z1z1, 2);
+    fe_sub_nc(t, t, z2z2, 2);  // < 2^61.2
+    fe_mul(out.z, t, h);
+    *r = out;
+}
+
+/// madd-2007-bl for p1 (not infinity) + (x2, y2) (carried); masks as point_add.
+static void point_add_affine(point *r, const point *p1, const fe x2, const fe y2, u64 masks[2]) {
+    fe z1z1, u2, s2, h, hh, i, j, rr, v, t;
+    point out;
+    fe_sqr(z1z1, p1->z);
+    fe_mul(u2, x2, z1z1);
+    fe_mul(s2, y2, p1->z);
+    fe_mul(s2, s2, z1z1);
+    fe_sub_nc(h, u2, p1->x, 2);   // < 2^60.3
+    fe_sub_nc(rr, s2, p1->y, 2);  // < 2^60.3
+    if (masks) {
+        masks[0] = fe_is_zero(h);
+        masks[1] = fe_is_zero(rr);
+    }
+    fe_add_nc(rr, rr, rr);  // < 2^61.3
+    fe_sqr(hh, h);
+    fe_scale_nc(i, hh, 4);  // < 2^60.1
+    fe_mul(j, h, i);
+    fe_mul(v, p1->x, i);
+    fe_sqr(out.x, rr);
+    fe_sub_nc(out.x, out.x, j, 2);
+    fe_add_nc(t, v, v);
+    fe_sub_nc(out.x, out.x, t, 2);  // < 2^61.2
+    fe_carry(out.x);
+    fe_sub_nc(t, v, out.x, 2);
+    fe_mul(t, rr, t);
+    fe_mul(s2, p1->y, j);
+    fe_add_nc(s2, s2, s2);
+    fe_sub_nc(out.y, t, s2, 2);
+    fe_carry(out.y);
+    fe_add_nc(t, p1->z, h);  // < 2^60.5
+    fe_sqr(t, t);
+    fe_sub_nc(t, t, z1z1, 2);
+    fe_sub_nc(out.z, t, hh, 2);  // < 2^61.2
+    fe_carry(out.z);
+    *r = out;
+}
+
+static void point_select(point *out, const point *a, const point *b, u64 mask) {
+    fe_select(out->x, a->x, b->x, mask);
+    fe_select(out->y, a->y, b->y, mask);
+    fe_select(out->z, a->z, b->z, mask);
+}
+
+/// p1 + p2 for every input without branching: p1 = p2 doubles, p1 = -p2 gives infinity (Z = 0),
+/// p1 = infinity gives p2 (p2 is never infinity).
+static void point_add_complete(point *r, const point *p1, const point *p2) {
+    u64 p1Infinity = fe_is_zero(p1->z);
+    u64 masks[2];
+    point sum, doubled, second = *p2;
+    point_add(&sum, p1, &second, masks);
+    point_double(&doubled, &second);
+    point_select(&sum, &sum, &doubled, 0 - (masks[0] & masks[1] & (p1Infinity ^ 1)));
+    point_select(r, &sum, &second, 0 - p1Infinity);
+}
+
+static void point_lift(point *r, const fe x, const fe y) {
+    memcpy(r->x, x, sizeof(fe));
+    memcpy(r->y, y, sizeof(fe));
+    memset(r->z, 0, sizeof(fe));
+    r->z[0] = 1;
+}
+
+/// Writes the affine (x, y) of q, Z ≠ 0, as 18 64-bit limbs.
+static void point_store_affine(emrtd_limb out[18], const point *q, int montgomery) {
+    fe zi, zi2, t;
+    fe_inv(zi, q->z);
+    fe_sqr(zi2, zi);
+    fe_mul(t, q->x, zi2);
+    fe_store(out, t, montgomery);
+    fe_mul(zi2, zi2, zi);
+    fe_mul(t, q->y, zi2);
+    fe_store(out + 9, t, montgomery);
+}
+
+/// out = entry `index` of `count` entries of `limbs` limbs: every entry read and masked.
+static void select_entry(u64 *out, const u64 *table, int count, int limbs, u64 index) {
+    for (int l = 0; l < limbs; l++) out[l] = 0;
+    for (int e = 0; e < count; e++) {
+        u64 mask = value_barrier(0 - ((((u64)e ^ index) - 1) >> 63));
+        const u64 *entry = table + (long)e * limbs;
+        for (int l = 0; l < limbs; l++) out[l] |= entry[l] & mask;
+    }
+}
+
+/// The table index ((|d| - 1)/2) and sign bit of an odd regular digit, without branching.
+static inline u64 digit_index(long d, u64 *sign) {
+    long s = d >> 63;
+    *sign = (u64)s & 1;
+    return (u64)(((d ^ s) - s) - 1) >> 1;
+}
+
+// MARK: Exported
+
+void emrtd_p521_mul_words(emrtd_limb r[9], const emrtd_limb a[9], const emrtd_limb b[9]) {
+    fe x, y;
+    fe_from_words(x, a);
+    fe_from_words(y, b);
+    fe_mul(x, x, y);
+    fe_to_words(r, x);
+}
+
+void emrtd_p521_sqr_words(emrtd_limb r[9], const emrtd_limb a[9]) {
+    fe x;
+    fe_from_words(x, a);
+    fe_sqr(x, x);
+    fe_to_words(r, x);
+}
+
+void emrtd_p521_inv_words(emrtd_limb r[9], const emrtd_limb a[9]) {
+    fe x;
+    fe_from_words(x, a);
+    fe_inv(x, x);
+    fe_to_words(r, x);
+}
+
+void emrtd_p521_sub_words(emrtd_limb r[9], const emrtd_limb a[9], const emrtd_limb b[9]) {
+    fe x, y;
+    fe_from_words(x, a);
+    fe_from_words(y, b);
+    fe_sub(x, x, y);
+    fe_to_words(r, x);
+}
+
+_Static_assert(sizeof(point) == EMRTD_P521_POINT_LIMBS * sizeof(emrtd_limb), "27 limbs per point");
+
+void emrtd_p521_point_lift(emrtd_limb q[27], const emrtd_limb xy[18], int negate, int montgomery) {
+    point *p = (point *)q;
+    fe x, y;
+    fe_load(x, xy, montgomery);
+    fe_load(y, xy + 9, montgomery);
+    fe_negate_if(y, y, (u64)(negate & 1));
+    point_lift(p, x, y);
+}
+
+void emrtd_p521_point_double(emrtd_limb q[27], int count) {
+    point *p = (point *)q;
+    for (int i = 0; i < count; i++) point_double(p, p);
+}
+
+void emrtd_p521_point_add_affine(emrtd_limb q[27], const emrtd_limb xy[18], int negate, emrtd_limb masks[2],
+                                 int montgomery) {
+    fe x, y;
+    fe_load(x, xy, montgomery);
+    fe_load(y, xy + 9, montgomery);
+    fe_negate_if(y, y, (u64)(negate & 1));
+    u64 m[2];
+    point_add_affine((point *)q, (const point *)q, x, y, m);
+    masks[0] = m[0];
+    masks[1] = m[1];
+}
+
+int emrtd_p521_point_is_infinity(const emrtd_limb q[27]) { return (int)fe_is_zero(((const point *)q)->z); }
+
+int emrtd_p521_point_to_affine(emrtd_limb out[18], const emrtd_limb q[27], int montgomery) {
+    const point *p = (const point *)q;
+    if (fe_is_zero(p->z)) return 0;
+    point_store_affine(out, p, montgomery);
+    return 1;
+}
+
+int emrtd_p521_point_has_x(const emrtd_limb q[27], const emrtd_limb x[9], int montgomery) {
+    const point *p = (const point *)q;
+    fe c, z2;
+    fe_load(c, x, montgomery);
+    fe_sqr(z2, p->z);
+    fe_mul(c, c, z2);
+    fe_sub(c, c, p->x);
+    return (int)(fe_is_zero(c) & (fe_is_zero(p->z) ^ 1));
+}
+
+void emrtd_p521_odd_multiples(emrtd_limb *out, const emrtd_limb point_xy[18], int count, emrtd_limb *scratch,
+                              int montgomery) {
+    point *jacobian = (point *)scratch;
+    fe *prefix = (fe *)(scratch + (long)count * EMRTD_P521_POINT_LIMBS);
+    fe x, y;
+    fe_load(x, point_xy, montgomery);
+    fe_load(y, point_xy + 9, montgomery);
+    point_lift(&jacobian[0], x, y);
+    point twice;
+    point_double(&twice, &jacobian[0]);
+    u64 masks[2];
+    // (2i+1)P = (2i-1)P + 2P is never exceptional for a point of prime order above 2·count.
+    for (int i = 1; i < count; i++) point_add(&jacobian[i], &jacobian[i - 1], &twice, masks);
+    memcpy(prefix[0], jacobian[0].z, sizeof(fe));
+    for (int i = 1; i < count; i++) fe_mul(prefix[i], prefix[i - 1], jacobian[i].z);
+    fe inverse, zi, zi2, t;
+    fe_inv(inverse, prefix[count - 1]);
+    for (int i = count - 1; i >= 0; i--) {
+        if (i > 0) {
+            fe_mul(zi, inverse, prefix[i - 1]);
+            fe_mul(inverse, inverse, jacobian[i].z);
+        } else {
+            memcpy(zi, inverse, sizeof(fe));
+        }
+        fe_sqr(zi2, zi);
+        fe_mul(t, jacobian[i].x, zi2);
+        fe_store(out + (long)i * 18, t, montgomery);
+        fe_mul(zi2, zi2, zi);
+        fe_mul(t, jacobian[i].y, zi2);
+        fe_store(out + (long)i * 18 + 9, t, montgomery);
+    }
+}
+
+int emrtd_p521_multiply_secret(emrtd_limb out[18], const emrtd_limb point_xy[18], const long *digits, int windows,
+                               int width, int negated, int montgomery) {
+    enum { maxEntries = 1 << (EMRTD_P521_MAX_WIDTH - 1) };
+    int entries = 1 << (width - 1);
+    point table[maxEntries], twice, q, entry;
+    u64 sign;
+    fe x, y;
+    fe_load(x, point_xy, montgomery);
+    fe_load(y, point_xy + 9, montgomery);
+    point_lift(&table[0], x, y);
+    point_double(&twice, &table[0]);
+    for (int i = 1; i < entries; i++) point_add(&table[i], &table[i - 1], &twice, NULL);
+    u64 index = digit_index(digits[windows - 1], &sign);
+    select_entry((u64 *)&q, (const u64 *)table, entries, EMRTD_P521_POINT_LIMBS, index);
+    for (int w = windows - 2; w >= 0; w--) {
+        for (int i = 0; i < width; i++) point_double(&q, &q);
+        index = digit_index(digits[w], &sign);
+        select_entry((u64 *)&entry, (const u64 *)table, entries, EMRTD_P521_POINT_LIMBS, index);
+        fe_negate_if(entry.y, entry.y, sign);
+        if (w == 0) {
+            point_add_complete(&q, &q, &entry);
+        } else {
+            point_add(&q, &q, &entry, NULL);
+        }
+    }
+    fe_negate_if(q.y, q.y, (u64)(negated & 1));
+    int finite = emrtd_p521_point_to_affine(out, (const emrtd_limb *)&q, montgomery);
+    memset(table, 0, sizeof(table));
+    memset(&q, 0, sizeof(q));
+    memset(&entry, 0, sizeof(entry));
+    return finite;
+}
+
+int emrtd_p521_multiply_fixed(emrtd_limb out[18], const emrtd_limb *table, const long *digits, int windows,
+                              int width, int order_bits, int negated, int montgomery) {
+    int entries = 1 << (width - 1);
+    point q, lifted;
+    u64 sign;
+    emrtd_limb chosen[18];
+    fe x, y;
+    for (int w = 0; w < windows; w++) {
+        u64 index = digit_index(digits[w], &sign);
+        select_entry(chosen, table + (long)w * entries * 18, entries, 18, index);
+        fe_load(x, chosen, montgomery);
+        fe_load(y, chosen + 9, montgomery);
+        fe_negate_if(y, y, sign);
+        if (w == 0) {
+            point_lift(&q, x, y);
+        } else if (width * (w + 1) >= order_bits - 1) {
+            // Only the top windows can meet the exceptional cases (partial sums reach the order).
+            point_lift(&lifted, x, y);
+            point_add_complete(&q, &q, &lifted);
+        } else {
+            point_add_affine(&q, &q, x, y, NULL);
+        }
+    }
+    fe_negate_if(q.y, q.y, (u64)(negated & 1));
+    int finite = emrtd_p521_point_to_affine(out, (const emrtd_limb *)&q, montgomery);
+    memset(&q, 0, sizeof(q));
+    memset(chosen, 0, sizeof(chosen));
+    return finite;
+}
