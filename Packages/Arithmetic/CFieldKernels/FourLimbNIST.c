@@ -804,6 +804,105 @@ ALWAYS_INLINE void fixed_windows(u64 q[12], const u64 *table, const long *digits
     }
 }
 
+/// q1 + q2 for every q1 without branching (q2 never infinity): the sum, or q2 doubled when q1 = q2
+/// (H = R = 0), or q2 when q1 is infinity; q1 = -q2 gives Z = 0. In place on q1.
+ALWAYS_INLINE void point_add_complete(u64 q1[12], const u64 q2[12], int prime, int adx) {
+    u64 sum[12], doubled[12], masks[2];
+    point_add(sum, q1, q2, masks, prime, adx);
+    for (int limb = 0; limb < 12; limb++) doubled[limb] = q2[limb];
+    point_double(doubled, prime, adx);
+    u64 infinity = is_zero(q1 + 8);
+    u64 useDoubled = (u64)0 - (masks[0] & masks[1] & (infinity ^ 1));
+    u64 useSecond = (u64)0 - infinity;
+    // Barriers: the compiler must not turn the masked choices into branches.
+    __asm__("" : "+r"(useDoubled), "+r"(useSecond));
+    for (int limb = 0; limb < 12; limb++) {
+        u64 value = sum[limb] ^ ((sum[limb] ^ doubled[limb]) & useDoubled);
+        q1[limb] = value ^ ((value ^ q2[limb]) & useSecond);
+    }
+}
+
+/// The secret-scalar windows of a variable base: q = T[(|d_top| - 1)/2], then for every lower window
+/// q = 2^width·q ± T[(|d_i| - 1)/2] (`entries` Jacobian odd multiples, 12 limbs each), the last
+/// addition complete: the whole ladder in one call (a Swift call per doubling run, entry and
+/// addition cost about 4 % of a multiplication). Regular like fixed_windows.
+ALWAYS_INLINE void secret_windows(u64 q[12], const u64 *table, const long *digits, int windows, int width,
+                                  int entries, int prime, int adx) {
+    static const u64 zero[4] = {0, 0, 0, 0};
+    u64 entry[12], negated[4];
+    emrtd_select_entry(q, table, entries, 12, (int)((digits[windows - 1] - 1) / 2));
+    for (int index = windows - 2; index >= 0; index--) {
+        for (int k = 0; k < width; k++) point_double(q, prime, adx);
+        long digit = digits[index];
+        u64 sign = (u64)0 - ((u64)digit >> 63);
+        // A barrier: the compiler must not turn the masked choice below into a branch.
+        __asm__("" : "+r"(sign));
+        long magnitude = (digit ^ (digit >> 63)) - (digit >> 63);
+        emrtd_select_entry(entry, table, entries, 12, (int)((magnitude - 1) / 2));
+        fsub(negated, zero, entry + 4, prime);
+        for (int limb = 0; limb < 4; limb++) entry[4 + limb] ^= (entry[4 + limb] ^ negated[limb]) & sign;
+        if (index > 0) {
+            u64 masks[2];
+            point_add(q, q, entry, masks, prime, adx);
+        } else {
+            point_add_complete(q, entry, prime, adx);
+        }
+    }
+    for (int limb = 0; limb < 12; limb++) entry[limb] = 0;
+}
+
+/// Σ kᵢ·Pᵢ for public scalars, variable time: the wNAF loop of every term (digits of term t at
+/// digits + Σ_{u<t} lengths[u], most significant last; tables[t] its affine odd multiples, 8 limbs
+/// each) sharing one doubling chain, in one call (a Swift call per doubling run and addition cost
+/// about 4 % of a multiplication). Returns 0 for infinity, else 1 with q Jacobian.
+ALWAYS_INLINE int public_terms(u64 q[12], const signed char *digits, const int *lengths, const u64 *const *tables,
+                               int count, int prime, int adx) {
+    static const u64 zero[4] = {0, 0, 0, 0};
+    int infinity = 1, pending = 0, length = 0;
+    for (int term = 0; term < count; term++)
+        if (lengths[term] > length) length = lengths[term];
+    for (int position = length - 1; position >= 0; position--) {
+        if (!infinity) pending++;
+        const signed char *termDigits = digits;
+        for (int term = 0; term < count; term++) {
+            int termLength = lengths[term];
+            int digit = position < termLength ? termDigits[position] : 0;
+            termDigits += termLength;
+            if (digit == 0) continue;
+            for (; pending > 0; pending--) point_double(q, prime, adx);
+            const u64 *entry = tables[term] + (long)(((digit < 0 ? -digit : digit) - 1) / 2) * 8;
+            u64 xy[8];
+            copy4(xy, entry);
+            if (digit < 0) {
+                fsub(xy + 4, zero, entry + 4, prime);
+            } else {
+                copy4(xy + 4, entry + 4);
+            }
+            if (infinity) {
+                copy4(q, xy);
+                copy4(q + 4, xy + 4);
+                copy4(q + 8, kOne[prime]);
+                infinity = 0;
+                continue;
+            }
+            u64 sum[12], masks[2];
+            point_add_affine(sum, q, xy, masks, prime, adx);
+            if (masks[0]) {
+                if (masks[1]) {
+                    point_double(q, prime, adx);
+                } else {
+                    infinity = 1;
+                }
+            } else {
+                for (int limb = 0; limb < 12; limb++) q[limb] = sum[limb];
+            }
+        }
+    }
+    if (infinity) return 0;
+    for (; pending > 0; pending--) point_double(q, prime, adx);
+    return (int)(is_zero(q + 8) ^ 1);
+}
+
 // One instantiation per prime and kernel. The MULX/ADX one carries the target attribute, so the
 // compiler may use BMI2 in the C parts too; it runs only when CPUID reports both extensions.
 #define INSTANTIATE(name, prime, adx, attributes)                                                   \
@@ -824,6 +923,14 @@ ALWAYS_INLINE void fixed_windows(u64 q[12], const u64 *table, const long *digits
     attributes static void name##_fixed_windows(u64 q[12], const u64 *table, const long *digits, int from, int to, \
                                                  int complete_from, int entries) {                  \
         fixed_windows(q, table, digits, from, to, complete_from, entries, prime, adx);              \
+    }                                                                                               \
+    attributes static void name##_secret_windows(u64 q[12], const u64 *table, const long *digits, int windows, \
+                                                  int width, int entries) {                         \
+        secret_windows(q, table, digits, windows, width, entries, prime, adx);                      \
+    }                                                                                               \
+    attributes static int name##_public_terms(u64 q[12], const signed char *digits, const int *lengths, \
+                                              const u64 *const *tables, int count) {                \
+        return public_terms(q, digits, lengths, tables, count, prime, adx);                         \
     }
 
 INSTANTIATE(p256_portable, PRIME_P256, 0, )
@@ -900,8 +1007,15 @@ int emrtd_field_select_kernel(int adx) {
     } else {                                                                                        \
         prime##_portable_##operation(__VA_ARGS__);                                                  \
     }
+#define RETURN_DISPATCH(prime, operation, ...)                                                      \
+    if (__atomic_load_n(&use_adx, __ATOMIC_RELAXED)) {                                              \
+        return prime##_adx_##operation(__VA_ARGS__);                                                \
+    } else {                                                                                        \
+        return prime##_portable_##operation(__VA_ARGS__);                                           \
+    }
 #else
 #define DISPATCH(prime, operation, ...) prime##_portable_##operation(__VA_ARGS__);
+#define RETURN_DISPATCH(prime, operation, ...) return prime##_portable_##operation(__VA_ARGS__);
 #endif
 
 #define PUBLIC_FUNCTIONS(prime)                                                                     \
@@ -918,6 +1032,14 @@ int emrtd_field_select_kernel(int adx) {
     void emrtd_##prime##_fixed_windows(u64 q[12], const u64 *table, const long *digits, int from, int to, \
                                        int complete_from, int entries) {                            \
         DISPATCH(prime, fixed_windows, q, table, digits, from, to, complete_from, entries)         \
+    }                                                                                               \
+    void emrtd_##prime##_secret_windows(u64 q[12], const u64 *table, const long *digits, int windows, int width, \
+                                        int entries) {                                              \
+        DISPATCH(prime, secret_windows, q, table, digits, windows, width, entries)                  \
+    }                                                                                               \
+    int emrtd_##prime##_public_terms(u64 q[12], const signed char *digits, const int *lengths,       \
+                                     const u64 *const *tables, int count) {                         \
+        RETURN_DISPATCH(prime, public_terms, q, digits, lengths, tables, count)                     \
     }
 
 PUBLIC_FUNCTIONS(p256)

@@ -41,6 +41,16 @@ void emrtd_p256_point_add_affine(emrtd_limb r[12], const emrtd_limb q1[12], cons
 /// exceptional cases. Regular: every entry of a window is read, the sign is applied with masks.
 void emrtd_p256_fixed_windows(emrtd_limb q[12], const emrtd_limb *table, const long *digits, int from, int to,
                               int complete_from, int entries);
+/// q = Σ ±2^(width·i)·T[(|d_i| - 1)/2] over the windows i < `windows` of a secret scalar's regular
+/// recoding (d_i = digits[i] odd), T the `entries` Jacobian odd multiples P, 3P, … of the base (12
+/// limbs each): doublings, masked reads of every entry, masked signs, the last addition complete.
+void emrtd_p256_secret_windows(emrtd_limb q[12], const emrtd_limb *table, const long *digits, int windows, int width,
+                               int entries);
+/// q = Σ kᵢ·Pᵢ for public scalars (variable time): `count` terms, term t's wNAF digits (least
+/// significant first) at digits + lengths[0] + … + lengths[t-1], tables[t] its affine odd multiples P,
+/// 3P, … (8 limbs each), one doubling chain. Returns 0 when the sum is infinity, else 1.
+int emrtd_p256_public_terms(emrtd_limb q[12], const signed char *digits, const int *lengths,
+                            const emrtd_limb *const *tables, int count);
 
 void emrtd_p224_mul(emrtd_limb r[4], const emrtd_limb a[4], const emrtd_limb b[4]);
 void emrtd_p224_sqr(emrtd_limb r[4], const emrtd_limb a[4]);
@@ -50,6 +60,10 @@ void emrtd_p224_point_add(emrtd_limb r[12], const emrtd_limb q1[12], const emrtd
 void emrtd_p224_point_add_affine(emrtd_limb r[12], const emrtd_limb q1[12], const emrtd_limb xy2[8], emrtd_limb masks[2]);
 void emrtd_p224_fixed_windows(emrtd_limb q[12], const emrtd_limb *table, const long *digits, int from, int to,
                               int complete_from, int entries);
+void emrtd_p224_secret_windows(emrtd_limb q[12], const emrtd_limb *table, const long *digits, int windows, int width,
+                               int entries);
+int emrtd_p224_public_terms(emrtd_limb q[12], const signed char *digits, const int *lengths,
+                            const emrtd_limb *const *tables, int count);
 
 /// out = entry `index` of `count` entries of `limbs` limbs each (8: an affine point, 12: a Jacobian
 /// one), every entry read and masked: the memory addresses do not depend on the secret index.

@@ -106,14 +106,23 @@ struct CFourLimbKernels {
     let double: @convention(c) (UnsafeMutablePointer<Limb>?, Int32) -> Void
     /// add-2007-bl, writing the masks H = 0 and R = 0.
     let add: PointSum
-    /// madd-2007-bl (second point affine), writing the same masks.
-    let addAffine: PointSum
     /// q += the fixed-base table's entries for the digits of windows from..<to, complete additions
     /// from a window on (`emrtd_p256_fixed_windows`).
     let fixedWindows:
         @convention(c) (
             UnsafeMutablePointer<Limb>?, UnsafePointer<Limb>?, UnsafePointer<Int>?, Int32, Int32, Int32, Int32
         ) -> Void
+    /// The secret-scalar windows over a Jacobian table of odd multiples, doublings included
+    /// (`emrtd_p256_secret_windows`).
+    let secretWindows:
+        @convention(c) (UnsafeMutablePointer<Limb>?, UnsafePointer<Limb>?, UnsafePointer<Int>?, Int32, Int32, Int32) ->
+            Void
+    /// Σ kᵢ·Pᵢ for public wNAF digits, one doubling chain, 0 for infinity (`emrtd_p256_public_terms`).
+    let publicTerms:
+        @convention(c) (
+            UnsafeMutablePointer<Limb>?, UnsafePointer<Int8>?, UnsafePointer<Int32>?,
+            UnsafePointer<UnsafePointer<Limb>?>?, Int32
+        ) -> Int32
 }
 
 /// Field arithmetic of the four-limb primes outside the point formulas (normalisation, tables, signs,
@@ -185,8 +194,9 @@ enum P256Prime: FourLimbPrime {
     static var kernels: CFourLimbKernels {
         CFourLimbKernels(
             multiply: emrtd_p256_mul, square: emrtd_p256_sqr, invert: emrtd_p256_inv, double: emrtd_p256_point_double,
-            add: emrtd_p256_point_add, addAffine: emrtd_p256_point_add_affine,
-            fixedWindows: emrtd_p256_fixed_windows)
+            add: emrtd_p256_point_add,
+            fixedWindows: emrtd_p256_fixed_windows, secretWindows: emrtd_p256_secret_windows,
+            publicTerms: emrtd_p256_public_terms)
     }
 }
 
@@ -204,8 +214,9 @@ enum P224Prime: FourLimbPrime {
     static var kernels: CFourLimbKernels {
         CFourLimbKernels(
             multiply: emrtd_p224_mul, square: emrtd_p224_sqr, invert: emrtd_p224_inv, double: emrtd_p224_point_double,
-            add: emrtd_p224_point_add, addAffine: emrtd_p224_point_add_affine,
-            fixedWindows: emrtd_p224_fixed_windows)
+            add: emrtd_p224_point_add,
+            fixedWindows: emrtd_p224_fixed_windows, secretWindows: emrtd_p224_secret_windows,
+            publicTerms: emrtd_p224_public_terms)
     }
 }
 
@@ -303,15 +314,6 @@ enum FourLimbNISTKernels<Prime: FourLimbPrime> {
         return second.withLimbs { sum(q1, $0, Prime.kernels.add) }
     }
 
-    /// madd-2007-bl for q1 (Jacobian, not infinity) + (x2, y2) affine.
-    @inline(__always)
-    static func mixedAdd(_ q1: JacobianPoint4, _ x2: FieldElement4, _ y2: FieldElement4) -> (
-        sum: JacobianPoint4, hZero: Limb, rZero: Limb
-    ) {
-        var affine = JacobianPoint4(x: x2, y: y2, z: .zero)
-        return affine.withLimbs { sum(q1, $0, Prime.kernels.addAffine) }
-    }
-
     /// q1 + the point at `other` by one of the C additions, with its masks.
     @inline(__always)
     private static func sum(
@@ -332,17 +334,6 @@ enum FourLimbNISTKernels<Prime: FourLimbPrime> {
     @inline(__always)
     static func lift(_ x: FieldElement4, _ y: FieldElement4) -> JacobianPoint4 {
         JacobianPoint4(x: x, y: y, z: Prime.one)
-    }
-
-    /// q1 + q2 for every input without branching: q1 = q2 doubles, q1 = -q2 gives infinity, q1 =
-    /// infinity gives q2 (q2 is never infinity).
-    @inline(__always)
-    static func completeAdd(_ q1: JacobianPoint4, _ q2: JacobianPoint4) -> JacobianPoint4 {
-        let q1Infinity = q1.z.isZeroMask
-        let (sum, hZero, rZero) = add(q1, q2)
-        let doubled = double(q2)
-        return sum.selecting(doubled, mask: 0 &- (hZero & rZero & (q1Infinity ^ 1))).selecting(
-            q2, mask: 0 &- q1Infinity)
     }
 
     /// Writes the affine form of q (not infinity) to r.
@@ -394,44 +385,16 @@ enum FourLimbNISTKernels<Prime: FourLimbPrime> {
         return affine
     }
 
-    /// Σ kᵢ·Pᵢ in Jacobian form, nil for infinity.
-    /// The doublings between two non-zero digits run in one call of the C kernel (a call per bit cost
-    /// about 7 % of a multiplication).
+    /// Σ kᵢ·Pᵢ in Jacobian form, nil for infinity: the whole wNAF loop in one C call (a Swift call per
+    /// doubling run and addition cost about 4 % of a multiplication), the digits of all terms
+    /// concatenated.
     static func accumulatePublic(_ terms: [ScalarMultiplier.Term]) -> JacobianPoint4? {
-        var q = JacobianPoint4(x: Prime.one, y: Prime.one, z: .zero)
-        var isInfinity = true
-        var pendingDoublings = 0
-        let length = terms.map(\.digits.count).max() ?? 0
-        for position in stride(from: length - 1, through: 0, by: -1) {
-            if !isInfinity { pendingDoublings += 1 }
-            for term in terms where position < term.digits.count {
-                let digit = Int(term.digits[position])
-                guard digit != 0 else { continue }
-                if pendingDoublings > 0 {
-                    q = Self.doubled(q, times: pendingDoublings)
-                    pendingDoublings = 0
-                }
-                let entry = term.table + ((abs(digit) - 1) / 2) * 8
-                let x = FieldElement4(entry)
-                var y = FieldElement4(entry + 4)
-                if digit < 0 { y = F.subtract(.zero, y) }
-                if isInfinity {
-                    q = Self.lift(x, y)
-                    isInfinity = false
-                    continue
-                }
-                let (sum, hZero, rZero) = Self.mixedAdd(q, x, y)
-                if hZero == 1 {
-                    if rZero == 1 { q = Self.double(q) } else { isInfinity = true }
-                } else {
-                    q = sum
-                }
-            }
-        }
-        if isInfinity { return nil }
-        if pendingDoublings > 0 { q = Self.doubled(q, times: pendingDoublings) }
-        if q.z.isZeroMask == 1 { return nil }
-        return q
+        let digits = terms.flatMap(\.digits)
+        let lengths = terms.map { Int32($0.digits.count) }
+        let tables: [UnsafePointer<Limb>?] = terms.map(\.table)
+        var q = JacobianPoint4(x: .zero, y: .zero, z: .zero)
+        let finite = q.withLimbs { Prime.kernels.publicTerms($0, digits, lengths, tables, Int32(terms.count)) }
+        return finite == 0 ? nil : q
     }
 
     static func multiplyPublic(_ r: Limbs, terms: [ScalarMultiplier.Term]) -> Bool {
@@ -475,16 +438,13 @@ enum FourLimbNISTKernels<Prime: FourLimbPrime> {
             multiple.y.store(entry + 4)
             multiple.z.store(entry + 8)
         }
-        let top = Self.secretEntry(table.pointer, count: entries, stride: 12, index: (digits[windows - 1] - 1) / 2)
-        var q = JacobianPoint4(x: top.0, y: top.1, z: top.2)
-        for index in stride(from: windows - 2, through: 0, by: -1) {
-            q = Self.doubled(q, times: width)
-            let digit = digits[index]
-            let sign = Limb(truncatingIfNeeded: digit >> 63) & 1
-            let magnitude = (digit ^ (digit >> 63)) - (digit >> 63)
-            let chosen = Self.secretEntry(table.pointer, count: entries, stride: 12, index: (magnitude - 1) / 2)
-            let entry = JacobianPoint4(x: chosen.0, y: F.conditionallyNegate(chosen.1, condition: sign), z: chosen.2)
-            q = index == 0 ? Self.completeAdd(q, entry) : Self.add(q, entry).sum
+        // The windows run in one C call: doublings, masked reads, signs, the last addition complete.
+        var q = JacobianPoint4(x: .zero, y: .zero, z: .zero)
+        digits.withUnsafeBufferPointer { digitBuffer in
+            q.withLimbs {
+                Prime.kernels.secretWindows(
+                    $0, table.pointer, digitBuffer.baseAddress, Int32(windows), Int32(width), Int32(entries))
+            }
         }
         q.y = F.conditionallyNegate(q.y, condition: negated)
         if q.z.isZeroMask == 1 { return false }
