@@ -825,14 +825,16 @@ ALWAYS_INLINE void point_add_complete(u64 q1[12], const u64 q2[12], int prime, i
 /// The secret-scalar windows of a variable base: q = T[(|d_top| - 1)/2], then for every lower window
 /// q = 2^width·q ± T[(|d_i| - 1)/2] (`entries` Jacobian odd multiples, 12 limbs each), the last
 /// addition complete: the whole ladder in one call (a Swift call per doubling run, entry and
-/// addition cost about 4 % of a multiplication). Regular like fixed_windows.
+/// addition cost about 4 % of a multiplication). Regular like fixed_windows. The doubling run and the
+/// addition are calls (`doubling`, `addition`): inlined, P-224's loop ran at 0.8× OpenSSL.
 ALWAYS_INLINE void secret_windows(u64 q[12], const u64 *table, const long *digits, int windows, int width,
-                                  int entries, int prime, int adx) {
+                                  int entries, int prime, int adx, void (*doubling)(u64[12], int),
+                                  void (*addition)(u64[12], const u64[12], const u64[12], u64[2])) {
     static const u64 zero[4] = {0, 0, 0, 0};
     u64 entry[12], negated[4];
     emrtd_select_entry(q, table, entries, 12, (int)((digits[windows - 1] - 1) / 2));
     for (int index = windows - 2; index >= 0; index--) {
-        for (int k = 0; k < width; k++) point_double(q, prime, adx);
+        doubling(q, width);
         long digit = digits[index];
         u64 sign = (u64)0 - ((u64)digit >> 63);
         // A barrier: the compiler must not turn the masked choice below into a branch.
@@ -843,7 +845,7 @@ ALWAYS_INLINE void secret_windows(u64 q[12], const u64 *table, const long *digit
         for (int limb = 0; limb < 4; limb++) entry[4 + limb] ^= (entry[4 + limb] ^ negated[limb]) & sign;
         if (index > 0) {
             u64 masks[2];
-            point_add(q, q, entry, masks, prime, adx);
+            addition(q, q, entry, masks);
         } else {
             point_add_complete(q, entry, prime, adx);
         }
@@ -911,10 +913,10 @@ ALWAYS_INLINE int public_terms(u64 q[12], const signed char *digits, const int *
     }                                                                                               \
     attributes static void name##_sqr(u64 r[4], const u64 a[4]) { fsqr(r, a, prime, adx); }        \
     attributes static void name##_inv(u64 r[4], const u64 a[4]) { finv(r, a, prime, adx); }        \
-    attributes static void name##_double(u64 q[12], int count) {                                    \
+    attributes __attribute__((noinline)) static void name##_double(u64 q[12], int count) {                                    \
         for (int k = 0; k < count; k++) point_double(q, prime, adx);                                \
     }                                                                                               \
-    attributes static void name##_add(u64 r[12], const u64 q1[12], const u64 q2[12], u64 m[2]) {    \
+    attributes __attribute__((noinline)) static void name##_add(u64 r[12], const u64 q1[12], const u64 q2[12], u64 m[2]) {    \
         point_add(r, q1, q2, m, prime, adx);                                                        \
     }                                                                                               \
     attributes static void name##_add_affine(u64 r[12], const u64 q1[12], const u64 xy2[8], u64 m[2]) { \
@@ -926,7 +928,7 @@ ALWAYS_INLINE int public_terms(u64 q[12], const signed char *digits, const int *
     }                                                                                               \
     attributes static void name##_secret_windows(u64 q[12], const u64 *table, const long *digits, int windows, \
                                                   int width, int entries) {                         \
-        secret_windows(q, table, digits, windows, width, entries, prime, adx);                      \
+        secret_windows(q, table, digits, windows, width, entries, prime, adx, name##_double, name##_add);                      \
     }                                                                                               \
     attributes static int name##_public_terms(u64 q[12], const signed char *digits, const int *lengths, \
                                               const u64 *const *tables, int count) {                \
