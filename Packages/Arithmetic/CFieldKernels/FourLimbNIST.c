@@ -919,9 +919,6 @@ ALWAYS_INLINE int public_terms(u64 q[12], const signed char *digits, const int *
     attributes __attribute__((noinline)) static void name##_add(u64 r[12], const u64 q1[12], const u64 q2[12], u64 m[2]) {    \
         point_add(r, q1, q2, m, prime, adx);                                                        \
     }                                                                                               \
-    attributes static void name##_add_affine(u64 r[12], const u64 q1[12], const u64 xy2[8], u64 m[2]) { \
-        point_add_affine(r, q1, xy2, m, prime, adx);                                                \
-    } \
     attributes static void name##_fixed_windows(u64 q[12], const u64 *table, const long *digits, int from, int to, \
                                                  int complete_from, int entries) {                  \
         fixed_windows(q, table, digits, from, to, complete_from, entries, prime, adx);              \
@@ -1028,9 +1025,6 @@ int emrtd_field_select_kernel(int adx) {
     void emrtd_##prime##_point_add(u64 r[12], const u64 q1[12], const u64 q2[12], u64 masks[2]) {   \
         DISPATCH(prime, add, r, q1, q2, masks)                                                      \
     }                                                                                               \
-    void emrtd_##prime##_point_add_affine(u64 r[12], const u64 q1[12], const u64 xy2[8], u64 masks[2]) { \
-        DISPATCH(prime, add_affine, r, q1, xy2, masks)                                              \
-    } \
     void emrtd_##prime##_fixed_windows(u64 q[12], const u64 *table, const long *digits, int from, int to, \
                                        int complete_from, int entries) {                            \
         DISPATCH(prime, fixed_windows, q, table, digits, from, to, complete_from, entries)         \

@@ -32,8 +32,6 @@ void emrtd_p256_point_double(emrtd_limb q[12], int count);
 /// r = q1 + q2 (add-2007-bl without its factors of two), neither infinity. masks[0] = 1 when H = 0 (equal x), masks[1] = 1 when
 /// R = 0 (equal y): both mean q1 = q2, and the sum is then not valid.
 void emrtd_p256_point_add(emrtd_limb r[12], const emrtd_limb q1[12], const emrtd_limb q2[12], emrtd_limb masks[2]);
-/// r = q1 + (x2, y2) for an affine second point (madd-2007-bl without its factors of two); masks as emrtd_p256_point_add.
-void emrtd_p256_point_add_affine(emrtd_limb r[12], const emrtd_limb q1[12], const emrtd_limb xy2[8], emrtd_limb masks[2]);
 
 /// q += Σ ±T[i][(|d_i| - 1)/2] over the windows from ≤ i < to of a fixed-base table T (`entries`
 /// affine points per window, 8 limbs each), d_i = digits[i] odd, one mixed addition per window,
@@ -57,7 +55,6 @@ void emrtd_p224_sqr(emrtd_limb r[4], const emrtd_limb a[4]);
 void emrtd_p224_inv(emrtd_limb r[4], const emrtd_limb a[4]);
 void emrtd_p224_point_double(emrtd_limb q[12], int count);
 void emrtd_p224_point_add(emrtd_limb r[12], const emrtd_limb q1[12], const emrtd_limb q2[12], emrtd_limb masks[2]);
-void emrtd_p224_point_add_affine(emrtd_limb r[12], const emrtd_limb q1[12], const emrtd_limb xy2[8], emrtd_limb masks[2]);
 void emrtd_p224_fixed_windows(emrtd_limb q[12], const emrtd_limb *table, const long *digits, int from, int to,
                               int complete_from, int entries);
 void emrtd_p224_secret_windows(emrtd_limb q[12], const emrtd_limb *table, const long *digits, int windows, int width,
