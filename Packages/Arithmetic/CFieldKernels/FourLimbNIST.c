@@ -751,6 +751,21 @@ static const u64 kOne[2][4] = {
     {0xFFFFFFFF00000000ull, 0xFFFFFFFFFFFFFFFFull, 0x0000000000000000ull, 0x0000000000000000ull},
 };
 
+/// The complete sum into q (the first point, whose Z decides infinity) without branching: `sum`,
+/// or `doubled` when the points were equal (H = R = 0), or `second` when q is infinity.
+ALWAYS_INLINE void choose_complete(u64 q[12], const u64 sum[12], const u64 doubled[12], const u64 second[12],
+                                   const u64 masks[2]) {
+    u64 infinity = is_zero(q + 8);
+    u64 useDoubled = (u64)0 - (masks[0] & masks[1] & (infinity ^ 1));
+    u64 useSecond = (u64)0 - infinity;
+    // Barriers: the compiler must not turn the masked choices into branches.
+    __asm__("" : "+r"(useDoubled), "+r"(useSecond));
+    for (int limb = 0; limb < 12; limb++) {
+        u64 value = sum[limb] ^ ((sum[limb] ^ doubled[limb]) & useDoubled);
+        q[limb] = value ^ ((value ^ second[limb]) & useSecond);
+    }
+}
+
 /// q + (x2, y2) for every q, without branching: the mixed sum, or the affine point doubled when
 /// q equals it (H = R = 0), or the affine point when q is infinity; q = -(x2, y2) gives Z = 0.
 ALWAYS_INLINE void point_add_affine_complete(u64 q[12], const u64 xy2[8], int prime, int adx) {
@@ -761,15 +776,7 @@ ALWAYS_INLINE void point_add_affine_complete(u64 q[12], const u64 xy2[8], int pr
     copy4(lifted + 8, kOne[prime]);
     for (int limb = 0; limb < 12; limb++) doubled[limb] = lifted[limb];
     point_double(doubled, prime, adx);
-    u64 infinity = is_zero(q + 8);
-    u64 useDoubled = (u64)0 - (masks[0] & masks[1] & (infinity ^ 1));
-    u64 useLifted = (u64)0 - infinity;
-    // Barriers: the compiler must not turn the masked choices into branches.
-    __asm__("" : "+r"(useDoubled), "+r"(useLifted));
-    for (int limb = 0; limb < 12; limb++) {
-        u64 value = sum[limb] ^ ((sum[limb] ^ doubled[limb]) & useDoubled);
-        q[limb] = value ^ ((value ^ lifted[limb]) & useLifted);
-    }
+    choose_complete(q, sum, doubled, lifted, masks);
 }
 
 /// q += ±T[i][(|d_i| - 1)/2] for the windows i in [from, to) of a fixed-base table (`entries`
@@ -811,15 +818,7 @@ ALWAYS_INLINE void point_add_complete(u64 q1[12], const u64 q2[12], int prime, i
     point_add(sum, q1, q2, masks, prime, adx);
     for (int limb = 0; limb < 12; limb++) doubled[limb] = q2[limb];
     point_double(doubled, prime, adx);
-    u64 infinity = is_zero(q1 + 8);
-    u64 useDoubled = (u64)0 - (masks[0] & masks[1] & (infinity ^ 1));
-    u64 useSecond = (u64)0 - infinity;
-    // Barriers: the compiler must not turn the masked choices into branches.
-    __asm__("" : "+r"(useDoubled), "+r"(useSecond));
-    for (int limb = 0; limb < 12; limb++) {
-        u64 value = sum[limb] ^ ((sum[limb] ^ doubled[limb]) & useDoubled);
-        q1[limb] = value ^ ((value ^ q2[limb]) & useSecond);
-    }
+    choose_complete(q1, sum, doubled, q2, masks);
 }
 
 /// The secret-scalar windows of a variable base: q = T[(|d_top| - 1)/2], then for every lower window
