@@ -10,6 +10,7 @@
 // accumulation of public wNAF terms and the batch of public odd multiples, which say so.
 #include "include/P521.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 typedef unsigned __int128 u128;
@@ -46,7 +47,7 @@ static inline void fe_carry(fe r) {
 }
 
 /// out = a·b; column k sums a_i·b_j for i + j = k and 2·a_i·b_j for i + j = k + 9 (2^(58·9) = 2·2^521).
-static void fe_mul(fe out, const fe a, const fe b) {
+__attribute__((noinline)) static void fe_mul_portable(fe out, const fe a, const fe b) {
     u64 b2[NLIMBS];
     for (int i = 0; i < NLIMBS; i++) b2[i] = b[i] << 1;
     // Column by column, each carried into the next at once: one 128-bit sum live at a time.
@@ -163,7 +164,7 @@ static void fe_mul(fe out, const fe a, const fe b) {
 }
 
 /// out = a², each cross product once, doubled (and doubled again where it wraps).
-static void fe_sqr(fe out, const fe a) {
+__attribute__((noinline)) static void fe_sqr_portable(fe out, const fe a) {
     u64 a2[NLIMBS], a4[NLIMBS];
     for (int i = 0; i < NLIMBS; i++) {
         a2[i] = a[i] << 1;
@@ -243,6 +244,560 @@ static void fe_sqr(fe out, const fe a) {
     out[5] = l5;
     out[6] = l6;
     out[7] = l7;
+}
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+
+/// Folds nine column sums (each below 2^127, weight 2^(58k), the wrapped halves already doubled in)
+/// into carried limbs: each column splits into three 58-bit pieces landing on limbs k, k+1, k+2
+/// (pieces past limb 8 wrap doubled, 2^522 ≡ 2), then one carry pass, every limb at once.
+static inline void fe_reduce_columns(fe out, const u128 c[NLIMBS]) {
+    u64 l[NLIMBS], m[NLIMBS], h[NLIMBS], t[NLIMBS];
+    for (int k = 0; k < NLIMBS; k++) {
+        l[k] = (u64)c[k] & M58;
+        m[k] = (u64)(c[k] >> 58) & M58;
+        h[k] = (u64)(c[k] >> 116);
+    }
+    // t_k < 2^58 + 2^59 + 2^12 < 2^59.6.
+    t[0] = l[0] + 2 * m[8] + 2 * h[7];
+    t[1] = l[1] + m[0] + 2 * h[8];
+    for (int k = 2; k < NLIMBS; k++) t[k] = l[k] + m[k - 1] + h[k - 2];
+    // Limbs below 2^58 + 4 (the top one 2^57 + 4).
+    out[0] = (t[0] & M58) + (t[8] >> 57);
+    for (int k = 1; k < 8; k++) out[k] = (t[k] & M58) + (t[k - 1] >> 58);
+    out[8] = (t[8] & M57) + (t[7] >> 58);
+}
+
+// The same column sums as fe_mul_portable and fe_sqr_portable (same terms, same bounds), with BMI2's
+// MULX, which leaves the flags and its multiplier register alone: the columns are summed three at a
+// time in registers, one load of a limb serving every product of it in those columns, and the doubled
+// (wrapping) terms double the limb in RDX instead of reading a doubled copy of the other operand.
+// About 285 and 180 instructions against clang's ~500 and ~300 for the C; the C carries each column
+// into the next, these fold all nine at the end (fe_reduce_columns). No branch and no address
+// depends on the values.
+__attribute__((noinline)) static void fe_mul_mulx(fe out, const fe a, const fe b) {
+    u128 c[NLIMBS];
+    __asm__ volatile(
+        "movq 0(%[a]), %%rdx\n\t"
+        "mulxq 0(%[b]), %%r8, %%r9\n\t"
+        "mulxq 8(%[b]), %%r10, %%r11\n\t"
+        "mulxq 16(%[b]), %%r12, %%r13\n\t"
+        "movq 8(%[a]), %%rdx\n\t"
+        "mulxq 0(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r10\n\t"
+        "adcq %%rsi, %%r11\n\t"
+        "mulxq 8(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r12\n\t"
+        "adcq %%rsi, %%r13\n\t"
+        "addq %%rdx, %%rdx\n\t"
+        "mulxq 64(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r8\n\t"
+        "adcq %%rsi, %%r9\n\t"
+        "movq 16(%[a]), %%rdx\n\t"
+        "mulxq 0(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r12\n\t"
+        "adcq %%rsi, %%r13\n\t"
+        "addq %%rdx, %%rdx\n\t"
+        "mulxq 56(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r8\n\t"
+        "adcq %%rsi, %%r9\n\t"
+        "mulxq 64(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r10\n\t"
+        "adcq %%rsi, %%r11\n\t"
+        "movq 24(%[a]), %%rdx\n\t"
+        "addq %%rdx, %%rdx\n\t"
+        "mulxq 48(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r8\n\t"
+        "adcq %%rsi, %%r9\n\t"
+        "mulxq 56(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r10\n\t"
+        "adcq %%rsi, %%r11\n\t"
+        "mulxq 64(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r12\n\t"
+        "adcq %%rsi, %%r13\n\t"
+        "movq 32(%[a]), %%rdx\n\t"
+        "addq %%rdx, %%rdx\n\t"
+        "mulxq 40(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r8\n\t"
+        "adcq %%rsi, %%r9\n\t"
+        "mulxq 48(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r10\n\t"
+        "adcq %%rsi, %%r11\n\t"
+        "mulxq 56(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r12\n\t"
+        "adcq %%rsi, %%r13\n\t"
+        "movq 40(%[a]), %%rdx\n\t"
+        "addq %%rdx, %%rdx\n\t"
+        "mulxq 32(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r8\n\t"
+        "adcq %%rsi, %%r9\n\t"
+        "mulxq 40(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r10\n\t"
+        "adcq %%rsi, %%r11\n\t"
+        "mulxq 48(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r12\n\t"
+        "adcq %%rsi, %%r13\n\t"
+        "movq 48(%[a]), %%rdx\n\t"
+        "addq %%rdx, %%rdx\n\t"
+        "mulxq 24(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r8\n\t"
+        "adcq %%rsi, %%r9\n\t"
+        "mulxq 32(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r10\n\t"
+        "adcq %%rsi, %%r11\n\t"
+        "mulxq 40(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r12\n\t"
+        "adcq %%rsi, %%r13\n\t"
+        "movq 56(%[a]), %%rdx\n\t"
+        "addq %%rdx, %%rdx\n\t"
+        "mulxq 16(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r8\n\t"
+        "adcq %%rsi, %%r9\n\t"
+        "mulxq 24(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r10\n\t"
+        "adcq %%rsi, %%r11\n\t"
+        "mulxq 32(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r12\n\t"
+        "adcq %%rsi, %%r13\n\t"
+        "movq 64(%[a]), %%rdx\n\t"
+        "addq %%rdx, %%rdx\n\t"
+        "mulxq 8(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r8\n\t"
+        "adcq %%rsi, %%r9\n\t"
+        "mulxq 16(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r10\n\t"
+        "adcq %%rsi, %%r11\n\t"
+        "mulxq 24(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r12\n\t"
+        "adcq %%rsi, %%r13\n\t"
+        "movq %%r8, 0(%[c])\n\t"
+        "movq %%r9, 8(%[c])\n\t"
+        "movq %%r10, 16(%[c])\n\t"
+        "movq %%r11, 24(%[c])\n\t"
+        "movq %%r12, 32(%[c])\n\t"
+        "movq %%r13, 40(%[c])\n\t"
+        "movq 0(%[a]), %%rdx\n\t"
+        "mulxq 24(%[b]), %%r8, %%r9\n\t"
+        "mulxq 32(%[b]), %%r10, %%r11\n\t"
+        "mulxq 40(%[b]), %%r12, %%r13\n\t"
+        "movq 8(%[a]), %%rdx\n\t"
+        "mulxq 16(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r8\n\t"
+        "adcq %%rsi, %%r9\n\t"
+        "mulxq 24(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r10\n\t"
+        "adcq %%rsi, %%r11\n\t"
+        "mulxq 32(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r12\n\t"
+        "adcq %%rsi, %%r13\n\t"
+        "movq 16(%[a]), %%rdx\n\t"
+        "mulxq 8(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r8\n\t"
+        "adcq %%rsi, %%r9\n\t"
+        "mulxq 16(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r10\n\t"
+        "adcq %%rsi, %%r11\n\t"
+        "mulxq 24(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r12\n\t"
+        "adcq %%rsi, %%r13\n\t"
+        "movq 24(%[a]), %%rdx\n\t"
+        "mulxq 0(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r8\n\t"
+        "adcq %%rsi, %%r9\n\t"
+        "mulxq 8(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r10\n\t"
+        "adcq %%rsi, %%r11\n\t"
+        "mulxq 16(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r12\n\t"
+        "adcq %%rsi, %%r13\n\t"
+        "movq 32(%[a]), %%rdx\n\t"
+        "mulxq 0(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r10\n\t"
+        "adcq %%rsi, %%r11\n\t"
+        "mulxq 8(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r12\n\t"
+        "adcq %%rsi, %%r13\n\t"
+        "addq %%rdx, %%rdx\n\t"
+        "mulxq 64(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r8\n\t"
+        "adcq %%rsi, %%r9\n\t"
+        "movq 40(%[a]), %%rdx\n\t"
+        "mulxq 0(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r12\n\t"
+        "adcq %%rsi, %%r13\n\t"
+        "addq %%rdx, %%rdx\n\t"
+        "mulxq 56(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r8\n\t"
+        "adcq %%rsi, %%r9\n\t"
+        "mulxq 64(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r10\n\t"
+        "adcq %%rsi, %%r11\n\t"
+        "movq 48(%[a]), %%rdx\n\t"
+        "addq %%rdx, %%rdx\n\t"
+        "mulxq 48(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r8\n\t"
+        "adcq %%rsi, %%r9\n\t"
+        "mulxq 56(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r10\n\t"
+        "adcq %%rsi, %%r11\n\t"
+        "mulxq 64(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r12\n\t"
+        "adcq %%rsi, %%r13\n\t"
+        "movq 56(%[a]), %%rdx\n\t"
+        "addq %%rdx, %%rdx\n\t"
+        "mulxq 40(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r8\n\t"
+        "adcq %%rsi, %%r9\n\t"
+        "mulxq 48(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r10\n\t"
+        "adcq %%rsi, %%r11\n\t"
+        "mulxq 56(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r12\n\t"
+        "adcq %%rsi, %%r13\n\t"
+        "movq 64(%[a]), %%rdx\n\t"
+        "addq %%rdx, %%rdx\n\t"
+        "mulxq 32(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r8\n\t"
+        "adcq %%rsi, %%r9\n\t"
+        "mulxq 40(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r10\n\t"
+        "adcq %%rsi, %%r11\n\t"
+        "mulxq 48(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r12\n\t"
+        "adcq %%rsi, %%r13\n\t"
+        "movq %%r8, 48(%[c])\n\t"
+        "movq %%r9, 56(%[c])\n\t"
+        "movq %%r10, 64(%[c])\n\t"
+        "movq %%r11, 72(%[c])\n\t"
+        "movq %%r12, 80(%[c])\n\t"
+        "movq %%r13, 88(%[c])\n\t"
+        "movq 0(%[a]), %%rdx\n\t"
+        "mulxq 48(%[b]), %%r8, %%r9\n\t"
+        "mulxq 56(%[b]), %%r10, %%r11\n\t"
+        "mulxq 64(%[b]), %%r12, %%r13\n\t"
+        "movq 8(%[a]), %%rdx\n\t"
+        "mulxq 40(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r8\n\t"
+        "adcq %%rsi, %%r9\n\t"
+        "mulxq 48(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r10\n\t"
+        "adcq %%rsi, %%r11\n\t"
+        "mulxq 56(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r12\n\t"
+        "adcq %%rsi, %%r13\n\t"
+        "movq 16(%[a]), %%rdx\n\t"
+        "mulxq 32(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r8\n\t"
+        "adcq %%rsi, %%r9\n\t"
+        "mulxq 40(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r10\n\t"
+        "adcq %%rsi, %%r11\n\t"
+        "mulxq 48(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r12\n\t"
+        "adcq %%rsi, %%r13\n\t"
+        "movq 24(%[a]), %%rdx\n\t"
+        "mulxq 24(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r8\n\t"
+        "adcq %%rsi, %%r9\n\t"
+        "mulxq 32(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r10\n\t"
+        "adcq %%rsi, %%r11\n\t"
+        "mulxq 40(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r12\n\t"
+        "adcq %%rsi, %%r13\n\t"
+        "movq 32(%[a]), %%rdx\n\t"
+        "mulxq 16(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r8\n\t"
+        "adcq %%rsi, %%r9\n\t"
+        "mulxq 24(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r10\n\t"
+        "adcq %%rsi, %%r11\n\t"
+        "mulxq 32(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r12\n\t"
+        "adcq %%rsi, %%r13\n\t"
+        "movq 40(%[a]), %%rdx\n\t"
+        "mulxq 8(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r8\n\t"
+        "adcq %%rsi, %%r9\n\t"
+        "mulxq 16(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r10\n\t"
+        "adcq %%rsi, %%r11\n\t"
+        "mulxq 24(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r12\n\t"
+        "adcq %%rsi, %%r13\n\t"
+        "movq 48(%[a]), %%rdx\n\t"
+        "mulxq 0(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r8\n\t"
+        "adcq %%rsi, %%r9\n\t"
+        "mulxq 8(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r10\n\t"
+        "adcq %%rsi, %%r11\n\t"
+        "mulxq 16(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r12\n\t"
+        "adcq %%rsi, %%r13\n\t"
+        "movq 56(%[a]), %%rdx\n\t"
+        "mulxq 0(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r10\n\t"
+        "adcq %%rsi, %%r11\n\t"
+        "mulxq 8(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r12\n\t"
+        "adcq %%rsi, %%r13\n\t"
+        "addq %%rdx, %%rdx\n\t"
+        "mulxq 64(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r8\n\t"
+        "adcq %%rsi, %%r9\n\t"
+        "movq 64(%[a]), %%rdx\n\t"
+        "mulxq 0(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r12\n\t"
+        "adcq %%rsi, %%r13\n\t"
+        "addq %%rdx, %%rdx\n\t"
+        "mulxq 56(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r8\n\t"
+        "adcq %%rsi, %%r9\n\t"
+        "mulxq 64(%[b]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r10\n\t"
+        "adcq %%rsi, %%r11\n\t"
+        "movq %%r8, 96(%[c])\n\t"
+        "movq %%r9, 104(%[c])\n\t"
+        "movq %%r10, 112(%[c])\n\t"
+        "movq %%r11, 120(%[c])\n\t"
+        "movq %%r12, 128(%[c])\n\t"
+        "movq %%r13, 136(%[c])\n\t"
+        :
+        : [a] "r"(a), [b] "r"(b), [c] "r"(c)
+        : "rax", "rsi", "rdx", "r10", "r11", "r12", "r13", "r8", "r9", "cc", "memory");
+    fe_reduce_columns(out, c);
+}
+
+__attribute__((noinline)) static void fe_sqr_mulx(fe out, const fe a) {
+    u128 c[NLIMBS];
+    __asm__ volatile(
+        "movq 0(%[a]), %%rdx\n\t"
+        "mulxq 0(%[a]), %%r8, %%r9\n\t"
+        "movq 8(%[a]), %%rdx\n\t"
+        "mulxq 8(%[a]), %%r12, %%r13\n\t"
+        "addq %%rdx, %%rdx\n\t"
+        "mulxq 0(%[a]), %%r10, %%r11\n\t"
+        "movq 16(%[a]), %%rdx\n\t"
+        "addq %%rdx, %%rdx\n\t"
+        "mulxq 0(%[a]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r12\n\t"
+        "adcq %%rsi, %%r13\n\t"
+        "movq 40(%[a]), %%rdx\n\t"
+        "addq %%rdx, %%rdx\n\t"
+        "mulxq 40(%[a]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r10\n\t"
+        "adcq %%rsi, %%r11\n\t"
+        "addq %%rdx, %%rdx\n\t"
+        "mulxq 32(%[a]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r8\n\t"
+        "adcq %%rsi, %%r9\n\t"
+        "movq 48(%[a]), %%rdx\n\t"
+        "addq %%rdx, %%rdx\n\t"
+        "addq %%rdx, %%rdx\n\t"
+        "mulxq 24(%[a]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r8\n\t"
+        "adcq %%rsi, %%r9\n\t"
+        "mulxq 32(%[a]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r10\n\t"
+        "adcq %%rsi, %%r11\n\t"
+        "mulxq 40(%[a]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r12\n\t"
+        "adcq %%rsi, %%r13\n\t"
+        "movq 56(%[a]), %%rdx\n\t"
+        "addq %%rdx, %%rdx\n\t"
+        "addq %%rdx, %%rdx\n\t"
+        "mulxq 16(%[a]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r8\n\t"
+        "adcq %%rsi, %%r9\n\t"
+        "mulxq 24(%[a]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r10\n\t"
+        "adcq %%rsi, %%r11\n\t"
+        "mulxq 32(%[a]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r12\n\t"
+        "adcq %%rsi, %%r13\n\t"
+        "movq 64(%[a]), %%rdx\n\t"
+        "addq %%rdx, %%rdx\n\t"
+        "addq %%rdx, %%rdx\n\t"
+        "mulxq 8(%[a]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r8\n\t"
+        "adcq %%rsi, %%r9\n\t"
+        "mulxq 16(%[a]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r10\n\t"
+        "adcq %%rsi, %%r11\n\t"
+        "mulxq 24(%[a]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r12\n\t"
+        "adcq %%rsi, %%r13\n\t"
+        "movq %%r8, 0(%[c])\n\t"
+        "movq %%r9, 8(%[c])\n\t"
+        "movq %%r10, 16(%[c])\n\t"
+        "movq %%r11, 24(%[c])\n\t"
+        "movq %%r12, 32(%[c])\n\t"
+        "movq %%r13, 40(%[c])\n\t"
+        "movq 16(%[a]), %%rdx\n\t"
+        "mulxq 16(%[a]), %%r10, %%r11\n\t"
+        "addq %%rdx, %%rdx\n\t"
+        "mulxq 8(%[a]), %%r8, %%r9\n\t"
+        "movq 24(%[a]), %%rdx\n\t"
+        "addq %%rdx, %%rdx\n\t"
+        "mulxq 0(%[a]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r8\n\t"
+        "adcq %%rsi, %%r9\n\t"
+        "mulxq 8(%[a]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r10\n\t"
+        "adcq %%rsi, %%r11\n\t"
+        "mulxq 16(%[a]), %%r12, %%r13\n\t"
+        "movq 32(%[a]), %%rdx\n\t"
+        "addq %%rdx, %%rdx\n\t"
+        "mulxq 0(%[a]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r10\n\t"
+        "adcq %%rsi, %%r11\n\t"
+        "mulxq 8(%[a]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r12\n\t"
+        "adcq %%rsi, %%r13\n\t"
+        "movq 40(%[a]), %%rdx\n\t"
+        "addq %%rdx, %%rdx\n\t"
+        "mulxq 0(%[a]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r12\n\t"
+        "adcq %%rsi, %%r13\n\t"
+        "movq 48(%[a]), %%rdx\n\t"
+        "addq %%rdx, %%rdx\n\t"
+        "mulxq 48(%[a]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r8\n\t"
+        "adcq %%rsi, %%r9\n\t"
+        "movq 56(%[a]), %%rdx\n\t"
+        "addq %%rdx, %%rdx\n\t"
+        "mulxq 56(%[a]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r12\n\t"
+        "adcq %%rsi, %%r13\n\t"
+        "addq %%rdx, %%rdx\n\t"
+        "mulxq 40(%[a]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r8\n\t"
+        "adcq %%rsi, %%r9\n\t"
+        "mulxq 48(%[a]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r10\n\t"
+        "adcq %%rsi, %%r11\n\t"
+        "movq 64(%[a]), %%rdx\n\t"
+        "addq %%rdx, %%rdx\n\t"
+        "addq %%rdx, %%rdx\n\t"
+        "mulxq 32(%[a]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r8\n\t"
+        "adcq %%rsi, %%r9\n\t"
+        "mulxq 40(%[a]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r10\n\t"
+        "adcq %%rsi, %%r11\n\t"
+        "mulxq 48(%[a]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r12\n\t"
+        "adcq %%rsi, %%r13\n\t"
+        "movq %%r8, 48(%[c])\n\t"
+        "movq %%r9, 56(%[c])\n\t"
+        "movq %%r10, 64(%[c])\n\t"
+        "movq %%r11, 72(%[c])\n\t"
+        "movq %%r12, 80(%[c])\n\t"
+        "movq %%r13, 88(%[c])\n\t"
+        "movq 24(%[a]), %%rdx\n\t"
+        "mulxq 24(%[a]), %%r8, %%r9\n\t"
+        "movq 32(%[a]), %%rdx\n\t"
+        "mulxq 32(%[a]), %%r12, %%r13\n\t"
+        "addq %%rdx, %%rdx\n\t"
+        "mulxq 16(%[a]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r8\n\t"
+        "adcq %%rsi, %%r9\n\t"
+        "mulxq 24(%[a]), %%r10, %%r11\n\t"
+        "movq 40(%[a]), %%rdx\n\t"
+        "addq %%rdx, %%rdx\n\t"
+        "mulxq 8(%[a]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r8\n\t"
+        "adcq %%rsi, %%r9\n\t"
+        "mulxq 16(%[a]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r10\n\t"
+        "adcq %%rsi, %%r11\n\t"
+        "mulxq 24(%[a]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r12\n\t"
+        "adcq %%rsi, %%r13\n\t"
+        "movq 48(%[a]), %%rdx\n\t"
+        "addq %%rdx, %%rdx\n\t"
+        "mulxq 0(%[a]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r8\n\t"
+        "adcq %%rsi, %%r9\n\t"
+        "mulxq 8(%[a]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r10\n\t"
+        "adcq %%rsi, %%r11\n\t"
+        "mulxq 16(%[a]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r12\n\t"
+        "adcq %%rsi, %%r13\n\t"
+        "movq 56(%[a]), %%rdx\n\t"
+        "addq %%rdx, %%rdx\n\t"
+        "mulxq 0(%[a]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r10\n\t"
+        "adcq %%rsi, %%r11\n\t"
+        "mulxq 8(%[a]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r12\n\t"
+        "adcq %%rsi, %%r13\n\t"
+        "movq 64(%[a]), %%rdx\n\t"
+        "addq %%rdx, %%rdx\n\t"
+        "mulxq 64(%[a]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r10\n\t"
+        "adcq %%rsi, %%r11\n\t"
+        "mulxq 0(%[a]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r12\n\t"
+        "adcq %%rsi, %%r13\n\t"
+        "addq %%rdx, %%rdx\n\t"
+        "mulxq 56(%[a]), %%rax, %%rsi\n\t"
+        "addq %%rax, %%r8\n\t"
+        "adcq %%rsi, %%r9\n\t"
+        "movq %%r8, 96(%[c])\n\t"
+        "movq %%r9, 104(%[c])\n\t"
+        "movq %%r10, 112(%[c])\n\t"
+        "movq %%r11, 120(%[c])\n\t"
+        "movq %%r12, 128(%[c])\n\t"
+        "movq %%r13, 136(%[c])\n\t"
+        :
+        : [a] "r"(a), [c] "r"(c)
+        : "rax", "rsi", "rdx", "r10", "r11", "r12", "r13", "r8", "r9", "cc", "memory");
+    fe_reduce_columns(out, c);
+}
+
+/// Whether the CPU has BMI2 (CPUID leaf 7, EBX bit 8), which the MULX kernels need.
+static int cpu_has_bmi2(void) {
+    unsigned eax, ebx, ecx, edx;
+    if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return 0;
+    return (ebx >> 8) & 1;
+}
+#else
+static int cpu_has_bmi2(void) { return 0; }
+#endif
+
+/// 1 when the MULX kernels serve the products: chosen once from CPUID when the library loads, changed
+/// only by emrtd_p521_kernel (the tests run both). A property of the machine, not of any secret.
+static _Atomic int use_mulx;
+
+__attribute__((constructor)) static void select_kernel(void) { atomic_store_explicit(&use_mulx, cpu_has_bmi2(), memory_order_relaxed); }
+
+int emrtd_p521_kernel(int select) {
+    if (select == 0 || (select == 1 && cpu_has_bmi2())) atomic_store_explicit(&use_mulx, select, memory_order_relaxed);
+    return atomic_load_explicit(&use_mulx, memory_order_relaxed);
+}
+
+static inline void fe_mul(fe out, const fe a, const fe b) {
+#if defined(__x86_64__)
+    if (atomic_load_explicit(&use_mulx, memory_order_relaxed)) {
+        fe_mul_mulx(out, a, b);
+        return;
+    }
+#endif
+    fe_mul_portable(out, a, b);
+}
+
+static inline void fe_sqr(fe out, const fe a) {
+#if defined(__x86_64__)
+    if (atomic_load_explicit(&use_mulx, memory_order_relaxed)) {
+        fe_sqr_mulx(out, a);
+        return;
+    }
+#endif
+    fe_sqr_portable(out, a);
 }
 
 /// out = a + b, carried.

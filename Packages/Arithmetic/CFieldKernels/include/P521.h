@@ -24,6 +24,11 @@ void emrtd_p521_sqr_words(emrtd_limb r[9], const emrtd_limb a[9]);
 void emrtd_p521_inv_words(emrtd_limb r[9], const emrtd_limb a[9]);
 void emrtd_p521_sub_words(emrtd_limb r[9], const emrtd_limb a[9], const emrtd_limb b[9]);
 
+/// The kernel of the field products: 1 for the x86-64 MULX (BMI2) code, 0 for the portable C. `select` 0
+/// or 1 chooses it (1 only where the CPU has BMI2; the tests run both), anything else only asks; returns
+/// the kernel in use. The default is chosen from CPUID when the library loads.
+int emrtd_p521_kernel(int select);
+
 /// q = (x, ±y, 1) from an affine point (y negated when negate is 1).
 void emrtd_p521_point_lift(emrtd_limb q[27], const emrtd_limb xy[18], int negate, int montgomery);
 /// q doubled `count` times in place (dbl-2001-b).
