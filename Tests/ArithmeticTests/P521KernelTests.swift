@@ -6,9 +6,25 @@ import Testing
 
 /// P-521's dedicated back end (`P521Curve`, nine 58-bit limbs in C): its field against `BigInt`, its
 /// scalar multiplications and ECDSA verification against OpenSSL, with the edge cases of the formulas.
-@Suite struct P521KernelTests {
+/// The differential tests run once per product kernel the machine has (portable C, and x86-64 MULX where
+/// the CPU has BMI2); serialized, since the kernel is a process-wide choice.
+@Suite(.serialized) struct P521KernelTests {
     static let id = 18
     static let p = (BigInt(1) << 521) - BigInt(1)
+
+    /// The product kernels this machine runs: the portable C (0) always, MULX (1) where the CPU has BMI2.
+    static let kernels: [Int32] = {
+        let previous = emrtd_p521_kernel(-1)
+        defer { _ = emrtd_p521_kernel(previous) }
+        return emrtd_p521_kernel(1) == 1 ? [0, 1] : [0]
+    }()
+
+    /// Switches the product kernel and returns the one in use before.
+    @discardableResult static func use(_ kernel: Int32) -> Int32 {
+        let previous = emrtd_p521_kernel(-1)
+        #expect(emrtd_p521_kernel(kernel) == kernel)
+        return previous
+    }
 
     static func words(_ value: BigInt) -> [Limb] { ScalarRecoding.limbs(of: value, count: 9) }
 
@@ -21,7 +37,9 @@ import Testing
 
     /// Products, squares, differences and inverses against BigInt, on random elements and on the edges:
     /// 0, 1, p - 1, p itself (every bit set: the unreduced zero) and values with the top bits set.
-    @Test func fieldMatchesBigInt() throws {
+    @Test(arguments: kernels) func fieldMatchesBigInt(kernel: Int32) throws {
+        let previous = Self.use(kernel)
+        defer { Self.use(previous) }
         let p = Self.p
         var values = [
             BigInt(0), BigInt(1), BigInt(2), p - BigInt(1), p - BigInt(2), p, BigInt(1) << 520,
@@ -51,7 +69,9 @@ import Testing
     /// Random and edge scalars (1…4, n - 1…n - 4, n) on a random point and on the generator, through the
     /// public, secret and fixed-base paths; P + P and P + (-P); the public combination u1·G + u2·Q with
     /// u2·Q = ±u1·G (doubling and cancelling inside the accumulation).
-    @Test func scalarMultiplicationMatchesOpenSSL() throws {
+    @Test(arguments: kernels) func scalarMultiplicationMatchesOpenSSL(kernel: Int32) throws {
+        let previous = Self.use(kernel)
+        defer { Self.use(previous) }
         let curve = try #require(standardCurve(Self.id))
         let reference = try #require(OpenSSLCurve(parameterID: Self.id))
         var scalars = (1...4).map { BigInt($0) } + (1...4).map { curve.order - BigInt($0) }
@@ -87,7 +107,9 @@ import Testing
 
     /// ECDSA verification of OpenSSL's signatures (and the rejection of altered ones), including the
     /// combination where u1·G and u2·Q meet: Q = G with u1 = u2 doubles, Q = -G cancels.
-    @Test func ecdsaMatchesOpenSSL() throws {
+    @Test(arguments: kernels) func ecdsaMatchesOpenSSL(kernel: Int32) throws {
+        let previous = Self.use(kernel)
+        defer { Self.use(previous) }
         let curve = try #require(standardCurve(Self.id))
         let reference = try #require(OpenSSLCurve(parameterID: Self.id))
         for _ in 0..<differentialCases(default: 6) {
@@ -117,7 +139,9 @@ import Testing
     /// Release builds keep P-521's field plain (R = 1) where debug builds (these tests) use Montgomery
     /// form: the back end over a plain field, built by hand, against OpenSSL for the secret, fixed-base
     /// and public paths.
-    @Test func plainRepresentationMatchesOpenSSL() throws {
+    @Test(arguments: kernels) func plainRepresentationMatchesOpenSSL(kernel: Int32) throws {
+        let previous = Self.use(kernel)
+        defer { Self.use(previous) }
         let curve = try #require(standardCurve(Self.id))
         let reference = try #require(OpenSSLCurve(parameterID: Self.id))
         let field = MontgomeryField(modulus: curve.p, swiftKernels: true)

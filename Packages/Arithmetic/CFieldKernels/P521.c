@@ -6,8 +6,14 @@
 // Comba product on saturated limbs spent most of its time on carries, and the packing into this form
 // per product cost more than it saved, hence whole point formulas and scalar loops here.
 //
+// On x86-64 with BMI2 the products run in MULX inline assembly (fe_mul_mulx, fe_sqr_mulx), chosen once
+// from CPUID; the portable C stays for other CPUs and for the tests, which run both.
+//
 // Every function is regular (no branch, no memory address depends on the values) except the
-// accumulation of public wNAF terms and the batch of public odd multiples, which say so.
+// accumulation of public wNAF terms and the batch of public odd multiples, which say so. The branches
+// left in the secret loop (objdump of emrtd_p521_multiply_secret, point_double, point_add) are the
+// window and table counts, the kernel choice and the NULL test of `masks`: none depends on a secret;
+// the table read is masked, the digit's sign is taken with a mask and a conditional move.
 #include "include/P521.h"
 
 #include <stdatomic.h>
