@@ -35,8 +35,9 @@ import Testing
             })
     }
 
-    /// Products, squares, differences and inverses against BigInt, on random elements and on the edges:
-    /// 0, 1, p - 1, p itself (every bit set: the unreduced zero) and values with the top bits set.
+    /// Products, squares, differences and inverses (Fermat, extended gcd, blinded) against BigInt, on
+    /// random elements and on the edges: 0, 1, p - 1, p itself (every bit set: the unreduced zero) and
+    /// values with the top bits set.
     @Test(arguments: kernels) func fieldMatchesBigInt(kernel: Int32) throws {
         let previous = Self.use(kernel)
         defer { Self.use(previous) }
@@ -58,6 +59,11 @@ import Testing
             emrtd_p521_inv_words(&r, Self.words(x))
             let expected = x.modulo(p).isZero ? BigInt(0) : try #require(x.inverse(modulo: p))
             #expect(Self.value(r) == expected, "1/\(x)")
+            // The extended-gcd inversions: the public paths' plain one and the secret paths' blinded one.
+            emrtd_p521_inv_gcd_words(&r, Self.words(x), 0)
+            #expect(Self.value(r) == expected, "1/\(x) by gcd")
+            emrtd_p521_inv_gcd_words(&r, Self.words(x), 1)
+            #expect(Self.value(r) == expected, "1/\(x) blinded")
         }
     }
 

@@ -22,6 +22,9 @@ typedef unsigned long emrtd_limb;
 void emrtd_p521_mul_words(emrtd_limb r[9], const emrtd_limb a[9], const emrtd_limb b[9]);
 void emrtd_p521_sqr_words(emrtd_limb r[9], const emrtd_limb a[9]);
 void emrtd_p521_inv_words(emrtd_limb r[9], const emrtd_limb a[9]);
+/// r = a^-1 (0 for 0) by GMP's extended gcd, the inversion of the public paths, or (`blinded` = 1) the
+/// secret paths' blinded one, for tests.
+void emrtd_p521_inv_gcd_words(emrtd_limb r[9], const emrtd_limb a[9], int blinded);
 void emrtd_p521_sub_words(emrtd_limb r[9], const emrtd_limb a[9], const emrtd_limb b[9]);
 
 /// The kernel of the field products: 1 for the x86-64 MULX (BMI2) code, 0 for the portable C. `select` 0
@@ -38,7 +41,7 @@ void emrtd_p521_point_double(emrtd_limb q[27], int count);
 void emrtd_p521_point_add_affine(emrtd_limb q[27], const emrtd_limb xy[18], int negate, emrtd_limb masks[2],
                                  int montgomery);
 int emrtd_p521_point_is_infinity(const emrtd_limb q[27]);
-/// The affine form of q; 0 (and nothing written) when q is infinity. Branches on that outcome only.
+/// The affine form of a public q (variable-time inversion); 0 (and nothing written) when q is infinity.
 int emrtd_p521_point_to_affine(emrtd_limb out[18], const emrtd_limb q[27], int montgomery);
 /// 1 when q is finite with affine x equal to `x` (X = x·Z², no inversion).
 int emrtd_p521_point_has_x(const emrtd_limb q[27], const emrtd_limb x[9], int montgomery);
