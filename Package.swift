@@ -77,7 +77,7 @@ let package = Package(
                 name: "CPCSCLite", path: "Packages/System/CPCSCLite", linkerSettings: [.linkedLibrary("pcsclite")]),
             // Arithmetic's field kernels in C (P-256, P-224: MULX/ADCX/ADOX chosen by CPUID, or portable):
             // written here, part of Arithmetic, a target of its own only because SwiftPM compiles C apart.
-            .target(name: "CFieldKernels", dependencies: ["CGMP"], path: "Packages/Arithmetic/CFieldKernels"),
+            .target(name: "CFieldKernels", path: "Packages/Arithmetic/CFieldKernels"),
         ]
         + libraries.map {
             .target(name: $0.name, dependencies: $0.dependencies, path: "Packages/\($0.name)/Sources")

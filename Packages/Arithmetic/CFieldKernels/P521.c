@@ -16,6 +16,9 @@
 // the table read is masked, the digit's sign is taken with a mask and a conditional move.
 #include "include/P521.h"
 
+// GMP (mpn_gcdext for the inversions): the system header; the library comes with Arithmetic, which links
+// it through CGMP and is this target's only user (a C target's dependency on CGMP would list an import
+// that Tools/check-imports.py, reading Swift imports, finds nowhere).
 #include <gmp.h>
 #include <stdatomic.h>
 #include <string.h>
