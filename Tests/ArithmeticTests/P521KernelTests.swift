@@ -1,4 +1,5 @@
 import CFieldKernels
+import Foundation
 import OpenSSLReference
 import Testing
 
@@ -65,6 +66,20 @@ import Testing
             emrtd_p521_inv_gcd_words(&r, Self.words(x), 1)
             #expect(Self.value(r) == expected, "1/\(x) blinded")
         }
+    }
+
+    /// The kernel chosen when the library loads follows the CPU: MULX exactly where Linux lists bmi2.
+    @Test func defaultKernelFollowsTheCPU() throws {
+        guard let cpuinfo = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else {
+            print("P521KernelTests: /proc/cpuinfo unreadable, the default kernel is not checked")
+            return
+        }
+        let flags = cpuinfo.split(separator: "\n").first { $0.hasPrefix("flags") }?.split(separator: " ") ?? []
+        #if arch(x86_64)
+            #expect(emrtd_p521_kernel(-1) == (flags.contains("bmi2") ? 1 : 0))
+        #else
+            #expect(emrtd_p521_kernel(-1) == 0)
+        #endif
     }
 
     @Test func curveUsesTheDedicatedBackEnd() throws {

@@ -784,10 +784,14 @@ static int cpu_has_bmi2(void) { return 0; }
 /// only by emrtd_p521_kernel (the tests run both). A property of the machine, not of any secret.
 static _Atomic int use_mulx;
 
-__attribute__((constructor)) static void select_kernel(void) { atomic_store_explicit(&use_mulx, cpu_has_bmi2(), memory_order_relaxed); }
+__attribute__((constructor)) static void select_kernel(void) {
+    atomic_store_explicit(&use_mulx, cpu_has_bmi2(), memory_order_relaxed);
+}
 
 int emrtd_p521_kernel(int select) {
-    if (select == 0 || (select == 1 && cpu_has_bmi2())) atomic_store_explicit(&use_mulx, select, memory_order_relaxed);
+    if (select == 0 || (select == 1 && cpu_has_bmi2())) {
+        atomic_store_explicit(&use_mulx, select, memory_order_relaxed);
+    }
     return atomic_load_explicit(&use_mulx, memory_order_relaxed);
 }
 
