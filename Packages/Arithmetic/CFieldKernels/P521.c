@@ -1004,7 +1004,7 @@ static void fe_inv_blinded(fe out, const fe a) {
         fe_inv(out, a);
         return;
     }
-    w[8] &= 0x1FF;  // below 2^521; p itself (every bit set) reads as 0 and is redrawn below
+    w[8] &= 0x1FF;  // below 2^521; p itself (every bit set) reads as 0 and takes fe_inv below
     fe_from_words(r, w);
     if (fe_is_zero(r)) {
         fe_inv(out, a);
@@ -1013,9 +1013,10 @@ static void fe_inv_blinded(fe out, const fe a) {
         if (!fe_inv_vartime(ar, ar)) memset(ar, 0, sizeof(fe));  // a ≡ 0: 0, as fe_inv gives
         fe_mul(out, ar, r);
     }
-    memset(w, 0, sizeof(w));
-    memset(r, 0, sizeof(r));
-    memset(ar, 0, sizeof(ar));
+    // The blinding factor would unblind a's inverse: wiped where the compiler cannot drop the stores.
+    explicit_bzero(w, sizeof(w));
+    explicit_bzero(r, sizeof(r));
+    explicit_bzero(ar, sizeof(ar));
 }
 
 // MARK: Points (EFD formulas for a = -3)
