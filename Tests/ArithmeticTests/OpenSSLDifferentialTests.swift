@@ -137,13 +137,7 @@ import Testing
             order: parameters.order.minimalBytes, cofactor: parameters.cofactor.minimalBytes)
         #expect(explicit.standardParameterID == id)
         #expect(explicit == curve)
-        let privateKey = try BigInt.random(below: curve.order, using: openSSLRandomSource)
-        let publicKey = try #require(reference.multiply(nil, by: privateKey))
-        let digest = openSSLRandomBytes(32)
-        let (r, s) = try #require(reference.sign(digest: digest, privateKey: privateKey))
-        #expect(
-            try ECDSA.verify(
-                publicKey: publicKey, digest: digest, signature: ECDSASignature(r: r, s: s), curve: explicit))
+        try expectVerifiesOpenSSLSignatures(on: explicit, reference: reference, digestLength: 32, count: 1)
     }
 
     /// Modular exponentiation in the MODP groups: public, secret and fixed-base paths against BN_mod_exp.

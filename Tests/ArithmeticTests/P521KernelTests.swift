@@ -133,19 +133,8 @@ import Testing
         defer { Self.use(previous) }
         let curve = try #require(standardCurve(Self.id))
         let reference = try #require(OpenSSLCurve(parameterID: Self.id))
-        for _ in 0..<differentialCases(default: 6) {
-            let privateKey = try BigInt.random(below: curve.order, using: openSSLRandomSource)
-            let publicKey = try #require(reference.multiply(nil, by: privateKey))
-            let digest = openSSLRandomBytes(64)
-            let (r, s) = try #require(reference.sign(digest: digest, privateKey: privateKey))
-            #expect(
-                try ECDSA.verify(
-                    publicKey: publicKey, digest: digest, signature: ECDSASignature(r: r, s: s), curve: curve))
-            #expect(
-                !(try ECDSA.verify(
-                    publicKey: publicKey, digest: digest, signature: ECDSASignature(r: r, s: s + BigInt(1)),
-                    curve: curve)))
-        }
+        try expectVerifiesOpenSSLSignatures(
+            on: curve, reference: reference, digestLength: 64, count: differentialCases(default: 6))
         // The public combination meeting its exceptional cases in the C accumulation: k·G + k·G
         // doubles, k·G + k·(-G) cancels, k·G + (n - k)·G is infinity too.
         let k = try BigInt.random(below: curve.order, using: openSSLRandomSource)

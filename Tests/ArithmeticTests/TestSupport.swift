@@ -1,4 +1,6 @@
 import Foundation
+import OpenSSLReference
+import Testing
 
 @testable import Arithmetic
 
@@ -20,4 +22,22 @@ func differentialCases(default value: Int) -> Int {
         return count
     }
     return value
+}
+
+/// Signs `count` random digests of `digestLength` bytes with fresh OpenSSL keys on `reference`'s curve
+/// and expects `curve` to accept each signature and to reject it with s + 1.
+func expectVerifiesOpenSSLSignatures(
+    on curve: EllipticCurve, reference: OpenSSLCurve, digestLength: Int, count: Int
+) throws {
+    for _ in 0..<count {
+        let privateKey = try BigInt.random(below: curve.order, using: openSSLRandomSource)
+        let publicKey = try #require(reference.multiply(nil, by: privateKey))
+        let digest = openSSLRandomBytes(digestLength)
+        let (r, s) = try #require(reference.sign(digest: digest, privateKey: privateKey))
+        #expect(
+            try ECDSA.verify(publicKey: publicKey, digest: digest, signature: ECDSASignature(r: r, s: s), curve: curve))
+        #expect(
+            !(try ECDSA.verify(
+                publicKey: publicKey, digest: digest, signature: ECDSASignature(r: r, s: s + BigInt(1)), curve: curve)))
+    }
 }
