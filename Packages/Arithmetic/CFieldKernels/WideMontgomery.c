@@ -1,0 +1,294 @@
+// Modular exponentiation for DH-sized moduli with AVX-512 IFMA: see include/WideMontgomery.h. Written
+// for this project after Gueron and Krasnov's description of almost-Montgomery multiplication on
+// 52-bit digits (vpmadd52luq / vpmadd52huq); the bound argument is below.
+//
+// Representation. A value is n digits of 52 bits (n = emrtd_wide_digit_count), least significant
+// first, in K = ⌈n/8⌉ vectors of eight 64-bit lanes; lanes past n are zero. R = 2^(52·n) ≥ 4p.
+//
+// Almost-Montgomery product (amm): for a, b < 2p with digits < 2^52, returns t ≡ a·b/R (mod p) with
+// t < 2p and digits < 2^52. Word-by-word Montgomery: for each digit b_i, x += a·b_i, then
+// y = x_0·(-1/p) mod 2^52 and x += y·p (now x_0 ≡ 0 mod 2^52), then x /= 2^52. The digit steps sum to
+// t = (a·b + Y·p)/R with Y = Σ y_i·2^(52·i) < R, so t < (4p² + R·p)/R = p·(4p/R + 1) ≤ 2p: no final
+// subtraction is needed while values stay below 2p, only one at the very end (emrtd_wide_power
+// leaves Montgomery form with amm(x, 1) < (2p + R·p)/R < p + 1, then subtracts p when the result is
+// p, i.e. for a zero value, with a mask).
+//
+// Lanes hold unnormalised digits during a product: each of the n steps adds to a lane at most four
+// 52-bit halves (a_j·b_i low, y·p_j low, and the high halves of the products of the digit below) and
+// lane 0 the carry x_0 >> 52 (< 2^12); a lane lives at most n ≤ 80 steps, so it stays below
+// 80·4·2^52 + 2^12·80 < 2^61: no 64-bit lane overflows. One carry pass at the end brings the digits
+// back below 2^52 (the IFMA instructions read only the low 52 bits of their inputs); t < 2p < R, so no
+// carry leaves the top digit.
+//
+// Constant time: the loops run on public counts (n, K, width, bits), the exponent's digits only feed
+// vector compares whose masks choose table entries (every entry read), and the final subtraction is
+// masked. objdump of the built object (`objdump -d --no-show-raw-insn WideMontgomery.o`) shows the
+// conditional jumps of windowed_power_* on loop counters only, and table loads at addresses from the
+// loop index.
+
+#include "WideMontgomery.h"
+#include "CPUFeatures.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+typedef uint64_t u64;
+
+#define DIGIT_BITS 52
+#define DIGIT_MASK ((1ull << DIGIT_BITS) - 1)
+#define MAX_LIMBS (EMRTD_WIDE_MAX_BITS / 64)
+#define MAX_DIGITS ((EMRTD_WIDE_MAX_BITS + 2 + DIGIT_BITS - 1) / DIGIT_BITS)
+#define MAX_VECTORS ((MAX_DIGITS + 7) / 8)
+
+int emrtd_wide_digit_count(int bits) { return (bits + 2 + DIGIT_BITS - 1) / DIGIT_BITS; }
+
+/// Digits of 52 bits from `limbs` 64-bit limbs (the digits past the value zero).
+static void to_digits(u64 *digits, int digit_count, const u64 *limbs, int limb_count) {
+    for (int i = 0; i < digit_count; i++) {
+        int bit = i * DIGIT_BITS, limb = bit / 64, shift = bit % 64;
+        u64 value = limb < limb_count ? limbs[limb] >> shift : 0;
+        if (shift > 64 - DIGIT_BITS && limb + 1 < limb_count) value |= limbs[limb + 1] << (64 - shift);
+        digits[i] = value & DIGIT_MASK;
+    }
+}
+
+/// `limb_count` 64-bit limbs from normalised digits (value < 2^(64·limb_count)).
+static void from_digits(u64 *limbs, int limb_count, const u64 *digits, int digit_count) {
+    memset(limbs, 0, (size_t)limb_count * sizeof(u64));
+    for (int i = 0; i < digit_count; i++) {
+        int bit = i * DIGIT_BITS, limb = bit / 64, shift = bit % 64;
+        if (limb < limb_count) limbs[limb] |= digits[i] << shift;
+        if (shift > 64 - DIGIT_BITS && limb + 1 < limb_count) limbs[limb + 1] |= digits[i] >> (64 - shift);
+    }
+}
+
+struct emrtd_wide_modulus {
+    /// p in digits, then R² mod p in digits: MAX_VECTORS·8 lanes each, the unused ones zero.
+    u64 p[MAX_VECTORS * 8] __attribute__((aligned(64)));
+    u64 r_squared[MAX_VECTORS * 8] __attribute__((aligned(64)));
+    u64 p_limbs[MAX_LIMBS];
+    int limbs, digits, vectors;
+    /// -1/p mod 2^52.
+    u64 k0;
+};
+
+static int use_ifma = 0;
+
+__attribute__((constructor)) static void choose_wide_kernel(void) { use_ifma = emrtd_cpu_has_avx512_ifma(); }
+
+int emrtd_wide_select_kernel(int ifma) {
+    return __atomic_exchange_n(&use_ifma, ifma && emrtd_cpu_has_avx512_ifma(), __ATOMIC_RELAXED);
+}
+
+int emrtd_wide_kernel_is_ifma(void) { return __atomic_load_n(&use_ifma, __ATOMIC_RELAXED); }
+
+emrtd_wide_modulus *emrtd_wide_modulus_new(const emrtd_limb *p, const emrtd_limb *r_squared, int limbs) {
+    if (!emrtd_cpu_has_avx512_ifma() || limbs < 1 || limbs > MAX_LIMBS || (p[0] & 1) == 0 || p[limbs - 1] == 0)
+        return NULL;
+    emrtd_wide_modulus *m = aligned_alloc(64, sizeof(emrtd_wide_modulus));
+    if (!m) return NULL;
+    memset(m, 0, sizeof *m);
+    int bits = 64 * limbs - __builtin_clzl(p[limbs - 1]);
+    m->limbs = limbs;
+    m->digits = emrtd_wide_digit_count(bits);
+    m->vectors = (m->digits + 7) / 8;
+    memcpy(m->p_limbs, p, (size_t)limbs * sizeof(u64));
+    to_digits(m->p, m->digits, p, limbs);
+    to_digits(m->r_squared, m->digits, r_squared, limbs);
+    // Newton's iteration for p^-1 mod 2^64 (each step doubles the correct bits), then -p^-1 mod 2^52.
+    u64 inverse = p[0];
+    for (int i = 0; i < 6; i++) inverse *= 2 - p[0] * inverse;
+    m->k0 = (0 - inverse) & DIGIT_MASK;
+    return m;
+}
+
+void emrtd_wide_modulus_free(emrtd_wide_modulus *modulus) { free(modulus); }
+
+#if defined(__x86_64__)
+
+#define IFMA __attribute__((target("avx512f,avx512vl,avx512ifma")))
+#define IFMA_INLINE static inline __attribute__((always_inline, target("avx512f,avx512vl,avx512ifma")))
+
+/// r = amm(a, b) (see the top of the file), K vectors of n digits; r may alias a or b. `K` is a
+/// constant where this is inlined, so the accumulator lives in registers.
+IFMA_INLINE void amm(__m512i *r, const __m512i *a, const __m512i *b, const __m512i *p, u64 k0, int n, int K) {
+    __m512i x[MAX_VECTORS];
+    for (int j = 0; j < K; j++) x[j] = _mm512_setzero_si512();
+    const u64 *b_digits = (const u64 *)b;
+    const u64 a0 = ((const u64 *)a)[0], a1 = ((const u64 *)a)[1];
+    const u64 p0 = ((const u64 *)p)[0], p1 = ((const u64 *)p)[1];
+    const __m512i zero = _mm512_setzero_si512();
+    // a and p moved up one digit (the extra top lane in a 128-bit part): the high halves of
+    // a_j·b_i and p_j·y, which belong one digit up, are added before the shift, off the chain that
+    // runs through y, and the top one (digit n when n = 8K) is not lost.
+    __m512i a_up[MAX_VECTORS], p_up[MAX_VECTORS];
+    a_up[0] = _mm512_alignr_epi64(a[0], zero, 7);
+    p_up[0] = _mm512_alignr_epi64(p[0], zero, 7);
+    for (int j = 1; j < K; j++) {
+        a_up[j] = _mm512_alignr_epi64(a[j], a[j - 1], 7);
+        p_up[j] = _mm512_alignr_epi64(p[j], p[j - 1], 7);
+    }
+    const __m128i a_top = _mm512_castsi512_si128(_mm512_alignr_epi64(zero, a[K - 1], 7));
+    const __m128i p_top = _mm512_castsi512_si128(_mm512_alignr_epi64(zero, p[K - 1], 7));
+    // Lane 0 lives in x0 (scalar registers), exact; the vectors' lane 0 is left stale. The next lane 0
+    // is computed in scalar too, from the vectors' lane 1 before this step's additions: the chain from
+    // one y to the next is then a few scalar products, while the vector work of a step overlaps the
+    // scalar work of the next.
+    u64 x0 = 0;
+    for (int i = 0; i < n; i++) {
+        const u64 bi = b_digits[i];
+        const __m512i bv = _mm512_set1_epi64((long long)bi);
+        const u64 lane1 = (u64)_mm_extract_epi64(_mm512_castsi512_si128(x[0]), 1);
+        const unsigned __int128 ab0 = (unsigned __int128)a0 * bi;
+        const u64 t = x0 + ((u64)ab0 & DIGIT_MASK);
+        const u64 y = (t * k0) & DIGIT_MASK;
+        const __m512i yv = _mm512_set1_epi64((long long)y);
+        const unsigned __int128 py0 = (unsigned __int128)p0 * y;
+        // t + (p0·y mod 2^52) is a multiple of 2^52: its carry joins the next lane 0.
+        const u64 carry = (t + ((u64)py0 & DIGIT_MASK)) >> DIGIT_BITS;
+        x0 = lane1 + ((a1 * bi) & DIGIT_MASK) + ((p1 * y) & DIGIT_MASK) + (u64)(ab0 >> DIGIT_BITS) +
+             (u64)(py0 >> DIGIT_BITS) + carry;
+        for (int j = 0; j < K; j++) x[j] = _mm512_madd52hi_epu64(_mm512_madd52lo_epu64(x[j], a[j], bv), a_up[j], bv);
+        __m128i top = _mm_madd52hi_epu64(_mm_setzero_si128(), a_top, _mm512_castsi512_si128(bv));
+        for (int j = 0; j < K; j++)
+            x[j] = _mm512_add_epi64(_mm512_madd52lo_epu64(x[j], p[j], yv), _mm512_madd52hi_epu64(zero, p_up[j], yv));
+        top = _mm_madd52hi_epu64(top, p_top, _mm512_castsi512_si128(yv));
+        // x /= 2^52: every lane moves down one (lane 0 dropped, the top part comes in).
+        for (int j = 0; j < K - 1; j++) x[j] = _mm512_alignr_epi64(x[j + 1], x[j], 1);
+        x[K - 1] = _mm512_alignr_epi64(_mm512_zextsi128_si512(top), x[K - 1], 1);
+    }
+    // One carry pass, lane 0 from x0: digits below 2^52 again. Lanes from n on stay zero (the inputs'
+    // digits there are zero and the shift brings in zeros), and t < R leaves no carry past them.
+    u64 lanes[MAX_VECTORS * 8] __attribute__((aligned(64)));
+    for (int j = 0; j < K; j++) _mm512_store_si512((__m512i *)lanes + j, x[j]);
+    lanes[0] = x0;
+    u64 carry = 0;
+    for (int i = 0; i < n; i++) {
+        const u64 value = lanes[i] + carry;
+        lanes[i] = value & DIGIT_MASK;
+        carry = value >> DIGIT_BITS;
+    }
+    for (int j = 0; j < K; j++) r[j] = _mm512_load_si512((const __m512i *)lanes + j);
+}
+
+/// out = table[index] of `count` entries of K vectors: every entry read, chosen by a compare mask.
+IFMA_INLINE void select_entry(__m512i *out, const __m512i *table, int count, u64 index, int K) {
+    const __m512i wanted = _mm512_set1_epi64((long long)index);
+    for (int j = 0; j < K; j++) out[j] = _mm512_setzero_si512();
+    for (int e = 0; e < count; e++) {
+        const __mmask8 hit = _mm512_cmpeq_epi64_mask(_mm512_set1_epi64(e), wanted);
+        for (int j = 0; j < K; j++) out[j] = _mm512_mask_mov_epi64(out[j], hit, table[e * K + j]);
+    }
+}
+
+/// The `width` exponent bits from bit `position` on (public position, secret value).
+static inline u64 exponent_bits(const u64 *exponent, int limbs, int position, int width) {
+    const int limb = position / 64, shift = position % 64;
+    u64 value = limb < limbs ? exponent[limb] >> shift : 0;
+    if (shift + width > 64 && limb + 1 < limbs) value |= exponent[limb + 1] << (64 - shift);
+    return value & ((1ull << width) - 1);
+}
+
+IFMA_INLINE void windowed_power(const emrtd_wide_modulus *m, u64 *r, const u64 *base, const u64 *exponent,
+                             int exponent_limbs, int bits, int width, int K) {
+    const int n = m->digits, entries = 1 << width;
+    const int windows = bits > 0 ? (bits + width - 1) / width : 1;
+    const __m512i *p = (const __m512i *)m->p;
+    const u64 k0 = m->k0;
+    __m512i table[(1 << EMRTD_WIDE_MAX_WIDTH) * MAX_VECTORS];
+    __m512i accumulator[MAX_VECTORS], entry[MAX_VECTORS], one[MAX_VECTORS];
+    u64 digits[MAX_VECTORS * 8] __attribute__((aligned(64)));
+    for (int j = 0; j < K; j++) one[j] = _mm512_setzero_si512();
+    one[0] = _mm512_mask_mov_epi64(one[0], 1, _mm512_set1_epi64(1));
+    // table[e] = base^e·R mod p (below 2p): table[0] = amm(R², 1) = R, table[1] = amm(base, R²).
+    memset(digits, 0, sizeof digits);
+    to_digits(digits, n, base, m->limbs);
+    amm(table, (const __m512i *)m->r_squared, one, p, k0, n, K);
+    amm(table + K, (const __m512i *)digits, (const __m512i *)m->r_squared, p, k0, n, K);
+    for (int e = 2; e < entries; e++) {
+        if (e % 2 == 0) {
+            amm(table + e * K, table + (e / 2) * K, table + (e / 2) * K, p, k0, n, K);
+        } else {
+            amm(table + e * K, table + (e - 1) * K, table + K, p, k0, n, K);
+        }
+    }
+    select_entry(accumulator, table, entries, exponent_bits(exponent, exponent_limbs, (windows - 1) * width, width),
+                 K);
+    for (int window = windows - 2; window >= 0; window--) {
+        for (int s = 0; s < width; s++) amm(accumulator, accumulator, accumulator, p, k0, n, K);
+        select_entry(entry, table, entries, exponent_bits(exponent, exponent_limbs, window * width, width), K);
+        amm(accumulator, accumulator, entry, p, k0, n, K);
+    }
+    // Out of Montgomery form: amm(x, 1) ≤ p, equal to p only for a zero value.
+    amm(accumulator, accumulator, one, p, k0, n, K);
+    for (int j = 0; j < K; j++) _mm512_store_si512((__m512i *)digits + j, accumulator[j]);
+    u64 result[MAX_LIMBS], difference[MAX_LIMBS];
+    from_digits(result, m->limbs, digits, n);
+    u64 borrow = 0;
+    for (int i = 0; i < m->limbs; i++) {
+        const unsigned __int128 d = (unsigned __int128)result[i] - m->p_limbs[i] - borrow;
+        difference[i] = (u64)d;
+        borrow = (u64)(d >> 64) & 1;
+    }
+    // borrow = 0: result ≥ p (so = p), keep the difference (zero).
+    const u64 keep = 0 - (borrow ^ 1);
+    for (int i = 0; i < m->limbs; i++) r[i] = (difference[i] & keep) | (result[i] & ~keep);
+    // Wipe what derives from the exponent.
+    volatile u64 *wipe = (volatile u64 *)table;
+    for (size_t i = 0; i < (size_t)entries * K * 8; i++) wipe[i] = 0;
+    wipe = (volatile u64 *)accumulator;
+    for (size_t i = 0; i < (size_t)K * 8; i++) wipe[i] = 0;
+}
+
+#define INSTANCE(k)                                                                                 \
+    IFMA static void windowed_power_##k(const emrtd_wide_modulus *m, u64 *r, const u64 *base,          \
+                                     const u64 *exponent, int limbs, int bits, int width) {         \
+        windowed_power(m, r, base, exponent, limbs, bits, width, k);                                   \
+    }
+INSTANCE(1)
+INSTANCE(2)
+INSTANCE(3)
+INSTANCE(4)
+INSTANCE(5)
+INSTANCE(6)
+INSTANCE(7)
+INSTANCE(8)
+INSTANCE(9)
+INSTANCE(10)
+
+int emrtd_wide_power(const emrtd_wide_modulus *modulus, emrtd_limb *r, const emrtd_limb *base,
+                     const emrtd_limb *exponent, int exponent_limbs, int bits, int width) {
+    if (!modulus || !emrtd_wide_kernel_is_ifma() || width < 1 || width > EMRTD_WIDE_MAX_WIDTH || bits < 0 ||
+        exponent_limbs * 64 < bits)
+        return 0;
+    const u64 *e = (const u64 *)exponent;
+    switch (modulus->vectors) {
+    case 1: windowed_power_1(modulus, r, base, e, exponent_limbs, bits, width); break;
+    case 2: windowed_power_2(modulus, r, base, e, exponent_limbs, bits, width); break;
+    case 3: windowed_power_3(modulus, r, base, e, exponent_limbs, bits, width); break;
+    case 4: windowed_power_4(modulus, r, base, e, exponent_limbs, bits, width); break;
+    case 5: windowed_power_5(modulus, r, base, e, exponent_limbs, bits, width); break;
+    case 6: windowed_power_6(modulus, r, base, e, exponent_limbs, bits, width); break;
+    case 7: windowed_power_7(modulus, r, base, e, exponent_limbs, bits, width); break;
+    case 8: windowed_power_8(modulus, r, base, e, exponent_limbs, bits, width); break;
+    case 9: windowed_power_9(modulus, r, base, e, exponent_limbs, bits, width); break;
+    case 10: windowed_power_10(modulus, r, base, e, exponent_limbs, bits, width); break;
+    default: return 0;
+    }
+    return 1;
+}
+
+#else
+
+int emrtd_wide_power(const emrtd_wide_modulus *modulus, emrtd_limb *r, const emrtd_limb *base,
+                     const emrtd_limb *exponent, int exponent_limbs, int bits, int width) {
+    (void)modulus, (void)r, (void)base, (void)exponent, (void)exponent_limbs, (void)bits, (void)width;
+    return 0;
+}
+
+#endif
