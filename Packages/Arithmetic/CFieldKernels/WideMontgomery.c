@@ -149,8 +149,10 @@ IFMA_INLINE void amm(__m512i *r, const __m512i *a, const __m512i *b, const __m51
         const u64 y = (t * k0) & DIGIT_MASK;
         const __m512i yv = _mm512_set1_epi64((long long)y);
         const unsigned __int128 py0 = (unsigned __int128)p0 * y;
-        // t + (p0·y mod 2^52) is a multiple of 2^52: its carry joins the next lane 0.
-        const u64 carry = (t + ((u64)py0 & DIGIT_MASK)) >> DIGIT_BITS;
+        // t + (p0·y mod 2^52) is a multiple of 2^52, so p0·y mod 2^52 = 2^52 - (t mod 2^52) unless t's
+        // low digit is 0 (then it is 0): the carry into the next lane 0 follows from t alone, off the
+        // product's latency.
+        const u64 carry = (t >> DIGIT_BITS) + ((t & DIGIT_MASK) != 0);
         x0 = lane1 + ((a1 * bi) & DIGIT_MASK) + ((p1 * y) & DIGIT_MASK) + (u64)(ab0 >> DIGIT_BITS) +
              (u64)(py0 >> DIGIT_BITS) + carry;
         for (int j = 0; j < K; j++) x[j] = _mm512_madd52hi_epu64(_mm512_madd52lo_epu64(x[j], a[j], bv), a_up[j], bv);
@@ -162,18 +164,33 @@ IFMA_INLINE void amm(__m512i *r, const __m512i *a, const __m512i *b, const __m51
         for (int j = 0; j < K - 1; j++) x[j] = _mm512_alignr_epi64(x[j + 1], x[j], 1);
         x[K - 1] = _mm512_alignr_epi64(_mm512_zextsi128_si512(top), x[K - 1], 1);
     }
-    // One carry pass, lane 0 from x0: digits below 2^52 again. Lanes from n on stay zero (the inputs'
+    // Back to digits below 2^52, in vectors, lane 0 from x0. Lanes from n on stay zero (the inputs'
     // digits there are zero and the shift brings in zeros), and t < R leaves no carry past them.
-    u64 lanes[MAX_VECTORS * 8] __attribute__((aligned(64)));
-    for (int j = 0; j < K; j++) _mm512_store_si512((__m512i *)lanes + j, x[j]);
-    lanes[0] = x0;
-    u64 carry = 0;
-    for (int i = 0; i < n; i++) {
-        const u64 value = lanes[i] + carry;
-        lanes[i] = value & DIGIT_MASK;
-        carry = value >> DIGIT_BITS;
+    x[0] = _mm512_mask_mov_epi64(x[0], 1, _mm512_set1_epi64((long long)x0));
+    // First every lane's high part (< 2^12, lanes are below 2^64) moves one lane up: lanes are then at
+    // most 2^52 - 1 + 2^12 < 2^53, so each passes on a carry of 0 or 1.
+    const __m512i mask = _mm512_set1_epi64((long long)DIGIT_MASK);
+    __m512i high[MAX_VECTORS];
+    for (int j = 0; j < K; j++) {
+        high[j] = _mm512_srli_epi64(x[j], DIGIT_BITS);
+        x[j] = _mm512_and_si512(x[j], mask);
     }
-    for (int j = 0; j < K; j++) r[j] = _mm512_load_si512((const __m512i *)lanes + j);
+    x[0] = _mm512_add_epi64(x[0], _mm512_alignr_epi64(high[0], zero, 7));
+    for (int j = 1; j < K; j++) x[j] = _mm512_add_epi64(x[j], _mm512_alignr_epi64(high[j], high[j - 1], 7));
+    // Then the 0/1 carries ripple as in a binary addition, one bit per lane: a lane generates a carry
+    // when ≥ 2^52 and propagates one when exactly 2^52 - 1 (never both), so the lanes that receive one
+    // are ((generate << 1) + propagate) ^ propagate. Bit masks, no branch.
+    unsigned __int128 generate = 0, propagate = 0;
+    for (int j = 0; j < K; j++) {
+        generate |= (unsigned __int128)_mm512_cmpgt_epu64_mask(x[j], mask) << (8 * j);
+        propagate |= (unsigned __int128)_mm512_cmpeq_epu64_mask(x[j], mask) << (8 * j);
+    }
+    const unsigned __int128 receive = ((generate << 1) + propagate) ^ propagate;
+    const __m512i ones = _mm512_set1_epi64(1);
+    for (int j = 0; j < K; j++) {
+        const __mmask8 lanes = (__mmask8)(receive >> (8 * j));
+        r[j] = _mm512_and_si512(_mm512_mask_add_epi64(x[j], lanes, x[j], ones), mask);
+    }
 }
 
 /// out = table[index] of `count` entries of K vectors: every entry read, chosen by a compare mask.

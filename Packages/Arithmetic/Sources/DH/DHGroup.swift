@@ -83,10 +83,16 @@ public struct DHGroup: Sendable, Hashable {
     /// The public value's encoding: exactly `length` bytes.
     public func encodePublicValue(_ y: BigInt) throws -> [UInt8] { try y.bytes(length: length) }
 
-    /// base^exponent mod p for a public exponent (variable time, GMP `mpz_powm`: its sliding window
-    /// beats `WindowedPower`'s fixed one when the exponent need not be hidden).
+    /// base^exponent mod p for a public exponent: the IFMA kernel's fixed window over the exponent's
+    /// own length where the CPU has it (`WideMontgomeryKernel`), else GMP `mpz_powm` (variable time:
+    /// its sliding window beats `WindowedPower`'s fixed one when the exponent need not be hidden).
     public func power(_ base: BigInt, _ exponent: BigInt) -> BigInt {
-        base.power(exponent, modulo: p) ?? BigInt(0)
+        if exponent.signum >= 0, let kernel = precomputation.windowedPower(for: self).kernel,
+            let result = kernel.power(base.modulo(p), exponent, bits: exponent.bitWidth)
+        {
+            return result
+        }
+        return base.power(exponent, modulo: p) ?? BigInt(0)
     }
 
     /// base^exponent mod p for a secret exponent > 0, regular (`WindowedPower`, every table entry read
@@ -146,7 +152,8 @@ final class DHPrecomputation: Sendable {
     func windowedPower(for group: DHGroup) -> WindowedPower {
         cachedPower.withLock { power in
             if let power { return power }
-            let built = WindowedPower(field: MontgomeryField(modulus: group.p))
+            let built = WindowedPower(
+                field: MontgomeryField(modulus: group.p), kernel: WideMontgomeryKernel(modulus: group.p))
             power = built
             return built
         }
