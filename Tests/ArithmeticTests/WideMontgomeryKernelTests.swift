@@ -1,3 +1,4 @@
+import CFieldKernels
 import OpenSSLReference
 import Testing
 
@@ -31,7 +32,7 @@ import Testing
 
     /// Standard groups: random bases and exponents below q, then the edges (exponents 1, 2, q - 1, q,
     /// p - 2, p - 1, all ones, digit boundaries 2^52 ± 1; bases 0, 1, 2, p - 1, p - 2, 2^(52·j) and
-    /// 2^(52·j) - 1 at every digit boundary below p), public and secret, with each path.
+    /// 2^(52·j) - 1 at the first two and last two digit boundaries below p), public and secret, with each path.
     @Test(arguments: standardGroupIDs, [true, false])
     func standardGroupsMatchOpenSSL(id: Int, ifma: Bool) throws {
         WideMontgomeryKernel.select(ifma: ifma)
@@ -47,7 +48,10 @@ import Testing
             #expect(group.power(base, exponent) == expected)
             #expect(try group.powerSecret(base, exponent) == expected)
         }
-        let boundaries = stride(from: 52, to: p.bitWidth, by: 52).flatMap { [one << $0, (one << $0) - one] }
+        let digitBoundaries = Array(stride(from: 52, to: p.bitWidth, by: 52))
+        let boundaries = (digitBoundaries.prefix(2) + digitBoundaries.suffix(2)).flatMap {
+            [one << $0, (one << $0) - one]
+        }
         let bases = [BigInt(0), one, BigInt(2), p - one, p - BigInt(2), group.g] + boundaries
         let exponents = [
             one, BigInt(2), BigInt(3), q - one, q, p - BigInt(2), p - one, (one << q.bitWidth) - one,
@@ -66,6 +70,44 @@ import Testing
         #expect(try group.powerSecret(p - one, q - one) == one)
         #expect(try group.powerSecret(group.g, q) == one)
         #expect(group.power(group.g, q) == one)
+    }
+
+    /// The carries after each product, at their rare cases: lanes of exactly 2^52 - 1 that pass a
+    /// carry on (runs of them), lanes just above 2^52 that make one, and large unnormalised lanes,
+    /// against a plain carry loop, for 1 to 10 vectors.
+    @Test func carriesMatchPlainLoop() throws {
+        guard WideMontgomeryKernel.usesIFMA else {
+            print("WideMontgomeryKernelTests: no AVX-512 IFMA, carry test skipped")
+            return
+        }
+        let mask: UInt = (1 << 52) - 1
+        for round in 0..<2000 {
+            let vectors = 1 + round % 10
+            let count = 8 * vectors
+            var lanes = (0..<count).map { _ -> UInt in
+                switch Int.random(in: 0..<6) {
+                case 0: mask
+                case 1: mask + 1
+                case 2: mask - UInt.random(in: 0..<3)
+                case 3: 0
+                case 4: UInt.random(in: 0...mask)
+                default: UInt.random(in: 0..<(1 << 61))
+                }
+            }
+            // The value stays below 2^(52·count): the top lane small, the one below it a digit.
+            lanes[count - 1] &= (1 << 40) - 1
+            lanes[count - 2] &= mask
+            var expected = [UInt](repeating: 0, count: count)
+            var carry: UInt = 0
+            for index in 0..<count {
+                let value = lanes[index] &+ carry
+                expected[index] = value & mask
+                carry = value >> 52
+            }
+            var digits = [UInt](repeating: 0, count: count)
+            #expect(emrtd_wide_normalize(&digits, lanes, Int32(vectors)) == 1)
+            #expect(digits == expected, "\(lanes)")
+        }
     }
 
     /// Moduli outside the standard groups (any odd p works for Montgomery products): 1536, 3072 and

@@ -21,10 +21,13 @@
 // carry leaves the top digit.
 //
 // Constant time: the loops run on public counts (n, K, width, bits), the exponent's digits only feed
-// vector compares whose masks choose table entries (every entry read), and the final subtraction is
-// masked. objdump of the built object (`objdump -d --no-show-raw-insn WideMontgomery.o`) shows the
-// conditional jumps of windowed_power_* on loop counters only, and table loads at addresses from the
-// loop index.
+// compares whose results choose table entries (every entry loaded whole), the product's carry test
+// and the final subtraction are arithmetic. Checked on the release object (clang 21, -O2):
+// `objdump -d --no-show-raw-insn .build/release/CFieldKernels.build/WideMontgomery.c.o` shows, in
+// windowed_power_3 and _5, conditional jumps on loop counters and public bit positions only; the
+// product's loop has none but its own (the carry is cmp/sbb), the table read is cmp/cmove into a
+// mask register, vpternlogq k{z} into an all-ones/zero vector, then vpternlogq with every entry's
+// memory operand (no masked loads).
 
 #include "WideMontgomery.h"
 #include "CPUFeatures.h"
@@ -114,6 +117,38 @@ void emrtd_wide_modulus_free(emrtd_wide_modulus *modulus) { free(modulus); }
 #define IFMA __attribute__((target("avx512f,avx512vl,avx512ifma")))
 #define IFMA_INLINE static inline __attribute__((always_inline, target("avx512f,avx512vl,avx512ifma")))
 
+/// r = x with digits below 2^52 (lane 0 replaced by x0), for lanes below 2^64 and a value below
+/// 2^(52·8K). In amm, lanes from n on stay zero (the inputs' digits there are zero and the shift
+/// brings in zeros), and t < R leaves no carry past them.
+IFMA_INLINE void normalize(__m512i *r, __m512i *x, u64 x0, int K) {
+    const __m512i zero = _mm512_setzero_si512();
+    x[0] = _mm512_mask_mov_epi64(x[0], 1, _mm512_set1_epi64((long long)x0));
+    // First every lane's high part (< 2^12, lanes are below 2^64) moves one lane up: lanes are then at
+    // most 2^52 - 1 + 2^12 < 2^53, so each passes on a carry of 0 or 1.
+    const __m512i mask = _mm512_set1_epi64((long long)DIGIT_MASK);
+    __m512i high[MAX_VECTORS];
+    for (int j = 0; j < K; j++) {
+        high[j] = _mm512_srli_epi64(x[j], DIGIT_BITS);
+        x[j] = _mm512_and_si512(x[j], mask);
+    }
+    x[0] = _mm512_add_epi64(x[0], _mm512_alignr_epi64(high[0], zero, 7));
+    for (int j = 1; j < K; j++) x[j] = _mm512_add_epi64(x[j], _mm512_alignr_epi64(high[j], high[j - 1], 7));
+    // Then the 0/1 carries ripple as in a binary addition, one bit per lane: a lane generates a carry
+    // when ≥ 2^52 and propagates one when exactly 2^52 - 1 (never both), so the lanes that receive one
+    // are ((generate << 1) + propagate) ^ propagate. Bit masks, no branch.
+    unsigned __int128 generate = 0, propagate = 0;
+    for (int j = 0; j < K; j++) {
+        generate |= (unsigned __int128)_mm512_cmpgt_epu64_mask(x[j], mask) << (8 * j);
+        propagate |= (unsigned __int128)_mm512_cmpeq_epu64_mask(x[j], mask) << (8 * j);
+    }
+    const unsigned __int128 receive = ((generate << 1) + propagate) ^ propagate;
+    const __m512i ones = _mm512_set1_epi64(1);
+    for (int j = 0; j < K; j++) {
+        const __mmask8 lanes = (__mmask8)(receive >> (8 * j));
+        r[j] = _mm512_and_si512(_mm512_mask_add_epi64(x[j], lanes, x[j], ones), mask);
+    }
+}
+
 /// r = amm(a, b) (see the top of the file), K vectors of n digits; r may alias a or b. `K` is a
 /// constant where this is inlined, so the accumulator lives in registers.
 IFMA_INLINE void amm(__m512i *r, const __m512i *a, const __m512i *b, const __m512i *p, u64 k0, int n, int K) {
@@ -164,42 +199,21 @@ IFMA_INLINE void amm(__m512i *r, const __m512i *a, const __m512i *b, const __m51
         for (int j = 0; j < K - 1; j++) x[j] = _mm512_alignr_epi64(x[j + 1], x[j], 1);
         x[K - 1] = _mm512_alignr_epi64(_mm512_zextsi128_si512(top), x[K - 1], 1);
     }
-    // Back to digits below 2^52, in vectors, lane 0 from x0. Lanes from n on stay zero (the inputs'
-    // digits there are zero and the shift brings in zeros), and t < R leaves no carry past them.
-    x[0] = _mm512_mask_mov_epi64(x[0], 1, _mm512_set1_epi64((long long)x0));
-    // First every lane's high part (< 2^12, lanes are below 2^64) moves one lane up: lanes are then at
-    // most 2^52 - 1 + 2^12 < 2^53, so each passes on a carry of 0 or 1.
-    const __m512i mask = _mm512_set1_epi64((long long)DIGIT_MASK);
-    __m512i high[MAX_VECTORS];
-    for (int j = 0; j < K; j++) {
-        high[j] = _mm512_srli_epi64(x[j], DIGIT_BITS);
-        x[j] = _mm512_and_si512(x[j], mask);
-    }
-    x[0] = _mm512_add_epi64(x[0], _mm512_alignr_epi64(high[0], zero, 7));
-    for (int j = 1; j < K; j++) x[j] = _mm512_add_epi64(x[j], _mm512_alignr_epi64(high[j], high[j - 1], 7));
-    // Then the 0/1 carries ripple as in a binary addition, one bit per lane: a lane generates a carry
-    // when ≥ 2^52 and propagates one when exactly 2^52 - 1 (never both), so the lanes that receive one
-    // are ((generate << 1) + propagate) ^ propagate. Bit masks, no branch.
-    unsigned __int128 generate = 0, propagate = 0;
-    for (int j = 0; j < K; j++) {
-        generate |= (unsigned __int128)_mm512_cmpgt_epu64_mask(x[j], mask) << (8 * j);
-        propagate |= (unsigned __int128)_mm512_cmpeq_epu64_mask(x[j], mask) << (8 * j);
-    }
-    const unsigned __int128 receive = ((generate << 1) + propagate) ^ propagate;
-    const __m512i ones = _mm512_set1_epi64(1);
-    for (int j = 0; j < K; j++) {
-        const __mmask8 lanes = (__mmask8)(receive >> (8 * j));
-        r[j] = _mm512_and_si512(_mm512_mask_add_epi64(x[j], lanes, x[j], ones), mask);
-    }
+    normalize(r, x, x0, K);
 }
 
-/// out = table[index] of `count` entries of K vectors: every entry read, chosen by a compare mask.
+/// out = table[index] of `count` entries of K vectors: every entry loaded whole and ANDed with an
+/// all-ones or all-zero vector. (A compare mask used directly would let the compiler fold the choice
+/// into masked loads, which may skip the memory access of masked-off entries; the empty asm hides
+/// where the vector comes from.)
 IFMA_INLINE void select_entry(__m512i *out, const __m512i *table, int count, u64 index, int K) {
     const __m512i wanted = _mm512_set1_epi64((long long)index);
     for (int j = 0; j < K; j++) out[j] = _mm512_setzero_si512();
     for (int e = 0; e < count; e++) {
-        const __mmask8 hit = _mm512_cmpeq_epi64_mask(_mm512_set1_epi64(e), wanted);
-        for (int j = 0; j < K; j++) out[j] = _mm512_mask_mov_epi64(out[j], hit, table[e * K + j]);
+        __m512i choose = _mm512_maskz_mov_epi64(_mm512_cmpeq_epi64_mask(_mm512_set1_epi64(e), wanted),
+                                                _mm512_set1_epi64(-1));
+        __asm__("" : "+v"(choose));
+        for (int j = 0; j < K; j++) out[j] = _mm512_or_si512(out[j], _mm512_and_si512(table[e * K + j], choose));
     }
 }
 
@@ -262,6 +276,19 @@ IFMA_INLINE void windowed_power(const emrtd_wide_modulus *m, u64 *r, const u64 *
     for (size_t i = 0; i < (size_t)K * 8; i++) wipe[i] = 0;
 }
 
+IFMA static void normalize_lanes(emrtd_limb *digits, const emrtd_limb *lanes, int vectors) {
+    __m512i x[MAX_VECTORS], r[MAX_VECTORS];
+    for (int j = 0; j < vectors; j++) x[j] = _mm512_loadu_si512((const __m512i *)lanes + j);
+    normalize(r, x, lanes[0], vectors);
+    for (int j = 0; j < vectors; j++) _mm512_storeu_si512((__m512i *)digits + j, r[j]);
+}
+
+int emrtd_wide_normalize(emrtd_limb *digits, const emrtd_limb *lanes, int vectors) {
+    if (!emrtd_wide_kernel_is_ifma() || vectors < 1 || vectors > MAX_VECTORS) return 0;
+    normalize_lanes(digits, lanes, vectors);
+    return 1;
+}
+
 #define INSTANCE(k)                                                                                 \
     IFMA static void windowed_power_##k(const emrtd_wide_modulus *m, u64 *r, const u64 *base,          \
                                      const u64 *exponent, int limbs, int bits, int width) {         \
@@ -301,6 +328,11 @@ int emrtd_wide_power(const emrtd_wide_modulus *modulus, emrtd_limb *r, const emr
 }
 
 #else
+
+int emrtd_wide_normalize(emrtd_limb *digits, const emrtd_limb *lanes, int vectors) {
+    (void)digits, (void)lanes, (void)vectors;
+    return 0;
+}
 
 int emrtd_wide_power(const emrtd_wide_modulus *modulus, emrtd_limb *r, const emrtd_limb *base,
                      const emrtd_limb *exponent, int exponent_limbs, int bits, int width) {

@@ -31,6 +31,11 @@ void emrtd_wide_modulus_free(emrtd_wide_modulus *modulus);
 int emrtd_wide_power(const emrtd_wide_modulus *modulus, emrtd_limb *r, const emrtd_limb *base,
                      const emrtd_limb *exponent, int exponent_limbs, int bits, int width);
 
+/// For tests of the carry handling inside each product: digits = the 8·vectors lanes (each below 2^64,
+/// their value below 2^(52·8·vectors)) carried into 52-bit digits, as the kernel does after each
+/// product. Returns 0 (digits untouched) when the kernel is off, else 1.
+int emrtd_wide_normalize(emrtd_limb *digits, const emrtd_limb *lanes, int vectors);
+
 /// Turns the IFMA kernel on (1, when the CPU has it) or off (0) for every later emrtd_wide_power, and
 /// returns the previous choice. For tests, which run both paths: the choice is process-wide, and both
 /// paths give the same results.
