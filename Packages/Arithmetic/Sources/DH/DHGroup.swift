@@ -64,7 +64,7 @@ public struct DHGroup: Sendable, Hashable {
         guard y > BigInt(1), y < p - BigInt(1) else {
             throw ArithmeticError(.invalidPublicValue, "the public value is out of (1, p - 1)")
         }
-        if let q = subgroupOrder, y.power(q, modulo: p) != BigInt(1) {
+        if let q = subgroupOrder, power(y, q) != BigInt(1) {
             throw ArithmeticError(.invalidPublicValue, "the public value is outside the subgroup of order q")
         }
     }
