@@ -32,7 +32,8 @@ import Testing
 
     /// Standard groups: random bases and exponents below q, then the edges (exponents 1, 2, q - 1, q,
     /// p - 2, p - 1, all ones, digit boundaries 2^52 ± 1; bases 0, 1, 2, p - 1, p - 2, 2^(52·j) and
-    /// 2^(52·j) - 1 at the first two and last two digit boundaries below p), public and secret, with each path.
+    /// 2^(52·j) - 1 at the first two and last two digit boundaries below p), public, secret and fixed
+    /// base, with each path.
     @Test(arguments: standardGroupIDs, [true, false])
     func standardGroupsMatchOpenSSL(id: Int, ifma: Bool) throws {
         WideMontgomeryKernel.select(ifma: ifma)
@@ -64,6 +65,11 @@ import Testing
                 #expect(try group.powerSecret(base, exponent) == expected, "\(base)^\(exponent), regular")
             }
             #expect(group.power(base, BigInt(0)) == one)
+        }
+        // The fixed-base tables (the kernel's, or GMP's when it is off).
+        for exponent in exponents {
+            let expected = try #require(openSSLModExp(group.g, exponent, p))
+            #expect(try group.generatorPower(exponent) == expected, "g^\(exponent)")
         }
         // Results on p - 1 and 1: (p - 1)^odd and (p - 1)^even; g^q = 1.
         #expect(group.power(p - one, q) == p - one)
@@ -113,7 +119,7 @@ import Testing
     /// Moduli outside the standard groups (any odd p works for Montgomery products): 1536, 3072 and
     /// 4096 bits (the largest), the tightest almost-Montgomery bounds (1038 and 2078 bits: R = 2^1040
     /// and 2^2080 are just 4·2^bits; 2078 also fills its five vectors, n = 8K) and a 512-bit one;
-    /// random and edge bases, exponents of 160 bits and as long as p.
+    /// random and edge bases, exponents of 160 bits and as long as p; fixed-base tables.
     @Test(arguments: [512, 1038, 1536, 2078, 3072, 4096], [true, false])
     func otherModuliMatchOpenSSL(bits: Int, ifma: Bool) throws {
         WideMontgomeryKernel.select(ifma: ifma)
@@ -130,6 +136,17 @@ import Testing
             bases.append(BigInt(bytes: openSSLRandomBytes(bits / 8)).modulo(p))
             exponents.append(BigInt(bytes: openSSLRandomBytes(20)))
             exponents.append(BigInt(bytes: openSSLRandomBytes(bits / 8)))
+        }
+        // A fixed-base table for a base of each kind, over 160-bit exponents (windows of 6 and 5 bits).
+        if let kernel = power.kernel, ifma {
+            for (base, width) in [(bases[2], 6), (bases[bases.count - 1], 5)] {
+                let table = try #require(kernel.fixedBaseTable(base: base, exponentBits: 160, width: width))
+                for exponent in [BigInt(0), one, (one << 160) - one]
+                    + exponents.suffix(2).map({ $0.modulo(one << 160) })
+                {
+                    #expect(table.power(exponent) == openSSLModExp(base, exponent, p), "\(base)^\(exponent), table")
+                }
+            }
         }
         for base in bases {
             for exponent in exponents where exponent.signum > 0 {

@@ -225,22 +225,58 @@ static inline u64 exponent_bits(const u64 *exponent, int limbs, int position, in
     return value & ((1ull << width) - 1);
 }
 
+/// The kernel's one (digit 0 = 1), to leave Montgomery form: amm(x, 1) = x/R.
+IFMA_INLINE void set_one(__m512i *one, int K) {
+    for (int j = 0; j < K; j++) one[j] = _mm512_setzero_si512();
+    one[0] = _mm512_mask_mov_epi64(one[0], 1, _mm512_set1_epi64(1));
+}
+
+/// out = amm(in, R²) = in·R mod p (below 2p), for in < p given as 64-bit limbs.
+IFMA_INLINE void enter(const emrtd_wide_modulus *m, __m512i *out, const u64 *in, int K) {
+    u64 digits[MAX_VECTORS * 8] __attribute__((aligned(64)));
+    memset(digits, 0, sizeof digits);
+    to_digits(digits, m->digits, in, m->limbs);
+    amm(out, (const __m512i *)digits, (const __m512i *)m->r_squared, (const __m512i *)m->p, m->k0, m->digits, K);
+}
+
+/// r = x/R mod p, fully reduced, as 64-bit limbs: amm(x, 1) < (2p + R·p)/R < p + 1, and equals p only
+/// for a zero value, which the masked subtraction turns into 0.
+IFMA_INLINE void leave(const emrtd_wide_modulus *m, u64 *r, const __m512i *x, int K) {
+    __m512i one[MAX_VECTORS], value[MAX_VECTORS];
+    set_one(one, K);
+    amm(value, x, one, (const __m512i *)m->p, m->k0, m->digits, K);
+    u64 digits[MAX_VECTORS * 8] __attribute__((aligned(64)));
+    for (int j = 0; j < K; j++) _mm512_store_si512((__m512i *)digits + j, value[j]);
+    u64 result[MAX_LIMBS], difference[MAX_LIMBS];
+    from_digits(result, m->limbs, digits, m->digits);
+    u64 borrow = 0;
+    for (int i = 0; i < m->limbs; i++) {
+        const unsigned __int128 d = (unsigned __int128)result[i] - m->p_limbs[i] - borrow;
+        difference[i] = (u64)d;
+        borrow = (u64)(d >> 64) & 1;
+    }
+    // borrow = 0: result ≥ p (so = p), keep the difference (zero).
+    const u64 keep = 0 - (borrow ^ 1);
+    for (int i = 0; i < m->limbs; i++) r[i] = (difference[i] & keep) | (result[i] & ~keep);
+}
+
+static void wipe(void *memory, size_t bytes) {
+    volatile unsigned char *bytes_ = memory;
+    for (size_t i = 0; i < bytes; i++) bytes_[i] = 0;
+}
+
 IFMA_INLINE void windowed_power(const emrtd_wide_modulus *m, u64 *r, const u64 *base, const u64 *exponent,
-                             int exponent_limbs, int bits, int width, int K) {
+                                int exponent_limbs, int bits, int width, int K) {
     const int n = m->digits, entries = 1 << width;
     const int windows = bits > 0 ? (bits + width - 1) / width : 1;
     const __m512i *p = (const __m512i *)m->p;
     const u64 k0 = m->k0;
     __m512i table[(1 << EMRTD_WIDE_MAX_WIDTH) * MAX_VECTORS];
     __m512i accumulator[MAX_VECTORS], entry[MAX_VECTORS], one[MAX_VECTORS];
-    u64 digits[MAX_VECTORS * 8] __attribute__((aligned(64)));
-    for (int j = 0; j < K; j++) one[j] = _mm512_setzero_si512();
-    one[0] = _mm512_mask_mov_epi64(one[0], 1, _mm512_set1_epi64(1));
+    set_one(one, K);
     // table[e] = base^e·R mod p (below 2p): table[0] = amm(R², 1) = R, table[1] = amm(base, R²).
-    memset(digits, 0, sizeof digits);
-    to_digits(digits, n, base, m->limbs);
     amm(table, (const __m512i *)m->r_squared, one, p, k0, n, K);
-    amm(table + K, (const __m512i *)digits, (const __m512i *)m->r_squared, p, k0, n, K);
+    enter(m, table + K, base, K);
     for (int e = 2; e < entries; e++) {
         if (e % 2 == 0) {
             amm(table + e * K, table + (e / 2) * K, table + (e / 2) * K, p, k0, n, K);
@@ -255,25 +291,48 @@ IFMA_INLINE void windowed_power(const emrtd_wide_modulus *m, u64 *r, const u64 *
         select_entry(entry, table, entries, exponent_bits(exponent, exponent_limbs, window * width, width), K);
         amm(accumulator, accumulator, entry, p, k0, n, K);
     }
-    // Out of Montgomery form: amm(x, 1) ≤ p, equal to p only for a zero value.
-    amm(accumulator, accumulator, one, p, k0, n, K);
-    for (int j = 0; j < K; j++) _mm512_store_si512((__m512i *)digits + j, accumulator[j]);
-    u64 result[MAX_LIMBS], difference[MAX_LIMBS];
-    from_digits(result, m->limbs, digits, n);
-    u64 borrow = 0;
-    for (int i = 0; i < m->limbs; i++) {
-        const unsigned __int128 d = (unsigned __int128)result[i] - m->p_limbs[i] - borrow;
-        difference[i] = (u64)d;
-        borrow = (u64)(d >> 64) & 1;
-    }
-    // borrow = 0: result ≥ p (so = p), keep the difference (zero).
-    const u64 keep = 0 - (borrow ^ 1);
-    for (int i = 0; i < m->limbs; i++) r[i] = (difference[i] & keep) | (result[i] & ~keep);
+    leave(m, r, accumulator, K);
     // Wipe what derives from the exponent.
-    volatile u64 *wipe = (volatile u64 *)table;
-    for (size_t i = 0; i < (size_t)entries * K * 8; i++) wipe[i] = 0;
-    wipe = (volatile u64 *)accumulator;
-    for (size_t i = 0; i < (size_t)K * 8; i++) wipe[i] = 0;
+    wipe(accumulator, sizeof accumulator);
+    wipe(entry, sizeof entry);
+}
+
+struct emrtd_wide_table {
+    int windows, width, vectors;
+    /// windows·2^width entries of `vectors` vectors: window i, digit d holds base^(d·2^(width·i))·R.
+    __m512i entries[];
+};
+
+/// Fills t's entries: for each window, R, then products by the window's base (below 2p throughout);
+/// the next window's base is the last entry times this window's base.
+IFMA_INLINE void build_table(const emrtd_wide_modulus *m, emrtd_wide_table *t, const u64 *base, int K) {
+    const int n = m->digits, entries = 1 << t->width;
+    const __m512i *p = (const __m512i *)m->p;
+    __m512i window_base[MAX_VECTORS], one[MAX_VECTORS];
+    set_one(one, K);
+    enter(m, window_base, base, K);
+    for (int window = 0; window < t->windows; window++) {
+        __m512i *row = t->entries + (size_t)window * entries * K;
+        amm(row, (const __m512i *)m->r_squared, one, p, m->k0, n, K);
+        for (int d = 1; d < entries; d++) amm(row + d * K, row + (d - 1) * K, window_base, p, m->k0, n, K);
+        amm(window_base, row + (entries - 1) * K, window_base, p, m->k0, n, K);
+    }
+}
+
+/// r = base^exponent: one table read (every entry of the window) and one product per window.
+IFMA_INLINE void table_power(const emrtd_wide_modulus *m, const emrtd_wide_table *t, u64 *r, const u64 *exponent,
+                             int exponent_limbs, int K) {
+    const int entries = 1 << t->width;
+    __m512i accumulator[MAX_VECTORS], entry[MAX_VECTORS];
+    select_entry(accumulator, t->entries, entries, exponent_bits(exponent, exponent_limbs, 0, t->width), K);
+    for (int window = 1; window < t->windows; window++) {
+        const __m512i *row = t->entries + (size_t)window * entries * K;
+        select_entry(entry, row, entries, exponent_bits(exponent, exponent_limbs, window * t->width, t->width), K);
+        amm(accumulator, accumulator, entry, (const __m512i *)m->p, m->k0, m->digits, K);
+    }
+    leave(m, r, accumulator, K);
+    wipe(accumulator, sizeof accumulator);
+    wipe(entry, sizeof entry);
 }
 
 IFMA static void normalize_lanes(emrtd_limb *digits, const emrtd_limb *lanes, int vectors) {
@@ -290,9 +349,16 @@ int emrtd_wide_normalize(emrtd_limb *digits, const emrtd_limb *lanes, int vector
 }
 
 #define INSTANCE(k)                                                                                 \
-    IFMA static void windowed_power_##k(const emrtd_wide_modulus *m, u64 *r, const u64 *base,          \
-                                     const u64 *exponent, int limbs, int bits, int width) {         \
-        windowed_power(m, r, base, exponent, limbs, bits, width, k);                                   \
+    IFMA static void windowed_power_##k(const emrtd_wide_modulus *m, u64 *r, const u64 *base,         \
+                                        const u64 *exponent, int limbs, int bits, int width) {      \
+        windowed_power(m, r, base, exponent, limbs, bits, width, k);                                \
+    }                                                                                               \
+    IFMA static void build_table_##k(const emrtd_wide_modulus *m, emrtd_wide_table *t, const u64 *base) { \
+        build_table(m, t, base, k);                                                                 \
+    }                                                                                               \
+    IFMA static void table_power_##k(const emrtd_wide_modulus *m, const emrtd_wide_table *t, u64 *r,    \
+                                     const u64 *exponent, int limbs) {                              \
+        table_power(m, t, r, exponent, limbs, k);                                                   \
     }
 INSTANCE(1)
 INSTANCE(2)
@@ -305,26 +371,61 @@ INSTANCE(8)
 INSTANCE(9)
 INSTANCE(10)
 
+#define DISPATCH(vectors, function, ...)                                                           \
+    switch (vectors) {                                                                              \
+    case 1: function##_1(__VA_ARGS__); break;                                                       \
+    case 2: function##_2(__VA_ARGS__); break;                                                       \
+    case 3: function##_3(__VA_ARGS__); break;                                                       \
+    case 4: function##_4(__VA_ARGS__); break;                                                       \
+    case 5: function##_5(__VA_ARGS__); break;                                                       \
+    case 6: function##_6(__VA_ARGS__); break;                                                       \
+    case 7: function##_7(__VA_ARGS__); break;                                                       \
+    case 8: function##_8(__VA_ARGS__); break;                                                       \
+    case 9: function##_9(__VA_ARGS__); break;                                                       \
+    default: function##_10(__VA_ARGS__); break;                                                     \
+    }
+
 int emrtd_wide_power(const emrtd_wide_modulus *modulus, emrtd_limb *r, const emrtd_limb *base,
                      const emrtd_limb *exponent, int exponent_limbs, int bits, int width) {
     if (!modulus || !emrtd_wide_kernel_is_ifma() || width < 1 || width > EMRTD_WIDE_MAX_WIDTH || bits < 0 ||
         exponent_limbs * 64 < bits)
         return 0;
     const u64 *e = (const u64 *)exponent;
-    switch (modulus->vectors) {
-    case 1: windowed_power_1(modulus, r, base, e, exponent_limbs, bits, width); break;
-    case 2: windowed_power_2(modulus, r, base, e, exponent_limbs, bits, width); break;
-    case 3: windowed_power_3(modulus, r, base, e, exponent_limbs, bits, width); break;
-    case 4: windowed_power_4(modulus, r, base, e, exponent_limbs, bits, width); break;
-    case 5: windowed_power_5(modulus, r, base, e, exponent_limbs, bits, width); break;
-    case 6: windowed_power_6(modulus, r, base, e, exponent_limbs, bits, width); break;
-    case 7: windowed_power_7(modulus, r, base, e, exponent_limbs, bits, width); break;
-    case 8: windowed_power_8(modulus, r, base, e, exponent_limbs, bits, width); break;
-    case 9: windowed_power_9(modulus, r, base, e, exponent_limbs, bits, width); break;
-    case 10: windowed_power_10(modulus, r, base, e, exponent_limbs, bits, width); break;
-    default: return 0;
-    }
+    DISPATCH(modulus->vectors, windowed_power, modulus, r, base, e, exponent_limbs, bits, width);
     return 1;
+}
+
+emrtd_wide_table *emrtd_wide_table_new(const emrtd_wide_modulus *modulus, const emrtd_limb *base, int exponent_bits,
+                                       int width) {
+    if (!modulus || !emrtd_wide_kernel_is_ifma() || width < 1 || width > EMRTD_WIDE_MAX_WIDTH || exponent_bits < 1 ||
+        exponent_bits > EMRTD_WIDE_MAX_BITS)
+        return NULL;
+    const int windows = (exponent_bits + width - 1) / width;
+    const size_t vectors = (size_t)windows * ((size_t)1 << width) * (size_t)modulus->vectors;
+    const size_t bytes = sizeof(emrtd_wide_table) + vectors * sizeof(__m512i);
+    emrtd_wide_table *t = aligned_alloc(64, (bytes + 63) / 64 * 64);
+    if (!t) return NULL;
+    t->windows = windows;
+    t->width = width;
+    t->vectors = modulus->vectors;
+    DISPATCH(modulus->vectors, build_table, modulus, t, base);
+    return t;
+}
+
+int emrtd_wide_table_power(const emrtd_wide_modulus *modulus, const emrtd_wide_table *table, emrtd_limb *r,
+                           const emrtd_limb *exponent, int exponent_limbs) {
+    if (!modulus || !table || !emrtd_wide_kernel_is_ifma() || table->vectors != modulus->vectors ||
+        exponent_limbs * 64 < table->windows * table->width)
+        return 0;
+    DISPATCH(modulus->vectors, table_power, modulus, table, r, (const u64 *)exponent, exponent_limbs);
+    return 1;
+}
+
+void emrtd_wide_table_free(emrtd_wide_table *table) {
+    if (!table) return;
+    wipe(table->entries, (size_t)table->windows * ((size_t)1 << table->width) * (size_t)table->vectors *
+                             sizeof(__m512i));
+    free(table);
 }
 
 #else
@@ -333,6 +434,20 @@ int emrtd_wide_normalize(emrtd_limb *digits, const emrtd_limb *lanes, int vector
     (void)digits, (void)lanes, (void)vectors;
     return 0;
 }
+
+emrtd_wide_table *emrtd_wide_table_new(const emrtd_wide_modulus *modulus, const emrtd_limb *base, int exponent_bits,
+                                       int width) {
+    (void)modulus, (void)base, (void)exponent_bits, (void)width;
+    return NULL;
+}
+
+int emrtd_wide_table_power(const emrtd_wide_modulus *modulus, const emrtd_wide_table *table, emrtd_limb *r,
+                           const emrtd_limb *exponent, int exponent_limbs) {
+    (void)modulus, (void)table, (void)r, (void)exponent, (void)exponent_limbs;
+    return 0;
+}
+
+void emrtd_wide_table_free(emrtd_wide_table *table) { (void)table; }
 
 int emrtd_wide_power(const emrtd_wide_modulus *modulus, emrtd_limb *r, const emrtd_limb *base,
                      const emrtd_limb *exponent, int exponent_limbs, int bits, int width) {

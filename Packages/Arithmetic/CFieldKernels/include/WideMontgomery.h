@@ -31,6 +31,21 @@ void emrtd_wide_modulus_free(emrtd_wide_modulus *modulus);
 int emrtd_wide_power(const emrtd_wide_modulus *modulus, emrtd_limb *r, const emrtd_limb *base,
                      const emrtd_limb *exponent, int exponent_limbs, int bits, int width);
 
+typedef struct emrtd_wide_table emrtd_wide_table;
+
+/// A fixed-base table for base (< p, `limbs` limbs of the modulus): for each of ⌈exponent_bits/width⌉
+/// windows the 2^width powers base^(d·2^(width·i)) in the kernel's form. NULL when the kernel is off or
+/// the arguments are out of range (width 1…EMRTD_WIDE_MAX_WIDTH, exponent_bits 1…EMRTD_WIDE_MAX_BITS).
+/// Free with emrtd_wide_table_free (which wipes it).
+emrtd_wide_table *emrtd_wide_table_new(const emrtd_wide_modulus *modulus, const emrtd_limb *base, int exponent_bits,
+                                       int width);
+void emrtd_wide_table_free(emrtd_wide_table *table);
+/// r = base^exponent mod p, fully reduced, for 0 ≤ exponent < 2^(windows·width) given as
+/// `exponent_limbs` limbs (enough for windows·width bits): one product per window, every entry of each
+/// window read with masks. Returns 1, or 0 with r untouched when the kernel is deselected.
+int emrtd_wide_table_power(const emrtd_wide_modulus *modulus, const emrtd_wide_table *table, emrtd_limb *r,
+                           const emrtd_limb *exponent, int exponent_limbs);
+
 /// For tests of the carry handling inside each product: digits = the 8·vectors lanes (each below 2^64,
 /// their value below 2^(52·8·vectors)) carried into 52-bit digits, as the kernel does after each
 /// product. Returns 0 (digits untouched) when the kernel is off, else 1.

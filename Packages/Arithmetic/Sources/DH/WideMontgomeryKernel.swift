@@ -6,8 +6,8 @@ import CFieldKernels
 /// `MontgomeryField` GMP path ran 0.8–1.0×. Built once per group (`DHPrecomputation`); absent where the
 /// CPU lacks IFMA, and then `WindowedPower` and `mpz_powm` serve.
 final class WideMontgomeryKernel: @unchecked Sendable {
-    private let modulus: OpaquePointer
-    private let limbCount: Int
+    fileprivate let modulus: OpaquePointer
+    fileprivate let limbCount: Int
 
     /// nil when the CPU lacks AVX-512 IFMA or p is beyond `EMRTD_WIDE_MAX_BITS`.
     init?(modulus p: BigInt) {
@@ -45,6 +45,47 @@ final class WideMontgomeryKernel: @unchecked Sendable {
         guard done != 0 else { return nil }
         return result.withUnsafeBufferPointer { buffer in
             buffer.baseAddress.map { MontgomeryField.bigInt(from: $0, limbCount: limbCount) } ?? BigInt(0)
+        }
+    }
+
+    /// A fixed-base table for base (< p) covering exponents below 2^exponentBits, in windows of `width`
+    /// bits; nil when the kernel is deselected.
+    func fixedBaseTable(base: BigInt, exponentBits: Int, width: Int) -> FixedBaseTable? {
+        let baseLimbs = ScalarRecoding.limbs(of: base, count: limbCount)
+        guard let table = emrtd_wide_table_new(modulus, baseLimbs, Int32(exponentBits), Int32(width)) else {
+            return nil
+        }
+        return FixedBaseTable(kernel: self, table: table, exponentBits: exponentBits, width: width)
+    }
+
+    /// The powers base^(d·2^(width·i)) of one base in the kernel's form (`emrtd_wide_table`), wiped and
+    /// freed with this object: an exponentiation is one product per window.
+    final class FixedBaseTable: @unchecked Sendable {
+        /// Kept alive: the table's products need its modulus.
+        let kernel: WideMontgomeryKernel
+        private let table: OpaquePointer
+        private let exponentLimbs: Int
+
+        fileprivate init(kernel: WideMontgomeryKernel, table: OpaquePointer, exponentBits: Int, width: Int) {
+            self.kernel = kernel
+            self.table = table
+            let windows = (exponentBits + width - 1) / width
+            exponentLimbs = (windows * width + 63) / 64
+        }
+
+        deinit { emrtd_wide_table_free(table) }
+
+        /// base^exponent mod p for 0 ≤ exponent < 2^exponentBits, regular; nil when a test deselected
+        /// the kernel.
+        func power(_ exponent: BigInt) -> BigInt? {
+            var exponentWords = ScalarRecoding.limbs(of: exponent, count: exponentLimbs)
+            defer { exponentWords.withUnsafeMutableBufferPointer { $0.update(repeating: 0) } }
+            var result = [Limb](repeating: 0, count: kernel.limbCount)
+            guard emrtd_wide_table_power(kernel.modulus, table, &result, exponentWords, Int32(exponentLimbs)) != 0
+            else { return nil }
+            return result.withUnsafeBufferPointer { buffer in
+                buffer.baseAddress.map { MontgomeryField.bigInt(from: $0, limbCount: kernel.limbCount) } ?? BigInt(0)
+            }
         }
     }
 
