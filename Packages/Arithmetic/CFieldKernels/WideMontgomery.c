@@ -100,6 +100,10 @@ emrtd_wide_modulus *emrtd_wide_modulus_new(const emrtd_limb *p, const emrtd_limb
     m->limbs = limbs;
     m->digits = emrtd_wide_digit_count(bits);
     m->vectors = (m->digits + 7) / 8;
+    if (m->digits < 3) {  // amm reads digits 0 to 2
+        free(m);
+        return NULL;
+    }
     memcpy(m->p_limbs, p, (size_t)limbs * sizeof(u64));
     to_digits(m->p, m->digits, p, limbs);
     to_digits(m->r_squared, m->digits, r_squared, limbs);
@@ -155,8 +159,8 @@ IFMA_INLINE void amm(__m512i *r, const __m512i *a, const __m512i *b, const __m51
     __m512i x[MAX_VECTORS];
     for (int j = 0; j < K; j++) x[j] = _mm512_setzero_si512();
     const u64 *b_digits = (const u64 *)b;
-    const u64 a0 = ((const u64 *)a)[0], a1 = ((const u64 *)a)[1];
-    const u64 p0 = ((const u64 *)p)[0], p1 = ((const u64 *)p)[1];
+    const u64 a0 = ((const u64 *)a)[0], a1 = ((const u64 *)a)[1], a2 = ((const u64 *)a)[2];
+    const u64 p0 = ((const u64 *)p)[0], p1 = ((const u64 *)p)[1], p2 = ((const u64 *)p)[2];
     const __m512i zero = _mm512_setzero_si512();
     // a and p moved up one digit (the extra top lane in a 128-bit part): the high halves of
     // a_j·b_i and p_j·y, which belong one digit up, are added before the shift, off the chain that
@@ -170,36 +174,52 @@ IFMA_INLINE void amm(__m512i *r, const __m512i *a, const __m512i *b, const __m51
     }
     const __m128i a_top = _mm512_castsi512_si128(_mm512_alignr_epi64(zero, a[K - 1], 7));
     const __m128i p_top = _mm512_castsi512_si128(_mm512_alignr_epi64(zero, p[K - 1], 7));
-    // Lane 0 lives in x0 (scalar registers), exact; the vectors' lane 0 is left stale. The next lane 0
-    // is computed in scalar too, from the vectors' lane 1 before this step's additions: the chain from
-    // one y to the next is then a few scalar products, while the vector work of a step overlaps the
-    // scalar work of the next.
-    u64 x0 = 0;
+    // Lane 0 lives in scalar registers, exact; the vectors' lane 0 is left stale (it misses the
+    // carries), their other lanes are exact. Lane 1 is followed in scalar too (x1), from the vectors'
+    // lane 2 as it was before a step's additions, so the vector work (and that extraction) of a step
+    // has two steps' time before the scalar side needs it. Lane 0 at the start of step i is kept as
+    // s + h + l, h = ⌊p0·y/2^52⌋ and l = p1·y mod 2^52 for the previous y: then
+    // y_i = (s + a0·b_i mod 2^52 + h + l)·k0 mod 2^52 = ((s + a0·b_i mod 2^52)·k0 + h·k0 + y·(p1·k0))
+    // mod 2^52, and the chain from one y to the next is one product for h (p0 moved up 12 bits, so
+    // that h is the high word), one by k0 and two additions; the exact lane 0 (for the carry) is summed
+    // beside it.
+    const u64 p0_up = p0 << 12, p1_up = p1 << 12, p1_k0 = p1 * k0;
+    u64 s = 0, h = 0, l = 0, previous_y = 0, x1 = 0;
     for (int i = 0; i < n; i++) {
         const u64 bi = b_digits[i];
         const __m512i bv = _mm512_set1_epi64((long long)bi);
-        const u64 lane1 = (u64)_mm_extract_epi64(_mm512_castsi512_si128(x[0]), 1);
-        const unsigned __int128 ab0 = (unsigned __int128)a0 * bi;
-        const u64 t = x0 + ((u64)ab0 & DIGIT_MASK);
-        const u64 y = (t * k0) & DIGIT_MASK;
+        const u64 lane2 = (u64)_mm_cvtsi128_si64(_mm512_extracti32x4_epi32(x[0], 1));
+        const unsigned __int128 ab0 = (unsigned __int128)a0 * bi, ab1 = (unsigned __int128)a1 * bi;
+        const u64 partial = s + ((u64)ab0 & DIGIT_MASK);
+        const u64 y = (partial * k0 + h * k0 + previous_y * p1_k0) & DIGIT_MASK;
         const __m512i yv = _mm512_set1_epi64((long long)y);
-        const unsigned __int128 py0 = (unsigned __int128)p0 * y;
-        // t + (p0·y mod 2^52) is a multiple of 2^52, so p0·y mod 2^52 = 2^52 - (t mod 2^52) unless t's
-        // low digit is 0 (then it is 0): the carry into the next lane 0 follows from t alone, off the
-        // product's latency.
+        // t = lane 0 after x += a·b_i. t + (p0·y mod 2^52) is a multiple of 2^52, so p0·y mod 2^52 =
+        // 2^52 - (t mod 2^52) unless t's low digit is 0 (then it is 0): the carry into the next lane 0
+        // follows from t alone.
+        const u64 t = partial + h + l;
         const u64 carry = (t >> DIGIT_BITS) + ((t & DIGIT_MASK) != 0);
-        x0 = lane1 + ((a1 * bi) & DIGIT_MASK) + ((p1 * y) & DIGIT_MASK) + (u64)(ab0 >> DIGIT_BITS) +
-             (u64)(py0 >> DIGIT_BITS) + carry;
-        for (int j = 0; j < K; j++) x[j] = _mm512_madd52hi_epu64(_mm512_madd52lo_epu64(x[j], a[j], bv), a_up[j], bv);
+        // Lanes 1 and 2 after this step's additions (low halves of digit j's products, high halves of
+        // digit j - 1's) become lanes 0 and 1; lane 0's terms in y stay apart as h and l.
+        s = x1 + ((u64)ab1 & DIGIT_MASK) + (u64)(ab0 >> DIGIT_BITS) + carry;
+        h = (u64)(((unsigned __int128)p0_up * y) >> 64);
+        l = (p1 * y) & DIGIT_MASK;
+        x1 = lane2 + ((a2 * bi) & DIGIT_MASK) + (u64)(ab1 >> DIGIT_BITS) + ((p2 * y) & DIGIT_MASK) +
+             (u64)(((unsigned __int128)p1_up * y) >> 64);
+        previous_y = y;
+        // The products start from zero and are added to x at the end: x's own chain from step to step
+        // is two additions and the shift, not four dependent multiply-adds.
+        for (int j = 0; j < K; j++) {
+            const __m512i ab = _mm512_madd52hi_epu64(_mm512_madd52lo_epu64(zero, a[j], bv), a_up[j], bv);
+            const __m512i py = _mm512_madd52hi_epu64(_mm512_madd52lo_epu64(zero, p[j], yv), p_up[j], yv);
+            x[j] = _mm512_add_epi64(x[j], _mm512_add_epi64(ab, py));
+        }
         __m128i top = _mm_madd52hi_epu64(_mm_setzero_si128(), a_top, _mm512_castsi512_si128(bv));
-        for (int j = 0; j < K; j++)
-            x[j] = _mm512_add_epi64(_mm512_madd52lo_epu64(x[j], p[j], yv), _mm512_madd52hi_epu64(zero, p_up[j], yv));
         top = _mm_madd52hi_epu64(top, p_top, _mm512_castsi512_si128(yv));
         // x /= 2^52: every lane moves down one (lane 0 dropped, the top part comes in).
         for (int j = 0; j < K - 1; j++) x[j] = _mm512_alignr_epi64(x[j + 1], x[j], 1);
         x[K - 1] = _mm512_alignr_epi64(_mm512_zextsi128_si512(top), x[K - 1], 1);
     }
-    normalize(r, x, x0, K);
+    normalize(r, x, s + h + l, K);
 }
 
 /// out = table[index] of `count` entries of K vectors: every entry loaded whole and ANDed with an
