@@ -15,16 +15,18 @@
 //
 // Lanes hold unnormalised digits during a product: each of the n steps adds to a lane at most four
 // 52-bit halves (a_j·b_i low, y·p_j low, and the high halves of the products of the digit below) and
-// lane 0 the carry x_0 >> 52 (< 2^12); a lane lives at most n ≤ 80 steps, so it stays below
-// 80·4·2^52 + 2^12·80 < 2^61: no 64-bit lane overflows. One carry pass at the end brings the digits
-// back below 2^52 (the IFMA instructions read only the low 52 bits of their inputs); t < 2p < R, so no
-// carry leaves the top digit.
+// lane 0 the carry x_0 >> 52 (< 2^12; lane 0 is followed in scalar registers, see amm); a lane lives
+// at most n ≤ 80 steps, so it stays below 80·4·2^52 + 80·2^12 < 2^61: no 64-bit lane overflows. At
+// the end the carries are handled in the vectors (normalize) and the digits are below 2^52 again (the
+// IFMA instructions read only the low 52 bits of their inputs); t < 2p < R, so no carry leaves the top
+// digit. Tables and accumulators hold amm results (< 2p) or entries from amm(·, R²) of values < p.
 //
 // Constant time: the loops run on public counts (n, K, width, bits), the exponent's digits only feed
 // compares whose results choose table entries (every entry loaded whole), the product's carry test
 // and the final subtraction are arithmetic. Checked on the release object (clang 21, -O2):
 // `objdump -d --no-show-raw-insn .build/release/CFieldKernels.build/WideMontgomery.c.o` shows, in
-// windowed_power_3 and _5, conditional jumps on loop counters and public bit positions only; the
+// windowed_power_3, windowed_power_5 and table_power_5, conditional jumps on loop counters and
+// public bit positions only; the
 // product's loop has none but its own (the carry is cmp/sbb), the table read is cmp/cmove into a
 // mask register, vpternlogq k{z} into an all-ones/zero vector, then vpternlogq with every entry's
 // memory operand (no masked loads).

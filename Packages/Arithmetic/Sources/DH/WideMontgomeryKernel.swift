@@ -1,10 +1,11 @@
 import CFieldKernels
 
 /// The AVX-512 IFMA exponentiation of `CFieldKernels` (WideMontgomery.c) for one DH modulus: 52-bit
-/// digits in vectors, almost-Montgomery products, the whole exponentiation in C. On this project's
-/// machines it runs 1.3–2.6× OpenSSL's MULX/ADX `BN_mod_exp_mont` for the standard groups, where the
-/// `MontgomeryField` GMP path ran 0.8–1.0×. Built once per group (`DHPrecomputation`); absent where the
-/// CPU lacks IFMA, and then `WindowedPower` and `mpz_powm` serve.
+/// digits in vectors, almost-Montgomery products, the whole exponentiation in C. On the project's
+/// machine (AMD Zen 5) it runs 1.5–3.5× OpenSSL's MULX/ADX `BN_mod_exp_mont(_consttime)` for the
+/// standard groups, where the `MontgomeryField` GMP path ran 0.8–1.0× (Debian's GMP runs generic code
+/// there). Built once per group (`DHPrecomputation`); absent where the CPU lacks IFMA, and then
+/// `WindowedPower`'s GMP loop, `mpz_powm` and `FixedBasePowerTable` serve.
 final class WideMontgomeryKernel: @unchecked Sendable {
     fileprivate let modulus: OpaquePointer
     fileprivate let limbCount: Int
