@@ -6,6 +6,7 @@
 // product and two shifts. P-224 (p0 = 1): -1/p ≡ -1, so m = -t0, and m·p takes three products.
 
 #include "CFieldKernels.h"
+#include "CPUFeatures.h"
 
 #if defined(__x86_64__)
 #include <cpuid.h>
@@ -966,7 +967,7 @@ static int cpu_has_avx2(void) {
 }
 
 /// AVX-512 F and DQ, and the operating system saving the ZMM state (XCR0 bits 5 to 7 besides 1 and 2).
-static int cpu_has_avx512(void) {
+int emrtd_cpu_has_avx512(void) {
 #if defined(__x86_64__)
     if (!cpu_has_avx2()) return 0;
     unsigned int eax, ebx, ecx, edx;
@@ -981,7 +982,17 @@ static int cpu_has_avx512(void) {
 }
 
 /// The widest vectors the CPU offers for table reads: 2 for AVX-512, 1 for AVX2, 0 for none.
-static int cpu_vector_level(void) { return cpu_has_avx512() ? 2 : cpu_has_avx2(); }
+static int cpu_vector_level(void) { return emrtd_cpu_has_avx512() ? 2 : cpu_has_avx2(); }
+
+int emrtd_cpu_has_avx512_ifma(void) {
+#if defined(__x86_64__)
+    unsigned int eax, ebx, ecx, edx;
+    if (!emrtd_cpu_has_avx512() || !__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return 0;
+    return (ebx & (1u << 21)) != 0 && (ebx & (1u << 31)) != 0;  // AVX512_IFMA, AVX512VL
+#else
+    return 0;
+#endif
+}
 
 static int use_adx = 0;
 static int use_vectors = 0;

@@ -66,5 +66,6 @@ int emrtd_p224_public_terms(emrtd_limb q[12], const signed char *digits, const i
 /// one), every entry read and masked: the memory addresses do not depend on the secret index.
 void emrtd_select_entry(emrtd_limb *out, const emrtd_limb *table, int count, int limbs, int index);
 #include "P521.h"
+#include "WideMontgomery.h"
 
 #endif

@@ -64,7 +64,7 @@ public struct DHGroup: Sendable, Hashable {
         guard y > BigInt(1), y < p - BigInt(1) else {
             throw ArithmeticError(.invalidPublicValue, "the public value is out of (1, p - 1)")
         }
-        if let q = subgroupOrder, y.power(q, modulo: p) != BigInt(1) {
+        if let q = subgroupOrder, power(y, q) != BigInt(1) {
             throw ArithmeticError(.invalidPublicValue, "the public value is outside the subgroup of order q")
         }
     }
@@ -83,10 +83,16 @@ public struct DHGroup: Sendable, Hashable {
     /// The public value's encoding: exactly `length` bytes.
     public func encodePublicValue(_ y: BigInt) throws -> [UInt8] { try y.bytes(length: length) }
 
-    /// base^exponent mod p for a public exponent (variable time, GMP `mpz_powm`: its sliding window
-    /// beats `WindowedPower`'s fixed one when the exponent need not be hidden).
+    /// base^exponent mod p for a public exponent: the IFMA kernel's fixed window over the exponent's
+    /// own length where the CPU has it (`WideMontgomeryKernel`), else GMP `mpz_powm` (variable time:
+    /// its sliding window beats `WindowedPower`'s fixed one when the exponent need not be hidden).
     public func power(_ base: BigInt, _ exponent: BigInt) -> BigInt {
-        base.power(exponent, modulo: p) ?? BigInt(0)
+        if exponent.signum >= 0, let kernel = precomputation.windowedPower(for: self).kernel,
+            let result = kernel.power(base.modulo(p), exponent, bits: exponent.bitWidth)
+        {
+            return result
+        }
+        return base.power(exponent, modulo: p) ?? BigInt(0)
     }
 
     /// base^exponent mod p for a secret exponent > 0, regular (`WindowedPower`, every table entry read
@@ -99,16 +105,18 @@ public struct DHGroup: Sendable, Hashable {
         return precomputation.windowedPower(for: self).power(base.modulo(p), exponent, bits: bits)
     }
 
-    /// g^exponent mod p for a secret exponent > 0, regular: standard groups use a fixed-base table
-    /// (one Montgomery multiplication per 6 exponent bits, entries read with `mpn_sec_tabselect`).
+    /// g^exponent mod p for a secret exponent > 0, regular: standard groups use a fixed-base table (one
+    /// Montgomery multiplication per 6 exponent bits, every entry of a window read): the IFMA kernel's
+    /// (`WideMontgomeryKernel.FixedBaseTable`) where the CPU has it, else `FixedBasePowerTable`'s on
+    /// GMP. Other groups use `powerSecret`.
     public func generatorPower(_ exponent: BigInt) throws -> BigInt {
         guard exponent.signum > 0 else { throw ArithmeticError(.invalidScalar, "a DH exponent must be positive") }
-        if let table = precomputation.table(for: self) {
-            // g has order q, so the exponent may be reduced mod q (the table covers q's bits).
-            let reduced = exponent.bitWidth > table.exponentBits ? exponent.modulo(subgroupOrder ?? p) : exponent
-            return table.power(reduced)
-        }
-        return try g.powerSecret(exponent, modulo: p)
+        guard precomputation.keepsTable else { return try powerSecret(g, exponent) }
+        // g has order q, so the exponent may be reduced mod q (the tables cover q's bits).
+        let bits = DHPrecomputation.tableExponentBits(for: self)
+        let reduced = exponent.bitWidth > bits ? exponent.modulo(subgroupOrder ?? p) : exponent
+        if let table = precomputation.wideTable(for: self), let result = table.power(reduced) { return result }
+        return precomputation.table(for: self).power(reduced)
     }
 
     /// A key pair: a private exponent uniform in [1, q) (or [1, p - 1) without q) and g^x mod p.
@@ -134,30 +142,54 @@ public struct DHGroup: Sendable, Hashable {
     }
 }
 
-/// What a group computes once and keeps: its Montgomery field for every exponentiation (any group),
-/// and the fixed-base table of a standard group's generator; both built on first use.
+/// What a group computes once and keeps: its Montgomery field and IFMA kernel for every
+/// exponentiation (any group), and the fixed-base tables of a standard group's generator; all built on
+/// first use. The GMP table is built only when the IFMA one is missing (a CPU without IFMA, or a test
+/// that deselected the kernel), so a group holds one table in practice.
 final class DHPrecomputation: Sendable {
     let keepsTable: Bool
     private let cached = Mutex<FixedBasePowerTable?>(nil)
+    private let cachedWide = Mutex<WideMontgomeryKernel.FixedBaseTable?>(nil)
     private let cachedPower = Mutex<WindowedPower?>(nil)
 
     init(keepsTable: Bool) { self.keepsTable = keepsTable }
 
+    /// The exponent bits the fixed-base tables cover: q's (p's without q).
+    static func tableExponentBits(for group: DHGroup) -> Int { (group.subgroupOrder ?? group.p).bitWidth }
+
+    /// The window width of the fixed-base tables.
+    static let tableWidth = 6
+
     func windowedPower(for group: DHGroup) -> WindowedPower {
         cachedPower.withLock { power in
             if let power { return power }
-            let built = WindowedPower(field: MontgomeryField(modulus: group.p))
+            let built = WindowedPower(
+                field: MontgomeryField(modulus: group.p), kernel: WideMontgomeryKernel(modulus: group.p))
             power = built
             return built
         }
     }
 
-    func table(for group: DHGroup) -> FixedBasePowerTable? {
-        guard keepsTable else { return nil }
-        return cached.withLock { table in
+    /// The IFMA fixed-base table, or nil without the kernel (then not kept, so a later call with the
+    /// kernel selected again builds it).
+    func wideTable(for group: DHGroup) -> WideMontgomeryKernel.FixedBaseTable? {
+        guard keepsTable, let kernel = windowedPower(for: group).kernel else { return nil }
+        return cachedWide.withLock { table in
             if let table { return table }
-            let bits = (group.subgroupOrder ?? group.p).bitWidth
-            let built = FixedBasePowerTable(base: group.g, modulus: group.p, exponentBits: bits, width: 6)
+            let built = kernel.fixedBaseTable(
+                base: group.g, exponentBits: DHPrecomputation.tableExponentBits(for: group),
+                width: DHPrecomputation.tableWidth)
+            table = built
+            return built
+        }
+    }
+
+    func table(for group: DHGroup) -> FixedBasePowerTable {
+        cached.withLock { table in
+            if let table { return table }
+            let built = FixedBasePowerTable(
+                base: group.g, modulus: group.p, exponentBits: DHPrecomputation.tableExponentBits(for: group),
+                width: DHPrecomputation.tableWidth)
             table = built
             return built
         }

@@ -2,7 +2,8 @@ import CGMP
 
 /// Fixed-base exponentiation base^e mod p with precomputed powers: for window i and digit j < 2^w the
 /// entry base^(j·2^(w·i)) in Montgomery form. An exponentiation is one table read (every entry touched,
-/// `mpn_sec_tabselect`) and one Montgomery multiplication per window, whatever the exponent.
+/// `mpn_sec_tabselect`) and one Montgomery multiplication per window, whatever the exponent. The GMP
+/// path: where the CPU has AVX-512 IFMA, `WideMontgomeryKernel.FixedBaseTable` serves instead.
 final class FixedBasePowerTable: @unchecked Sendable {
     let field: MontgomeryField
     let width: Int

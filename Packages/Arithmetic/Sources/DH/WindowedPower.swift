@@ -9,14 +9,17 @@ import CGMP
 /// Regular, for secret exponents: every entry of the table is read for each digit
 /// (`mpn_sec_tabselect`) and the operations are the same whatever the exponent's value, for a bit
 /// length the caller fixes from public data.
+/// Where the CPU has AVX-512 IFMA, `kernel` (`WideMontgomeryKernel`) runs the exponentiation instead.
 struct WindowedPower {
     let field: MontgomeryField
+    let kernel: WideMontgomeryKernel?
 
     /// The window width for an exponent of `bits` bits: table cost 2^w against bits/w multiplications.
     static func width(forBits bits: Int) -> Int { bits > 200 ? 5 : 4 }
 
     /// base^exponent mod p for 0 ≤ base < p and 0 ≤ exponent < 2^bits.
     func power(_ base: BigInt, _ exponent: BigInt, bits: Int) -> BigInt {
+        if let kernel, let result = kernel.power(base, exponent, bits: bits) { return result }
         let n = field.limbCount
         let width = WindowedPower.width(forBits: bits)
         let entries = 1 << width

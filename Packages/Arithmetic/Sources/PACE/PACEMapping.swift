@@ -73,7 +73,7 @@ extension DHGroup {
         }
         let r = BigInt(bytes: pseudoRandom).modulo(p)
         guard r > BigInt(1) else { throw ArithmeticError(.noResult, "R_p(s, t) ≤ 1 has no image") }
-        let mapped = try r.powerSecret((p - BigInt(1)) / q, modulo: p)
+        let mapped = try powerSecret(r, (p - BigInt(1)) / q)
         guard mapped != BigInt(1) else { throw ArithmeticError(.noResult, "the mapped generator is 1") }
         return mapped
     }
