@@ -1,4 +1,5 @@
 import CFieldKernels
+import CGMP
 
 /// Scalar multiplication written for one curve whose prime has a dedicated field: the generic back end
 /// (`JacobianArithmetic` over `MontgomeryField`) keeps field elements in memory and dispatches every
@@ -84,6 +85,9 @@ protocol FourLimbPrime {
     static var modulus: FieldElement4 { get }
     /// The field's one in Montgomery form (R mod p).
     static var one: FieldElement4 { get }
+    /// R³ mod p: the factor that turns a plain inverse of a Montgomery element back into Montgomery
+    /// form (`FourLimbField.invertPublic`).
+    static var rCubed: FieldElement4 { get }
     static var kernels: CFourLimbKernels { get }
 }
 
@@ -149,6 +153,31 @@ enum FourLimbField<Prime: FourLimbPrime> {
     @inline(__always)
     static func invert(_ a: FieldElement4) -> FieldElement4 { a.applying(Prime.kernels.invert) }
 
+    /// 1/a for a public a ≠ 0, in variable time: GMP's extended GCD on the Montgomery value aR gives
+    /// (aR)⁻¹, and a product with R³ makes it R/a. About 1 µs where the addition chain takes 2 µs (its
+    /// 255 squarings are one chain of latencies); public variable-base results and the odd multiples
+    /// of public points take two of them. Never for values derived from a secret: its time depends on a.
+    static func invertPublic(_ a: FieldElement4) -> FieldElement4 {
+        // mpn_gcdext wants U at least as long as V = p: a top limb of zero (below 2^192, one P-224
+        // value in 2^32) takes the chain.
+        guard a.l3 != 0 else { return invert(a) }
+        let p = Prime.modulus
+        let plainInverse: FieldElement4? = withUnsafeTemporaryAllocation(of: Limb.self, capacity: 20) { buffer in
+            guard let base = buffer.baseAddress else { return nil }
+            buffer.initialize(repeating: 0)
+            let (u, v, g, s) = (base, base + 5, base + 10, base + 15)
+            FieldElement4(a.l0, a.l1, a.l2, a.l3).store(u)
+            p.store(v)
+            var sn = 0
+            let gn = __gmpn_gcdext(g, s, &sn, u, 4, v, 4)
+            guard gn == 1, g[0] == 1 else { return nil }
+            let magnitude = FieldElement4(s)
+            return sn < 0 ? subtract(p, magnitude) : magnitude
+        }
+        guard let plainInverse else { return invert(a) }
+        return multiply(plainInverse, Prime.rCubed)
+    }
+
     @inline(__always)
     static func subtract(_ a: FieldElement4, _ b: FieldElement4) -> FieldElement4 {
         var d = UInt128(a.l0) &- UInt128(b.l0)
@@ -191,6 +220,11 @@ enum P256Prime: FourLimbPrime {
     }
 
     @inline(__always)
+    static var rCubed: FieldElement4 {
+        FieldElement4(0xFFFF_FFFD_0000_000A, 0xFFFF_FFED_FFFF_FFF7, 0x0000_0005_FFFF_FFFC, 0x0000_0018_0000_0001)
+    }
+
+    @inline(__always)
     static var kernels: CFourLimbKernels {
         CFourLimbKernels(
             multiply: emrtd_p256_mul, square: emrtd_p256_sqr, invert: emrtd_p256_inv, double: emrtd_p256_point_double,
@@ -209,6 +243,11 @@ enum P224Prime: FourLimbPrime {
 
     @inline(__always)
     static var one: FieldElement4 { FieldElement4(0xFFFF_FFFF_0000_0000, 0xFFFF_FFFF_FFFF_FFFF, 0, 0) }
+
+    @inline(__always)
+    static var rCubed: FieldElement4 {
+        FieldElement4(0xFFFF_FFFF_0000_0000, 0xFFFF_FFFF_0000_0002, 0xFFFF_FFFC_0000_0000, 0x0000_0000_0000_0002)
+    }
 
     @inline(__always)
     static var kernels: CFourLimbKernels {
@@ -336,10 +375,11 @@ enum FourLimbNISTKernels<Prime: FourLimbPrime> {
         JacobianPoint4(x: x, y: y, z: Prime.one)
     }
 
-    /// Writes the affine form of q (not infinity) to r.
+    /// Writes the affine form of q (not infinity) to r; `publicValue` (q computed from public values
+    /// only) lets the inversion take variable time.
     @inline(__always)
-    static func storeAffine(_ r: Limbs, _ q: JacobianPoint4) {
-        let zInverse = F.invert(q.z)
+    static func storeAffine(_ r: Limbs, _ q: JacobianPoint4, publicValue: Bool = false) {
+        let zInverse = publicValue ? F.invertPublic(q.z) : F.invert(q.z)
         let zInverse2 = F.square(zInverse)
         F.multiply(q.x, zInverse2).store(r)
         F.multiply(q.y, F.multiply(zInverse2, zInverse)).store(r + 4)
@@ -372,7 +412,7 @@ enum FourLimbNISTKernels<Prime: FourLimbPrime> {
         var prefix = [FieldElement4](repeating: .zero, count: count)
         prefix[0] = jacobian[0].z
         for index in 1..<count { prefix[index] = F.multiply(prefix[index - 1], jacobian[index].z) }
-        var inverse = F.invert(prefix[count - 1])
+        var inverse = F.invertPublic(prefix[count - 1])
         let affine = LimbBuffer(count: count * 8)
         for index in stride(from: count - 1, through: 0, by: -1) {
             let zInverse = index > 0 ? F.multiply(inverse, prefix[index - 1]) : inverse
@@ -399,7 +439,7 @@ enum FourLimbNISTKernels<Prime: FourLimbPrime> {
 
     static func multiplyPublic(_ r: Limbs, terms: [ScalarMultiplier.Term]) -> Bool {
         guard let q = accumulatePublic(terms) else { return false }
-        storeAffine(r, q)
+        storeAffine(r, q, publicValue: true)
         return true
     }
 
