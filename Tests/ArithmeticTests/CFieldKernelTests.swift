@@ -107,6 +107,33 @@ import Testing
         #expect(curve.add(point, curve.negate(point)) == .infinity)
     }
 
+    /// The co-Z tables of odd multiples (`emrtd_p256_odd_multiples`, behind the secret and the public
+    /// multiplications) against the curve's own sums: entry i is (2i + 1)·P, for random points and G.
+    @Test(arguments: [(12, false), (12, true), (10, false), (10, true)])
+    func oddMultiplesMatchRepeatedAddition(id: Int, adx: Bool) throws {
+        FieldKernelChoice.select(adx: adx)
+        defer { FieldKernelChoice.select(adx: true) }
+        let curve = try #require(standardCurve(id))
+        let dedicated = try #require(curve.context.dedicated)
+        let count = 16
+        var points = [curve.generator]
+        for _ in 0..<3 {
+            points.append(
+                try curve.multiplyGenerator(by: BigInt.random(below: curve.order, using: openSSLRandomSource)))
+        }
+        for point in points {
+            let affine = LimbBuffer(count: 8)
+            curve.context.loadAffine(point, into: affine.pointer)
+            let table = dedicated.oddMultiplesAffine(affine.pointer, count: count)
+            var multiple = point
+            let twice = curve.add(point, point)
+            for index in 0..<count {
+                if index > 0 { multiple = curve.add(multiple, twice) }
+                #expect(curve.context.affinePoint(from: table.pointer + index * 8) == multiple, "\(2 * index + 1)·P")
+            }
+        }
+    }
+
     /// ECDSA verification (u1·G + u2·Q through the C additions) of OpenSSL's signatures, with each kernel.
     @Test(arguments: [(12, false), (12, true), (10, false), (10, true)])
     func ecdsaMatchesOpenSSL(id: Int, adx: Bool) throws {

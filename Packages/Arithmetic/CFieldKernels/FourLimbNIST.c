@@ -775,6 +775,54 @@ ALWAYS_INLINE void fixed_windows(u64 q[12], const u64 *table, const long *digits
     }
 }
 
+/// Meloni's co-Z addition (ZADDU) of two points sharing Z: sum ← twice + sum, and twice ← twice with
+/// the new Z, so the next addition shares it again. Five products and two squarings where add-2007-bl
+/// takes twelve and four; X1 ≠ X2 (never equal in the tables of odd multiples of a point of prime
+/// order above their count).
+ALWAYS_INLINE void point_add_coz(u64 twice[12], u64 sum[12], int prime, int adx) {
+    u64 *x1 = twice, *y1 = twice + 4, *z = twice + 8, *x2 = sum, *y2 = sum + 4;
+    u64 dx[4], dy[4], c[4], w1[4], w2[4], d[4], a1[4], t[4];
+    fsub(dx, x1, x2, prime);
+    fsub(dy, y1, y2, prime);
+    fmul(z, z, dx, prime, adx);
+    fsqr(c, dx, prime, adx);
+    fsqr(d, dy, prime, adx);
+    fmul(w1, x1, c, prime, adx);
+    fmul(w2, x2, c, prime, adx);
+    fsub(t, w1, w2, prime);
+    fmul(a1, y1, t, prime, adx);
+    fsub(x2, d, w1, prime);
+    fsub(x2, x2, w2, prime);
+    fsub(t, w1, x2, prime);
+    fmul(y2, dy, t, prime, adx);
+    fsub(y2, y2, a1, prime);
+    copy4(sum + 8, z);
+    copy4(x1, w1);
+    copy4(y1, a1);
+}
+
+/// The `count` odd multiples P, 3P, … of an affine P = (x, y) of prime order above 2·count, Jacobian
+/// (12 limbs each): 2P, P brought to 2P's Z, then co-Z additions (1.1 µs for sixteen entries where
+/// full additions took 2 µs).
+ALWAYS_INLINE void odd_multiples(u64 *table, const u64 xy[8], int count, int prime, int adx) {
+    u64 twice[12], sum[12], z2[4], z3[4];
+    copy4(table, xy);
+    copy4(table + 4, xy + 4);
+    copy4(table + 8, kOne[prime]);
+    if (count < 2) return;
+    for (int limb = 0; limb < 12; limb++) twice[limb] = table[limb];
+    point_double(twice, prime, adx);
+    fsqr(z2, twice + 8, prime, adx);
+    fmul(z3, z2, twice + 8, prime, adx);
+    fmul(sum, xy, z2, prime, adx);
+    fmul(sum + 4, xy + 4, z3, prime, adx);
+    copy4(sum + 8, twice + 8);
+    for (int index = 1; index < count; index++) {
+        point_add_coz(twice, sum, prime, adx);
+        for (int limb = 0; limb < 12; limb++) table[(long)index * 12 + limb] = sum[limb];
+    }
+}
+
 /// q1 + q2 for every q1 without branching (q2 never infinity): the sum, or q2 doubled when q1 = q2
 /// (H = R = 0), or q2 when q1 is infinity; q1 = -q2 gives Z = 0. In place on q1.
 ALWAYS_INLINE void point_add_complete(u64 q1[12], const u64 q2[12], int prime, int adx) {
@@ -890,6 +938,9 @@ ALWAYS_INLINE int public_terms(u64 q[12], const signed char *digits, const int *
                                                   int width, int entries) {                         \
         secret_windows(q, table, digits, windows, width, entries, prime, adx, name##_double, name##_add);                      \
     }                                                                                               \
+    attributes static void name##_odd_multiples(u64 *table, const u64 xy[8], int count) {            \
+        odd_multiples(table, xy, count, prime, adx);                                                \
+    }                                                                                               \
     attributes static int name##_public_terms(u64 q[12], const signed char *digits, const int *lengths, \
                                               const u64 *const *tables, int count) {                \
         return public_terms(q, digits, lengths, tables, count, prime, adx);                         \
@@ -984,10 +1035,6 @@ int emrtd_field_select_kernel(int adx) {
     void emrtd_##prime##_mul(u64 r[4], const u64 a[4], const u64 b[4]) { DISPATCH(prime, mul, r, a, b) } \
     void emrtd_##prime##_sqr(u64 r[4], const u64 a[4]) { DISPATCH(prime, sqr, r, a) }               \
     void emrtd_##prime##_inv(u64 r[4], const u64 a[4]) { DISPATCH(prime, inv, r, a) }               \
-    void emrtd_##prime##_point_double(u64 q[12], int count) { DISPATCH(prime, double, q, count) }   \
-    void emrtd_##prime##_point_add(u64 r[12], const u64 q1[12], const u64 q2[12], u64 masks[2]) {   \
-        DISPATCH(prime, add, r, q1, q2, masks)                                                      \
-    }                                                                                               \
     void emrtd_##prime##_fixed_windows(u64 q[12], const u64 *table, const long *digits, int from, int to, \
                                        int complete_from, int entries) {                            \
         DISPATCH(prime, fixed_windows, q, table, digits, from, to, complete_from, entries)         \
@@ -995,6 +1042,9 @@ int emrtd_field_select_kernel(int adx) {
     void emrtd_##prime##_secret_windows(u64 q[12], const u64 *table, const long *digits, int windows, int width, \
                                         int entries) {                                              \
         DISPATCH(prime, secret_windows, q, table, digits, windows, width, entries)                  \
+    }                                                                                               \
+    void emrtd_##prime##_odd_multiples(u64 *table, const u64 xy[8], int count) {                    \
+        DISPATCH(prime, odd_multiples, table, xy, count)                                            \
     }                                                                                               \
     int emrtd_##prime##_public_terms(u64 q[12], const signed char *digits, const int *lengths,       \
                                      const u64 *const *tables, int count) {                         \

@@ -96,20 +96,15 @@ struct CFourLimbKernels {
     typealias Unary = @convention(c) (UnsafeMutablePointer<Limb>?, UnsafePointer<Limb>?) -> Void
     typealias Binary =
         @convention(c) (UnsafeMutablePointer<Limb>?, UnsafePointer<Limb>?, UnsafePointer<Limb>?) -> Void
-    typealias PointSum =
-        @convention(c) (
-            UnsafeMutablePointer<Limb>?, UnsafePointer<Limb>?, UnsafePointer<Limb>?, UnsafeMutablePointer<Limb>?
-        ) -> Void
     /// a·b/R mod p.
     let multiply: Binary
     /// a²/R mod p.
     let square: Unary
     /// a^(p-2), by a fixed addition chain (regular).
     let invert: Unary
-    /// A point doubled n times in place (dbl-2001-b, a = -3).
-    let double: @convention(c) (UnsafeMutablePointer<Limb>?, Int32) -> Void
-    /// add-2007-bl, writing the masks H = 0 and R = 0.
-    let add: PointSum
+    /// The odd multiples P, 3P, … of an affine point, Jacobian, by co-Z additions
+    /// (`emrtd_p256_odd_multiples`).
+    let oddMultiples: @convention(c) (UnsafeMutablePointer<Limb>?, UnsafePointer<Limb>?, Int32) -> Void
     /// q += the fixed-base table's entries for the digits of windows from..<to, complete additions
     /// from a window on (`emrtd_p256_fixed_windows`).
     let fixedWindows:
@@ -227,8 +222,8 @@ enum P256Prime: FourLimbPrime {
     @inline(__always)
     static var kernels: CFourLimbKernels {
         CFourLimbKernels(
-            multiply: emrtd_p256_mul, square: emrtd_p256_sqr, invert: emrtd_p256_inv, double: emrtd_p256_point_double,
-            add: emrtd_p256_point_add,
+            multiply: emrtd_p256_mul, square: emrtd_p256_sqr, invert: emrtd_p256_inv,
+            oddMultiples: emrtd_p256_odd_multiples,
             fixedWindows: emrtd_p256_fixed_windows, secretWindows: emrtd_p256_secret_windows,
             publicTerms: emrtd_p256_public_terms)
     }
@@ -252,8 +247,8 @@ enum P224Prime: FourLimbPrime {
     @inline(__always)
     static var kernels: CFourLimbKernels {
         CFourLimbKernels(
-            multiply: emrtd_p224_mul, square: emrtd_p224_sqr, invert: emrtd_p224_inv, double: emrtd_p224_point_double,
-            add: emrtd_p224_point_add,
+            multiply: emrtd_p224_mul, square: emrtd_p224_sqr, invert: emrtd_p224_inv,
+            oddMultiples: emrtd_p224_odd_multiples,
             fixedWindows: emrtd_p224_fixed_windows, secretWindows: emrtd_p224_secret_windows,
             publicTerms: emrtd_p224_public_terms)
     }
@@ -335,39 +330,13 @@ enum FourLimbNISTKernels<Prime: FourLimbPrime> {
 
     // MARK: Point formulas (EFD, a = -3; in C)
 
-    /// q doubled `count` times (dbl-2001-b). Infinity and points of order 2 give Z = 0.
+    /// The `count` odd multiples P, 3P, … of the affine point at `point` (prime order above
+    /// 2·count), Jacobian, twelve limbs each.
     @inline(__always)
-    static func doubled(_ q: JacobianPoint4, times count: Int) -> JacobianPoint4 {
-        var r = q
-        r.withLimbs { Prime.kernels.double($0, Int32(count)) }
-        return r
-    }
-
-    @inline(__always)
-    static func double(_ q: JacobianPoint4) -> JacobianPoint4 { doubled(q, times: 1) }
-
-    /// add-2007-bl for q1 + q2, neither infinity; masks as in `JacobianArithmetic.addCore`.
-    @inline(__always)
-    static func add(_ q1: JacobianPoint4, _ q2: JacobianPoint4) -> (sum: JacobianPoint4, hZero: Limb, rZero: Limb) {
-        var second = q2
-        return second.withLimbs { sum(q1, $0, Prime.kernels.add) }
-    }
-
-    /// q1 + the point at `other` by one of the C additions, with its masks.
-    @inline(__always)
-    private static func sum(
-        _ q1: JacobianPoint4, _ other: UnsafeMutablePointer<Limb>, _ kernel: CFourLimbKernels.PointSum
-    )
-        -> (sum: JacobianPoint4, hZero: Limb, rZero: Limb)
-    {
-        var r = q1
-        var masks: (Limb, Limb) = (0, 0)
-        r.withLimbs { sum in
-            withUnsafeMutablePointer(to: &masks) {
-                $0.withMemoryRebound(to: Limb.self, capacity: 2) { kernel(sum, sum, other, $0) }
-            }
-        }
-        return (r, masks.0, masks.1)
+    static func oddMultiplesJacobian(_ point: UnsafePointer<Limb>, count: Int) -> LimbBuffer {
+        let table = LimbBuffer(count: count * 12)
+        Prime.kernels.oddMultiples(table.pointer, point, Int32(count))
+        return table
     }
 
     @inline(__always)
@@ -399,14 +368,10 @@ enum FourLimbNISTKernels<Prime: FourLimbPrime> {
     // MARK: Public scalars
 
     static func oddMultiplesAffine(_ point: UnsafePointer<Limb>, count: Int) -> LimbBuffer {
-        var jacobian = [JacobianPoint4](repeating: JacobianPoint4(x: .zero, y: .zero, z: .zero), count: count)
-        jacobian[0] = Self.lift(FieldElement4(point), FieldElement4(point + 4))
-        if count > 1 {
-            let twice = Self.double(jacobian[0])
-            for index in 1..<count {
-                // (2i+1)P = (2i-1)P + 2P is never exceptional for a point of prime order above 2·count.
-                jacobian[index] = Self.add(jacobian[index - 1], twice).sum
-            }
+        let table = Self.oddMultiplesJacobian(point, count: count)
+        let jacobian = (0..<count).map { index in
+            let entry = table.pointer + index * 12
+            return JacobianPoint4(x: FieldElement4(entry), y: FieldElement4(entry + 4), z: FieldElement4(entry + 8))
         }
         // Montgomery's trick: one inversion for all the Z.
         var prefix = [FieldElement4](repeating: .zero, count: count)
@@ -467,17 +432,8 @@ enum FourLimbNISTKernels<Prime: FourLimbPrime> {
         var digits = [Int](repeating: 0, count: windows)
         ScalarRecoding.regularDigits(oddScalar: k, width: width, windows: windows, into: &digits)
         defer { digits.withUnsafeMutableBufferPointer { $0.update(repeating: 0) } }
-        // Odd multiples P … (2·entries - 1)·P, Jacobian, 12 limbs each.
-        let table = LimbBuffer(count: entries * 12)
-        var multiple = Self.lift(FieldElement4(point), FieldElement4(point + 4))
-        let twice = Self.double(multiple)
-        for index in 0..<entries {
-            if index > 0 { multiple = Self.add(multiple, twice).sum }
-            let entry = table.pointer + index * 12
-            multiple.x.store(entry)
-            multiple.y.store(entry + 4)
-            multiple.z.store(entry + 8)
-        }
+        // Odd multiples P … (2·entries - 1)·P of the public point, Jacobian, 12 limbs each.
+        let table = Self.oddMultiplesJacobian(point, count: entries)
         // The windows run in one C call: doublings, masked reads, signs, the last addition complete.
         var q = JacobianPoint4(x: .zero, y: .zero, z: .zero)
         digits.withUnsafeBufferPointer { digitBuffer in
