@@ -256,27 +256,28 @@ ALWAYS_INLINE void montgomery_mul_portable(u64 r[4], const u64 a[4], const u64 b
     "adcxq %[t1], %[" #x0 "]\n\t"
 
 // The end of the products that reduce the low half alone (c0..c3 after the four REDUCE4, rotated
-// back): r = (c0..c3) + (c4..c7) - p unless that borrows, into c4..c7; the sum is below 2p.
-#define ADD_HIGH_SUBTRACT                                                                           \
-    "xorl %k[t0], %k[t0]\n\t"                                                               \
-    "addq %[c4], %[c0]\n\t"                                                                 \
-    "adcq %[c5], %[c1]\n\t"                                                                 \
-    "adcq %[c6], %[c2]\n\t"                                                                 \
-    "adcq %[c7], %[c3]\n\t"                                                                 \
-    "adcq $0, %[t0]\n\t"                                                                    \
-    "movq %[c0], %[c4]\n\t"                                                                 \
-    "movq %[c1], %[c5]\n\t"                                                                 \
-    "movq %[c2], %[c6]\n\t"                                                                 \
-    "movq %[c3], %[c7]\n\t"                                                                 \
-    "subq %[p0], %[c4]\n\t"                                                                 \
-    "sbbq %[p1], %[c5]\n\t"                                                                 \
-    "sbbq %[p2], %[c6]\n\t"                                                                 \
-    "sbbq %[p3], %[c7]\n\t"                                                                 \
-    "sbbq $0, %[t0]\n\t"                                                                    \
-    "cmovcq %[c0], %[c4]\n\t"                                                               \
-    "cmovcq %[c1], %[c5]\n\t"                                                               \
-    "cmovcq %[c2], %[c6]\n\t"                                                               \
-    "cmovcq %[c3], %[c7]\n\t"
+// back): c0..c3 = (c0..c3) + (c4..c7), minus p unless that borrows (the sum is below 2p), with d0..d3
+// as scratch (free registers, or c4..c7 once added).
+#define ADD_HIGH_SUBTRACT(d0, d1, d2, d3)                                                           \
+    "xorl %k[t0], %k[t0]\n\t"                                                                       \
+    "addq %[c4], %[c0]\n\t"                                                                         \
+    "adcq %[c5], %[c1]\n\t"                                                                         \
+    "adcq %[c6], %[c2]\n\t"                                                                         \
+    "adcq %[c7], %[c3]\n\t"                                                                         \
+    "adcq $0, %[t0]\n\t"                                                                            \
+    "movq %[c0], %[" #d0 "]\n\t"                                                                    \
+    "movq %[c1], %[" #d1 "]\n\t"                                                                    \
+    "movq %[c2], %[" #d2 "]\n\t"                                                                    \
+    "movq %[c3], %[" #d3 "]\n\t"                                                                    \
+    "subq %[p0], %[" #d0 "]\n\t"                                                                    \
+    "sbbq %[p1], %[" #d1 "]\n\t"                                                                    \
+    "sbbq %[p2], %[" #d2 "]\n\t"                                                                    \
+    "sbbq %[p3], %[" #d3 "]\n\t"                                                                    \
+    "sbbq $0, %[t0]\n\t"                                                                            \
+    "cmovncq %[" #d0 "], %[c0]\n\t"                                                                 \
+    "cmovncq %[" #d1 "], %[c1]\n\t"                                                                 \
+    "cmovncq %[" #d2 "], %[c2]\n\t"                                                                 \
+    "cmovncq %[" #d3 "], %[c3]\n\t"
 
 /// a²/R mod p: the six cross products once, doubled, the squares added, the low half reduced on
 /// its own and the high half added.
@@ -327,17 +328,17 @@ ALWAYS_INLINE void montgomery_mul_portable(u64 r[4], const u64 a[4], const u64 b
             "adcq %[t0], %[c6]\n\t"                                                                 \
             "adcq %[t1], %[c7]\n\t" REDUCE4(c0, c1, c2, c3) REDUCE4(c1, c2, c3, c0)                 \
                 REDUCE4(c2, c3, c0, c1) REDUCE4(c3, c0, c1, c2)                                     \
-            ADD_HIGH_SUBTRACT                                                                       \
+            ADD_HIGH_SUBTRACT(c4, c5, c6, c7)                                                       \
             : [c0] "=&r"(c0), [c1] "=&r"(c1), [c2] "=&r"(c2), [c3] "=&r"(c3), [c4] "=&r"(c4),       \
               [c5] "=&r"(c5), [c6] "=&r"(c6), [c7] "=&r"(c7), [t0] "=&r"(t0), [t1] "=&r"(t1),       \
               [dx] "=&d"(dx)                                                                        \
             : [a] "r"(a), MODULUS_OPERANDS(P), \
               "m"(*(const u64(*)[4])a)                                                              \
             : "cc");                                                                                \
-    r[0] = c4;                                                                                      \
-    r[1] = c5;                                                                                      \
-    r[2] = c6;                                                                                      \
-    r[3] = c7;
+    r[0] = c0;                                                                                      \
+    r[1] = c1;                                                                                      \
+    r[2] = c2;                                                                                      \
+    r[3] = c3;
 
 ALWAYS_INLINE void montgomery_sqr_adx(u64 r[4], const u64 a[4], int prime) {
     if (prime == PRIME_P256) {
@@ -384,16 +385,16 @@ ALWAYS_INLINE void montgomery_sqr_adx(u64 r[4], const u64 a[4], int prime) {
             "adcq %[t0], %[c3]\n\t"                                                                 \
             "adcq $0, %[c4]\n\t" PRODUCT_ROW(8, c1, c2, c3, c4, c5) PRODUCT_ROW(16, c2, c3, c4, c5, c6) \
                 PRODUCT_ROW(24, c3, c4, c5, c6, c7) REDUCE4(c0, c1, c2, c3) REDUCE4(c1, c2, c3, c0)  \
-                    REDUCE4(c2, c3, c0, c1) REDUCE4(c3, c0, c1, c2) ADD_HIGH_SUBTRACT               \
+                    REDUCE4(c2, c3, c0, c1) REDUCE4(c3, c0, c1, c2) ADD_HIGH_SUBTRACT(c4, c5, c6, c7) \
             : [c0] "=&r"(c0), [c1] "=&r"(c1), [c2] "=&r"(c2), [c3] "=&r"(c3), [c4] "=&r"(c4),       \
               [c5] "=&r"(c5), [c6] "=&r"(c6), [c7] "=&r"(c7), [t0] "=&r"(t0), [t1] "=&r"(t1),       \
               [dx] "=&d"(dx)                                                                        \
             : [a] "r"(a), [b] "r"(b), MODULUS_OPERANDS(P)                                           \
             : "cc", "memory");                                                                      \
-    r[0] = c4;                                                                                      \
-    r[1] = c5;                                                                                      \
-    r[2] = c6;                                                                                      \
-    r[3] = c7;
+    r[0] = c0;                                                                                      \
+    r[1] = c1;                                                                                      \
+    r[2] = c2;                                                                                      \
+    r[3] = c3;
 
 ALWAYS_INLINE void montgomery_mul_adx(u64 r[4], const u64 a[4], const u64 b[4], int prime) {
     if (prime == PRIME_P256) {
@@ -455,25 +456,7 @@ ALWAYS_INLINE void montgomery_mul_adx(u64 r[4], const u64 a[4], const u64 b[4], 
             "adcq %[t0], %[c6]\n\t"                                                                 \
             "adcq %[t1], %[c7]\n\t" REDUCE4(c0, c1, c2, c3) REDUCE4(c1, c2, c3, c0)                 \
                 REDUCE4(c2, c3, c0, c1) REDUCE4(c3, c0, c1, c2)                                     \
-            "xorl %k[t0], %k[t0]\n\t"                                                               \
-            "addq %[c4], %[c0]\n\t"                                                                 \
-            "adcq %[c5], %[c1]\n\t"                                                                 \
-            "adcq %[c6], %[c2]\n\t"                                                                 \
-            "adcq %[c7], %[c3]\n\t"                                                                 \
-            "adcq $0, %[t0]\n\t"                                                                    \
-            "movq %[c0], %[a1]\n\t"                                                                 \
-            "movq %[c1], %[a2]\n\t"                                                                 \
-            "movq %[c2], %[a3]\n\t"                                                                 \
-            "movq %[c3], %[c4]\n\t"                                                                 \
-            "subq %[p0], %[a1]\n\t"                                                                 \
-            "sbbq %[p1], %[a2]\n\t"                                                                 \
-            "sbbq %[p2], %[a3]\n\t"                                                                 \
-            "sbbq %[p3], %[c4]\n\t"                                                                 \
-            "sbbq $0, %[t0]\n\t"                                                                    \
-            "cmovncq %[a1], %[c0]\n\t"                                                              \
-            "cmovncq %[a2], %[c1]\n\t"                                                              \
-            "cmovncq %[a3], %[c2]\n\t"                                                              \
-            "cmovncq %[c4], %[c3]\n\t"                                                              \
+            ADD_HIGH_SUBTRACT(a1, a2, a3, c4)                                                       \
             "movq %[c1], %[a1]\n\t"                                                                 \
             "movq %[c2], %[a2]\n\t"                                                                 \
             "movq %[c3], %[a3]\n\t"                                                                 \
