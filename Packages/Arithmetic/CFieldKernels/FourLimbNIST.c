@@ -220,22 +220,21 @@ ALWAYS_INLINE void montgomery_mul_portable(u64 r[4], const u64 a[4], const u64 b
 // the limb it removes: the window's value stays below p + 2^192 < 2^256, so no carry leaves it.
 //
 // P-256: (x1, x2, x3) += m·p/2^64 for m = x0: x1 += m·2^32, x2 += m/2^32, (x3, x0) += m·p3, where
-// m·p3 = m·2^64 - m·2^32 + m is (m - m/2^32 - borrow, m - (m·2^32 mod 2^64)): a subtraction from
-// the shifts already made instead of MULX, whose three cycles sat on the chain of reductions
-// (squaring 7.4 -> 7.1 ns, inversion 1.98 -> 1.92 µs, doubling 75 -> 73 ns).
+// m·p3 = m·2^64 - m·2^32 + m is (m - m/2^32 - borrow, m - (m·2^32 mod 2^64)): subtractions from the
+// shifts, the high limb made in x0's own register, instead of MULX, whose three cycles sat on the
+// chain of reductions (squaring 7.4 -> 7.1 ns, inversion 1.98 -> 1.92 µs, secret windows -6 %).
 #define REDUCE4_P256(x0, x1, x2, x3)                                                                \
-    "movq %[" #x0 "], %%rdx\n\t"                                                                    \
     "movq %[" #x0 "], %[t0]\n\t"                                                                    \
     "shlq $32, %[t0]\n\t"                                                                           \
-    "shrq $32, %[" #x0 "]\n\t"                                                                      \
-    "movq %%rdx, %[t1]\n\t"                                                                         \
-    "subq %[t0], %[t1]\n\t"                                                                         \
-    "sbbq %[" #x0 "], %%rdx\n\t"                                                                    \
+    "movq %[" #x0 "], %[t1]\n\t"                                                                    \
+    "shrq $32, %[t1]\n\t"                                                                           \
+    "movq %[" #x0 "], %%rdx\n\t"                                                                    \
+    "subq %[t0], %%rdx\n\t"                                                                         \
+    "sbbq %[t1], %[" #x0 "]\n\t"                                                                    \
     "addq %[t0], %[" #x1 "]\n\t"                                                                    \
-    "adcq %[" #x0 "], %[" #x2 "]\n\t"                                                               \
-    "adcq %[t1], %[" #x3 "]\n\t"                                                                    \
-    "adcq $0, %%rdx\n\t"                                                                            \
-    "movq %%rdx, %[" #x0 "]\n\t"
+    "adcq %[t1], %[" #x2 "]\n\t"                                                                    \
+    "adcq %%rdx, %[" #x3 "]\n\t"                                                                    \
+    "adcq $0, %[" #x0 "]\n\t"
 
 // P-224: m = -x0; x0 + m carries 1 unless x0 = 0, then m·p1..m·p3.
 #define REDUCE4_P224(x0, x1, x2, x3)                                                                \
