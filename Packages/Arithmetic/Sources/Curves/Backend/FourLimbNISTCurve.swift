@@ -161,7 +161,7 @@ enum FourLimbField<Prime: FourLimbPrime> {
             guard let base = buffer.baseAddress else { return nil }
             buffer.initialize(repeating: 0)
             let (u, v, g, s) = (base, base + 5, base + 10, base + 15)
-            FieldElement4(a.l0, a.l1, a.l2, a.l3).store(u)
+            a.store(u)
             p.store(v)
             var sn = 0
             let gn = __gmpn_gcdext(g, s, &sn, u, 4, v, 4)
