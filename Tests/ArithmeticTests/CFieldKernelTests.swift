@@ -39,6 +39,43 @@ import Testing
         try FourLimbFieldTests.check(P224Prime.self, modulus: try #require(standardCurve(10)).p)
     }
 
+    /// The variable-time inversion of public values (GMP's extended GCD) against the addition chain,
+    /// which `fieldMatchesBigInt` checks against `BigInt`: random elements, 1, 2, -1, -2, and elements
+    /// below 2^192 (top limb zero: the chain's fallback).
+    @Test(arguments: [false, true])
+    func publicInversionMatchesChain(adx: Bool) {
+        FieldKernelChoice.select(adx: adx)
+        defer { FieldKernelChoice.select(adx: true) }
+        Self.checkPublicInversion(P256Prime.self)
+        Self.checkPublicInversion(P224Prime.self)
+    }
+
+    private static func limbs(_ a: FieldElement4) -> [Limb] { [a.l0, a.l1, a.l2, a.l3] }
+
+    private static func checkPublicInversion<Prime: FourLimbPrime>(_ prime: Prime.Type) {
+        typealias F = FourLimbField<Prime>
+        let p = Prime.modulus
+        let minusOne = F.subtract(.zero, Prime.one)
+        var values = [
+            Prime.one, F.multiply(Prime.one, Prime.rCubed), minusOne, F.subtract(minusOne, Prime.one),
+            FieldElement4(1, 0, 0, 0), FieldElement4(0, 0, 1, 0), FieldElement4(p.l0 &- 1, p.l1, p.l2, p.l3),
+        ]
+        for _ in 0..<200 {
+            let bytes = openSSLRandomBytes(32)
+            let words = (0..<4).map { index in
+                bytes[(8 * index)..<(8 * index + 8)].reduce(Limb(0)) { ($0 << 8) | Limb($1) }
+            }
+            // x·R/R (a Montgomery product with one) reduces any 256-bit x below p.
+            let element = F.multiply(FieldElement4(words[0], words[1], words[2], words[3]), Prime.one)
+            if element.isZeroMask == 0 { values.append(element) }
+        }
+        for value in values {
+            let inverse = F.invertPublic(value)
+            #expect(limbs(inverse) == limbs(F.invert(value)), "1/\(limbs(value))")
+            #expect(limbs(F.multiply(value, inverse)) == limbs(Prime.one))
+        }
+    }
+
     /// Random points and scalars, the edge scalars (1…4, n - 1…n - 4, n) and the public combinations
     /// of ECDSA against OpenSSL, with each kernel: public, secret and fixed-base multiplication.
     @Test(arguments: [(12, false), (12, true), (10, false), (10, true)])
@@ -68,6 +105,33 @@ import Testing
         // Sums that meet the exceptional cases of the addition formulas: P + P and P + (-P).
         #expect(try curve.encode(curve.add(point, point)) == reference.multiply(pointBytes, by: BigInt(2)))
         #expect(curve.add(point, curve.negate(point)) == .infinity)
+    }
+
+    /// The co-Z tables of odd multiples (`emrtd_p256_odd_multiples`, behind the secret and the public
+    /// multiplications) against the curve's own sums: entry i is (2i + 1)·P, for random points and G.
+    @Test(arguments: [(12, false), (12, true), (10, false), (10, true)])
+    func oddMultiplesMatchRepeatedAddition(id: Int, adx: Bool) throws {
+        FieldKernelChoice.select(adx: adx)
+        defer { FieldKernelChoice.select(adx: true) }
+        let curve = try #require(standardCurve(id))
+        let dedicated = try #require(curve.context.dedicated)
+        let count = 16
+        var points = [curve.generator]
+        for _ in 0..<3 {
+            points.append(
+                try curve.multiplyGenerator(by: BigInt.random(below: curve.order, using: openSSLRandomSource)))
+        }
+        for point in points {
+            let affine = LimbBuffer(count: 8)
+            curve.context.loadAffine(point, into: affine.pointer)
+            let table = dedicated.oddMultiplesAffine(affine.pointer, count: count)
+            var multiple = point
+            let twice = curve.add(point, point)
+            for index in 0..<count {
+                if index > 0 { multiple = curve.add(multiple, twice) }
+                #expect(curve.context.affinePoint(from: table.pointer + index * 8) == multiple, "\(2 * index + 1)·P")
+            }
+        }
     }
 
     /// ECDSA verification (u1·G + u2·Q through the C additions) of OpenSSL's signatures, with each kernel.

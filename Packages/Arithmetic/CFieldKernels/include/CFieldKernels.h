@@ -27,11 +27,6 @@ void emrtd_p256_mul(emrtd_limb r[4], const emrtd_limb a[4], const emrtd_limb b[4
 void emrtd_p256_sqr(emrtd_limb r[4], const emrtd_limb a[4]);
 /// a^(p-2) (0 for 0), by a fixed addition chain.
 void emrtd_p256_inv(emrtd_limb r[4], const emrtd_limb a[4]);
-/// q doubled `count` times in place (dbl-2001-b, with T = 2Y); infinity and points of order 2 give Z = 0.
-void emrtd_p256_point_double(emrtd_limb q[12], int count);
-/// r = q1 + q2 (add-2007-bl without its factors of two), neither infinity. masks[0] = 1 when H = 0 (equal x), masks[1] = 1 when
-/// R = 0 (equal y): both mean q1 = q2, and the sum is then not valid.
-void emrtd_p256_point_add(emrtd_limb r[12], const emrtd_limb q1[12], const emrtd_limb q2[12], emrtd_limb masks[2]);
 
 /// q += Σ ±T[i][(|d_i| - 1)/2] over the windows from ≤ i < to of a fixed-base table T (`entries`
 /// affine points per window, 8 limbs each), d_i = digits[i] odd, one mixed addition per window,
@@ -44,6 +39,9 @@ void emrtd_p256_fixed_windows(emrtd_limb q[12], const emrtd_limb *table, const l
 /// limbs each): doublings, masked reads of every entry, masked signs, the last addition complete.
 void emrtd_p256_secret_windows(emrtd_limb q[12], const emrtd_limb *table, const long *digits, int windows, int width,
                                int entries);
+/// The `count` odd multiples P, 3P, … (2·count - 1)P of the affine point `xy` (prime order above
+/// 2·count), Jacobian, 12 limbs each, by co-Z additions.
+void emrtd_p256_odd_multiples(emrtd_limb *table, const emrtd_limb xy[8], int count);
 /// q = Σ kᵢ·Pᵢ for public scalars (variable time): `count` terms, term t's wNAF digits (least
 /// significant first) at digits + lengths[0] + … + lengths[t-1], tables[t] its affine odd multiples P,
 /// 3P, … (8 limbs each), one doubling chain. Returns 0 when the sum is infinity, else 1.
@@ -53,12 +51,11 @@ int emrtd_p256_public_terms(emrtd_limb q[12], const signed char *digits, const i
 void emrtd_p224_mul(emrtd_limb r[4], const emrtd_limb a[4], const emrtd_limb b[4]);
 void emrtd_p224_sqr(emrtd_limb r[4], const emrtd_limb a[4]);
 void emrtd_p224_inv(emrtd_limb r[4], const emrtd_limb a[4]);
-void emrtd_p224_point_double(emrtd_limb q[12], int count);
-void emrtd_p224_point_add(emrtd_limb r[12], const emrtd_limb q1[12], const emrtd_limb q2[12], emrtd_limb masks[2]);
 void emrtd_p224_fixed_windows(emrtd_limb q[12], const emrtd_limb *table, const long *digits, int from, int to,
                               int complete_from, int entries);
 void emrtd_p224_secret_windows(emrtd_limb q[12], const emrtd_limb *table, const long *digits, int windows, int width,
                                int entries);
+void emrtd_p224_odd_multiples(emrtd_limb *table, const emrtd_limb xy[8], int count);
 int emrtd_p224_public_terms(emrtd_limb q[12], const signed char *digits, const int *lengths,
                             const emrtd_limb *const *tables, int count);
 

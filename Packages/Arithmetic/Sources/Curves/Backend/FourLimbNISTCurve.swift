@@ -1,4 +1,5 @@
 import CFieldKernels
+import CGMP
 
 /// Scalar multiplication written for one curve whose prime has a dedicated field: the generic back end
 /// (`JacobianArithmetic` over `MontgomeryField`) keeps field elements in memory and dispatches every
@@ -84,6 +85,9 @@ protocol FourLimbPrime {
     static var modulus: FieldElement4 { get }
     /// The field's one in Montgomery form (R mod p).
     static var one: FieldElement4 { get }
+    /// R³ mod p: the factor that turns a plain inverse of a Montgomery element back into Montgomery
+    /// form (`FourLimbField.invertPublic`).
+    static var rCubed: FieldElement4 { get }
     static var kernels: CFourLimbKernels { get }
 }
 
@@ -92,20 +96,15 @@ struct CFourLimbKernels {
     typealias Unary = @convention(c) (UnsafeMutablePointer<Limb>?, UnsafePointer<Limb>?) -> Void
     typealias Binary =
         @convention(c) (UnsafeMutablePointer<Limb>?, UnsafePointer<Limb>?, UnsafePointer<Limb>?) -> Void
-    typealias PointSum =
-        @convention(c) (
-            UnsafeMutablePointer<Limb>?, UnsafePointer<Limb>?, UnsafePointer<Limb>?, UnsafeMutablePointer<Limb>?
-        ) -> Void
     /// a·b/R mod p.
     let multiply: Binary
     /// a²/R mod p.
     let square: Unary
     /// a^(p-2), by a fixed addition chain (regular).
     let invert: Unary
-    /// A point doubled n times in place (dbl-2001-b, a = -3).
-    let double: @convention(c) (UnsafeMutablePointer<Limb>?, Int32) -> Void
-    /// add-2007-bl, writing the masks H = 0 and R = 0.
-    let add: PointSum
+    /// The odd multiples P, 3P, … of an affine point, Jacobian, by co-Z additions
+    /// (`emrtd_p256_odd_multiples`).
+    let oddMultiples: @convention(c) (UnsafeMutablePointer<Limb>?, UnsafePointer<Limb>?, Int32) -> Void
     /// q += the fixed-base table's entries for the digits of windows from..<to, complete additions
     /// from a window on (`emrtd_p256_fixed_windows`).
     let fixedWindows:
@@ -149,6 +148,31 @@ enum FourLimbField<Prime: FourLimbPrime> {
     @inline(__always)
     static func invert(_ a: FieldElement4) -> FieldElement4 { a.applying(Prime.kernels.invert) }
 
+    /// 1/a for a public a ≠ 0, in variable time: GMP's extended GCD on the Montgomery value aR gives
+    /// (aR)⁻¹, and a product with R³ makes it R/a. About 1 µs where the addition chain takes 2 µs (its
+    /// 255 squarings are one chain of latencies); public variable-base results and the odd multiples
+    /// of public points take two of them. Never for values derived from a secret: its time depends on a.
+    static func invertPublic(_ a: FieldElement4) -> FieldElement4 {
+        // mpn_gcdext wants U at least as long as V = p: a top limb of zero (below 2^192, one P-224
+        // value in 2^32) takes the chain.
+        guard a.l3 != 0 else { return invert(a) }
+        let p = Prime.modulus
+        let plainInverse: FieldElement4? = withUnsafeTemporaryAllocation(of: Limb.self, capacity: 20) { buffer in
+            guard let base = buffer.baseAddress else { return nil }
+            buffer.initialize(repeating: 0)
+            let (u, v, g, s) = (base, base + 5, base + 10, base + 15)
+            a.store(u)
+            p.store(v)
+            var sn = 0
+            let gn = __gmpn_gcdext(g, s, &sn, u, 4, v, 4)
+            guard gn == 1, g[0] == 1 else { return nil }
+            let magnitude = FieldElement4(s)
+            return sn < 0 ? subtract(p, magnitude) : magnitude
+        }
+        guard let plainInverse else { return invert(a) }
+        return multiply(plainInverse, Prime.rCubed)
+    }
+
     @inline(__always)
     static func subtract(_ a: FieldElement4, _ b: FieldElement4) -> FieldElement4 {
         var d = UInt128(a.l0) &- UInt128(b.l0)
@@ -191,10 +215,15 @@ enum P256Prime: FourLimbPrime {
     }
 
     @inline(__always)
+    static var rCubed: FieldElement4 {
+        FieldElement4(0xFFFF_FFFD_0000_000A, 0xFFFF_FFED_FFFF_FFF7, 0x0000_0005_FFFF_FFFC, 0x0000_0018_0000_0001)
+    }
+
+    @inline(__always)
     static var kernels: CFourLimbKernels {
         CFourLimbKernels(
-            multiply: emrtd_p256_mul, square: emrtd_p256_sqr, invert: emrtd_p256_inv, double: emrtd_p256_point_double,
-            add: emrtd_p256_point_add,
+            multiply: emrtd_p256_mul, square: emrtd_p256_sqr, invert: emrtd_p256_inv,
+            oddMultiples: emrtd_p256_odd_multiples,
             fixedWindows: emrtd_p256_fixed_windows, secretWindows: emrtd_p256_secret_windows,
             publicTerms: emrtd_p256_public_terms)
     }
@@ -211,10 +240,15 @@ enum P224Prime: FourLimbPrime {
     static var one: FieldElement4 { FieldElement4(0xFFFF_FFFF_0000_0000, 0xFFFF_FFFF_FFFF_FFFF, 0, 0) }
 
     @inline(__always)
+    static var rCubed: FieldElement4 {
+        FieldElement4(0xFFFF_FFFF_0000_0000, 0xFFFF_FFFF_0000_0002, 0xFFFF_FFFC_0000_0000, 0x0000_0000_0000_0002)
+    }
+
+    @inline(__always)
     static var kernels: CFourLimbKernels {
         CFourLimbKernels(
-            multiply: emrtd_p224_mul, square: emrtd_p224_sqr, invert: emrtd_p224_inv, double: emrtd_p224_point_double,
-            add: emrtd_p224_point_add,
+            multiply: emrtd_p224_mul, square: emrtd_p224_sqr, invert: emrtd_p224_inv,
+            oddMultiples: emrtd_p224_odd_multiples,
             fixedWindows: emrtd_p224_fixed_windows, secretWindows: emrtd_p224_secret_windows,
             publicTerms: emrtd_p224_public_terms)
     }
@@ -296,39 +330,13 @@ enum FourLimbNISTKernels<Prime: FourLimbPrime> {
 
     // MARK: Point formulas (EFD, a = -3; in C)
 
-    /// q doubled `count` times (dbl-2001-b). Infinity and points of order 2 give Z = 0.
+    /// The `count` odd multiples P, 3P, … of the affine point at `point` (prime order above
+    /// 2·count), Jacobian, twelve limbs each.
     @inline(__always)
-    static func doubled(_ q: JacobianPoint4, times count: Int) -> JacobianPoint4 {
-        var r = q
-        r.withLimbs { Prime.kernels.double($0, Int32(count)) }
-        return r
-    }
-
-    @inline(__always)
-    static func double(_ q: JacobianPoint4) -> JacobianPoint4 { doubled(q, times: 1) }
-
-    /// add-2007-bl for q1 + q2, neither infinity; masks as in `JacobianArithmetic.addCore`.
-    @inline(__always)
-    static func add(_ q1: JacobianPoint4, _ q2: JacobianPoint4) -> (sum: JacobianPoint4, hZero: Limb, rZero: Limb) {
-        var second = q2
-        return second.withLimbs { sum(q1, $0, Prime.kernels.add) }
-    }
-
-    /// q1 + the point at `other` by one of the C additions, with its masks.
-    @inline(__always)
-    private static func sum(
-        _ q1: JacobianPoint4, _ other: UnsafeMutablePointer<Limb>, _ kernel: CFourLimbKernels.PointSum
-    )
-        -> (sum: JacobianPoint4, hZero: Limb, rZero: Limb)
-    {
-        var r = q1
-        var masks: (Limb, Limb) = (0, 0)
-        r.withLimbs { sum in
-            withUnsafeMutablePointer(to: &masks) {
-                $0.withMemoryRebound(to: Limb.self, capacity: 2) { kernel(sum, sum, other, $0) }
-            }
-        }
-        return (r, masks.0, masks.1)
+    static func oddMultiplesJacobian(_ point: UnsafePointer<Limb>, count: Int) -> LimbBuffer {
+        let table = LimbBuffer(count: count * 12)
+        Prime.kernels.oddMultiples(table.pointer, point, Int32(count))
+        return table
     }
 
     @inline(__always)
@@ -336,10 +344,11 @@ enum FourLimbNISTKernels<Prime: FourLimbPrime> {
         JacobianPoint4(x: x, y: y, z: Prime.one)
     }
 
-    /// Writes the affine form of q (not infinity) to r.
+    /// Writes the affine form of q (not infinity) to r; `publicValue` (q computed from public values
+    /// only) lets the inversion take variable time.
     @inline(__always)
-    static func storeAffine(_ r: Limbs, _ q: JacobianPoint4) {
-        let zInverse = F.invert(q.z)
+    static func storeAffine(_ r: Limbs, _ q: JacobianPoint4, publicValue: Bool = false) {
+        let zInverse = publicValue ? F.invertPublic(q.z) : F.invert(q.z)
         let zInverse2 = F.square(zInverse)
         F.multiply(q.x, zInverse2).store(r)
         F.multiply(q.y, F.multiply(zInverse2, zInverse)).store(r + 4)
@@ -359,20 +368,16 @@ enum FourLimbNISTKernels<Prime: FourLimbPrime> {
     // MARK: Public scalars
 
     static func oddMultiplesAffine(_ point: UnsafePointer<Limb>, count: Int) -> LimbBuffer {
-        var jacobian = [JacobianPoint4](repeating: JacobianPoint4(x: .zero, y: .zero, z: .zero), count: count)
-        jacobian[0] = Self.lift(FieldElement4(point), FieldElement4(point + 4))
-        if count > 1 {
-            let twice = Self.double(jacobian[0])
-            for index in 1..<count {
-                // (2i+1)P = (2i-1)P + 2P is never exceptional for a point of prime order above 2·count.
-                jacobian[index] = Self.add(jacobian[index - 1], twice).sum
-            }
+        let table = Self.oddMultiplesJacobian(point, count: count)
+        let jacobian = (0..<count).map { index in
+            let entry = table.pointer + index * 12
+            return JacobianPoint4(x: FieldElement4(entry), y: FieldElement4(entry + 4), z: FieldElement4(entry + 8))
         }
         // Montgomery's trick: one inversion for all the Z.
         var prefix = [FieldElement4](repeating: .zero, count: count)
         prefix[0] = jacobian[0].z
         for index in 1..<count { prefix[index] = F.multiply(prefix[index - 1], jacobian[index].z) }
-        var inverse = F.invert(prefix[count - 1])
+        var inverse = F.invertPublic(prefix[count - 1])
         let affine = LimbBuffer(count: count * 8)
         for index in stride(from: count - 1, through: 0, by: -1) {
             let zInverse = index > 0 ? F.multiply(inverse, prefix[index - 1]) : inverse
@@ -399,7 +404,7 @@ enum FourLimbNISTKernels<Prime: FourLimbPrime> {
 
     static func multiplyPublic(_ r: Limbs, terms: [ScalarMultiplier.Term]) -> Bool {
         guard let q = accumulatePublic(terms) else { return false }
-        storeAffine(r, q)
+        storeAffine(r, q, publicValue: true)
         return true
     }
 
@@ -427,17 +432,8 @@ enum FourLimbNISTKernels<Prime: FourLimbPrime> {
         var digits = [Int](repeating: 0, count: windows)
         ScalarRecoding.regularDigits(oddScalar: k, width: width, windows: windows, into: &digits)
         defer { digits.withUnsafeMutableBufferPointer { $0.update(repeating: 0) } }
-        // Odd multiples P … (2·entries - 1)·P, Jacobian, 12 limbs each.
-        let table = LimbBuffer(count: entries * 12)
-        var multiple = Self.lift(FieldElement4(point), FieldElement4(point + 4))
-        let twice = Self.double(multiple)
-        for index in 0..<entries {
-            if index > 0 { multiple = Self.add(multiple, twice).sum }
-            let entry = table.pointer + index * 12
-            multiple.x.store(entry)
-            multiple.y.store(entry + 4)
-            multiple.z.store(entry + 8)
-        }
+        // Odd multiples P … (2·entries - 1)·P of the public point, Jacobian, 12 limbs each.
+        let table = Self.oddMultiplesJacobian(point, count: entries)
         // The windows run in one C call: doublings, masked reads, signs, the last addition complete.
         var q = JacobianPoint4(x: .zero, y: .zero, z: .zero)
         digits.withUnsafeBufferPointer { digitBuffer in
