@@ -39,11 +39,11 @@ import Testing
         try FourLimbFieldTests.check(P224Prime.self, modulus: try #require(standardCurve(10)).p)
     }
 
-    /// The variable-time inversion of public values (GMP's extended GCD) against the addition chain,
-    /// which `fieldMatchesBigInt` checks against `BigInt`: random elements, 1, 2, -1, -2, and elements
-    /// below 2^192 (top limb zero: the chain's fallback).
+    /// The variable-time inversion of public values (GMP's extended GCD), and the blinded one of secret
+    /// values, against the addition chain, which `fieldMatchesBigInt` checks against `BigInt`: random
+    /// elements, 1, 2, -1, -2, and elements below 2^192 (top limb zero: the chain's fallback).
     @Test(arguments: [false, true])
-    func publicInversionMatchesChain(adx: Bool) {
+    func publicAndBlindedInversionsMatchChain(adx: Bool) {
         FieldKernelChoice.select(adx: adx)
         defer { FieldKernelChoice.select(adx: true) }
         Self.checkPublicInversion(P256Prime.self)
@@ -73,6 +73,8 @@ import Testing
             let inverse = F.invertPublic(value)
             #expect(limbs(inverse) == limbs(F.invert(value)), "1/\(limbs(value))")
             #expect(limbs(F.multiply(value, inverse)) == limbs(Prime.one))
+            // The blinded inversion of secret values: a random factor, the same inverse, every time.
+            for _ in 0..<2 { #expect(limbs(F.invertBlinded(value)) == limbs(inverse), "1/\(limbs(value))") }
         }
     }
 
@@ -141,18 +143,7 @@ import Testing
         defer { FieldKernelChoice.select(adx: true) }
         let curve = try #require(standardCurve(id))
         let reference = try #require(OpenSSLCurve(parameterID: id))
-        for _ in 0..<differentialCases(default: 6) {
-            let privateKey = try BigInt.random(below: curve.order, using: openSSLRandomSource)
-            let publicKey = try #require(reference.multiply(nil, by: privateKey))
-            let digest = openSSLRandomBytes(32)
-            let (r, s) = try #require(reference.sign(digest: digest, privateKey: privateKey))
-            #expect(
-                try ECDSA.verify(
-                    publicKey: publicKey, digest: digest, signature: ECDSASignature(r: r, s: s), curve: curve))
-            #expect(
-                !(try ECDSA.verify(
-                    publicKey: publicKey, digest: digest, signature: ECDSASignature(r: r, s: s + BigInt(1)),
-                    curve: curve)))
-        }
+        try expectVerifiesOpenSSLSignatures(
+            on: curve, reference: reference, digestLength: 32, count: differentialCases(default: 6))
     }
 }

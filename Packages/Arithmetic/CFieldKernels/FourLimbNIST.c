@@ -9,7 +9,6 @@
 #include "CPUFeatures.h"
 
 #if defined(__x86_64__)
-#include <cpuid.h>
 #include <immintrin.h>
 #endif
 
@@ -941,64 +940,14 @@ INSTANTIATE(p224_adx, PRIME_P224, 1, __attribute__((target("bmi2,adx"))))
 
 // MARK: Kernel choice
 
-static int cpu_has_adx(void) {
-#if defined(__x86_64__)
-    unsigned int eax, ebx, ecx, edx;
-    if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return 0;
-    return (ebx & (1u << 8)) != 0 && (ebx & (1u << 19)) != 0;  // BMI2, ADX
-#else
-    return 0;
-#endif
-}
-
-/// AVX2, and the operating system saving the YMM registers (OSXSAVE, XCR0 bits 1 and 2).
-static int cpu_has_avx2(void) {
-#if defined(__x86_64__)
-    unsigned int eax, ebx, ecx, edx;
-    if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx) || (ecx & (1u << 27)) == 0) return 0;
-    unsigned int xcr0, xcr0High;
-    __asm__("xgetbv" : "=a"(xcr0), "=d"(xcr0High) : "c"(0));
-    if ((xcr0 & 6) != 6) return 0;
-    if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return 0;
-    return (ebx & (1u << 5)) != 0;
-#else
-    return 0;
-#endif
-}
-
-/// AVX-512 F and DQ, and the operating system saving the ZMM state (XCR0 bits 5 to 7 besides 1 and 2).
-int emrtd_cpu_has_avx512(void) {
-#if defined(__x86_64__)
-    if (!cpu_has_avx2()) return 0;
-    unsigned int eax, ebx, ecx, edx;
-    unsigned int xcr0, xcr0High;
-    __asm__("xgetbv" : "=a"(xcr0), "=d"(xcr0High) : "c"(0));
-    if ((xcr0 & 0xE6) != 0xE6) return 0;
-    if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return 0;
-    return (ebx & (1u << 16)) != 0 && (ebx & (1u << 17)) != 0;
-#else
-    return 0;
-#endif
-}
-
 /// The widest vectors the CPU offers for table reads: 2 for AVX-512, 1 for AVX2, 0 for none.
-static int cpu_vector_level(void) { return emrtd_cpu_has_avx512() ? 2 : cpu_has_avx2(); }
-
-int emrtd_cpu_has_avx512_ifma(void) {
-#if defined(__x86_64__)
-    unsigned int eax, ebx, ecx, edx;
-    if (!emrtd_cpu_has_avx512() || !__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return 0;
-    return (ebx & (1u << 21)) != 0 && (ebx & (1u << 31)) != 0;  // AVX512_IFMA, AVX512VL
-#else
-    return 0;
-#endif
-}
+static int cpu_vector_level(void) { return emrtd_cpu_has_avx512() ? 2 : emrtd_cpu_has_avx2(); }
 
 static int use_adx = 0;
 static int use_vectors = 0;
 
 __attribute__((constructor)) static void choose_kernel(void) {
-    use_adx = cpu_has_adx();
+    use_adx = emrtd_cpu_has_bmi2_adx();
     use_vectors = cpu_vector_level();
 }
 
@@ -1006,7 +955,7 @@ int emrtd_field_kernel_is_adx(void) { return __atomic_load_n(&use_adx, __ATOMIC_
 
 int emrtd_field_select_kernel(int adx) {
     __atomic_store_n(&use_vectors, adx ? cpu_vector_level() : 0, __ATOMIC_RELAXED);
-    return __atomic_exchange_n(&use_adx, adx && cpu_has_adx(), __ATOMIC_RELAXED);
+    return __atomic_exchange_n(&use_adx, adx && emrtd_cpu_has_bmi2_adx(), __ATOMIC_RELAXED);
 }
 
 #if defined(__x86_64__)

@@ -14,7 +14,9 @@
 // left in the secret loop (objdump of emrtd_p521_multiply_secret, point_double, point_add) are the
 // window and table counts, the kernel choice and the NULL test of `masks`: none depends on a secret;
 // the table read is masked, the digit's sign is taken with a mask and a conditional move.
+#include "include/CFieldKernels.h"
 #include "include/P521.h"
+#include "CPUFeatures.h"
 
 // GMP (mpn_gcdext for the inversions): the system header; the library comes with Arithmetic, which links
 // it through CGMP and is this target's only user (a C target's dependency on CGMP would list an import
@@ -22,7 +24,6 @@
 #include <gmp.h>
 #include <stdatomic.h>
 #include <string.h>
-#include <sys/random.h>
 
 typedef unsigned __int128 u128;
 typedef emrtd_limb u64;
@@ -258,7 +259,6 @@ __attribute__((noinline)) static void fe_sqr_portable(fe out, const fe a) {
 }
 
 #if defined(__x86_64__)
-#include <cpuid.h>
 
 /// Folds nine column sums (each below 2^127, weight 2^(58k), the wrapped halves already doubled in)
 /// into carried limbs: each column splits into three 58-bit pieces landing on limbs k, k+1, k+2
@@ -769,15 +769,6 @@ __attribute__((noinline)) static void fe_sqr_mulx(fe out, const fe a) {
         : "rax", "rsi", "rdx", "r10", "r11", "r12", "r13", "r8", "r9", "cc", "memory");
     fe_reduce_columns(out, c);
 }
-
-/// Whether the CPU has BMI2 (CPUID leaf 7, EBX bit 8), which the MULX kernels need.
-static int cpu_has_bmi2(void) {
-    unsigned eax, ebx, ecx, edx;
-    if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return 0;
-    return (ebx >> 8) & 1;
-}
-#else
-static int cpu_has_bmi2(void) { return 0; }
 #endif
 
 /// 1 when the MULX kernels serve the products: chosen once from CPUID when the library loads, changed
@@ -785,11 +776,11 @@ static int cpu_has_bmi2(void) { return 0; }
 static _Atomic int use_mulx;
 
 __attribute__((constructor)) static void select_kernel(void) {
-    atomic_store_explicit(&use_mulx, cpu_has_bmi2(), memory_order_relaxed);
+    atomic_store_explicit(&use_mulx, emrtd_cpu_has_bmi2(), memory_order_relaxed);
 }
 
 int emrtd_p521_kernel(int select) {
-    if (select == 0 || (select == 1 && cpu_has_bmi2())) {
+    if (select == 0 || (select == 1 && emrtd_cpu_has_bmi2())) {
         atomic_store_explicit(&use_mulx, select, memory_order_relaxed);
     }
     return atomic_load_explicit(&use_mulx, memory_order_relaxed);
@@ -996,11 +987,11 @@ static int fe_inv_vartime(fe out, const fe a) {
 /// out = 1/a for a secret a ≢ 0 without timing that depends on it: a is multiplied by a fresh random
 /// r ≢ 0, so the variable-time gcd sees a uniformly random element whatever a is, and out = r·(a·r)^-1
 /// (OpenSSL's ec_GFp_simple_field_inv blinds its inversion the same way). The only branches are on r
-/// and on getrandom's outcome; without randomness, fe_inv's fixed chain.
+/// and on the generator's outcome; without randomness, fe_inv's fixed chain.
 static void fe_inv_blinded(fe out, const fe a) {
     emrtd_limb w[9];
     fe r, ar;
-    if (getrandom(w, sizeof(w), 0) != (ssize_t)sizeof(w)) {
+    if (!emrtd_random_limbs(w, 9)) {
         fe_inv(out, a);
         return;
     }

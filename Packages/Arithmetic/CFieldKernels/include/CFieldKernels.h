@@ -16,6 +16,10 @@ typedef unsigned long emrtd_limb;
 
 _Static_assert(sizeof(emrtd_limb) == 8, "64-bit limbs");
 
+/// Fills `count` limbs from the kernel's generator (getrandom): 1, or 0 when it fails. The blinding
+/// factors of the inversions of secret values.
+int emrtd_random_limbs(emrtd_limb *out, int count);
+
 /// 1 when the MULX/ADX kernel serves the calls below, 0 for the portable one.
 int emrtd_field_kernel_is_adx(void);
 /// Chooses the kernel (1: MULX/ADX and AVX-512 or AVX2 table reads, each as far as the CPU has it;

@@ -1,0 +1,59 @@
+// The CPU checks of every kernel in this target (CPUFeatures.h) and the random limbs of the blinded
+// inversions (CFieldKernels.h): one place reads CPUID, XCR0 and the kernel's generator.
+
+#include "CFieldKernels.h"
+#include "CPUFeatures.h"
+
+#include <sys/random.h>
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+
+/// CPUID leaf 7's EBX (structured extended features), 0 where the leaf is missing.
+static unsigned int leaf7_ebx(void) {
+    unsigned int eax, ebx, ecx, edx;
+    return __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) ? ebx : 0;
+}
+
+/// Whether the operating system saves every state component in `mask` (XCR0; OSXSAVE first).
+static int os_saves(unsigned int mask) {
+    unsigned int eax, ebx, ecx, edx;
+    if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx) || (ecx & (1u << 27)) == 0) return 0;
+    unsigned int xcr0, xcr0High;
+    __asm__("xgetbv" : "=a"(xcr0), "=d"(xcr0High) : "c"(0));
+    return (xcr0 & mask) == mask;
+}
+
+int emrtd_cpu_has_bmi2(void) { return (leaf7_ebx() >> 8) & 1; }
+
+int emrtd_cpu_has_bmi2_adx(void) { return emrtd_cpu_has_bmi2() && ((leaf7_ebx() >> 19) & 1); }
+
+/// AVX2 (leaf 7 EBX bit 5) with the SSE and AVX states saved (XCR0 bits 1 and 2).
+int emrtd_cpu_has_avx2(void) { return os_saves(0x6) && ((leaf7_ebx() >> 5) & 1); }
+
+/// AVX-512 F and DQ (bits 16, 17) with the opmask and ZMM states saved too (XCR0 bits 5 to 7).
+int emrtd_cpu_has_avx512(void) {
+    unsigned int ebx = leaf7_ebx();
+    return emrtd_cpu_has_avx2() && os_saves(0xE6) && ((ebx >> 16) & 1) && ((ebx >> 17) & 1);
+}
+
+/// AVX512_IFMA (bit 21) and AVX512VL (bit 31) beside AVX-512 F and DQ.
+int emrtd_cpu_has_avx512_ifma(void) {
+    unsigned int ebx = leaf7_ebx();
+    return emrtd_cpu_has_avx512() && ((ebx >> 21) & 1) && ((ebx >> 31) & 1);
+}
+
+#else
+
+int emrtd_cpu_has_bmi2(void) { return 0; }
+int emrtd_cpu_has_bmi2_adx(void) { return 0; }
+int emrtd_cpu_has_avx2(void) { return 0; }
+int emrtd_cpu_has_avx512(void) { return 0; }
+int emrtd_cpu_has_avx512_ifma(void) { return 0; }
+
+#endif
+
+int emrtd_random_limbs(emrtd_limb *out, int count) {
+    size_t length = (size_t)count * sizeof(emrtd_limb);
+    return count >= 0 && getrandom(out, length, 0) == (ssize_t)length;
+}
