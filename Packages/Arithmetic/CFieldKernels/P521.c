@@ -11,9 +11,11 @@
 //
 // Every function is regular (no branch, no memory address depends on the values) except the
 // accumulation of public wNAF terms and the batch of public odd multiples, which say so. The branches
-// left in the secret loop (objdump of emrtd_p521_multiply_secret, point_double, point_add) are the
+// left in the secret loop (objdump of the release emrtd_p521_multiply_secret with table_to_affine
+// inlined, point_double, point_add_affine, point_add, fe_mul_mulx, fe_sqr_mulx, select_entry) are the
 // window and table counts, the kernel choice and the NULL test of `masks`: none depends on a secret;
-// the table read is masked, the digit's sign is taken with a mask and a conditional move.
+// the table read is masked, the digit's sign is taken with a mask and a conditional move, and the
+// blinded inversions branch only on their random factor.
 #include "include/CFieldKernels.h"
 #include "include/P521.h"
 #include "CPUFeatures.h"
