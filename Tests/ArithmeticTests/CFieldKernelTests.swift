@@ -1,3 +1,4 @@
+import CFieldKernels
 import OpenSSLReference
 import Testing
 
@@ -145,5 +146,66 @@ import Testing
         let reference = try #require(OpenSSLCurve(parameterID: id))
         try expectVerifiesOpenSSLSignatures(
             on: curve, reference: reference, digestLength: 32, count: differentialCases(default: 6))
+    }
+
+    /// The C recoding of secret scalars (`emrtd_regular_digits4`, behind the secret and fixed-base
+    /// multiplications) against `ScalarMultiplier.oddScalar` and `ScalarRecoding.regularDigits`: odd and
+    /// even edge scalars and random ones, the secret width and the fixed-base table's, and each prime's
+    /// `order` constant against the curve's.
+    @Test(arguments: [12, 10])
+    func regularDigitsMatchSwiftRecoding(id: Int) throws {
+        let curve = try #require(standardCurve(id))
+        let multiplier = curve.context.multiplier
+        switch id {
+        case 12: #expect(Self.bigInt(P256Prime.order) == curve.order)
+        default: #expect(Self.bigInt(P224Prime.order) == curve.order)
+        }
+        var scalars = (1...4).map { BigInt($0) } + (1...4).map { curve.order - BigInt($0) }
+        for _ in 0..<64 { scalars.append(try BigInt.random(below: curve.order, using: openSSLRandomSource)) }
+        for width in [multiplier.regularWidth, 7] {
+            let windows = (multiplier.orderBits + width - 1) / width
+            for k in scalars {
+                let (odd, expectedNegated) = multiplier.oddScalar(k)
+                var expected = [Int](repeating: 0, count: windows)
+                ScalarRecoding.regularDigits(oddScalar: odd, width: width, windows: windows, into: &expected)
+                let (digits, negated) =
+                    switch id {
+                    case 12: Self.cDigits(FourLimbNISTKernels<P256Prime>.self, k, width: width, windows: windows)
+                    default: Self.cDigits(FourLimbNISTKernels<P224Prime>.self, k, width: width, windows: windows)
+                    }
+                #expect(digits == expected, "k = \(k), width \(width)")
+                #expect(negated == expectedNegated, "k = \(k)")
+            }
+        }
+    }
+
+    private static func bigInt(_ a: FieldElement4) -> BigInt {
+        withUnsafePointer(to: a) {
+            $0.withMemoryRebound(to: Limb.self, capacity: 4) { MontgomeryField.bigInt(from: $0, limbCount: 4) }
+        }
+    }
+
+    private static func cDigits<Prime: FourLimbPrime>(
+        _ kernels: FourLimbNISTKernels<Prime>.Type, _ k: BigInt, width: Int, windows: Int
+    ) -> ([Int], Limb) {
+        kernels.withRegularDigits(k, width: width, windows: windows) { (Array($0), $1) }
+    }
+
+    /// The pooled blinding factors (`emrtd_random_limbs`): distinct draws across pool refills, draws
+    /// larger than the pool, and the edge counts.
+    @Test func randomLimbsDrawDistinctValues() {
+        var seen = Set<[Limb]>()
+        for _ in 0..<200 {
+            var limbs = [Limb](repeating: 0, count: 4)
+            #expect(emrtd_random_limbs(&limbs, 4) == 1)
+            seen.insert(limbs)
+        }
+        #expect(seen.count == 200)
+        var large = [Limb](repeating: 0, count: 100)
+        #expect(emrtd_random_limbs(&large, 100) == 1)
+        #expect(Set(large).count == 100)
+        var none: [Limb] = []
+        #expect(emrtd_random_limbs(&none, 0) == 1)
+        #expect(emrtd_random_limbs(&none, -1) == 0)
     }
 }

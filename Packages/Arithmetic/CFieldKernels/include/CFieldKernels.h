@@ -66,6 +66,14 @@ int emrtd_p224_public_terms(emrtd_limb q[12], const signed char *digits, const i
 /// out = entry `index` of `count` entries of `limbs` limbs each (8: an affine point, 12: a Jacobian
 /// one), every entry read and masked: the memory addresses do not depend on the secret index.
 void emrtd_select_entry(emrtd_limb *out, const emrtd_limb *table, int count, int limbs, int index);
+
+/// The regular signed digits of a secret scalar 0 < k < order of four limbs: k made odd (order - k when
+/// k is even, by masks), then `windows` odd digits in ±[1, 2^width - 1], least significant first,
+/// k = Σ dᵢ·2^(width·i), the top digit positive (`ScalarRecoding.regularDigits`). Returns 1 when k
+/// was replaced by order - k (the caller negates the result), else 0. No branch or address depends
+/// on k; the copies of k are wiped.
+emrtd_limb emrtd_regular_digits4(long *digits, const emrtd_limb k[4], const emrtd_limb order[4], int width,
+                                 int windows);
 #include "P521.h"
 #include "WideMontgomery.h"
 

@@ -88,6 +88,8 @@ protocol FourLimbPrime {
     /// R³ mod p: the factor that turns a plain inverse of a Montgomery element back into Montgomery
     /// form (`FourLimbField.invertPublic`).
     static var rCubed: FieldElement4 { get }
+    /// The curve's group order n (plain limbs): the complement n - k of an even secret scalar.
+    static var order: FieldElement4 { get }
     static var kernels: CFourLimbKernels { get }
 }
 
@@ -237,6 +239,11 @@ enum P256Prime: FourLimbPrime {
     }
 
     @inline(__always)
+    static var order: FieldElement4 {
+        FieldElement4(0xF3B9_CAC2_FC63_2551, 0xBCE6_FAAD_A717_9E84, 0xFFFF_FFFF_FFFF_FFFF, 0xFFFF_FFFF_0000_0000)
+    }
+
+    @inline(__always)
     static var kernels: CFourLimbKernels {
         CFourLimbKernels(
             multiply: emrtd_p256_mul, square: emrtd_p256_sqr, invert: emrtd_p256_inv,
@@ -259,6 +266,11 @@ enum P224Prime: FourLimbPrime {
     @inline(__always)
     static var rCubed: FieldElement4 {
         FieldElement4(0xFFFF_FFFF_0000_0000, 0xFFFF_FFFF_0000_0002, 0xFFFF_FFFC_0000_0000, 0x0000_0000_0000_0002)
+    }
+
+    @inline(__always)
+    static var order: FieldElement4 {
+        FieldElement4(0x13DD_2945_5C5C_2A3D, 0xFFFF_16A2_E0B8_F03E, 0xFFFF_FFFF_FFFF_FFFF, 0x0000_0000_FFFF_FFFF)
     }
 
     @inline(__always)
@@ -382,6 +394,35 @@ enum FourLimbNISTKernels<Prime: FourLimbPrime> {
         return (entry.x, entry.y, entry.z)
     }
 
+    /// Runs `body` with the regular signed digits of a secret 0 < k < n (`emrtd_regular_digits4`: k made
+    /// odd, `windows` digits of `width` bits) and 1 when k was replaced by n - k (the result is then
+    /// negated), else 0. The digits and limbs live on the stack and are wiped afterwards: the arrays
+    /// and the BigInt export of n that `ScalarMultiplier.oddScalar` spends per call cost about 5 % of a
+    /// fixed-base multiplication.
+    @inline(__always)
+    static func withRegularDigits<Result>(
+        _ scalar: BigInt, width: Int, windows: Int, _ body: (UnsafeBufferPointer<Int>, Limb) -> Result
+    ) -> Result {
+        var k = FieldElement4.zero
+        var order = Prime.order
+        defer { k = .zero }
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: windows) { digits in
+            defer { digits.initialize(repeating: 0) }
+            return withUnsafeMutablePointer(to: &k) { kPointer in
+                kPointer.withMemoryRebound(to: Limb.self, capacity: 4) { limbs in
+                    MontgomeryField.store(scalar, into: limbs, limbCount: 4)
+                    let negated = withUnsafePointer(to: &order) {
+                        $0.withMemoryRebound(to: Limb.self, capacity: 4) {
+                            emrtd_regular_digits4(digits.baseAddress, limbs, $0, Int32(width), Int32(windows))
+                        }
+                    }
+                    limbs.update(repeating: 0, count: 4)
+                    return body(UnsafeBufferPointer(digits), negated)
+                }
+            }
+        }
+    }
+
     // MARK: Public scalars
 
     static func oddMultiplesAffine(_ point: UnsafePointer<Limb>, count: Int) -> LimbBuffer {
@@ -445,19 +486,16 @@ enum FourLimbNISTKernels<Prime: FourLimbPrime> {
         let width = multiplier.regularWidth
         let entries = 1 << (width - 1)
         let windows = (multiplier.orderBits + width - 1) / width
-        let (k, negated) = multiplier.oddScalar(scalar)
-        var digits = [Int](repeating: 0, count: windows)
-        ScalarRecoding.regularDigits(oddScalar: k, width: width, windows: windows, into: &digits)
-        defer { digits.withUnsafeMutableBufferPointer { $0.update(repeating: 0) } }
         // Odd multiples P … (2·entries - 1)·P of the public point, Jacobian, 12 limbs each.
         let table = Self.oddMultiplesJacobian(point, count: entries)
         // The windows run in one C call: doublings, masked reads, signs, the last addition complete.
         var q = JacobianPoint4(x: .zero, y: .zero, z: .zero)
-        digits.withUnsafeBufferPointer { digitBuffer in
+        let negated = withRegularDigits(scalar, width: width, windows: windows) { digits, negated in
             q.withLimbs {
                 Prime.kernels.secretWindows(
-                    $0, table.pointer, digitBuffer.baseAddress, Int32(windows), Int32(width), Int32(entries))
+                    $0, table.pointer, digits.baseAddress, Int32(windows), Int32(width), Int32(entries))
             }
+            return negated
         }
         q.y = F.conditionallyNegate(q.y, condition: negated)
         if q.z.isZeroMask == 1 { return false }
@@ -471,26 +509,24 @@ enum FourLimbNISTKernels<Prime: FourLimbPrime> {
         let width = table.width
         let windows = table.windows
         let entries = 1 << (width - 1)
-        let (k, negated) = multiplier.oddScalar(scalar)
-        var digits = [Int](repeating: 0, count: windows)
-        ScalarRecoding.regularDigits(oddScalar: k, width: width, windows: windows, into: &digits)
-        defer { digits.withUnsafeMutableBufferPointer { $0.update(repeating: 0) } }
         // Window 0 lifts its entry; the others run in one C call (select, sign, mixed addition), the
         // addition complete in the top windows, which alone can meet the exceptional cases (partial
         // sums reaching the order).
         let firstComplete = min(windows, max(1, (multiplier.orderBits - 1 + width - 1) / width - 1))
-        let digit = digits[0]
-        let magnitude = (digit ^ (digit >> 63)) - (digit >> 63)
-        let (x, chosenY, _) = Self.secretEntry(
-            table.points.pointer, count: entries, stride: 8, index: (magnitude - 1) / 2)
-        let y = F.conditionallyNegate(chosenY, condition: Limb(truncatingIfNeeded: digit >> 63) & 1)
-        var q = Self.lift(x, y)
-        digits.withUnsafeBufferPointer { digitBuffer in
+        var q = JacobianPoint4(x: .zero, y: .zero, z: .zero)
+        let negated = withRegularDigits(scalar, width: width, windows: windows) { digits, negated in
+            let digit = digits[0]
+            let magnitude = (digit ^ (digit >> 63)) - (digit >> 63)
+            let (x, chosenY, _) = Self.secretEntry(
+                table.points.pointer, count: entries, stride: 8, index: (magnitude - 1) / 2)
+            let y = F.conditionallyNegate(chosenY, condition: Limb(truncatingIfNeeded: digit >> 63) & 1)
+            q = Self.lift(x, y)
             q.withLimbs {
                 Prime.kernels.fixedWindows(
-                    $0, table.points.pointer, digitBuffer.baseAddress, 1, Int32(windows), Int32(firstComplete),
+                    $0, table.points.pointer, digits.baseAddress, 1, Int32(windows), Int32(firstComplete),
                     Int32(entries))
             }
+            return negated
         }
         q.y = F.conditionallyNegate(q.y, condition: negated)
         if q.z.isZeroMask == 1 { return false }
