@@ -624,26 +624,13 @@ ALWAYS_INLINE void point_double(u64 q[12], int prime, int adx) {
     copy4(x, x3);
 }
 
-/// Addition without add-2007-bl's factors of two: H = U2 - U1, R = S2 - S1, Z3 = Z1·Z2·H,
-/// X3 = R² - H³ - 2·U1·H², Y3 = R(U1·H² - X3) - S1·H³. Twelve products and four squarings like
-/// add-2007-bl, seven additions instead of eleven.
-ALWAYS_INLINE void point_add(u64 r[12], const u64 q1[12], const u64 q2[12], u64 masks[2], int prime, int adx) {
-    const u64 *x1 = q1, *y1 = q1 + 4, *z1 = q1 + 8, *x2 = q2, *y2 = q2 + 4, *z2 = q2 + 8;
-    u64 z1z1[4], z2z2[4], u1[4], u2[4], s1[4], s2[4], h[4], hh[4], hhh[4], rr[4], v[4];
-    u64 x3[4], y3[4], z3[4], t[4], w[4];
-    fsqr(z1z1, z1, prime, adx);
-    fsqr(z2z2, z2, prime, adx);
-    fmul(u1, x1, z2z2, prime, adx);
-    fmul(u2, x2, z1z1, prime, adx);
-    fmul(t, y1, z2, prime, adx);
-    fmul(w, y2, z1, prime, adx);
-    fmul(s1, t, z2z2, prime, adx);
-    fmul(s2, w, z1z1, prime, adx);
-    fsub(h, u2, u1, prime);
-    fmul(z3, z1, z2, prime, adx);
+/// The common end of the full and the mixed addition, from U1, S1, H = U2 - U1, R = S2 - S1 and Z3:
+/// X3 = R² - H³ - 2·U1·H², Y3 = R(U1·H² - X3) - S1·H³, written to r; masks[0] and masks[1] tell
+/// whether H and R are zero (the doubling and cancelling cases). r may alias the inputs' point.
+ALWAYS_INLINE void finish_add(u64 r[12], const u64 u1[4], const u64 s1[4], const u64 h[4], const u64 rr[4],
+                              const u64 z3[4], u64 masks[2], int prime, int adx) {
+    u64 hh[4], hhh[4], v[4], x3[4], y3[4], t[4];
     fsqr(hh, h, prime, adx);
-    fsub(rr, s2, s1, prime);
-    fmul(z3, z3, h, prime, adx);
     fmul(hhh, h, hh, prime, adx);
     fmul(v, u1, hh, prime, adx);
     fsqr(x3, rr, prime, adx);
@@ -661,36 +648,42 @@ ALWAYS_INLINE void point_add(u64 r[12], const u64 q1[12], const u64 q2[12], u64 
     copy4(r + 8, z3);
 }
 
+/// Addition without add-2007-bl's factors of two: H = U2 - U1, R = S2 - S1, Z3 = Z1·Z2·H,
+/// X3 = R² - H³ - 2·U1·H², Y3 = R(U1·H² - X3) - S1·H³. Twelve products and four squarings like
+/// add-2007-bl, seven additions instead of eleven.
+ALWAYS_INLINE void point_add(u64 r[12], const u64 q1[12], const u64 q2[12], u64 masks[2], int prime, int adx) {
+    const u64 *x1 = q1, *y1 = q1 + 4, *z1 = q1 + 8, *x2 = q2, *y2 = q2 + 4, *z2 = q2 + 8;
+    u64 z1z1[4], z2z2[4], u1[4], u2[4], s1[4], s2[4], h[4], rr[4], z3[4], t[4], w[4];
+    fsqr(z1z1, z1, prime, adx);
+    fsqr(z2z2, z2, prime, adx);
+    fmul(u1, x1, z2z2, prime, adx);
+    fmul(u2, x2, z1z1, prime, adx);
+    fmul(t, y1, z2, prime, adx);
+    fmul(w, y2, z1, prime, adx);
+    fmul(s1, t, z2z2, prime, adx);
+    fmul(s2, w, z1z1, prime, adx);
+    fsub(h, u2, u1, prime);
+    fmul(z3, z1, z2, prime, adx);
+    fsub(rr, s2, s1, prime);
+    fmul(z3, z3, h, prime, adx);
+    finish_add(r, u1, s1, h, rr, z3, masks, prime, adx);
+}
+
 /// Mixed addition without madd-2007-bl's factors of two: H = U2 - X1, R = S2 - Y1, Z3 = Z1·H,
 /// X3 = R² - H³ - 2·X1·H², Y3 = R(X1·H² - X3) - Y1·H³. Eight products and three squarings like
 /// madd-2007-bl, seven additions instead of twelve.
 ALWAYS_INLINE void point_add_affine(u64 r[12], const u64 q1[12], const u64 xy2[8], u64 masks[2], int prime,
                                     int adx) {
     const u64 *x1 = q1, *y1 = q1 + 4, *z1 = q1 + 8, *x2 = xy2, *y2 = xy2 + 4;
-    u64 z1z1[4], u2[4], s2[4], h[4], hh[4], hhh[4], rr[4], v[4], x3[4], y3[4], z3[4], t[4];
+    u64 z1z1[4], u2[4], s2[4], h[4], rr[4], z3[4], t[4];
     fsqr(z1z1, z1, prime, adx);
     fmul(u2, x2, z1z1, prime, adx);
     fmul(t, y2, z1, prime, adx);
     fsub(h, u2, x1, prime);
     fmul(s2, t, z1z1, prime, adx);
-    fsqr(hh, h, prime, adx);
     fmul(z3, z1, h, prime, adx);
     fsub(rr, s2, y1, prime);
-    fmul(hhh, h, hh, prime, adx);
-    fmul(v, x1, hh, prime, adx);
-    fsqr(x3, rr, prime, adx);
-    fadd(t, v, v, prime);
-    fsub(x3, x3, hhh, prime);
-    fsub(x3, x3, t, prime);
-    fmul(t, y1, hhh, prime, adx);
-    fsub(y3, v, x3, prime);
-    fmul(y3, rr, y3, prime, adx);
-    fsub(y3, y3, t, prime);
-    masks[0] = is_zero(h);
-    masks[1] = is_zero(rr);
-    copy4(r, x3);
-    copy4(r + 4, y3);
-    copy4(r + 8, z3);
+    finish_add(r, x1, y1, h, rr, z3, masks, prime, adx);
 }
 
 /// The field's one in Montgomery form (R mod p), per prime.
