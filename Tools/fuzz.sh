@@ -198,10 +198,12 @@ run_target() {
     printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$target" "$seconds" "$status" \
         "$(final_figures "$target")" "$built_from" >>"$fuzz_dir/history.tsv"
 
-    # A timeout is wall-clock time: on a loaded machine a slow but finite input can hit it. Each
-    # one is run again alone; one that then finishes is set aside (.unreproduced), not a failure.
+    # A timeout, and a slow unit (libFuzzer's report of one input that took 10 s or more, which it
+    # writes without stopping), is wall-clock time: on a loaded machine, or when the process is
+    # descheduled, a fast input can reach it. Each one is run again alone under the same limits;
+    # one that then finishes is set aside (.unreproduced), not a failure.
     while IFS= read -r artifact; do
-        if [[ "$(basename "$artifact")" == timeout-* ]] &&
+        if [[ "$(basename "$artifact")" == @(timeout|slow-unit)-* ]] &&
             FUZZ_TARGET="$target" "$binary" "${limits[@]}" "$artifact" >>"$log.rerun" 2>&1; then
             mv "$artifact" "$artifact.unreproduced"
             echo "   $(basename "$artifact") finished when run again alone: set aside as .unreproduced"
