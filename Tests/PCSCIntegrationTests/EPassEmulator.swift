@@ -17,11 +17,11 @@ extension EPassEmulator {
         }
         // vicc does not end promptly on SIGTERM (stop.sh also ends up using SIGKILL).
         kill(pid, SIGKILL)
-        for _ in 0..<50 {
+        for _ in 0..<300 {
             let present = try context.readers().contains { $0.name == readerName && $0.isCardPresent }
             if !present { return }
             Thread.sleep(forTimeInterval: 0.1)
         }
-        Issue.record("pcscd still reports a card 5 s after the emulator ended")
+        Issue.record("pcscd still reports a card 30 s after the emulator ended")
     }
 }

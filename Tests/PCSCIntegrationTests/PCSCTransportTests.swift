@@ -11,7 +11,7 @@ import Transport
             let context = try PCSCContext()
             let readers = try context.readers()
             #expect(readers.contains { $0.name == EPassEmulator.readerName && $0.isCardPresent })
-            let reader = try context.waitForCard(in: EPassEmulator.readerName, timeout: .seconds(5))
+            let reader = try context.waitForCard(in: EPassEmulator.readerName, timeout: .seconds(30))
             #expect(reader.answerToReset == [0x3B, 0x95, 0x13, 0x81, 0x01, 0x80, 0x73, 0xFF, 0x01, 0x00, 0x0B])
             let transport = try context.connect(reader: reader.name)
             #expect(transport.activeProtocol == .t1)
