@@ -280,56 +280,101 @@ ALWAYS_INLINE void montgomery_mul_portable(u64 r[4], const u64 a[4], const u64 b
     "cmovncq %[" #d2 "], %[c2]\n\t"                                                                 \
     "cmovncq %[" #d3 "], %[c3]\n\t"
 
-/// a²/R mod p: the six cross products once, doubled, the squares added, the low half reduced on
-/// its own and the high half added.
-#define SQR_ADX(REDUCE4, P)                                                                            \
+// The limb k of the element at byte offset `off` from the operand `base` (GAS adds the offsets).
+#define LIMB(base, off, k) #off "+" #k "(%[" #base "])"
+
+/// c0..c3 = a²/R mod p for the element at (base, off): the six cross products once, doubled, the
+/// squares added, the low half reduced on its own and the high half added.
+#define SQR_AT(REDUCE4, base, off)                                                                  \
+    "movq " LIMB(base, off, 0) ", %%rdx\n\t"                                                        \
+    "mulxq " LIMB(base, off, 8) ", %[c1], %[c2]\n\t"                                                \
+    "mulxq " LIMB(base, off, 16) ", %[t0], %[c3]\n\t"                                               \
+    "addq %[t0], %[c2]\n\t"                                                                         \
+    "mulxq " LIMB(base, off, 24) ", %[t0], %[c4]\n\t"                                               \
+    "adcq %[t0], %[c3]\n\t"                                                                         \
+    "movq " LIMB(base, off, 8) ", %%rdx\n\t"                                                        \
+    "mulxq " LIMB(base, off, 16) ", %[t0], %[t1]\n\t"                                               \
+    "adcq $0, %[c4]\n\t"                                                                            \
+    "xorl %k[c5], %k[c5]\n\t"                                                                       \
+    "adcxq %[t0], %[c3]\n\t"                                                                        \
+    "adoxq %[t1], %[c4]\n\t"                                                                        \
+    "mulxq " LIMB(base, off, 24) ", %[t0], %[t1]\n\t"                                               \
+    "adcxq %[t0], %[c4]\n\t"                                                                        \
+    "adoxq %[t1], %[c5]\n\t"                                                                        \
+    "movq " LIMB(base, off, 16) ", %%rdx\n\t"                                                       \
+    "mulxq " LIMB(base, off, 24) ", %[t0], %[c6]\n\t"                                               \
+    "adcxq %[t0], %[c5]\n\t"                                                                        \
+    "movl $0, %k[c7]\n\t"                                                                           \
+    "adcxq %[c7], %[c6]\n\t"                                                                        \
+    "adoxq %[c7], %[c6]\n\t"                                                                        \
+    "xorl %k[c7], %k[c7]\n\t"                                                                       \
+    "adcxq %[c1], %[c1]\n\t"                                                                        \
+    "adcxq %[c2], %[c2]\n\t"                                                                        \
+    "adcxq %[c3], %[c3]\n\t"                                                                        \
+    "adcxq %[c4], %[c4]\n\t"                                                                        \
+    "adcxq %[c5], %[c5]\n\t"                                                                        \
+    "adcxq %[c6], %[c6]\n\t"                                                                        \
+    "adcxq %[c7], %[c7]\n\t"                                                                        \
+    "movq " LIMB(base, off, 0) ", %%rdx\n\t"                                                        \
+    "mulxq %%rdx, %[c0], %[t0]\n\t"                                                                 \
+    "addq %[t0], %[c1]\n\t"                                                                         \
+    "movq " LIMB(base, off, 8) ", %%rdx\n\t"                                                        \
+    "mulxq %%rdx, %[t0], %[t1]\n\t"                                                                 \
+    "adcq %[t0], %[c2]\n\t"                                                                         \
+    "adcq %[t1], %[c3]\n\t"                                                                         \
+    "movq " LIMB(base, off, 16) ", %%rdx\n\t"                                                       \
+    "mulxq %%rdx, %[t0], %[t1]\n\t"                                                                 \
+    "adcq %[t0], %[c4]\n\t"                                                                         \
+    "adcq %[t1], %[c5]\n\t"                                                                         \
+    "movq " LIMB(base, off, 24) ", %%rdx\n\t"                                                       \
+    "mulxq %%rdx, %[t0], %[t1]\n\t"                                                                 \
+    "adcq %[t0], %[c6]\n\t"                                                                         \
+    "adcq %[t1], %[c7]\n\t" REDUCE4(c0, c1, c2, c3) REDUCE4(c1, c2, c3, c0) REDUCE4(c2, c3, c0, c1)   \
+        REDUCE4(c3, c0, c1, c2) ADD_HIGH_SUBTRACT(c4, c5, c6, c7)
+
+/// One row of a product: (y0..y4) += a·b[k/8], y4 zero before, the low halves of the products on the
+/// CF chain and the high halves on the OF chain.
+#define PRODUCT_ROW_AT(ab, ao, bb, bo, k, y0, y1, y2, y3, y4)                                       \
+    "movq " LIMB(bb, bo, k) ", %%rdx\n\t"                                                           \
+    "xorl %k[" #y4 "], %k[" #y4 "]\n\t"                                                             \
+    "mulxq " LIMB(ab, ao, 0) ", %[t0], %[t1]\n\t"                                                   \
+    "adcxq %[t0], %[" #y0 "]\n\t"                                                                   \
+    "adoxq %[t1], %[" #y1 "]\n\t"                                                                   \
+    "mulxq " LIMB(ab, ao, 8) ", %[t0], %[t1]\n\t"                                                   \
+    "adcxq %[t0], %[" #y1 "]\n\t"                                                                   \
+    "adoxq %[t1], %[" #y2 "]\n\t"                                                                   \
+    "mulxq " LIMB(ab, ao, 16) ", %[t0], %[t1]\n\t"                                                  \
+    "adcxq %[t0], %[" #y2 "]\n\t"                                                                   \
+    "adoxq %[t1], %[" #y3 "]\n\t"                                                                   \
+    "mulxq " LIMB(ab, ao, 24) ", %[t0], %[t1]\n\t"                                                  \
+    "adcxq %[t0], %[" #y3 "]\n\t"                                                                   \
+    "adoxq %[t1], %[" #y4 "]\n\t"                                                                   \
+    "movl $0, %k[t0]\n\t"                                                                           \
+    "adcxq %[t0], %[" #y4 "]\n\t"
+
+/// c0..c3 = a·b/R mod p for the elements at (ab, ao) and (bb, bo): the whole product first (c0..c7),
+/// then the squaring's reduction of the low half alone and the high half added. The former
+/// row-by-row reduction made every row wait for the previous reduction (multiplication 8.9 -> 8.5 ns,
+/// full addition 134 -> 128 ns).
+#define MUL_AT(REDUCE4, ab, ao, bb, bo)                                                             \
+    "movq " LIMB(bb, bo, 0) ", %%rdx\n\t"                                                           \
+    "mulxq " LIMB(ab, ao, 0) ", %[c0], %[c1]\n\t"                                                   \
+    "mulxq " LIMB(ab, ao, 8) ", %[t0], %[c2]\n\t"                                                   \
+    "addq %[t0], %[c1]\n\t"                                                                         \
+    "mulxq " LIMB(ab, ao, 16) ", %[t0], %[c3]\n\t"                                                  \
+    "adcq %[t0], %[c2]\n\t"                                                                         \
+    "mulxq " LIMB(ab, ao, 24) ", %[t0], %[c4]\n\t"                                                  \
+    "adcq %[t0], %[c3]\n\t"                                                                         \
+    "adcq $0, %[c4]\n\t" PRODUCT_ROW_AT(ab, ao, bb, bo, 8, c1, c2, c3, c4, c5)                      \
+        PRODUCT_ROW_AT(ab, ao, bb, bo, 16, c2, c3, c4, c5, c6)                                      \
+            PRODUCT_ROW_AT(ab, ao, bb, bo, 24, c3, c4, c5, c6, c7) REDUCE4(c0, c1, c2, c3)          \
+                REDUCE4(c1, c2, c3, c0) REDUCE4(c2, c3, c0, c1) REDUCE4(c3, c0, c1, c2)             \
+                    ADD_HIGH_SUBTRACT(c4, c5, c6, c7)
+
+/// a²/R mod p of a[4] (SQR_AT at a).
+#define SQR_ADX(REDUCE4, P)                                                                         \
     u64 c0, c1, c2, c3, c4, c5, c6, c7, t0, t1, dx;                                                 \
-    __asm__("movq 0(%[a]), %%rdx\n\t"                                                               \
-            "mulxq 8(%[a]), %[c1], %[c2]\n\t"                                                       \
-            "mulxq 16(%[a]), %[t0], %[c3]\n\t"                                                      \
-            "addq %[t0], %[c2]\n\t"                                                                 \
-            "mulxq 24(%[a]), %[t0], %[c4]\n\t"                                                      \
-            "adcq %[t0], %[c3]\n\t"                                                                 \
-            "movq 8(%[a]), %%rdx\n\t"                                                               \
-            "mulxq 16(%[a]), %[t0], %[t1]\n\t"                                                      \
-            "adcq $0, %[c4]\n\t"                                                                    \
-            "xorl %k[c5], %k[c5]\n\t"                                                               \
-            "adcxq %[t0], %[c3]\n\t"                                                                \
-            "adoxq %[t1], %[c4]\n\t"                                                                \
-            "mulxq 24(%[a]), %[t0], %[t1]\n\t"                                                      \
-            "adcxq %[t0], %[c4]\n\t"                                                                \
-            "adoxq %[t1], %[c5]\n\t"                                                                \
-            "movq 16(%[a]), %%rdx\n\t"                                                              \
-            "mulxq 24(%[a]), %[t0], %[c6]\n\t"                                                      \
-            "adcxq %[t0], %[c5]\n\t"                                                                \
-            "movl $0, %k[c7]\n\t"                                                                   \
-            "adcxq %[c7], %[c6]\n\t"                                                                \
-            "adoxq %[c7], %[c6]\n\t"                                                                \
-            "xorl %k[c7], %k[c7]\n\t"                                                               \
-            "adcxq %[c1], %[c1]\n\t"                                                                \
-            "adcxq %[c2], %[c2]\n\t"                                                                \
-            "adcxq %[c3], %[c3]\n\t"                                                                \
-            "adcxq %[c4], %[c4]\n\t"                                                                \
-            "adcxq %[c5], %[c5]\n\t"                                                                \
-            "adcxq %[c6], %[c6]\n\t"                                                                \
-            "adcxq %[c7], %[c7]\n\t"                                                                \
-            "movq 0(%[a]), %%rdx\n\t"                                                               \
-            "mulxq %%rdx, %[c0], %[t0]\n\t"                                                         \
-            "addq %[t0], %[c1]\n\t"                                                                 \
-            "movq 8(%[a]), %%rdx\n\t"                                                               \
-            "mulxq %%rdx, %[t0], %[t1]\n\t"                                                         \
-            "adcq %[t0], %[c2]\n\t"                                                                 \
-            "adcq %[t1], %[c3]\n\t"                                                                 \
-            "movq 16(%[a]), %%rdx\n\t"                                                              \
-            "mulxq %%rdx, %[t0], %[t1]\n\t"                                                         \
-            "adcq %[t0], %[c4]\n\t"                                                                 \
-            "adcq %[t1], %[c5]\n\t"                                                                 \
-            "movq 24(%[a]), %%rdx\n\t"                                                              \
-            "mulxq %%rdx, %[t0], %[t1]\n\t"                                                         \
-            "adcq %[t0], %[c6]\n\t"                                                                 \
-            "adcq %[t1], %[c7]\n\t" REDUCE4(c0, c1, c2, c3) REDUCE4(c1, c2, c3, c0)                 \
-                REDUCE4(c2, c3, c0, c1) REDUCE4(c3, c0, c1, c2)                                     \
-            ADD_HIGH_SUBTRACT(c4, c5, c6, c7)                                                       \
+    __asm__(SQR_AT(REDUCE4, a, 0)                                                                   \
             : [c0] "=&r"(c0), [c1] "=&r"(c1), [c2] "=&r"(c2), [c3] "=&r"(c3), [c4] "=&r"(c4),       \
               [c5] "=&r"(c5), [c6] "=&r"(c6), [c7] "=&r"(c7), [t0] "=&r"(t0), [t1] "=&r"(t1),       \
               [dx] "=&d"(dx)                                                                        \
@@ -349,44 +394,12 @@ ALWAYS_INLINE void montgomery_sqr_adx(u64 r[4], const u64 a[4], int prime) {
     }
 }
 
-// One row of a product: (y0..y4) += a·b[offset/8], y4 zero before, the low halves of the products
-// on the CF chain and the high halves on the OF chain.
-#define PRODUCT_ROW(offset, y0, y1, y2, y3, y4)                                                     \
-    "movq " #offset "(%[b]), %%rdx\n\t"                                                             \
-    "xorl %k[" #y4 "], %k[" #y4 "]\n\t"                                                             \
-    "mulxq 0(%[a]), %[t0], %[t1]\n\t"                                                               \
-    "adcxq %[t0], %[" #y0 "]\n\t"                                                                   \
-    "adoxq %[t1], %[" #y1 "]\n\t"                                                                   \
-    "mulxq 8(%[a]), %[t0], %[t1]\n\t"                                                               \
-    "adcxq %[t0], %[" #y1 "]\n\t"                                                                   \
-    "adoxq %[t1], %[" #y2 "]\n\t"                                                                   \
-    "mulxq 16(%[a]), %[t0], %[t1]\n\t"                                                              \
-    "adcxq %[t0], %[" #y2 "]\n\t"                                                                   \
-    "adoxq %[t1], %[" #y3 "]\n\t"                                                                   \
-    "mulxq 24(%[a]), %[t0], %[t1]\n\t"                                                              \
-    "adcxq %[t0], %[" #y3 "]\n\t"                                                                   \
-    "adoxq %[t1], %[" #y4 "]\n\t"                                                                   \
-    "movl $0, %k[t0]\n\t"                                                                           \
-    "adcxq %[t0], %[" #y4 "]\n\t"
-
-/// a·b/R mod p: the whole product first (c0..c7), then the squaring's reduction of the low half
-/// alone and the high half added. The former row-by-row reduction made every row wait for the
-/// previous reduction (multiplication 8.9 -> 8.5 ns, full addition 134 -> 128 ns). The product
-/// takes 13 registers: memory operands for a and b could need addresses of their own, one more than
-/// remain with a frame pointer (SwiftPM keeps it), so a memory clobber says that the asm reads them.
+/// a·b/R mod p of a[4] and b[4] (MUL_AT at a and b). The product takes 13 registers: memory
+/// operands for a and b could need addresses of their own, one more than remain with a frame pointer
+/// (SwiftPM keeps it), so a memory clobber says that the asm reads them.
 #define MUL_ADX(REDUCE4, P)                                                                         \
     u64 c0, c1, c2, c3, c4, c5, c6, c7, t0, t1, dx;                                                 \
-    __asm__("movq 0(%[b]), %%rdx\n\t"                                                               \
-            "mulxq 0(%[a]), %[c0], %[c1]\n\t"                                                       \
-            "mulxq 8(%[a]), %[t0], %[c2]\n\t"                                                       \
-            "addq %[t0], %[c1]\n\t"                                                                 \
-            "mulxq 16(%[a]), %[t0], %[c3]\n\t"                                                      \
-            "adcq %[t0], %[c2]\n\t"                                                                 \
-            "mulxq 24(%[a]), %[t0], %[c4]\n\t"                                                      \
-            "adcq %[t0], %[c3]\n\t"                                                                 \
-            "adcq $0, %[c4]\n\t" PRODUCT_ROW(8, c1, c2, c3, c4, c5) PRODUCT_ROW(16, c2, c3, c4, c5, c6) \
-                PRODUCT_ROW(24, c3, c4, c5, c6, c7) REDUCE4(c0, c1, c2, c3) REDUCE4(c1, c2, c3, c0)  \
-                    REDUCE4(c2, c3, c0, c1) REDUCE4(c3, c0, c1, c2) ADD_HIGH_SUBTRACT(c4, c5, c6, c7) \
+    __asm__(MUL_AT(REDUCE4, a, 0, b, 0)                                                             \
             : [c0] "=&r"(c0), [c1] "=&r"(c1), [c2] "=&r"(c2), [c3] "=&r"(c3), [c4] "=&r"(c4),       \
               [c5] "=&r"(c5), [c6] "=&r"(c6), [c7] "=&r"(c7), [t0] "=&r"(t0), [t1] "=&r"(t1),       \
               [dx] "=&d"(dx)                                                                        \
@@ -482,93 +495,7 @@ ALWAYS_INLINE void montgomery_sqr_loop_adx(u64 r[4], const u64 a[4], int count, 
     r[3] = a3;
 }
 
-// MARK: The point doubling as one asm block
-
-// The limb k of the element at byte offset `off` from the operand `base` (GAS adds the offsets).
-#define LIMB(base, off, k) #off "+" #k "(%[" #base "])"
-
-/// c0..c3 = a²/R mod p for the element at (base, off): SQR_ADX on memory operands.
-#define SQR_AT(REDUCE4, base, off)                                                                  \
-    "movq " LIMB(base, off, 0) ", %%rdx\n\t"                                                        \
-    "mulxq " LIMB(base, off, 8) ", %[c1], %[c2]\n\t"                                                \
-    "mulxq " LIMB(base, off, 16) ", %[t0], %[c3]\n\t"                                               \
-    "addq %[t0], %[c2]\n\t"                                                                         \
-    "mulxq " LIMB(base, off, 24) ", %[t0], %[c4]\n\t"                                               \
-    "adcq %[t0], %[c3]\n\t"                                                                         \
-    "movq " LIMB(base, off, 8) ", %%rdx\n\t"                                                        \
-    "mulxq " LIMB(base, off, 16) ", %[t0], %[t1]\n\t"                                               \
-    "adcq $0, %[c4]\n\t"                                                                            \
-    "xorl %k[c5], %k[c5]\n\t"                                                                       \
-    "adcxq %[t0], %[c3]\n\t"                                                                        \
-    "adoxq %[t1], %[c4]\n\t"                                                                        \
-    "mulxq " LIMB(base, off, 24) ", %[t0], %[t1]\n\t"                                               \
-    "adcxq %[t0], %[c4]\n\t"                                                                        \
-    "adoxq %[t1], %[c5]\n\t"                                                                        \
-    "movq " LIMB(base, off, 16) ", %%rdx\n\t"                                                       \
-    "mulxq " LIMB(base, off, 24) ", %[t0], %[c6]\n\t"                                               \
-    "adcxq %[t0], %[c5]\n\t"                                                                        \
-    "movl $0, %k[c7]\n\t"                                                                           \
-    "adcxq %[c7], %[c6]\n\t"                                                                        \
-    "adoxq %[c7], %[c6]\n\t"                                                                        \
-    "xorl %k[c7], %k[c7]\n\t"                                                                       \
-    "adcxq %[c1], %[c1]\n\t"                                                                        \
-    "adcxq %[c2], %[c2]\n\t"                                                                        \
-    "adcxq %[c3], %[c3]\n\t"                                                                        \
-    "adcxq %[c4], %[c4]\n\t"                                                                        \
-    "adcxq %[c5], %[c5]\n\t"                                                                        \
-    "adcxq %[c6], %[c6]\n\t"                                                                        \
-    "adcxq %[c7], %[c7]\n\t"                                                                        \
-    "movq " LIMB(base, off, 0) ", %%rdx\n\t"                                                        \
-    "mulxq %%rdx, %[c0], %[t0]\n\t"                                                                 \
-    "addq %[t0], %[c1]\n\t"                                                                         \
-    "movq " LIMB(base, off, 8) ", %%rdx\n\t"                                                        \
-    "mulxq %%rdx, %[t0], %[t1]\n\t"                                                                 \
-    "adcq %[t0], %[c2]\n\t"                                                                         \
-    "adcq %[t1], %[c3]\n\t"                                                                         \
-    "movq " LIMB(base, off, 16) ", %%rdx\n\t"                                                       \
-    "mulxq %%rdx, %[t0], %[t1]\n\t"                                                                 \
-    "adcq %[t0], %[c4]\n\t"                                                                         \
-    "adcq %[t1], %[c5]\n\t"                                                                         \
-    "movq " LIMB(base, off, 24) ", %%rdx\n\t"                                                       \
-    "mulxq %%rdx, %[t0], %[t1]\n\t"                                                                 \
-    "adcq %[t0], %[c6]\n\t"                                                                         \
-    "adcq %[t1], %[c7]\n\t" REDUCE4(c0, c1, c2, c3) REDUCE4(c1, c2, c3, c0) REDUCE4(c2, c3, c0, c1)   \
-        REDUCE4(c3, c0, c1, c2) ADD_HIGH_SUBTRACT(c4, c5, c6, c7)
-
-/// One row of a product on memory operands: (y0..y4) += a·b[k], y4 zero before.
-#define PRODUCT_ROW_AT(ab, ao, bb, bo, k, y0, y1, y2, y3, y4)                                       \
-    "movq " LIMB(bb, bo, k) ", %%rdx\n\t"                                                           \
-    "xorl %k[" #y4 "], %k[" #y4 "]\n\t"                                                             \
-    "mulxq " LIMB(ab, ao, 0) ", %[t0], %[t1]\n\t"                                                   \
-    "adcxq %[t0], %[" #y0 "]\n\t"                                                                   \
-    "adoxq %[t1], %[" #y1 "]\n\t"                                                                   \
-    "mulxq " LIMB(ab, ao, 8) ", %[t0], %[t1]\n\t"                                                   \
-    "adcxq %[t0], %[" #y1 "]\n\t"                                                                   \
-    "adoxq %[t1], %[" #y2 "]\n\t"                                                                   \
-    "mulxq " LIMB(ab, ao, 16) ", %[t0], %[t1]\n\t"                                                  \
-    "adcxq %[t0], %[" #y2 "]\n\t"                                                                   \
-    "adoxq %[t1], %[" #y3 "]\n\t"                                                                   \
-    "mulxq " LIMB(ab, ao, 24) ", %[t0], %[t1]\n\t"                                                  \
-    "adcxq %[t0], %[" #y3 "]\n\t"                                                                   \
-    "adoxq %[t1], %[" #y4 "]\n\t"                                                                   \
-    "movl $0, %k[t0]\n\t"                                                                           \
-    "adcxq %[t0], %[" #y4 "]\n\t"
-
-/// c0..c3 = a·b/R mod p for the elements at (ab, ao) and (bb, bo): MUL_ADX on memory operands.
-#define MUL_AT(REDUCE4, ab, ao, bb, bo)                                                             \
-    "movq " LIMB(bb, bo, 0) ", %%rdx\n\t"                                                           \
-    "mulxq " LIMB(ab, ao, 0) ", %[c0], %[c1]\n\t"                                                   \
-    "mulxq " LIMB(ab, ao, 8) ", %[t0], %[c2]\n\t"                                                   \
-    "addq %[t0], %[c1]\n\t"                                                                         \
-    "mulxq " LIMB(ab, ao, 16) ", %[t0], %[c3]\n\t"                                                  \
-    "adcq %[t0], %[c2]\n\t"                                                                         \
-    "mulxq " LIMB(ab, ao, 24) ", %[t0], %[c4]\n\t"                                                  \
-    "adcq %[t0], %[c3]\n\t"                                                                         \
-    "adcq $0, %[c4]\n\t" PRODUCT_ROW_AT(ab, ao, bb, bo, 8, c1, c2, c3, c4, c5)                      \
-        PRODUCT_ROW_AT(ab, ao, bb, bo, 16, c2, c3, c4, c5, c6)                                      \
-            PRODUCT_ROW_AT(ab, ao, bb, bo, 24, c3, c4, c5, c6, c7) REDUCE4(c0, c1, c2, c3)          \
-                REDUCE4(c1, c2, c3, c0) REDUCE4(c2, c3, c0, c1) REDUCE4(c3, c0, c1, c2)             \
-                    ADD_HIGH_SUBTRACT(c4, c5, c6, c7)
+// MARK: The point doubling and the additions as asm blocks (SQR_AT, MUL_AT and the steps below)
 
 #define LOAD_AT(base, off)                                                                          \
     "movq " LIMB(base, off, 0) ", %[c0]\n\t"                                                        \
