@@ -1,6 +1,6 @@
 // libdeflate 1.x: the PNG writer of rendered document images. Most images are deflated here by a
 // coder made for Up-filtered rows (one Huffman block of literals and runs of a repeated byte, see
-// `clibdeflate_runs_zlib`), the others by libdeflate, which compresses a whole buffer at once about
+// `clibdeflate_plan_runs`), the others by libdeflate, which compresses a whole buffer at once about
 // twice as fast as zlib at the same level; libdeflate's Adler-32 and CRC-32 serve both, and the few
 // bytes of PNG framing around the zlib stream are written here.
 #include <libdeflate.h>
@@ -186,19 +186,36 @@ static inline void clibdeflate_flush(clibdeflate_bits *writer) {
     writer->count &= 7;
 }
 
-// The symbols of `data` as `clibdeflate_write_runs` writes them: each byte a literal, except that a
-// run of one byte is that literal followed by matches at distance 1 (258 bytes at most each).
-// `literal(byte, count)` and `match(length)` receive them.
-#define CLIBDEFLATE_FOR_EACH_SYMBOL(data, n, literal, match)                 \
+// Whether none of the four positions from `at` starts a run of CLIBDEFLATE_MINIMUM_RUN (5) equal
+// bytes; reads 9 bytes. Byte j of `equal` is zero where at[j] == at[j + 1].
+static inline int clibdeflate_no_run_in_four(const unsigned char *at) {
+    const uint64_t high = 0x8080808080808080ull, low = 0x7F7F7F7F7F7F7F7Full;
+    uint64_t word, next;
+    memcpy(&word, at, 8);
+    memcpy(&next, at + 1, 8);
+    uint64_t equal = word ^ next;
+    uint64_t zero = ~(((equal & low) + low) | equal) & high;
+    return (zero & (zero >> 8) & (zero >> 16) & (zero >> 24) & 0x80808080ull) == 0;
+}
+
+// The symbols of `data` as `clibdeflate_write_runs` writes them: each byte a literal, except that
+// a run of one byte is that literal followed by matches at distance 1 (258 bytes at most each).
+// `literals4(at)` receives four literals from `at` that start no run, `literal(byte, count)` the
+// others, `match(length)` the matches. Four bytes are checked at once: on a face, runs are rare.
+#define CLIBDEFLATE_FOR_EACH_SYMBOL(data, n, literals4, literal, match)     \
     for (size_t at = 0; at < (n);) {                                       \
+        if (at + 9 <= (n) && clibdeflate_no_run_in_four((data) + at)) {    \
+            literals4((data) + at);                                        \
+            at += 4;                                                       \
+            continue;                                                      \
+        }                                                                  \
         unsigned char byte = (data)[at];                                   \
         size_t run = clibdeflate_run((data) + at, (n) - at);               \
+        literal(byte, 1);                                                  \
         if (run == 0) {                                                    \
-            literal(byte, 1);                                              \
             at++;                                                          \
             continue;                                                      \
         }                                                                  \
-        literal(byte, 1);                                                  \
         size_t left = run - 1;                                             \
         while (left >= 3) {                                                \
             size_t length = left < 258 ? left : 258;                       \
@@ -234,17 +251,29 @@ static inline void clibdeflate_plan_runs(const unsigned char *data, size_t n, cl
             plan->length_extra[length] = clibdeflate_length_extra[symbol];
         }
     }
-    uint32_t frequencies[288] = {0};
+    // four tables for the four literals of a step: one table would wait on its own stores when a
+    // byte repeats
+    uint32_t frequencies[288] = {0}, more[3][256] = {{0}};
     uint64_t extra_bits = 0;
+#define CLIBDEFLATE_COUNT_LITERALS4(at) \
+    do {                                \
+        frequencies[(at)[0]]++;         \
+        more[0][(at)[1]]++;             \
+        more[1][(at)[2]]++;             \
+        more[2][(at)[3]]++;             \
+    } while (0)
 #define CLIBDEFLATE_COUNT_LITERAL(byte, count) frequencies[byte] += (uint32_t)(count)
 #define CLIBDEFLATE_COUNT_MATCH(length)                                   \
     do {                                                                  \
         frequencies[257 + plan->length_symbol[length]]++;                 \
         extra_bits += plan->length_extra[length] + 1u; /* + distance */   \
     } while (0)
-    CLIBDEFLATE_FOR_EACH_SYMBOL(data, n, CLIBDEFLATE_COUNT_LITERAL, CLIBDEFLATE_COUNT_MATCH)
+    CLIBDEFLATE_FOR_EACH_SYMBOL(data, n, CLIBDEFLATE_COUNT_LITERALS4, CLIBDEFLATE_COUNT_LITERAL,
+                                CLIBDEFLATE_COUNT_MATCH)
+#undef CLIBDEFLATE_COUNT_LITERALS4
 #undef CLIBDEFLATE_COUNT_LITERAL
 #undef CLIBDEFLATE_COUNT_MATCH
+    for (int byte = 0; byte < 256; byte++) frequencies[byte] += more[0][byte] + more[1][byte] + more[2][byte];
     frequencies[256] = 1;  // end of block
     clibdeflate_build_code(frequencies, 286, 15, plan->lengths, plan->codes);
     int literal_count = 286;
@@ -338,6 +367,18 @@ static inline int clibdeflate_write_runs(const unsigned char *data, size_t n, co
     // code and length of each literal/length symbol in one word: one load per symbol
     uint32_t table[286];
     for (int symbol = 0; symbol < 286; symbol++) table[symbol] = plan->codes[symbol] | (uint32_t)plan->lengths[symbol] << 16;
+    // two literals of at most 15 bits each between flushes
+#define CLIBDEFLATE_WRITE_LITERALS4(at)                                          \
+    do {                                                                         \
+        uint32_t first = table[(at)[0]], second = table[(at)[1]];                \
+        clibdeflate_put(&writer, first & 0xFFFF, first >> 16);                   \
+        clibdeflate_put(&writer, second & 0xFFFF, second >> 16);                 \
+        clibdeflate_flush(&writer);                                              \
+        uint32_t third = table[(at)[2]], fourth = table[(at)[3]];                \
+        clibdeflate_put(&writer, third & 0xFFFF, third >> 16);                   \
+        clibdeflate_put(&writer, fourth & 0xFFFF, fourth >> 16);                 \
+        clibdeflate_flush(&writer);                                              \
+    } while (0)
 #define CLIBDEFLATE_WRITE_LITERAL(byte, count)                              \
     for (size_t repeat = (count); repeat > 0; repeat--) {                  \
         clibdeflate_put(&writer, table[byte] & 0xFFFF, table[byte] >> 16); \
@@ -353,7 +394,9 @@ static inline int clibdeflate_write_runs(const unsigned char *data, size_t n, co
         clibdeflate_put(&writer, 0, 1); /* distance 1 */                                                   \
         clibdeflate_flush(&writer);                                                                        \
     } while (0)
-    CLIBDEFLATE_FOR_EACH_SYMBOL(data, n, CLIBDEFLATE_WRITE_LITERAL, CLIBDEFLATE_WRITE_MATCH)
+    CLIBDEFLATE_FOR_EACH_SYMBOL(data, n, CLIBDEFLATE_WRITE_LITERALS4, CLIBDEFLATE_WRITE_LITERAL,
+                                CLIBDEFLATE_WRITE_MATCH)
+#undef CLIBDEFLATE_WRITE_LITERALS4
 #undef CLIBDEFLATE_WRITE_LITERAL
 #undef CLIBDEFLATE_WRITE_MATCH
     clibdeflate_put(&writer, table[256] & 0xFFFF, table[256] >> 16);
@@ -401,14 +444,19 @@ static inline int clibdeflate_write_png(struct libdeflate_compressor *compressor
         if (row == 0) {
             memcpy(out + 1, current, row_bytes);
         } else {
+            // zeros counted in a byte per block of 255, so that the loop runs on 16 bytes at once
+            // (a wider counter made the compiler take 2)
             const unsigned char *above = current - row_bytes;
-            size_t row_zeros = 0;
-            for (size_t index = 0; index < row_bytes; index++) {
-                unsigned char difference = (unsigned char)(current[index] - above[index]);
-                out[1 + index] = difference;
-                row_zeros += difference == 0;
+            for (size_t start = 0; start < row_bytes; start += 255) {
+                size_t end = row_bytes - start < 255 ? row_bytes : start + 255;
+                unsigned char block_zeros = 0;
+                for (size_t index = start; index < end; index++) {
+                    unsigned char difference = (unsigned char)(current[index] - above[index]);
+                    out[1 + index] = difference;
+                    block_zeros += difference == 0;
+                }
+                zeros += block_zeros;
             }
-            zeros += row_zeros;
         }
     }
     const size_t framing = sizeof signature + (12 + 13) + 12 + 12;
