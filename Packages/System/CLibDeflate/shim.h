@@ -366,7 +366,9 @@ static inline int clibdeflate_write_runs(const unsigned char *data, size_t n, co
     }
     // code and length of each literal/length symbol in one word: one load per symbol
     uint32_t table[286];
-    for (int symbol = 0; symbol < 286; symbol++) table[symbol] = plan->codes[symbol] | (uint32_t)plan->lengths[symbol] << 16;
+    for (int symbol = 0; symbol < 286; symbol++) {
+        table[symbol] = plan->codes[symbol] | (uint32_t)plan->lengths[symbol] << 16;
+    }
     // two literals of at most 15 bits each between flushes
 #define CLIBDEFLATE_WRITE_LITERALS4(at)                                          \
     do {                                                                         \
@@ -416,13 +418,13 @@ static inline int clibdeflate_write_runs(const unsigned char *data, size_t n, co
 // photographs), one zlib stream in one IDAT chunk.
 //
 // The stream comes from `clibdeflate_plan_runs` (one Huffman code for literals and runs of a
-// repeated byte, no search for earlier matches), two to three times as fast as libdeflate's
-// level 1 on a face or an iris and ten times on a signature, unless a quarter to nine tenths of the filtered samples are
-// zero: such images (a face before a smooth background) repeat short patterns that only
-// libdeflate's matches (`compressor`, level 1) catch, at about the same speed. The runs are also
-// left to libdeflate when they would not be smaller than the samples (noise), where libdeflate
-// falls back to stored blocks. A compressor serves one call at a time. Returns 1 and fills
-// `output` (the caller frees `output->bytes`), or 0 with nothing to free.
+// repeated byte, no search for earlier matches), two to four times as fast as libdeflate's level 1
+// on a face or an iris and over ten times on a signature, unless a quarter to nine tenths of the
+// filtered samples are zero: such images (a face before a smooth background) repeat short patterns
+// that only libdeflate's matches (`compressor`, level 1) catch, at about the same speed. The runs
+// are also left to libdeflate when they would not be smaller than the samples (noise), where
+// libdeflate falls back to stored blocks. A compressor serves one call at a time. Returns 1 and
+// fills `output` (the caller frees `output->bytes`), or 0 with nothing to free.
 static inline int clibdeflate_write_png(struct libdeflate_compressor *compressor, const unsigned char *samples,
                                         uint32_t width, uint32_t height, int channels, clibdeflate_png *output) {
     static const unsigned char color_types[] = {0, 4, 2, 6};
@@ -485,7 +487,9 @@ static inline int clibdeflate_write_png(struct libdeflate_compressor *compressor
     if (bytes == NULL) {
         size_t bound = libdeflate_zlib_compress_bound(compressor, filtered_count);
         bytes = (unsigned char *)malloc(framing + bound);
-        if (bytes != NULL) compressed = libdeflate_zlib_compress(compressor, filtered, filtered_count, bytes + idat, bound);
+        if (bytes != NULL) {
+            compressed = libdeflate_zlib_compress(compressor, filtered, filtered_count, bytes + idat, bound);
+        }
     }
     free(filtered);
     if (bytes == NULL) return 0;
