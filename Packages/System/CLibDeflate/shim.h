@@ -35,6 +35,9 @@ static const uint16_t clibdeflate_length_base[29] = {3,  4,  5,  6,  7,  8,  9, 
 static const uint8_t clibdeflate_length_extra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
                                                      2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
 
+// The order in which a dynamic block's header gives the code lengths of the code-length code.
+static const uint8_t clibdeflate_code_length_order[19] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
+
 // Moffat and Katajainen's in-place minimum-redundancy code: `lengths` holds the n frequencies in
 // ascending order and gets their optimal code lengths (unbounded; the caller limits them).
 static inline void clibdeflate_minimum_redundancy(uint32_t *lengths, int n) {
@@ -327,9 +330,8 @@ static inline void clibdeflate_plan_runs(const unsigned char *data, size_t n, cl
     for (int symbol = 0; symbol < 19; symbol++) used += header_frequencies[symbol] != 0;
     if (used == 1) header_frequencies[plan->header_symbols[0] == 0 ? 1 : 0] = 1;  // a complete code: two symbols
     clibdeflate_build_code(header_frequencies, 19, 7, plan->code_lengths, plan->code_codes);
-    static const uint8_t order[19] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
     int code_length_count = 19;
-    while (code_length_count > 4 && plan->code_lengths[order[code_length_count - 1]] == 0) code_length_count--;
+    while (code_length_count > 4 && plan->code_lengths[clibdeflate_code_length_order[code_length_count - 1]] == 0) code_length_count--;
     plan->code_length_count = code_length_count;
     uint64_t bits = 3 + 5 + 5 + 4 + 3 * (uint64_t)code_length_count + extra_bits;
     for (int index = 0; index < count; index++) {
@@ -344,7 +346,6 @@ static inline void clibdeflate_plan_runs(const unsigned char *data, size_t n, cl
 // was written is not the planned size (a bug, reported rather than framed).
 static inline int clibdeflate_write_runs(const unsigned char *data, size_t n, const clibdeflate_runs_plan *plan,
                                          unsigned char *out) {
-    static const uint8_t order[19] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
     out[0] = 0x78;  // deflate, 32 KB window
     out[1] = 0x01;  // fastest; (0x78 << 8 | 0x01) % 31 == 0
     clibdeflate_bits writer = {out + 2, 0, 0};
@@ -355,7 +356,7 @@ static inline int clibdeflate_write_runs(const unsigned char *data, size_t n, co
     clibdeflate_put(&writer, (uint32_t)(plan->code_length_count - 4), 4);
     clibdeflate_flush(&writer);
     for (int index = 0; index < plan->code_length_count; index++) {
-        clibdeflate_put(&writer, plan->code_lengths[order[index]], 3);
+        clibdeflate_put(&writer, plan->code_lengths[clibdeflate_code_length_order[index]], 3);
         clibdeflate_flush(&writer);
     }
     for (int index = 0; index < plan->header_count; index++) {
