@@ -130,7 +130,8 @@ public final class SimulatedChip: CardTransport {
             // A plain command ends a secure-messaging session (ISO 7816-4 §10.2).
             endSession(&state)
         }
-        let decision = faults.decide(secureCommandNumber: nil, reading: state.fileSystem.target(of: command))
+        let decision = faults.decide(
+            secureCommandNumber: nil, command: command, reading: state.fileSystem.target(of: command))
         switch decision.outcome {
         case .tagLost: return (.failure(.tagLost), .zero)
         case .bareStatusWord(let status): return (.success(ResponseAPDU(statusWord: status)), .zero)
@@ -166,7 +167,7 @@ public final class SimulatedChip: CardTransport {
             return (.success(refuseExtendedLength(state: &state)), .zero)
         }
         let decision = faults.decide(
-            secureCommandNumber: state.secureCommands, reading: state.fileSystem.target(of: command),
+            secureCommandNumber: state.secureCommands, command: command, reading: state.fileSystem.target(of: command),
             firstUnderNewKeys: state.commandsUnderNewKeys == 1)
         switch decision.outcome {
         case .tagLost:
@@ -259,14 +260,14 @@ public final class SimulatedChip: CardTransport {
             case .complete(let whole): command = whole
             }
         }
+        if faults.refusesExpectedLength(of: command) { return ProtocolOutcome(.wrongLength) }
         switch command.ins {
         case 0xA4:
             return ProtocolOutcome(state.fileSystem.select(command))
         case 0xB0, 0xB1:
             return ProtocolOutcome(
                 state.fileSystem.readBinary(
-                    command, responseBudget: responseBudget, accessGranted: state.accessGranted,
-                    lengthLimit: faults.readLengthLimit))
+                    command, responseBudget: responseBudget, accessGranted: state.accessGranted, faults: faults))
         default:
             let context = ProtocolContext(
                 random: random, secureMessaging: cipher, isChained: chained, responseBudget: responseBudget)
