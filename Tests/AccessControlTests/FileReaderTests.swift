@@ -296,13 +296,56 @@ import Transport
     @Test func aShortIdentifierTheChipRejectsFallsBackToSELECT() throws {
         let dg1 = tlvFile(tag: 0x61, valueLength: 91)
         let transport = ScriptedTransport([
+            // 6B00 to the whole first read may refuse the Le past a short file's end: the header
+            // read tells, and its 6B00 is the short identifier's refusal.
             exchange(readBySFI(.dg1, 255), status(0x6B00)),
+            exchange(readBySFI(.dg1, 4), status(0x6B00)),
             exchange(select(0x0101), ok()),
             exchange(readBinary(0, 255), ok(dg1)),
         ])
         var reader = FileReader(transport: transport)
         #expect(try reader.read(.dg1) == dg1)
-        #expect(!reader.strategy.shortFileIdentifiers)
+        #expect(reader.strategy == FileReadStrategy(shortFileIdentifiers: false, wholeFirstRead: true))
+        #expect(transport.isComplete, "\(transport.failures)")
+    }
+
+    /// A chip answering 6B00 to a read whose offset + Le passes the end of the file: the header
+    /// first, then exactly the rest, and every later file so.
+    @Test func aChipRefusingReadsPastTheEndWith6B00GetsHeadersFirst() throws {
+        let com = tlvFile(tag: 0x60, valueLength: 22)
+        let dg1 = tlvFile(tag: 0x61, valueLength: 91)
+        let transport = ScriptedTransport([
+            exchange(readBySFI(.com, 255), status(0x6B00)),
+            exchange(readBySFI(.com, 4), ok(Array(com[0..<4]))),
+            exchange(readBinary(4, 20), ok(Array(com[4...]))),
+            exchange(readBySFI(.dg1, 4), ok(Array(dg1[0..<4]))),
+            exchange(readBinary(4, 89), ok(Array(dg1[4...]))),
+        ])
+        var reader = FileReader(transport: transport)
+        #expect(try reader.read(.com) == com)
+        #expect(try reader.read(.dg1) == dg1)
+        #expect(reader.strategy == FileReadStrategy(shortFileIdentifiers: true, wholeFirstRead: false))
+        #expect(transport.isComplete, "\(transport.failures)")
+    }
+
+    /// A chip answering an Le it cannot serve with 9000 and nothing: the ladder steps down as for
+    /// 6700, and the step is kept for the next file.
+    @Test func anEmptyAnswerStepsTheLadderDown() throws {
+        let dg11 = tlvFile(tag: 0x6B, valueLength: 396)  // 400 bytes
+        let dg12 = tlvFile(tag: 0x6C, valueLength: 296)  // 300 bytes
+        let transport = ScriptedTransport([
+            exchange(readBySFI(.dg11, 255), ok()),
+            exchange(readBySFI(.dg11, 4), ok(Array(dg11[0..<4]))),
+            exchange(readBinary(4, 223), ok(Array(dg11[4..<227]))),
+            exchange(readBinary(227, 173), ok(Array(dg11[227...]))),
+            exchange(readBySFI(.dg12, 223), ok(Array(dg12[0..<223]))),
+            exchange(readBinary(223, 77), ok(Array(dg12[223...]))),
+        ])
+        var reader = FileReader(transport: transport)
+        #expect(try reader.read(.dg11) == dg11)
+        #expect(try reader.read(.dg12) == dg12)
+        #expect(reader.expectedLength == 223)
+        #expect(reader.strategy == .fewestCommands)
         #expect(transport.isComplete, "\(transport.failures)")
     }
 
