@@ -33,6 +33,15 @@ def laddered_read(contents: bytes) -> bytes:
     return answer() + answer(contents[:4]) + answer(status=b"\x67\x00") + answer(rest[:223]) + answer(rest[223:])
 
 
+def quirk_read(contents: bytes, refusal: bytes) -> bytes:
+    """A whole first read the chip refuses (6B00 past the end, 9000 with nothing), then the
+    4-byte header and the rest."""
+    return refusal + answer(contents[:4]) + answer(contents[4:])
+
+
+EOF = b"\x62\x82"
+# What a chip's 6282 may carry after the file's last byte (ChipFault.paddedEndOfFile).
+PADDING = b"\x00\x00\x80"
 COM = tlv(b"\x60", tlv(b"\x5f\x01", b"0107") + tlv(b"\x5f\x36", b"040000") + tlv(b"\x5c", b"\x61\x75\x6b\x6c\x6e"))
 ZONE = (
     b"P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<"
@@ -52,6 +61,24 @@ seeds = {
     "sm-3des": b"\x02" + READ_BOTH,
     "sm-aes": b"\x06" + READ_BOTH,
     "sm-bare-status": b"\x02" + answer(status=b"\x6a\x82", unprotected=True) + file_read(DG1),
+    # The field quirks of the simulator's faults (Packages/ChipSimulator/FIELD-QUIRKS.md), as the
+    # reader meets them reading by short EF identifier: the whole first read refused, the header,
+    # then the rest.
+    "plain-empty-answer": b"\x00" + quirk_read(COM, answer()) + quirk_read(DG1, answer()),
+    "sm-empty-answer": b"\x02" + quirk_read(COM, answer()) + quirk_read(DG1, answer()),
+    "plain-past-end-6b00": b"\x00" + quirk_read(COM, answer(status=b"\x6b\x00")) + file_read(DG1),
+    "sm-past-end-6b00": b"\x06" + quirk_read(COM, answer(status=b"\x6b\x00")) + file_read(DG1),
+    "plain-padded-end": b"\x00" + answer(COM + PADDING, status=EOF) + answer(DG1 + PADDING, status=EOF),
+    "sm-padded-end": b"\x02" + answer(COM + PADDING, status=EOF) + answer(DG1 + PADDING, status=EOF),
+    "extended-empty-answer": b"\x03" + quirk_read(COM, answer()) + quirk_read(DG1, answer()),
+    "access-select-mf-refused": b"\x08"
+    + answer(status=b"\x6a\x87")  # SELECT MF by 3F00
+    + answer(status=b"\x6a\x87")  # SELECT MF without data
+    + answer(status=b"\x62\x83")  # EF.CardAccess invalidated: no PACE
+    + answer()  # SELECT eMRTD application
+    + answer(bytes.fromhex("4608F91988702212"))  # GET CHALLENGE
+    + answer(bytes(40)),  # EXTERNAL AUTHENTICATE
+    "access-bac-6985": b"\x08" + answer() + answer(status=b"\x6a\x82") + answer() + answer(status=b"\x69\x85"),
     "access-bac": b"\x08"
     + answer()  # SELECT MF
     + answer(status=b"\x6a\x82")  # EF.CardAccess absent
