@@ -33,10 +33,15 @@ def laddered_read(contents: bytes) -> bytes:
     return answer() + answer(contents[:4]) + answer(status=b"\x67\x00") + answer(rest[:223]) + answer(rest[223:])
 
 
+def header_first(contents: bytes) -> bytes:
+    """The 4-byte header read, then the rest (no SELECT: by short EF identifier)."""
+    return answer(contents[:4]) + answer(contents[4:])
+
+
 def quirk_read(contents: bytes, refusal: bytes) -> bytes:
     """A whole first read the chip refuses (6B00 past the end, 9000 with nothing), then the
-    4-byte header and the rest."""
-    return refusal + answer(contents[:4]) + answer(contents[4:])
+    header and the rest."""
+    return refusal + header_first(contents)
 
 
 EOF = b"\x62\x82"
@@ -63,11 +68,12 @@ seeds = {
     "sm-bare-status": b"\x02" + answer(status=b"\x6a\x82", unprotected=True) + file_read(DG1),
     # The field quirks of the simulator's faults (Packages/ChipSimulator/FIELD-QUIRKS.md), as the
     # reader meets them reading by short EF identifier: the whole first read refused, the header,
-    # then the rest.
-    "plain-empty-answer": b"\x00" + quirk_read(COM, answer()) + quirk_read(DG1, answer()),
-    "sm-empty-answer": b"\x02" + quirk_read(COM, answer()) + quirk_read(DG1, answer()),
-    "plain-past-end-6b00": b"\x00" + quirk_read(COM, answer(status=b"\x6b\x00")) + file_read(DG1),
-    "sm-past-end-6b00": b"\x06" + quirk_read(COM, answer(status=b"\x6b\x00")) + file_read(DG1),
+    # then the rest; the file being shorter than the refused Le, the next file starts with its
+    # header.
+    "plain-empty-answer": b"\x00" + quirk_read(COM, answer()) + header_first(DG1),
+    "sm-empty-answer": b"\x02" + quirk_read(COM, answer()) + header_first(DG1),
+    "plain-past-end-6b00": b"\x00" + quirk_read(COM, answer(status=b"\x6b\x00")) + header_first(DG1),
+    "sm-past-end-6b00": b"\x06" + quirk_read(COM, answer(status=b"\x6b\x00")) + header_first(DG1),
     "plain-padded-end": b"\x00" + answer(COM + PADDING, status=EOF) + answer(DG1 + PADDING, status=EOF),
     "sm-padded-end": b"\x02" + answer(COM + PADDING, status=EOF) + answer(DG1 + PADDING, status=EOF),
     "extended-empty-answer": b"\x03" + quirk_read(COM, answer()) + quirk_read(DG1, answer()),
