@@ -3,7 +3,7 @@ import ChipSimulator
 /// The chip options `emrtd simulate` and `emrtd read --simulator` share: the PACE protocols the
 /// simulated chip offers, whether it still runs BAC, its CAN, its Chip Authentication and Active
 /// Authentication keys, how DG14 describes them, and faults that make it fail to prove itself
-/// genuine. Without them the chip is the specimen's: PACE-CAM (ECDH-CAM-AES-128 on
+/// genuine or show a real chip's quirk. Without them the chip is the specimen's: PACE-CAM (ECDH-CAM-AES-128 on
 /// brainpoolP256r1) beside BAC, Chip Authentication with an ECDH brainpoolP256r1 key (AES-128),
 /// and Active Authentication with RSA-2048 and the SHA-256 trailer.
 struct SimulatedChipOptions {
@@ -52,7 +52,10 @@ struct SimulatedChipOptions {
         writes keys with explicit domain parameters.
         --chip-fault NAME (repeatable) makes the chip fail to prove itself genuine: clone (its
         private keys are not those of DG14, DG15, EF.CardSecurity), wrong-cam-data,
-        forged-card-security, aa-other-challenge, ca-keeps-old-keys, ca-wrong-mac.
+        forged-card-security, aa-other-challenge, ca-keeps-old-keys, ca-wrong-mac; or shows a
+        real chip's quirk (Packages/ChipSimulator/FIELD-QUIRKS.md): read-empty-above-160,
+        read-6700-above-160, read-past-end-6b00, padded-end-of-file, le-on-case-3-6700,
+        select-mf-6a87, card-access-6283, bac-6985, aa-6d00, ca-6f00, sod-wrong-mac.
         A generated specimen's DG14, DG15 and EF.CardSecurity are written for these keys; a
         directory's files are served as they are, with fresh keys behind them.
         """
