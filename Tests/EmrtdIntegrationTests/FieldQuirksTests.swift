@@ -157,6 +157,29 @@ import Transport
         #expect(!reason.contains("check the document number"), "\(reason)")
     }
 
+    /// EF.CardAccess as real chips write it (item 11): an unknown SecurityInfo, a
+    /// TerminalAuthenticationInfo, a PACEInfo of a protocol no reader knows, an offer again
+    /// without its OPTIONAL parameter ID; and GM and IM on the same curve (the French 2024 ID).
+    /// The parser skips what it does not know, and PACE opens the chip.
+    @Test func aClutteredCardAccessStillOpensWithPACE() throws {
+        let offers: [[String]] = [[], ["ECDH-GM-AES-128:13", "ECDH-IM-AES-128:13"], ["ECDH-IM-AES-256:13"]]
+        for names in offers {
+            let chip = try Self.chip(pace: true, faults: [.clutteredCardAccess]) {
+                if !names.isEmpty { try $0.offerPACE(try names.map { try PACEOffer(named: $0) }) }
+            }
+            let document = try Self.read(chip)
+            #expect(document.accessControlProtocolUsed == .pace, "\(names)")
+            #expect(document.authenticationStatus.data.status == .authenticated, "\(names)")
+            #expect(document.warnings.isEmpty, "\(names): \(document.warnings)")
+            // The offer without a parameter ID (and no PACEDomainParameterInfo to name them) is
+            // passed over before any APDU; the unknown protocol is not offered at all.
+            let log = (document.debugInfo?.events ?? []).map(\.message)
+            #expect(log.contains { $0.hasPrefix("EF.CardAccess: ") && $0.contains("no parameter ID") }, "\(names)")
+            #expect(!log.contains { $0.contains("0.4.0.127.0.7.2.2.4.9.9") }, "\(names)")
+            #expect(log.contains { $0.hasPrefix("PACE: MSE:Set AT accepted") && $0.contains("parameters 13") })
+        }
+    }
+
     /// A wrong password is one attempt: PACE's mutual authentication answered 6300 ends the access
     /// (no other PACE offer, no BAC with the same MRZ), so a chip that counts failures (and slows
     /// down or blocks) sees one (item 13). The error says a password was rejected.
@@ -248,7 +271,7 @@ import Transport
     @Test func namedQuirks() throws {
         for name in [
             "read-empty-above-160", "read-6700-above-160", "read-past-end-6b00", "padded-end-of-file",
-            "le-on-case-3-6700", "select-mf-6a87",
+            "le-on-case-3-6700", "select-mf-6a87", "cluttered-card-access",
         ] {
             try Self.expectWhole(
                 try Self.read(try Self.chip(pace: true, faults: [try ChipFault(named: name)])), pace: true, name)

@@ -19,6 +19,10 @@ public enum ChipFault: Sendable, Hashable {
     /// SELECT with P2 0C and MSE:Set, which return no data, get 6700 when they carry an Le (a
     /// case-3 command sent as case 4), as some chips refuse them.
     case refusesLeWithoutAnswer
+    /// EF.CardAccess lists, before the PACE offers, what real chips' files hold beside them: an
+    /// unknown SecurityInfo, a TerminalAuthenticationInfo, a PACEInfo of a protocol no reader
+    /// knows, and the first offer again without its parameter ID (which is OPTIONAL).
+    case clutteredCardAccess
     /// The chip forgets its session keys at the trigger (as after a power glitch): that command
     /// and every later one under secure messaging get a bare 6988.
     case dropSession(FaultTrigger)
@@ -57,6 +61,7 @@ extension ChipFault {
         ("read-past-end-6b00", .refusesReadPastEnd),
         ("padded-end-of-file", .paddedEndOfFile),
         ("le-on-case-3-6700", .refusesLeWithoutAnswer),
+        ("cluttered-card-access", .clutteredCardAccess),
         ("select-mf-6a87", .bareStatusWord(0x6A87, .selectOf(0x3F00))),
         ("card-access-6283", .bareStatusWord(0x6283, .selectOf(0x011C))),
         ("bac-6985", .bareStatusWord(0x6985, .instruction(0x84))),

@@ -25,11 +25,14 @@ struct ChipFileSystem: Sendable {
     }
 
     /// The configuration's files, EF.CardAccess replaced by the PACE offers when there are any (a
-    /// chip's EF.CardAccess lists what it runs), EF.CardSecurity's signature broken by the
-    /// `forgedCardSecurity` fault.
+    /// chip's EF.CardAccess lists what it runs; cluttered by the `clutteredCardAccess` fault),
+    /// EF.CardSecurity's signature broken by the `forgedCardSecurity` fault.
     init(configuration: ChipConfiguration) {
         var files = configuration.files
-        if let cardAccess = configuration.credentials.cardAccessFile() { files.cardAccess = cardAccess }
+        let cluttered = configuration.faults.contains(.clutteredCardAccess)
+        if let cardAccess = configuration.credentials.cardAccessFile(cluttered: cluttered) {
+            files.cardAccess = cardAccess
+        }
         if configuration.faults.contains(.forgedCardSecurity),
             let forged = files.cardSecurity.flatMap(SecurityObjectWriter.withForgedSignature)
         {

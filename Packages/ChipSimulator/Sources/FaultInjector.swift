@@ -55,8 +55,8 @@ struct FaultInjector: Sendable {
             case .slowAnswer(let duration, _):
                 decision.delay += duration
             case .dropSession, .wrongResponseMAC, .wrongLengthAbove, .emptyAnswerAbove, .refusesReadPastEnd,
-                .paddedEndOfFile, .refusesLeWithoutAnswer, .omitStatusWordObject, .pace, .chipAuthentication,
-                .activeAuthenticationOverOtherChallenge, .clonedKeys, .forgedCardSecurity:
+                .paddedEndOfFile, .refusesLeWithoutAnswer, .clutteredCardAccess, .omitStatusWordObject, .pace,
+                .chipAuthentication, .activeAuthenticationOverOtherChallenge, .clonedKeys, .forgedCardSecurity:
                 break
             }
         }
@@ -117,8 +117,8 @@ struct FaultInjector: Sendable {
             .tagLost(let trigger), .slowAnswer(_, let trigger):
             trigger
         case .wrongLengthAbove, .emptyAnswerAbove, .refusesReadPastEnd, .paddedEndOfFile, .refusesLeWithoutAnswer,
-            .omitStatusWordObject, .pace, .chipAuthentication, .activeAuthenticationOverOtherChallenge, .clonedKeys,
-            .forgedCardSecurity:
+            .clutteredCardAccess, .omitStatusWordObject, .pace, .chipAuthentication,
+            .activeAuthenticationOverOtherChallenge, .clonedKeys, .forgedCardSecurity:
             nil
         }
     }
