@@ -19,6 +19,10 @@ public enum ChipFault: Sendable, Hashable {
     /// SELECT with P2 0C and MSE:Set, which return no data, get 6700 when they carry an Le (a
     /// case-3 command sent as case 4), as some chips refuse them.
     case refusesLeWithoutAnswer
+    /// The chip ends secure messaging after answering any error status under it (a file it lacks,
+    /// 6A82; a file it refuses, 6982): the answer goes out protected, the next command gets a bare
+    /// 6988.
+    case endsSessionOnError
     /// EF.CardAccess lists, before the PACE offers, what real chips' files hold beside them: an
     /// unknown SecurityInfo, a TerminalAuthenticationInfo, a PACEInfo of a protocol no reader
     /// knows, and the first offer again without its parameter ID (which is OPTIONAL).
@@ -62,6 +66,7 @@ extension ChipFault {
         ("padded-end-of-file", .paddedEndOfFile),
         ("le-on-case-3-6700", .refusesLeWithoutAnswer),
         ("cluttered-card-access", .clutteredCardAccess),
+        ("ends-session-on-error", .endsSessionOnError),
         ("select-mf-6a87", .bareStatusWord(0x6A87, .selectOf(0x3F00))),
         ("card-access-6283", .bareStatusWord(0x6283, .selectOf(0x011C))),
         ("bac-6985", .bareStatusWord(0x6985, .instruction(0x84))),

@@ -55,7 +55,8 @@ struct FaultInjector: Sendable {
             case .slowAnswer(let duration, _):
                 decision.delay += duration
             case .dropSession, .wrongResponseMAC, .wrongLengthAbove, .emptyAnswerAbove, .refusesReadPastEnd,
-                .paddedEndOfFile, .refusesLeWithoutAnswer, .clutteredCardAccess, .omitStatusWordObject, .pace,
+                .paddedEndOfFile, .refusesLeWithoutAnswer, .clutteredCardAccess, .endsSessionOnError,
+                .omitStatusWordObject, .pace,
                 .chipAuthentication, .activeAuthenticationOverOtherChallenge, .clonedKeys, .forgedCardSecurity:
                 break
             }
@@ -104,6 +105,9 @@ struct FaultInjector: Sendable {
     /// A read reaching the file's end gets 6282 and stray padding.
     var padsEndOfFile: Bool { faults.contains(.paddedEndOfFile) }
 
+    /// Whether an error answer under secure messaging ends the session.
+    var endsSessionOnError: Bool { faults.contains(.endsSessionOnError) }
+
     /// Whether `command` is refused with 6700 for carrying an Le it has no answer for: SELECT with
     /// P2 0C (no FCI) or MSE:Set (ISO 7816-4 case 3).
     func refusesExpectedLength(of command: CommandAPDU) -> Bool {
@@ -117,7 +121,7 @@ struct FaultInjector: Sendable {
             .tagLost(let trigger), .slowAnswer(_, let trigger):
             trigger
         case .wrongLengthAbove, .emptyAnswerAbove, .refusesReadPastEnd, .paddedEndOfFile, .refusesLeWithoutAnswer,
-            .clutteredCardAccess, .omitStatusWordObject, .pace, .chipAuthentication,
+            .clutteredCardAccess, .endsSessionOnError, .omitStatusWordObject, .pace, .chipAuthentication,
             .activeAuthenticationOverOtherChallenge, .clonedKeys, .forgedCardSecurity:
             nil
         }

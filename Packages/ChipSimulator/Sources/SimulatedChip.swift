@@ -192,6 +192,8 @@ public final class SimulatedChip: CardTransport {
             corruptMAC: decision.corruptsResponseMAC)
         state.session = session
         apply(outcome, state: &state)
+        let status = outcome.response.statusWord
+        if faults.endsSessionOnError, !status.isSuccess, !status.isWarning { endSession(&state) }
         return (.success(wrapped), decision.delay)
     }
 
