@@ -134,6 +134,38 @@ import Transport
         #expect(error?.debugInfo?.filesRead?.filesRead == [.com])
     }
 
+    /// Chips that end secure messaging after any error answer (dmrtd re-runs access control for
+    /// them; item 6): the data groups neither EF.COM nor EF.SOD names (DG14 and DG15, always tried)
+    /// come after every listed one, and Active Authentication before them and DG3, so the chip's
+    /// 6A82 or 6982 ends the session when nothing signed is left to read. With every file listed,
+    /// the document is whole; on a chip without DG14, its 6A82 ends the session before DG3, which
+    /// a warning names, and everything signed is read and the chip proved.
+    @Test func aChipEndingSecureMessagingAfterAnErrorIsReadWhole() throws {
+        try Self.expectWhole(
+            try Self.read(try Self.chip(pace: true, faults: [.endsSessionOnError])), pace: true, "PACE")
+        try Self.expectWhole(
+            try Self.read(try Self.chip(pace: false, faults: [.endsSessionOnError])), pace: false, "BAC")
+
+        let specimen = try Specimen.generate(
+            rich: true,
+            credentials: Credentials(activeAuthenticationKey: try Specimen.standardActiveAuthenticationKey()))
+        #expect(specimen.files[dataGroup: 14] == nil)
+        let chip = SimulatedChip(
+            configuration: ChipConfiguration(
+                files: specimen.files, credentials: specimen.credentials, faults: [.endsSessionOnError]))
+        let document = try SecureReadTests.reader(specimen).read(
+            transport: chip, accessKey: OrchestrationTests.accessKey)
+        #expect(document.authenticationStatus.data.status == .authenticated)
+        #expect(
+            document.authenticationStatus.chip.status == .authenticated, "\(document.authenticationStatus.chip.reason)")
+        #expect(document.authenticationStatus.chip.chipProtocol == .activeAuthentication)
+        for number in [1, 2, 5, 7, 11, 12, 13, 15, 16] {
+            #expect(document.ldsMasterFile.dataGroups[number] == specimen.files[dataGroup: number], "DG\(number)")
+        }
+        #expect(document.warnings.count == 1 && document.warnings.first?.hasSuffix("not read: dg3") == true)
+        #expect(SecureReadTests.hashes(document)[3] == .notRead)
+    }
+
     // MARK: Access control (items 9, 13)
 
     /// PACE-only chips refusing BAC with 6985 (Dutch) or 6A88 (German) instead of 6D00: a PACE
@@ -271,7 +303,7 @@ import Transport
     @Test func namedQuirks() throws {
         for name in [
             "read-empty-above-160", "read-6700-above-160", "read-past-end-6b00", "padded-end-of-file",
-            "le-on-case-3-6700", "select-mf-6a87", "cluttered-card-access",
+            "le-on-case-3-6700", "select-mf-6a87", "cluttered-card-access", "ends-session-on-error",
         ] {
             try Self.expectWhole(
                 try Self.read(try Self.chip(pace: true, faults: [try ChipFault(named: name)])), pace: true, name)
