@@ -286,6 +286,22 @@ import Transport
         }
     }
 
+    /// Key IDs DG14 writes as a negative INTEGER (JMRTD reads them as negative numbers, item 14):
+    /// the reader names the key in DO'84' by the INTEGER's own bytes, and the chip takes it.
+    @Test func aNegativeKeyIDNamesItsKey() throws {
+        var credentials = Credentials()
+        credentials.chipAuthenticationKeys = [
+            try ChipAuthenticationKey.generate(named: "ECDH-AES-128:13", keyIdentifier: -127)
+        ]
+        let document = try ChipAuthenticityTests.read(credentials)
+        #expect(document.authenticationStatus.chip.status == .authenticated)
+        #expect(document.authenticationStatus.chip.chipProtocol == .chipAuthentication)
+        #expect(
+            ChipAuthenticityTests.log(document).contains {
+                $0.hasPrefix("chip authentication started: ") && $0.contains("key ID -127")
+            }, "\(ChipAuthenticityTests.log(document))")
+    }
+
     /// Chip Authentication refused with 6F00 (Norwegian passports): a chip that will not prove it
     /// holds DG14's key cannot be told from a clone, so the read ends with a Chip Authentication
     /// error naming the status word, the files read before kept (item 14).

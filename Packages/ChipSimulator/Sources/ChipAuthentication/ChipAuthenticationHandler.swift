@@ -149,9 +149,14 @@ struct ChipAuthenticationHandler: ProtocolHandler {
         _ reference: ArraySlice<UInt8>?, accepting: (ChipAuthenticationKey) -> Bool
     ) throws(Refusal) -> ChipAuthenticationKey {
         if let reference {
-            guard (1...4).contains(reference.count) else { throw Refusal(status: .incorrectData) }
-            let identifier = reference.reduce(0) { $0 << 8 | Int($1) }
-            guard let key = keys.first(where: { $0.keyIdentifier == identifier }) else {
+            guard (1...4).contains(reference.count), let first = reference.first else {
+                throw Refusal(status: .incorrectData)
+            }
+            // The reference as a number, unsigned or (for a key ID DG14 writes as a negative
+            // INTEGER) as the INTEGER's two's complement.
+            let unsigned = reference.reduce(0) { $0 << 8 | Int($1) }
+            let signed = first & 0x80 == 0 ? unsigned : unsigned - (1 << (8 * reference.count))
+            guard let key = keys.first(where: { $0.keyIdentifier == unsigned || $0.keyIdentifier == signed }) else {
                 throw Refusal(status: .referencedDataNotFound)
             }
             guard accepting(key) else { throw Refusal(status: .incorrectData) }
