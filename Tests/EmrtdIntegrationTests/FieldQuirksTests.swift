@@ -212,6 +212,19 @@ import Transport
         }
     }
 
+    /// A chip refusing MSE:Set AT without the parameter ID (6A87, older Ukrainian passports) and
+    /// one listing several PACEInfos (German and Polish eIDs): DO'84' goes with every offer that
+    /// names its parameters, so PACE opens the chip with the strongest offer (item 10).
+    @Test func theParameterIDIsAlwaysSent() throws {
+        let offers = ["ECDH-GM-AES-128:13", "ECDH-GM-AES-256:12", "ECDH-GM-AES-256:13", "ECDH-CAM-AES-128:13"]
+        let counter = CommandCounter(
+            try Self.chip(pace: true, faults: [.pace(.requiresParameterID)]) {
+                try $0.offerPACE(try offers.map { try PACEOffer(named: $0) })
+            })
+        try Self.expectWhole(try Self.read(counter), pace: true, "several PACEInfos, DO'84' required")
+        #expect(counter.count(ins: 0x22) == 1)
+    }
+
     /// A wrong password is one attempt: PACE's mutual authentication answered 6300 ends the access
     /// (no other PACE offer, no BAC with the same MRZ), so a chip that counts failures (and slows
     /// down or blocks) sees one (item 13). The error says a password was rejected.
@@ -320,6 +333,7 @@ import Transport
         for name in [
             "read-empty-above-160", "read-6700-above-160", "read-past-end-6b00", "padded-end-of-file",
             "le-on-case-3-6700", "select-mf-6a87", "cluttered-card-access", "ends-session-on-error",
+            "pace-requires-parameter-id",
         ] {
             try Self.expectWhole(
                 try Self.read(try Self.chip(pace: true, faults: [try ChipFault(named: name)])), pace: true, name)

@@ -55,8 +55,8 @@ struct SimulatedChipOptions {
         forged-card-security, aa-other-challenge, ca-keeps-old-keys, ca-wrong-mac; or shows a
         real chip's quirk (Packages/ChipSimulator/FIELD-QUIRKS.md): read-empty-above-160,
         read-6700-above-160, read-past-end-6b00, padded-end-of-file, le-on-case-3-6700,
-        cluttered-card-access, ends-session-on-error, select-mf-6a87, card-access-6283, bac-6985,
-        aa-6d00, ca-6f00, sod-wrong-mac.
+        cluttered-card-access, ends-session-on-error, pace-requires-parameter-id, select-mf-6a87,
+        card-access-6283, bac-6985, aa-6d00, ca-6f00, sod-wrong-mac.
         A generated specimen's DG14, DG15 and EF.CardSecurity are written for these keys; a
         directory's files are served as they are, with fresh keys behind them.
         """

@@ -67,6 +67,7 @@ extension ChipFault {
         ("le-on-case-3-6700", .refusesLeWithoutAnswer),
         ("cluttered-card-access", .clutteredCardAccess),
         ("ends-session-on-error", .endsSessionOnError),
+        ("pace-requires-parameter-id", .pace(.requiresParameterID)),
         ("select-mf-6a87", .bareStatusWord(0x6A87, .selectOf(0x3F00))),
         ("card-access-6283", .bareStatusWord(0x6283, .selectOf(0x011C))),
         ("bac-6985", .bareStatusWord(0x6985, .instruction(0x84))),
