@@ -1,3 +1,4 @@
+import ASN1
 import LDS
 import SecureMessaging
 import Transport
@@ -47,7 +48,10 @@ public struct FileReadStrategy: Sendable, Hashable {
 ///   without data (the ePass emulator's 6282 carries no MAC, so secure messaging drops its data)
 ///   means fewer bytes remain than asked: the reader asks again for fewer, halving below 128,
 ///   without changing the remembered Le.
-/// - 6282 with data is accepted (end of file reached), 6B00 ends a file of indefinite length.
+/// - 6282 with data is accepted (end of file reached). A file of indefinite length (BER, as US
+///   EF.SODs) ends where its outer TLV does, found once its end-of-contents is read; a 6B00
+///   before that asks again for less (a chip refusing reads past the end), down to one byte,
+///   where it ends the file.
 /// - Offsets above 32767 use READ BINARY with odd INS (B1, offset in DO'54', data in DO'53') on
 ///   the same ladder: Ne counts the DO'53' header, and on a short step Ne stays within what a
 ///   short answer carries (plain 256; under secure messaging the same limit as B0, with DO'85'),
@@ -162,6 +166,8 @@ public struct FileReader: Sendable {
         var headerParsed = false
         // Below the remembered Le, after a 6282 without data.
         var fewerThan: Int?
+        // For a file of indefinite length: its end lies before this offset (a 6B00 there).
+        var endBefore: Int?
         // A whole first read the chip refused (its Le and status), answered by reading the header.
         var refusedFirstRead: (length: Int, status: StatusWord)?
         while total.map({ content.count < $0 }) ?? true {
@@ -178,7 +184,11 @@ public struct FileReader: Sendable {
             guard wanted > 0 else {
                 throw FileReadError(.tooLarge, file: file, "longer than \(file.maximumSize) bytes without an end")
             }
-            var length = min(wanted, expectedLength, fewerThan.map { $0 - 1 } ?? Int.max)
+            // No byte can be left before the offset a 6B00 refused: the file ends here.
+            if let endBefore, endBefore - content.count <= 1 { break }
+            var length = min(
+                wanted, expectedLength, fewerThan.map { $0 - 1 } ?? Int.max,
+                endBefore.map { $0 - content.count - 1 } ?? Int.max)
             let shortIdentifier = byShortIdentifier && content.isEmpty
             if !shortIdentifier, content.count > Self.maximumEvenOffset { length = min(length, oddDataLimit) }
             let answer = try readBinary(
@@ -213,7 +223,12 @@ public struct FileReader: Sendable {
                     stepDown(below: answer.data.count + 1)
                 }
             } else if status == .wrongParameters, headerParsed, total == nil {
-                break  // the end of a file of indefinite length
+                // Past the end of a file of indefinite length whose end-of-contents has not come:
+                // a chip refusing offset + Le past the end answers so with bytes still left.
+                guard length > 1 else { break }
+                endBefore = min(endBefore ?? Int.max, content.count + length)
+                fewerThan = length > Self.smallestStep ? Self.smallestStep + 1 : length / 2 + 1
+                continue
             } else if status == .endOfFileReached, length > 1 {
                 // Fewer bytes remain than asked (and the chip's data, if any, was not authenticated).
                 fewerThan = length > Self.smallestStep ? Self.smallestStep + 1 : length / 2 + 1
@@ -273,8 +288,21 @@ public struct FileReader: Sendable {
                     if let refused = refusedFirstRead { learn(from: refused, total: total) }
                 }
             }
+            if headerParsed, total == nil, let end = Self.endOfIndefiniteLength(content) {
+                total = end
+                content = Array(content.prefix(end))
+            }
         }
         return content
+    }
+
+    /// Where a file of indefinite length ends, once its outer TLV is complete in `content` (the
+    /// end-of-contents `00 00` read): no read past it is needed.
+    static func endOfIndefiniteLength(_ content: [UInt8]) -> Int? {
+        guard content.count >= 4, content.suffix(2).allSatisfy({ $0 == 0 }),
+            let (_, remainder) = try? ASN1Node.parsePrefix(content, rules: .ber)
+        else { return nil }
+        return content.count - remainder.count
     }
 
     /// What a refused whole first read meant, once the header told the file's size: a file at
