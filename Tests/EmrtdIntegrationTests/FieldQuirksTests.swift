@@ -1,3 +1,4 @@
+import ASN1
 import ChipSimulator
 import LDS
 import MRZ
@@ -69,6 +70,27 @@ import Transport
         for (name, faults, extended) in setups {
             let chip = try Self.chip(pace: pace, faults: faults) { $0.supportsExtendedLength = extended }
             try Self.expectWhole(try Self.read(chip), pace: pace, "\(name), \(pace ? "PACE" : "BAC")")
+        }
+    }
+
+    /// EF.SOD in BER with an indefinite outer length (US passports, item 17) on chips that refuse
+    /// reads past the end with 6B00 or not: the reader ends the file at its end-of-contents, asks
+    /// for less when a read passes the end, and Passive Authentication checks the bytes as read.
+    @Test(arguments: [false, true])
+    func anIndefiniteLengthSecurityObject(extended: Bool) throws {
+        let specimen = try Self.specimen.get()
+        let sod = try #require(specimen.files.sod)
+        let content = try ASN1Node.parse(sod, rules: .ber).content
+        let indefinite: [UInt8] = [0x77, 0x80] + content + [0x00, 0x00]
+        for faults: [ChipFault] in [[], [.refusesReadPastEnd]] {
+            let chip = try Self.chip(pace: false, faults: faults) {
+                $0.files.sod = indefinite
+                $0.supportsExtendedLength = extended
+            }
+            let document = try Self.read(chip)
+            #expect(document.ldsMasterFile.sod == indefinite, "\(faults)")
+            #expect(document.authenticationStatus.data.status == .authenticated, "\(faults)")
+            #expect(document.warnings.isEmpty, "\(faults): \(document.warnings)")
         }
     }
 
