@@ -53,6 +53,8 @@ ZONE = (
     b"L898902C36UTO7408122F1204159ZE184226B<<<<<10"
 )
 DG1 = tlv(b"\x61", tlv(b"\x5f\x1f", ZONE))
+# EF.COM in BER with an indefinite outer length and its end-of-contents.
+INDEFINITE_COM = b"\x60\x80" + COM[2:] + b"\x00\x00"
 # An EF.COM padded past 255 bytes with a discretionary data object, to make the Le ladder step.
 LONG_COM = tlv(b"\x60", tlv(b"\x5f\x01", b"0107") + tlv(b"\x5f\x36", b"040000") + tlv(b"\x5c", b"\x61\x75") + tlv(b"\x53", bytes(280)))
 READ_BOTH = file_read(COM) + file_read(DG1)
@@ -74,6 +76,14 @@ seeds = {
     "sm-empty-answer": b"\x02" + quirk_read(COM, answer()) + header_first(DG1),
     "plain-past-end-6b00": b"\x00" + quirk_read(COM, answer(status=b"\x6b\x00")) + header_first(DG1),
     "sm-past-end-6b00": b"\x06" + quirk_read(COM, answer(status=b"\x6b\x00")) + header_first(DG1),
+    # EF.COM with an indefinite outer length on a chip refusing reads past the end: the whole
+    # read refused, the header, a read past the end refused, then the rest up to the end-of-contents.
+    "plain-indefinite-6b00": b"\x00"
+    + answer(status=b"\x6b\x00")
+    + answer(INDEFINITE_COM[:4])
+    + answer(status=b"\x6b\x00")
+    + answer(INDEFINITE_COM[4:])
+    + header_first(DG1),
     "plain-padded-end": b"\x00" + answer(COM + PADDING, status=EOF) + answer(DG1 + PADDING, status=EOF),
     "sm-padded-end": b"\x02" + answer(COM + PADDING, status=EOF) + answer(DG1 + PADDING, status=EOF),
     "extended-empty-answer": b"\x03" + quirk_read(COM, answer()) + quirk_read(DG1, answer()),
