@@ -150,13 +150,14 @@ public struct FileReader: Sendable {
     }
 
     /// The answers a first READ BINARY gets when the Le, rather than the file, is the problem: too
-    /// long for the chip (6700, 6Cxx, or 9000 with nothing), or past the end of a short file (6282
-    /// without data; 6B00 to the whole first read, whose offset 0 cannot be wrong).
+    /// long for the chip (6700, 6Cxx; 9000 with nothing to the whole first read), or past the end
+    /// of a short file (6282 without data; 6B00 to the whole first read, whose offset 0 cannot be
+    /// wrong). To a header read, 9000 with nothing or 6B00 says the short identifier is refused.
     private static func isLengthComplaint(_ answer: ResponseAPDU, wholeRead: Bool) -> Bool {
         let status = answer.statusWord
         return status == .wrongLength || status.exactLength != nil
             || (answer.data.isEmpty
-                && (status == .endOfFileReached || status.isSuccess || (wholeRead && status == .wrongParameters)))
+                && (status == .endOfFileReached || (wholeRead && (status.isSuccess || status == .wrongParameters))))
     }
 
     private mutating func readContent(_ file: LDSFileKind, byShortIdentifier: Bool) throws(FileReadError) -> [UInt8] {
