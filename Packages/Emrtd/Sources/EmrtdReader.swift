@@ -173,13 +173,17 @@ struct ReadProcedure {
         // DG4), after whose error answer some chips end secure messaging.
         var activeAuthenticationKey: ActiveAuthenticationPublicKey?
         var activeAuthenticationDue = true
-        reading: for kind in order {
+        let dataGroup15Position = order.firstIndex(of: .dg15)
+        reading: for (position, kind) in order.enumerated() {
             if chipProtocolsDue, !ReadPlan.chipAuthenticationFiles.contains(kind) {
                 chipProtocolsDue = false
                 securityInfos = parsed(.dg14) { (bytes) throws(LDSError) in try SecurityInfos(bytes, kind: .dg14) }
                 try chip.afterDataGroup14(securityInfos, cardSecurity: files.cardSecurity)
             }
-            if activeAuthenticationDue, plan.mayBeRefused.contains(kind), files.dataGroups[1] != nil {
+            // (An unlisted DG15 is read first: its key, though unsigned, is the document's.)
+            if activeAuthenticationDue, plan.mayBeRefused.contains(kind), files.dataGroups[1] != nil,
+                dataGroup15Position.map({ $0 < position }) ?? true
+            {
                 activeAuthenticationDue = false
                 activeAuthenticationKey = activeAuthentication(&chip, securityInfos: securityInfos, run: true)
             }
