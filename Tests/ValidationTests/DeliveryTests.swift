@@ -15,14 +15,10 @@ import Testing
             headers: ["X-Trace": "t"], storedAt: 1_800_000_000, body: #"{"validationId":"\#(validationId)","x":[1,2]}"#)
     }
 
-    static func folder() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("emrtd-outbox-\(UUID().uuidString)")
-            .path
-        return path
-    }
-
     @Test func outboxFiles() throws {
-        let directory = try Self.folder()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "emrtd-outbox-\(UUID().uuidString)"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         do {
             let outbox = try Outbox(directory: directory)
@@ -45,7 +41,8 @@ import Testing
         // Reopened (the first released its lock): the entry is still there, a crash's temporary
         // file is gone, and a file that is no entry is set aside, not lost.
         try Data("half".utf8).write(to: URL(fileURLWithPath: directory + "/.tmp-x"))
-        try Data("not an entry".utf8).write(to: URL(fileURLWithPath: directory + "/" + String(repeating: "0", count: 64) + ".result"))
+        try Data("not an entry".utf8).write(
+            to: URL(fileURLWithPath: directory + "/" + String(repeating: "0", count: 64) + ".result"))
         let reopened = try Outbox(directory: directory)
         #expect(reopened.names.count == 2)
         #expect(!FileManager.default.fileExists(atPath: directory + "/.tmp-x"))
@@ -76,7 +73,8 @@ import Testing
         #expect(confirmed, "not delivered: \(harness.log(of: server))")
         let posts = harness.posts("posts.jsonl")
         #expect(posts.map { $0["status"] } == [503, 503, 503, 200].map { .integer($0) })
-        #expect(posts.allSatisfy { $0["idempotencyKey"] == .string("d-flaky") && $0["validationId"] == .string("d-flaky") })
+        #expect(
+            posts.allSatisfy { $0["idempotencyKey"] == .string("d-flaky") && $0["validationId"] == .string("d-flaky") })
         #expect(posts.filter { $0["status"] == .integer(200) }.count == 1)
         #expect(harness.log(of: server).contains("\"event\":\"delivered\",\"validationId\":\"d-flaky\""))
     }

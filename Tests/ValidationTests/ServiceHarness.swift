@@ -53,7 +53,8 @@ final class ServiceHarness: Sendable {
 
     /// `emrtd serve` on a free port with `tenants` (the file's JSON) and the outbox `outbox`,
     /// trusting the specimen's CSCA; nil after recording why it did not start.
-    func server(tenants: String, outbox: String, _ arguments: [String] = [], name: String) throws -> (Background, Int)? {
+    func server(tenants: String, outbox: String, _ arguments: [String] = [], name: String) throws -> (Background, Int)?
+    {
         try Data(tenants.utf8).write(to: directory.appendingPathComponent("\(name)-tenants.json"))
         let server = try Background(
             emrtd,
@@ -71,8 +72,9 @@ final class ServiceHarness: Sendable {
 
     /// `emrtd relay --json` of the specimen chip with the CAN; its JSON outcome (nil when it
     /// printed none) and the run.
-    func relay(port: Int, client: String, validationId: String, token: String?) throws -> (JSONValue?, Subprocess.Result)
-    {
+    func relay(port: Int, client: String, validationId: String, token: String?) throws -> (
+        JSONValue?, Subprocess.Result
+    ) {
         let run = try Subprocess.run(
             emrtd,
             [

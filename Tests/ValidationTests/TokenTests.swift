@@ -53,7 +53,8 @@ import Testing
     /// "emrtd-token-v1" 0 clientId 0 validationId 0 expiry.
     @Test func formatMatchesTheDocumentedConstruction() throws {
         let secret = try #require(try Self.tenant("sealed").secret)
-        let token = try SessionToken.mint(secret: secret, clientId: "sealed", validationId: "v-1", expiry: 1_900_000_000)
+        let token = try SessionToken.mint(
+            secret: secret, clientId: "sealed", validationId: "v-1", expiry: 1_900_000_000)
         // python3 -c 'import hmac,hashlib,base64; k=bytes(range(1,33));
         //   m=b"\0".join([b"emrtd-token-v1",b"sealed",b"v-1",b"1900000000"]);
         //   print(base64.urlsafe_b64encode(hmac.new(k,m,hashlib.sha256).digest()).rstrip(b"=").decode())'
@@ -77,7 +78,8 @@ import Testing
         #expect(check(good, id: "w") == .wrong)
         let parts = good.split(separator: ".").map(String.init)
         let malformed = [
-            "", "v1", "v1..", "v2.\(parts[1]).\(parts[2])", "v1.0\(parts[1]).\(parts[2])", "v1.+\(parts[1]).\(parts[2])",
+            "", "v1", "v1..", "v2.\(parts[1]).\(parts[2])", "v1.0\(parts[1]).\(parts[2])",
+            "v1.+\(parts[1]).\(parts[2])",
             "v1.\(parts[1]).\(parts[2])=", "v1.\(parts[1]).\(parts[2]).x", "v1.1234567890123.\(parts[2])",
             "v1.\(parts[1]).\(parts[2].dropLast())",
         ]
@@ -85,9 +87,13 @@ import Testing
         // The MAC's last character carries 2 unused bits: another spelling of the same bytes is refused.
         let last = parts[2].last == "A" ? "B" : "A"
         #expect(check("v1.\(parts[1]).\(parts[2].dropLast())\(last)") == .wrong)
-        #expect(check(try SessionToken.mint(secret: secret, clientId: "sealed", validationId: "v", expiry: now)) == .expired)
+        #expect(
+            check(try SessionToken.mint(secret: secret, clientId: "sealed", validationId: "v", expiry: now)) == .expired
+        )
         let far = now + SessionToken.maximumLifetime + 1
-        #expect(check(try SessionToken.mint(secret: secret, clientId: "sealed", validationId: "v", expiry: far)) == .tooFarAhead)
+        #expect(
+            check(try SessionToken.mint(secret: secret, clientId: "sealed", validationId: "v", expiry: far))
+                == .tooFarAhead)
 
         // The ledger admits a token once while it lives, and forgets it only once expired.
         let ledger = TokenLedger(capacity: 2)
@@ -96,7 +102,9 @@ import Testing
             try ledger.spend(good, clientId: "sealed", expiry: now + 60, now: now + 30)
         }
         #expect(throws: Never.self) { try ledger.spend("b", clientId: "sealed", expiry: now + 10, now: now) }
-        #expect(throws: SessionToken.Rejection.ledgerFull) { try ledger.spend("c", clientId: "sealed", expiry: now + 60, now: now) }
+        #expect(throws: SessionToken.Rejection.ledgerFull) {
+            try ledger.spend("c", clientId: "sealed", expiry: now + 60, now: now)
+        }
         #expect(throws: Never.self) { try ledger.spend("c", clientId: "sealed", expiry: now + 90, now: now + 20) }
     }
 
@@ -158,7 +166,8 @@ import Testing
 
         // emrtd token refuses an open tenant and an unknown one (1), a wrong command line (2).
         let tokenRuns: [([String], Int32)] = [
-            (["--client-id", "demo", "--validation-id", "x"], 1), (["--client-id", "nobody", "--validation-id", "x"], 1),
+            (["--client-id", "demo", "--validation-id", "x"], 1),
+            (["--client-id", "nobody", "--validation-id", "x"], 1),
             (["--client-id", "sealed", "--validation-id", "x", "--ttl", "601"], 2),
             (["--client-id", "sealed", "--validation-id", "a b"], 2), (["--client-id", "sealed"], 2),
         ]

@@ -18,7 +18,9 @@ enum TokenCommand: Command {
         """
 
     static func run(_ arguments: inout ArgumentReader) throws -> Int32 {
-        guard let tenantsFile = try arguments.option("--tenants") else { throw UsageError("--tenants FILE is required") }
+        guard let tenantsFile = try arguments.option("--tenants") else {
+            throw UsageError("--tenants FILE is required")
+        }
         guard let clientId = try arguments.option("--client-id") else { throw UsageError("--client-id is required") }
         guard let validationId = try arguments.option("--validation-id") else {
             throw UsageError("--validation-id is required")

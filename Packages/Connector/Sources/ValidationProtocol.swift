@@ -169,7 +169,8 @@ extension ClientMessage {
             case .string(let text) where text.utf8.count <= ValidationProtocol.maximumTokenLength: token = text
             default:
                 throw ConnectorError(
-                    .malformedMessage, "token must be a string of at most \(ValidationProtocol.maximumTokenLength) bytes")
+                    .malformedMessage,
+                    "token must be a string of at most \(ValidationProtocol.maximumTokenLength) bytes")
             }
             var headers: [String: String] = [:]
             switch value["headers"] {

@@ -88,7 +88,8 @@ final class ResultDelivery: Sendable {
             guard let next else {
                 let (stopping, earliest) = state.withLock { ($0.stopping, $0.queue.map(\.due).min()) }
                 if stopping { return }
-                let wait = min(.seconds(1), max(.zero, ContinuousClock.now.duration(to: earliest ?? .now + .seconds(1))))
+                let wait = min(
+                    .seconds(1), max(.zero, ContinuousClock.now.duration(to: earliest ?? .now + .seconds(1))))
                 _ = wake.wait(timeout: .now() + .nanoseconds(Int(wait / .nanoseconds(1))))
                 continue
             }

@@ -20,7 +20,8 @@ public enum SessionToken {
         throws(ValidationError) -> String
     {
         guard expiry > 0 else { throw ValidationError(.invalidArgument, "a token's expiry is a positive Unix time") }
-        return "v1.\(expiry).\(try mac(secret: secret, clientId: clientId, validationId: validationId, expiry: String(expiry)))"
+        return
+            "v1.\(expiry).\(try mac(secret: secret, clientId: clientId, validationId: validationId, expiry: String(expiry)))"
     }
 
     /// Why a token is refused (the close reason; never the token or the secret).
@@ -55,7 +56,8 @@ public enum SessionToken {
         guard expiry <= now + maximumLifetime else { throw .tooFarAhead }
         let expected: String
         do throws(ValidationError) {
-            expected = try mac(secret: secret, clientId: clientId, validationId: validationId, expiry: String(expiryText))
+            expected = try mac(
+                secret: secret, clientId: clientId, validationId: validationId, expiry: String(expiryText))
         } catch {
             throw .wrong
         }
@@ -66,7 +68,8 @@ public enum SessionToken {
     private static func mac(secret: SecretBytes, clientId: String, validationId: String, expiry: String)
         throws(ValidationError) -> String
     {
-        let input = Array("emrtd-token-v1".utf8) + [0] + Array(clientId.utf8) + [0] + Array(validationId.utf8) + [0]
+        let input =
+            Array("emrtd-token-v1".utf8) + [0] + Array(clientId.utf8) + [0] + Array(validationId.utf8) + [0]
             + Array(expiry.utf8)
         do throws(CryptoError) {
             return base64URL(try HMAC(.sha256, key: secret).authenticate(input))

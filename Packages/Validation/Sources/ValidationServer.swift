@@ -122,7 +122,8 @@ public final class ValidationServer: Sendable {
         for clientId in config.tenants.openClientIds {
             log([
                 "event": "openTenant", "level": "warning", "clientId": .string(clientId),
-                "warning": "OPEN TENANT: anyone who knows this clientId can run validations that post to its result server",
+                "warning":
+                    "OPEN TENANT: anyone who knows this clientId can run validations that post to its result server",
             ])
         }
         let shared = Shared(config: config, outbox: try Outbox(directory: outboxDirectory), log: log)
