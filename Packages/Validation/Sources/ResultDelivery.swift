@@ -30,7 +30,7 @@ final class ResultDelivery: Sendable {
     private let state = Mutex(State())
     private let wake = DispatchSemaphore(value: 0)
 
-    /// Schedules every entry already in the outbox (a restart resumes them) and starts the
+    /// Schedules every entry already in the outbox (a restart resumes them); `start` starts the
     /// threads.
     init(
         outbox: Outbox, poster: ResultPoster, retryFor: Duration, initialBackoff: Duration,
@@ -45,6 +45,10 @@ final class ResultDelivery: Sendable {
         let resumed = outbox.names.sorted()
         state.withLock { $0.queue = resumed.map { Scheduled(name: $0, due: now, attempts: 0) } }
         if !resumed.isEmpty { log(["event": "outboxResumed", "pending": .integer(resumed.count)]) }
+    }
+
+    /// Starts the threads, once the server is up (a server that cannot listen starts none).
+    func start() {
         for index in 0..<Self.workers {
             let thread = Thread { [self] in work() }
             thread.name = "emrtd.delivery.\(index)"
@@ -65,9 +69,6 @@ final class ResultDelivery: Sendable {
         state.withLock { $0.stopping = true }
         for _ in 0..<Self.workers { wake.signal() }
     }
-
-    /// The number of entries scheduled and not being tried now.
-    var queued: Int { state.withLock { $0.queue.count } }
 
     private func backoff(after attempts: Int) -> Duration {
         let doubled = initialBackoff * (1 << min(max(attempts - 1, 0), 20))

@@ -147,6 +147,7 @@ public final class ValidationServer: Sendable {
             "tls": .bool(tls != nil), "tenants": .integer(config.tenants.byClientId.count),
             "outbox": .string(outboxDirectory), "outboxPending": .integer(shared.outbox.names.count),
         ])
+        shared.delivery.start()
     }
 
     /// The port listened on.
