@@ -109,4 +109,35 @@ import Testing
         #expect(received.count == 1 && received.first?["status"] == .integer(200))
         #expect(harness.log(of: second).contains("\"event\":\"outboxResumed\",\"pending\":1"))
     }
+
+    /// 4005 only when the result could neither be stored nor confirmed (the outbox's rename is
+    /// made to fail: a folder stands where the entry goes); a second server on the same outbox
+    /// does not start.
+    @Test func neitherStoredNorConfirmedIs4005() throws {
+        guard let harness = try ServiceHarness.make() else { return }
+        defer { harness.stop() }
+        guard
+            let (_, resultPort) = try harness.resultServer(log: "posts.jsonl", ["--status", "503"], name: "refusing"),
+            let (server, port) = try harness.server(
+                tenants: #"{"tenants": {"acme": {"resultURL": "http://127.0.0.1:\#(resultPort)/r", "open": true}}}"#,
+                outbox: "outbox", name: "serve")
+        else { return }
+        let blocker = harness.path("outbox/" + Outbox.name(clientId: "acme", validationId: "d-unstored") + "/x")
+        try FileManager.default.createDirectory(atPath: blocker, withIntermediateDirectories: true)
+        let (outcome, run) = try harness.relay(port: port, client: "acme", validationId: "d-unstored", token: nil)
+        #expect(outcome?["code"] == .integer(Int(CloseCode.postFailed.rawValue)), "\(run.combinedOutput)")
+        #expect(run.status == 1)
+        #expect(harness.log(of: server).contains("\"event\":\"outboxFailed\""))
+
+        let second = try Background(
+            harness.emrtd,
+            [
+                "serve", "--listen", "127.0.0.1:0", "--tenants", harness.path("serve-tenants.json"), "--outbox",
+                harness.path("outbox"), "--csca", harness.path("csca.pem"), "--no-builtin",
+            ], directory: harness.directory, name: "second")
+        #expect(harness.eventually(seconds: 30) { !second.isRunning }, "a second server started on the outbox")
+        second.stop()
+        #expect(second.exitStatus == 1)
+        #expect(harness.log(of: second).contains("in use by another emrtd serve"))
+    }
 }
