@@ -20,8 +20,8 @@ public enum SessionToken {
         throws(ValidationError) -> String
     {
         guard expiry > 0 else { throw ValidationError(.invalidArgument, "a token's expiry is a positive Unix time") }
-        return
-            "v1.\(expiry).\(try mac(secret: secret, clientId: clientId, validationId: validationId, expiry: String(expiry)))"
+        let code = try mac(secret: secret, clientId: clientId, validationId: validationId, expiry: String(expiry))
+        return "v1.\(expiry).\(code)"
     }
 
     /// Why a token is refused (the close reason; never the token or the secret).
