@@ -140,4 +140,26 @@ import Testing
         #expect(second.exitStatus == 1)
         #expect(harness.log(of: second).contains("in use by another emrtd serve"))
     }
+
+    /// Past --delivery-retry-seconds an entry no result server confirmed is set aside in
+    /// `undeliverable/`, kept, and logged.
+    @Test func setAsideAfterTheRetryTime() throws {
+        guard let harness = try ServiceHarness.make() else { return }
+        defer { harness.stop() }
+        guard
+            let (_, resultPort) = try harness.resultServer(log: "posts.jsonl", ["--status", "503"], name: "refusing"),
+            let (server, port) = try harness.server(
+                tenants: #"{"tenants": {"acme": {"resultURL": "http://127.0.0.1:\#(resultPort)/r", "open": true}}}"#,
+                outbox: "outbox", ["--delivery-retry-seconds", "1", "--delivery-backoff-ms", "50"], name: "serve")
+        else { return }
+        let (outcome, run) = try harness.relay(port: port, client: "acme", validationId: "d-late", token: nil)
+        #expect(outcome?["code"] == .integer(Int(CloseCode.storedPendingDelivery.rawValue)), "\(run.combinedOutput)")
+        let name = Outbox.name(clientId: "acme", validationId: "d-late")
+        let setAside = harness.eventually {
+            FileManager.default.fileExists(atPath: harness.path("outbox/undeliverable/" + name))
+        }
+        #expect(setAside, "\(harness.log(of: server))")
+        #expect(harness.pending("outbox").isEmpty)
+        #expect(harness.log(of: server).contains("\"event\":\"undeliverable\",\"validationId\":\"d-late\""))
+    }
 }
