@@ -55,7 +55,8 @@ let libraries: [Library] = [
         dependencies: ["Transport", "CryptoPrimitives", "Arithmetic", "ASN1", "ICAO", "LDS", "COpenSSL", "Secrets"]),
     Library(name: "Connector", dependencies: ["Transport", "MRZ", "JSON", "Secrets", "CLibWebSockets"]),
     Library(
-        name: "Validation", dependencies: ["Connector", "Emrtd", "Transport", "LDS", "MRZ", "JSON"],
+        name: "Validation",
+        dependencies: ["Connector", "Emrtd", "Transport", "LDS", "MRZ", "JSON", "ASN1", "CryptoPrimitives", "Secrets"],
         testDependencies: ["ChipSimulator", "Connector"]),
 ]
 
