@@ -16,10 +16,9 @@ enum ServeCommand: Command {
                            [--step-timeout S] [--session-timeout S] [--post-timeout S] [--max-sessions N]
 
         Listens on exactly ADDRESS:PORT, an IPv4 address or a bracketed IPv6 one (127.0.0.1:8443,
-        [::1]:8443; 0.0.0.0 or [::] for every address of that family; port 0: any free port,
-        logged) for WebSocket sessions on
-        \(ValidationProtocol.path) (subprotocol \(ValidationProtocol.subprotocol); the protocol is
-        Packages/Validation/README.md). A session names its tenant (clientId) and scan
+        [::1]:8443; 0.0.0.0 or [::] for every address of that family; port 0: any free port, logged)
+        for WebSocket sessions on \(ValidationProtocol.path) (subprotocol
+        \(ValidationProtocol.subprotocol); the protocol is Packages/Validation/README.md). A session names its tenant (clientId) and scan
         (validationId), sends the MRZ or CAN and what to read; the server reads the chip through
         the client, checks it by Passive Authentication against the trusted CSCAs
         (masterlist/csca.pem unless --no-builtin, plus each --csca PEM bundle or DER file), POSTs
