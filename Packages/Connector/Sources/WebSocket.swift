@@ -502,7 +502,7 @@ extension WebSocketEndpoint.Core {
 
         case LWS_CALLBACK_CLOSED, LWS_CALLBACK_CLIENT_CLOSED:
             guard let link = link(of: wsi) else { return 0 }
-            let close = link.peerClose ?? link.ownClose ?? (1006, "the connection dropped")
+            let close = link.peerClose ?? link.ownClose ?? link.pendingClose ?? (1006, "the connection dropped")
             finish(wsi, .closed(code: close.code, reason: close.reason))
             return 0
 
@@ -523,10 +523,12 @@ extension WebSocketEndpoint.Core {
         }
     }
 
-    /// Closes with `code` and `reason` from the next writable callback (see the receive case).
+    /// Closes with `code` and `reason` from the next writable callback (see the receive case);
+    /// a peer that reads nothing, so that no writable callback comes, is dropped after 5 s.
     private func closeSoon(_ wsi: OpaquePointer, _ link: Link, code: UInt16, reason: String) -> Int32 {
         link.pendingClose = (code, reason)
         lws_callback_on_writable(wsi)
+        lws_set_timeout(wsi, PENDING_TIMEOUT_CLOSE_SEND, 5)
         return 0
     }
 
