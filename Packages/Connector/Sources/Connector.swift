@@ -61,7 +61,9 @@ public struct Connector: Sendable {
     ) throws(ConnectorError) -> ValidationOutcome {
         let endpoint = try WebSocketEndpoint(
             clientTo: serverURL, protocolName: ValidationProtocol.subprotocol, caFile: caFile,
-            limits: WebSocketLimits(maximumMessageSize: ValidationProtocol.maximumMessageSize))
+            limits: WebSocketLimits(
+                maximumMessageSize: ValidationProtocol.maximumMessageSize,
+                maximumTextMessageSize: ValidationProtocol.maximumResultMessageSize))
         defer { endpoint.stop() }
         guard let connection = endpoint.client else {
             throw ConnectorError(.io, "the WebSocket client has no connection")

@@ -14,6 +14,11 @@ public enum ValidationProtocol {
     /// The largest message either side accepts: an extended-length response (65 536 bytes and
     /// the status word) with room to spare; a JSON message is far smaller.
     public static let maximumMessageSize = 70_000
+    /// The one exception: the server's `result` message, the whole document's JSON (a 15–80 KB
+    /// face alone is 20–110 KB of base64), may be up to 16 MiB. A client accepts text messages
+    /// up to this size; the server sends no larger result (the tenant's result server still
+    /// has it). Never the server's limit: a client's messages stay small.
+    public static let maximumResultMessageSize = 16 << 20
     /// Caps on the handshake's strings, so that a hostile client cannot make the server
     /// allocate or forward much.
     package static let maximumIdentifierLength = 128

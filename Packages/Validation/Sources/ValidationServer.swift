@@ -7,7 +7,8 @@ import Synchronization
 
 /// How `ValidationServer` serves.
 public struct ValidationServerConfig: Sendable {
-    /// An address or interface name; `port` 0 lets the kernel pick (see `ValidationServer.port`).
+    /// The one address listened on: IPv4, or IPv6 without brackets (`0.0.0.0`, `::`: every
+    /// address of the family); `port` 0 lets the kernel pick (see `ValidationServer.port`).
     public var host: String
     public var port: Int
     /// PEM certificate chain and key files: wss:// instead of ws://.
@@ -24,8 +25,16 @@ public struct ValidationServerConfig: Sendable {
     public var sessionTimeout: Duration
     /// The longest wait for the result server's answer.
     public var postTimeout: Duration
-    /// Sessions beyond this many at once are closed with `busy` at once.
+    /// Sessions beyond this many at once are closed with `busy` at once. A connection becomes
+    /// a session with its valid `hello`; until then it holds one of the waiting places below.
     public var maximumSessions: Int
+    /// The longest wait for a new connection's `hello` (then `timeout`): short, so that silent
+    /// connections cannot hold the server's places.
+    public var helloTimeout: Duration
+    /// Connections waiting for their `hello`, per source address and in all; more are closed
+    /// with `busy` at once. Their own budget: they never take a session's place.
+    public var maximumWaitingPerAddress: Int
+    public var maximumWaiting: Int
     /// The durable outbox's folder; nil for `defaultOutboxDirectory`.
     public var outboxDirectory: String?
     /// How long the outbox's deliverer keeps trying a result after it was stored (then it is set
@@ -46,7 +55,8 @@ public struct ValidationServerConfig: Sendable {
         host: String = "127.0.0.1", port: Int, tenants: Tenants,
         reader: ReaderConfig = ReaderConfig(renderImages: false),
         stepTimeout: Duration = .seconds(10), sessionTimeout: Duration = .seconds(120),
-        postTimeout: Duration = .seconds(10), maximumSessions: Int = 32
+        postTimeout: Duration = .seconds(10), maximumSessions: Int = 32, helloTimeout: Duration = .seconds(2),
+        maximumWaitingPerAddress: Int = 32, maximumWaiting: Int = 256
     ) {
         self.host = host
         self.port = port
@@ -56,6 +66,9 @@ public struct ValidationServerConfig: Sendable {
         self.sessionTimeout = sessionTimeout
         self.postTimeout = postTimeout
         self.maximumSessions = maximumSessions
+        self.helloTimeout = helloTimeout
+        self.maximumWaitingPerAddress = maximumWaitingPerAddress
+        self.maximumWaiting = maximumWaiting
     }
 }
 
@@ -76,8 +89,8 @@ public final class ValidationServer: Sendable {
         let outbox: Outbox
         let poster: ResultPoster
         let delivery: ResultDelivery
-        /// The connections of the sessions running, so that `stop` can close them.
-        let sessions = Mutex<[ObjectIdentifier: WebSocketConnection]>([:])
+        /// Every open connection (so that `stop` can close them) and what each holds.
+        let admission = Mutex(Admission())
         let idleReaders = Mutex<[FilesToRead: [EmrtdReader]]>([:])
 
         init(config: ValidationServerConfig, outbox: Outbox, log: @escaping @Sendable (JSONValue) -> Void) {
@@ -100,6 +113,63 @@ public final class ValidationServer: Sendable {
         func give(back reader: EmrtdReader, for files: FilesToRead) {
             idleReaders.withLock { $0[files, default: []].append(reader) }
         }
+
+        /// A new connection takes a waiting place, or gets why not.
+        func admit(_ connection: WebSocketConnection) -> String? {
+            admission.withLock { admission in
+                let address = connection.peerAddress
+                guard admission.waiting < config.maximumWaiting else {
+                    return "\(config.maximumWaiting) connections are waiting for their hello"
+                }
+                guard admission.waitingByAddress[address, default: 0] < config.maximumWaitingPerAddress else {
+                    return
+                        "\(config.maximumWaitingPerAddress) connections from this address are waiting for their hello"
+                }
+                admission.waiting += 1
+                admission.waitingByAddress[address, default: 0] += 1
+                admission.open[ObjectIdentifier(connection)] = connection
+                return nil
+            }
+        }
+
+        /// After a valid `hello`: the connection gives back its waiting place and takes a
+        /// session's, or gets false when every session's place is taken.
+        func promote(_ connection: WebSocketConnection) -> Bool {
+            admission.withLock { admission in
+                admission.release(waitingFrom: connection.peerAddress)
+                guard admission.sessions < config.maximumSessions else { return false }
+                admission.sessions += 1
+                return true
+            }
+        }
+
+        /// The connection ended: the place it held is free.
+        func leave(_ connection: WebSocketConnection, holding place: Admission.Place) {
+            admission.withLock { admission in
+                admission.open[ObjectIdentifier(connection)] = nil
+                switch place {
+                case .waiting: admission.release(waitingFrom: connection.peerAddress)
+                case .session: admission.sessions -= 1
+                case .none: break
+                }
+            }
+        }
+    }
+
+    /// What the connections hold: a waiting place from upgrade to `hello`, then a session's.
+    struct Admission {
+        enum Place { case waiting, session, none }
+
+        var open: [ObjectIdentifier: WebSocketConnection] = [:]
+        var waiting = 0
+        var waitingByAddress: [String: Int] = [:]
+        var sessions = 0
+
+        mutating func release(waitingFrom address: String) {
+            waiting -= 1
+            let left = waitingByAddress[address, default: 1] - 1
+            waitingByAddress[address] = left > 0 ? left : nil
+        }
     }
 
     /// Listens at once; `log` gets one structured line per event (JSON objects; never a key).
@@ -119,13 +189,6 @@ public final class ValidationServer: Sendable {
         else {
             throw ValidationError(.invalidArgument, "no outbox folder: neither XDG_STATE_HOME nor HOME is set")
         }
-        for clientId in config.tenants.openClientIds {
-            log([
-                "event": "openTenant", "level": "warning", "clientId": .string(clientId),
-                "warning":
-                    "OPEN TENANT: anyone who knows this clientId can run validations that post to its result server",
-            ])
-        }
         let shared = Shared(config: config, outbox: try Outbox(directory: outboxDirectory), log: log)
         state = shared
         let tls = config.tlsCertificateFile.flatMap { certificate in
@@ -142,6 +205,14 @@ public final class ValidationServer: Sendable {
         } catch {
             throw ValidationError(.io, error.reason)
         }
+        // Warned once listening, so that a server that cannot listen says that alone.
+        for clientId in config.tenants.openClientIds {
+            log([
+                "event": "openTenant", "level": "warning", "clientId": .string(clientId),
+                "warning":
+                    "OPEN TENANT: anyone who knows this clientId can run validations that post to its result server",
+            ])
+        }
         log([
             "event": "listening", "host": .string(config.host), "port": .integer(endpoint.port),
             "tls": .bool(tls != nil), "tenants": .integer(config.tenants.byClientId.count),
@@ -156,10 +227,7 @@ public final class ValidationServer: Sendable {
     /// Closes every open session with 1001 (waiting up to 2 s for the close frames to go out),
     /// then stops listening.
     public func stop() {
-        let open = state.sessions.withLock { sessions in
-            defer { sessions = [:] }
-            return Array(sessions.values)
-        }
+        let open = state.admission.withLock { Array($0.open.values) }
         for connection in open {
             connection.close(code: CloseCode.goingAway.rawValue, reason: "the server is stopping")
         }
@@ -169,20 +237,14 @@ public final class ValidationServer: Sendable {
     }
 
     private static func accept(_ connection: WebSocketConnection, shared: Shared) {
-        let key = ObjectIdentifier(connection)
-        let admitted = shared.sessions.withLock { sessions in
-            guard sessions.count < shared.config.maximumSessions else { return false }
-            sessions[key] = connection
-            return true
-        }
-        guard admitted else {
+        if let refusal = shared.admit(connection) {
             connection.close(code: CloseCode.busy.rawValue, reason: "the server is busy; try again")
-            shared.log(["event": "refused", "reason": "busy", "running": .integer(shared.config.maximumSessions)])
+            shared.log(["event": "refused", "reason": "waiting", "detail": .string(refusal)])
             return
         }
         let thread = Thread {
-            ValidationSession(connection: connection, shared: shared).run()
-            shared.sessions.withLock { $0[key] = nil }
+            let place = ValidationSession(connection: connection, shared: shared).run()
+            shared.leave(connection, holding: place)
         }
         thread.name = "emrtd.session"
         // The read's parsers and the JSON writer recurse; 4 MiB is address space, not memory.
@@ -203,16 +265,24 @@ struct ValidationSession {
         let reason: String
     }
 
-    func run() {
+    /// Runs the session to its end; returns the place it held at the end (a waiting one until
+    /// a valid hello, then a session's, or none when every session's place was taken).
+    func run() -> ValidationServer.Admission.Place {
         let clock = ContinuousClock()
         let start = clock.now
         var hello: ValidationHello?
+        var place = ValidationServer.Admission.Place.waiting
         var exchanges = 0
         let ending: Ending
         do throws(Ending) {
             let deadline = start.advanced(by: shared.config.sessionTimeout)
             let received = try handshake(deadline: deadline)
             hello = received
+            place = shared.promote(connection) ? .session : .none
+            guard place == .session else {
+                shared.log(["event": "refused", "reason": "busy", "running": .integer(shared.config.maximumSessions)])
+                throw Ending(code: .busy, reason: "the server is busy; try again")
+            }
             ending = try validate(hello: received, deadline: deadline, exchanges: &exchanges)
         } catch {
             ending = error
@@ -226,11 +296,14 @@ struct ValidationSession {
             "ms": .integer(
                 Int(elapsed.components.seconds) * 1000 + Int(elapsed.components.attoseconds / 1_000_000_000_000_000)),
         ])
+        return place
     }
 
-    /// The next client message, or the session's end.
-    private func next(deadline: ContinuousClock.Instant, expecting: String) throws(Ending) -> ClientMessage {
-        let wait = min(shared.config.stepTimeout, ContinuousClock.now.duration(to: deadline))
+    /// The next client message (within `timeout`, the step timeout by default), or the session's end.
+    private func next(deadline: ContinuousClock.Instant, expecting: String, timeout: Duration? = nil)
+        throws(Ending) -> ClientMessage
+    {
+        let wait = min(timeout ?? shared.config.stepTimeout, ContinuousClock.now.duration(to: deadline))
         switch connection.receive(timeout: wait) {
         case .message(.text(let text)):
             do throws(ConnectorError) {
@@ -246,12 +319,15 @@ struct ValidationSession {
         case .closed(let code, _):
             throw Ending(code: .chipLost, reason: "the client went away (close \(code)) before \(expecting)")
         case .timeout:
-            throw Ending(code: .timeout, reason: "no \(expecting) within the step timeout")
+            throw Ending(code: .timeout, reason: "no \(expecting) in time")
         }
     }
 
     private func handshake(deadline: ContinuousClock.Instant) throws(Ending) -> ValidationHello {
-        guard case .hello(let hello) = try next(deadline: deadline, expecting: "hello") else {
+        guard
+            case .hello(let hello) = try next(
+                deadline: deadline, expecting: "hello", timeout: shared.config.helloTimeout)
+        else {
             throw Ending(code: .malformedMessage, reason: "the session must start with hello")
         }
         return hello
@@ -317,7 +393,13 @@ struct ValidationSession {
             ])
             stored = nil
         }
-        let sendResult = { if tenant.receiveResult { connection.send(.text(ServerMessage.result(result).text)) } }
+        // A result over the client's limit is not sent back (the POST carries it whole).
+        let sendResult = {
+            let message = ServerMessage.result(result).text
+            if tenant.receiveResult && message.utf8.count <= ValidationProtocol.maximumResultMessageSize {
+                connection.send(.text(message))
+            }
+        }
         if stored != nil { sendResult() }
         let problem = shared.poster.post(entry)
         switch (stored, problem) {
