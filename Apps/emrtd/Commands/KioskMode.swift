@@ -84,7 +84,7 @@ enum KioskMode {
         let output = settings.output.map { URL(fileURLWithPath: $0).appendingPathComponent("\(number)").path }
         return ReadCommand.ReadSettings(
             config: settings.config, preferences: settings.preferences, challenge: settings.challenge,
-            json: settings.json, debug: settings.debug, output: output, report: report,
+            json: settings.json, debug: settings.debug, output: output, replace: settings.replace, report: report,
             simulatorCSCA: settings.simulatorCSCA, simulatorKeys: settings.simulatorKeys, origin: settings.origin,
             clock: settings.clock,
             strict: settings.strict, printedZone: settings.printedZone)

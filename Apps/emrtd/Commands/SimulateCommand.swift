@@ -1,5 +1,6 @@
 import ChipSimulator
 import Foundation
+import Output
 
 /// `emrtd simulate`: puts the chip simulator behind a real pcscd through vsmartcard's vpcd
 /// driver, so `emrtd read --reader` (or any PC/SC program) reads it like a card on a reader.
@@ -60,11 +61,10 @@ enum SimulateCommand: Command {
                 files = specimen.files
                 credentials = specimen.credentials
                 if let authorityOutput {
-                    do {
-                        try Data(specimen.countrySigningCertificatePEM.utf8).write(
-                            to: URL(fileURLWithPath: authorityOutput))
+                    do throws(OutputError) {
+                        try AtomicFile.write(Array(specimen.countrySigningCertificatePEM.utf8), to: authorityOutput)
                     } catch {
-                        throw CommandFailure("cannot write \(authorityOutput): \(error.localizedDescription)")
+                        throw CommandFailure(error.reason)
                     }
                 }
             }
