@@ -218,8 +218,9 @@ enum MasterListCommand: Command {
                         + "--replace replaces it")
                 return 3
             }
-            let known = Set(existing.certificates.map(\.der))
+            let (known, kept) = (Set(existing.certificates.map(\.der)), Set(store.certificates.map(\.der)))
             let added = store.certificates.count { !known.contains($0.der) }
+            let dropped = existing.certificates.count { !kept.contains($0.der) }
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
             do {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -233,7 +234,7 @@ enum MasterListCommand: Command {
             }
             let crls = store.revocationLists.values.reduce(0) { $0 + $1.count }
             printError(
-                "emrtd masterlist: \(added) new certificates, \(store.certificates.count) in \(path)"
+                "emrtd masterlist: \(added) new certificates, \(dropped) dropped, \(store.certificates.count) in \(path)"
                     + " (\(store.documentSignerCount) Document Signers, \(crls) CRLs)")
             return 0
         }

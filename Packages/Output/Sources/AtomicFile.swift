@@ -107,6 +107,7 @@ public enum AtomicFile {
     /// What a file type is, in words ("a symbolic link").
     static func describe(_ kind: mode_t) -> String {
         switch kind {
+        case S_IFREG: "a regular file"
         case S_IFLNK: "a symbolic link"
         case S_IFDIR: "a folder"
         case S_IFCHR, S_IFBLK: "a device"
