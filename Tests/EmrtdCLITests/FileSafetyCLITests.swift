@@ -123,9 +123,9 @@ import Testing
             }
         }
         let dumpAtLink = try Subprocess.run(emrtd, Self.specimenRead + ["--out", link])
-        #expect(dumpAtLink.status == 1 && dumpAtLink.errorOutput.contains("is a symbolic link, not a folder"))
+        #expect(dumpAtLink.status == 1 && dumpAtLink.errorOutput.contains("is a symbolic link, not a directory"))
         let dumpAtFile = try Subprocess.run(emrtd, Self.specimenRead + ["--out", target.path])
-        #expect(dumpAtFile.status == 1 && dumpAtFile.errorOutput.contains("is a regular file, not a folder"))
+        #expect(dumpAtFile.status == 1 && dumpAtFile.errorOutput.contains("is a regular file, not a directory"))
         #expect(try Data(contentsOf: target) == Data("kept".utf8))
     }
 

@@ -42,7 +42,7 @@ import Testing
         #expect(mkfifo(path("fifo"), 0o600) == 0)
         #expect(mkdir(path("folder"), 0o700) == 0)
         for (name, words) in [
-            ("link", "a symbolic link"), ("dangling", "a symbolic link"), ("fifo", "a fifo"), ("folder", "a folder"),
+            ("link", "a symbolic link"), ("dangling", "a symbolic link"), ("fifo", "a fifo"), ("folder", "a directory"),
         ] {
             #expect(throws: OutputError(.notAFile, "\(path(name)) is \(words), not a regular file: not replaced")) {
                 try AtomicFile.write([0], to: path(name))
@@ -88,7 +88,7 @@ import Testing
                 CappedFile.Kind(prefix.allSatisfy { $0 == 0 } ? "a zero" : "other", limit: 1 << 20)
             }
         }
-        #expect(throws: OutputError(.cannotRead, "\(folder.path) is a folder, not a file")) {
+        #expect(throws: OutputError(.cannotRead, "\(folder.path) is a directory, not a file")) {
             try CappedFile.read(folder.path, as: CappedFile.Kind("a test file", limit: 1))
         }
     }

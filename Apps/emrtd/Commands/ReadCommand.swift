@@ -34,7 +34,8 @@ enum ReadCommand: Command {
         writes every file read (COM.bin, SOD.bin, DG1.bin…, the `emrtd dump` layout) and every
         image (with PNG renderings of JPEG 2000), and for the simulator's specimen its CSCA
         (CSCA.der, for `emrtd verify DIR --csca DIR/CSCA.der` later) and its chip's keys
-        (chip-keys.der, so `--simulator DIR` proves the chip again). \(dumpRules)
+        (chip-keys.der, so `--simulator DIR` proves the chip again).
+        \(dumpRules)
         --report FILE.html writes one
         self-contained HTML page (face, holder, verdicts, hashes, certificates, access, warnings,
         APDU timeline; nothing fetched, no script). --challenge gives the 8-byte Active
@@ -73,14 +74,14 @@ enum ReadCommand: Command {
 
     /// How `--out DIR` and `--report FILE` treat what is already there (`read` and `dump`).
     static let dumpRules = """
-        The dump is written into a new folder beside DIR and put in
-        DIR's place whole, so a failure (a full disk) leaves DIR as it was. DIR may hold a dump of
-        the same document (the same issuing state and document number in DG1: a re-read), which
-        is replaced whole; a dump of another document (or one without a readable DG1) only with
-        --replace; files emrtd did not write (any but the dump's .bin files, images, .der and
-        .html files) never. The files a failed read leaves replace no dump. Every file (the
-        report too) is written to a temporary file and renamed into place; a symbolic link, a
-        device or a fifo at DIR or FILE is refused, not replaced.
+        The dump is written into a new directory beside DIR and put in DIR's place whole, so a
+        failure (a full disk) leaves DIR as it was. DIR may hold a dump of the same document (the
+        same issuing state and document number in DG1: a re-read), which is replaced whole; a dump
+        of another document (or one without a readable DG1) only with --replace; files emrtd did
+        not write (any but the dump's .bin files, images, .der and .html files) never. The files a
+        failed read leaves replace no dump. Every file (the report too) is written to a temporary
+        file and renamed into place; a symbolic link, a device or a fifo at DIR or FILE is
+        refused, not replaced.
         """
 
     /// The two commands this read serves: `read`, and `dump`, the same read with its files written

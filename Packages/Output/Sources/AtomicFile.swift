@@ -109,7 +109,7 @@ public enum AtomicFile {
         switch kind {
         case S_IFREG: "a regular file"
         case S_IFLNK: "a symbolic link"
-        case S_IFDIR: "a folder"
+        case S_IFDIR: "a directory"
         case S_IFCHR, S_IFBLK: "a device"
         case S_IFIFO: "a fifo"
         case S_IFSOCK: "a socket"

@@ -47,7 +47,7 @@ public enum CappedFile {
             throw OutputError(.cannotRead, "cannot read \(name): \(errorText())")
         }
         let type = status.st_mode & S_IFMT
-        guard type != S_IFDIR else { throw OutputError(.cannotRead, "\(name) is a folder, not a file") }
+        guard type != S_IFDIR else { throw OutputError(.cannotRead, "\(name) is a directory, not a file") }
         var bytes: [UInt8] = []
         try read(descriptor, name: name, upTo: prefixLength, into: &bytes)
         let expected = kind(bytes)

@@ -98,7 +98,7 @@ public enum DumpLayout {
             throw OutputError(
                 .occupied,
                 "\(directory) holds files emrtd did not write (\(foreign.prefix(3).joined(separator: ", "))"
-                    + (foreign.count > 3 ? ", …" : "") + "): not replaced; give a new or empty folder")
+                    + (foreign.count > 3 ? ", …" : "") + "): not replaced; give a new or empty directory")
         }
         let old = try? CappedFile.read(
             directory + "/" + LDSFileKind.dg1.dumpFileName, as: CappedFile.Kind("an LDS file", limit: maximumFileSize))

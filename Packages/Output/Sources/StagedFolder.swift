@@ -24,7 +24,7 @@ public struct StagedFolder: Sendable {
             let kind = status.st_mode & S_IFMT
             guard kind == S_IFDIR else {
                 throw OutputError(
-                    .notAFile, "\(destination) is \(AtomicFile.describe(kind)), not a folder: not replaced")
+                    .notAFile, "\(destination) is \(AtomicFile.describe(kind)), not a directory: not replaced")
             }
             replacing = true
         } else {
