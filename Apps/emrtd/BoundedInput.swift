@@ -1,3 +1,5 @@
+import CMS
+import Files
 import Foundation
 import Output
 
@@ -7,9 +9,10 @@ import Output
 enum InputLimit {
     /// An LDS file (`parse`, a dump's files): a 3-byte BER length at most.
     static let ldsFile = DumpLayout.maximumFileSize
-    /// A certificate, a PEM bundle (the default trust bundle too) or a CRL: the ICAO PKD's
-    /// every DSC as PEM is about 60 MB.
+    /// A certificate, a PEM bundle or a CRL given as an option (`--csca`, `--crl`, `--ml-root`).
     static let certificates = 64 << 20
+    /// The default trust bundle, which `masterlist import` reads before replacing it.
+    static let trustBundle = DefaultTrustBundle.maximumSize
     /// A CSCA master list: the ICAO master list is about 1 MiB, the largest national ones a few.
     static let masterList = 64 << 20
     /// An ICAO PKD download (LDIF): the complete DSC and CRL file is tens of MB.
@@ -24,7 +27,7 @@ enum InputLimit {
     static let summary = """
         input limits (a larger file is refused before it is read): an LDS file \(CappedFile.describe(ldsFile)),
         a certificate, PEM bundle or CRL \(CappedFile.describe(certificates)), a master list \(CappedFile.describe(masterList)),
-        an ICAO PKD LDIF file \(CappedFile.describe(pkdLDIF))
+        an ICAO PKD LDIF file \(CappedFile.describe(pkdLDIF)), the default trust bundle \(CappedFile.describe(trustBundle))
         """
 }
 
@@ -36,7 +39,7 @@ func readFile(_ path: String, limit: Int, what: String) throws(CommandFailure) -
 
 /// The whole of the file at `path`, its cap chosen by `kind` from its first bytes.
 func readFile(_ path: String, kind: ([UInt8]) -> CappedFile.Kind) throws(CommandFailure) -> [UInt8] {
-    do throws(OutputError) {
+    do throws(FilesError) {
         return try CappedFile.read(path, kind: kind)
     } catch {
         throw CommandFailure(error.reason)
@@ -45,7 +48,7 @@ func readFile(_ path: String, kind: ([UInt8]) -> CappedFile.Kind) throws(Command
 
 /// Standard input, at most `limit` bytes (refused beyond, without reading the rest).
 func readStandardInput(limit: Int, what: String) throws(CommandFailure) -> [UInt8] {
-    do throws(OutputError) {
+    do throws(FilesError) {
         return try CappedFile.readStandardInput(as: CappedFile.Kind(what, limit: limit))
     } catch {
         throw CommandFailure(error.reason)

@@ -1,7 +1,7 @@
 import CMS
+import Files
 import Foundation
 import JSON
-import Output
 
 /// `emrtd masterlist`: inspects a CSCA master list, or imports it into the default bundle.
 enum MasterListCommand: Command {
@@ -191,11 +191,11 @@ enum MasterListCommand: Command {
         func write(_ imported: TrustStore) throws -> Int32 {
             var existing = TrustStore()
             let bytes: [UInt8]
-            do throws(OutputError) {
+            do throws(FilesError) {
                 let exists = try AtomicFile.existsAsRegularFile(path)
                 bytes =
                     exists
-                    ? try CappedFile.read(path, as: CappedFile.Kind("a trust bundle", limit: InputLimit.certificates))
+                    ? try CappedFile.read(path, as: CappedFile.Kind("a trust bundle", limit: InputLimit.trustBundle))
                     : []
             } catch {
                 throw CommandFailure(error.reason)
@@ -227,7 +227,7 @@ enum MasterListCommand: Command {
             } catch {
                 throw CommandFailure("cannot create \(folder): \(error.localizedDescription)")
             }
-            do throws(OutputError) {
+            do throws(FilesError) {
                 try AtomicFile.write(Array(store.pem.utf8), to: path)
             } catch {
                 throw CommandFailure(error.reason)

@@ -1,8 +1,8 @@
 import CMS
+import Files
 import Foundation
 import JSON
 import LDS
-import Output
 
 /// `emrtd parse`: one LDS file (EF.COM, EF.SOD, a data group, EF.CardAccess, EF.CardSecurity) as JSON.
 enum ParseCommand: Command {
@@ -96,7 +96,7 @@ enum ParseCommand: Command {
             throw CommandFailure("cannot create \(directory): \(error.localizedDescription)")
         }
         let folder = URL(fileURLWithPath: directory)
-        do throws(OutputError) {
+        do throws(FilesError) {
             for (index, image) in images.enumerated() {
                 let base = folder.appendingPathComponent("\(kind.rawValue)-\(index + 1)").path
                 try AtomicFile.write(image.bytes, to: "\(base).\(image.format.fileExtension)")

@@ -2,6 +2,7 @@ import ASN1
 import AccessControl
 import ChipSimulator
 import Emrtd
+import Files
 import Foundation
 import LDS
 import MRZ
@@ -272,12 +273,16 @@ enum ReadCommand: Command {
                     document, to: output, extraFiles: extraFiles, replacing: settings.replace ? .anyDump : .sameDocument
                 )
             }
-            if let report = settings.report {
-                let page = HTMLReport.render(document, title: "emrtd \(settings.command) \(settings.origin)")
-                try AtomicFile.write(Array(page.utf8), to: report)
-            }
         } catch {
             throw CommandFailure(error.reason)
+        }
+        if let report = settings.report {
+            let page = HTMLReport.render(document, title: "emrtd \(settings.command) \(settings.origin)")
+            do throws(FilesError) {
+                try AtomicFile.write(Array(page.utf8), to: report)
+            } catch {
+                throw CommandFailure(error.reason)
+            }
         }
         let checks = DocumentChecks(document: document, printedZone: settings.printedZone, at: settings.clock())
         for warning in checks.warnings { printError("emrtd \(settings.command): warning: \(warning)") }

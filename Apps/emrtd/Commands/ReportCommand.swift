@@ -1,5 +1,6 @@
 import ChipSimulator
 import Emrtd
+import Files
 import Foundation
 import LDS
 import MRZ
@@ -64,7 +65,7 @@ enum ReportCommand: Command {
         }
         let page = HTMLReport.render(document, title: "emrtd report \(folder.lastPathComponent)")
         let destination = reportPath ?? folder.appendingPathComponent("report.html").path
-        do throws(OutputError) {
+        do throws(FilesError) {
             try AtomicFile.write(Array(page.utf8), to: destination)
         } catch {
             throw CommandFailure(error.reason)

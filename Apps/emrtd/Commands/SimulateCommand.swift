@@ -1,6 +1,6 @@
 import ChipSimulator
+import Files
 import Foundation
-import Output
 
 /// `emrtd simulate`: puts the chip simulator behind a real pcscd through vsmartcard's vpcd
 /// driver, so `emrtd read --reader` (or any PC/SC program) reads it like a card on a reader.
@@ -61,7 +61,7 @@ enum SimulateCommand: Command {
                 files = specimen.files
                 credentials = specimen.credentials
                 if let authorityOutput {
-                    do throws(OutputError) {
+                    do throws(FilesError) {
                         try AtomicFile.write(Array(specimen.countrySigningCertificatePEM.utf8), to: authorityOutput)
                     } catch {
                         throw CommandFailure(error.reason)

@@ -1,4 +1,5 @@
 import Emrtd
+import Files
 import Foundation
 import LDS
 import MRZ
@@ -8,9 +9,9 @@ import MRZ
 /// as `face-1.jpg`… with `face-1.png` beside a JPEG 2000 one, and the CSCA that signed a
 /// simulated document as `CSCA.der`.
 ///
-/// A dump is written whole into a fresh folder beside its own (`StagedFolder`) and swapped in,
+/// A dump is written whole into a fresh directory beside its own (`StagedFolder`) and swapped in,
 /// so a failure leaves the old dump as it was, and a replaced dump leaves none of its files
-/// behind. What a dump may replace is `Replacing`'s rule; a folder holding anything emrtd did
+/// behind. What a dump may replace is `Replacing`'s rule; a directory holding anything emrtd did
 /// not write is never replaced.
 public enum DumpLayout {
     /// The CSCA's file name in a dump (`--csca DIR/CSCA.der` verifies the dump later).
@@ -74,12 +75,16 @@ public enum DumpLayout {
         _ files: [File], dataGroup1: [UInt8]?, to directory: String, replacing: Replacing
     ) throws(OutputError) {
         try checkReplaceable(directory, newDataGroup1: dataGroup1, replacing: replacing)
-        let folder = try StagedFolder(for: directory)
-        for file in files { try folder.write(file.bytes, named: file.name, mode: file.mode) }
-        try folder.commit()
+        do throws(FilesError) {
+            let folder = try StagedFolder(for: directory)
+            for file in files { try folder.write(file.bytes, named: file.name, mode: file.mode) }
+            try folder.commit()
+        } catch {
+            throw OutputError(.cannotWrite, error.reason)
+        }
     }
 
-    /// Refuses to replace a folder holding anything emrtd did not write, or a dump that
+    /// Refuses to replace a directory holding anything emrtd did not write, or a dump that
     /// `replacing` does not allow.
     static func checkReplaceable(
         _ directory: String, newDataGroup1: [UInt8]?, replacing: Replacing

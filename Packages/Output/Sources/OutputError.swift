@@ -1,4 +1,4 @@
-/// Why an output could not be written or an input file read: the one error of this package.
+/// Why an output could not be written: the one error of this package.
 public struct OutputError: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Code: String, Sendable, Hashable {
         /// A file or directory could not be created or written.

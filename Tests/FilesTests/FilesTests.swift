@@ -1,11 +1,11 @@
+import Files
 import Foundation
 import Glibc
-import Output
 import Testing
 
 /// `AtomicFile`, `StagedFolder` and `CappedFile` on a real file system: what they write,
 /// replace, refuse and leave behind. (A full disk is `EmrtdCLITests`' `FileSafetyCLITests`.)
-@Suite struct FileOutputTests {
+@Suite struct FilesTests {
     let folder: URL
 
     init() throws {
@@ -44,7 +44,7 @@ import Testing
         for (name, words) in [
             ("link", "a symbolic link"), ("dangling", "a symbolic link"), ("fifo", "a fifo"), ("folder", "a directory"),
         ] {
-            #expect(throws: OutputError(.notAFile, "\(path(name)) is \(words), not a regular file: not replaced")) {
+            #expect(throws: FilesError(.notAFile, "\(path(name)) is \(words), not a regular file: not replaced")) {
                 try AtomicFile.write([0], to: path(name))
             }
         }
@@ -81,14 +81,14 @@ import Testing
         try Data(repeating: 7, count: 100).write(to: URL(fileURLWithPath: path("file")))
         #expect(try CappedFile.read(path("file"), as: CappedFile.Kind("a test file", limit: 100)).count == 100)
         #expect(
-            throws: OutputError(.tooLarge, "\(path("file")) holds 100 bytes, more than a test file can be (99 bytes)")
+            throws: FilesError(.tooLarge, "\(path("file")) holds 100 bytes, more than a test file can be (99 bytes)")
         ) { try CappedFile.read(path("file"), as: CappedFile.Kind("a test file", limit: 99)) }
-        #expect(throws: OutputError(.tooLarge, "/dev/zero holds more than a zero can be (1 MiB)")) {
+        #expect(throws: FilesError(.tooLarge, "/dev/zero holds more than a zero can be (1 MiB)")) {
             try CappedFile.read("/dev/zero") { prefix in
                 CappedFile.Kind(prefix.allSatisfy { $0 == 0 } ? "a zero" : "other", limit: 1 << 20)
             }
         }
-        #expect(throws: OutputError(.cannotRead, "\(folder.path) is a directory, not a file")) {
+        #expect(throws: FilesError(.cannotRead, "\(folder.path) is a directory, not a file")) {
             try CappedFile.read(folder.path, as: CappedFile.Kind("a test file", limit: 1))
         }
     }

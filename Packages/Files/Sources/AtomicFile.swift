@@ -10,15 +10,15 @@ import Foundation
 public enum AtomicFile {
     /// Writes `bytes` as the file at `path`. A new file gets `mode` (less the umask: `0o600` for
     /// a private key); a replaced file keeps its permissions.
-    /// - Throws: `OutputError` `.notAFile` for a path that is not a regular file, `.cannotWrite`
+    /// - Throws: `FilesError` `.notAFile` for a path that is not a regular file, `.cannotWrite`
     ///   when writing fails (the temporary file removed, the old file intact, and the message
     ///   says so).
-    public static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o666) throws(OutputError) {
+    public static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o666) throws(FilesError) {
         let existingMode = try regularFileMode(path)
-        do throws(OutputError) {
+        do throws(FilesError) {
             try replace(path, with: bytes, mode: existingMode ?? mode, keepingMode: existingMode != nil)
         } catch {
-            throw OutputError(
+            throw FilesError(
                 .cannotWrite,
                 "cannot write \(path): \(error.reason); "
                     + (existingMode == nil ? "nothing was written" : "the old file was kept"))
@@ -27,11 +27,11 @@ public enum AtomicFile {
 
     /// The temporary file, the flush and the rename; on failure the temporary file is removed
     /// and the error's reason is the system's alone (the caller says what was kept).
-    static func replace(_ path: String, with bytes: [UInt8], mode: mode_t, keepingMode: Bool) throws(OutputError) {
+    static func replace(_ path: String, with bytes: [UInt8], mode: mode_t, keepingMode: Bool) throws(FilesError) {
         let (temporary, descriptor) = try createTemporary(beside: path, mode: mode)
         defer { close(descriptor) }
-        let failure = { () -> OutputError in
-            let error = OutputError(.cannotWrite, errorText())
+        let failure = { () -> FilesError in
+            let error = FilesError(.cannotWrite, errorText())
             unlink(temporary)
             return error
         }
@@ -54,33 +54,33 @@ public enum AtomicFile {
 
     /// Whether a regular file is at `path` (false: nothing is there).
     /// - Throws: `.notAFile` when the path names anything else, which `write` would refuse.
-    public static func existsAsRegularFile(_ path: String) throws(OutputError) -> Bool {
+    public static func existsAsRegularFile(_ path: String) throws(FilesError) -> Bool {
         try regularFileMode(path) != nil
     }
 
     /// The permissions of the regular file at `path`, nil when nothing is there.
     /// - Throws: `.notAFile` when the path names anything else (a link is not followed).
-    static func regularFileMode(_ path: String) throws(OutputError) -> mode_t? {
+    static func regularFileMode(_ path: String) throws(FilesError) -> mode_t? {
         var status = stat()
         guard lstat(path, &status) == 0 else {
-            guard errno == ENOENT else { throw OutputError(.cannotWrite, "cannot write \(path): \(errorText())") }
+            guard errno == ENOENT else { throw FilesError(.cannotWrite, "cannot write \(path): \(errorText())") }
             return nil
         }
         let kind = status.st_mode & S_IFMT
         guard kind == S_IFREG else {
-            throw OutputError(.notAFile, "\(path) is \(describe(kind)), not a regular file: not replaced")
+            throw FilesError(.notAFile, "\(path) is \(describe(kind)), not a regular file: not replaced")
         }
         return status.st_mode & 0o7777
     }
 
     /// A fresh file beside `path` (`.NAME.emrtd-RANDOM`), created with `O_EXCL` so that nothing
     /// already there is opened, and its open descriptor.
-    private static func createTemporary(beside path: String, mode: mode_t) throws(OutputError) -> (String, Int32) {
+    private static func createTemporary(beside path: String, mode: mode_t) throws(FilesError) -> (String, Int32) {
         while true {
             let candidate = temporaryName(beside: path)
             let descriptor = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
             if descriptor >= 0 { return (candidate, descriptor) }
-            if errno != EEXIST { throw OutputError(.cannotWrite, errorText()) }
+            if errno != EEXIST { throw FilesError(.cannotWrite, errorText()) }
         }
     }
 

@@ -21,41 +21,41 @@ public enum CappedFile {
     public static let prefixLength = 4096
 
     /// The whole of the file at `path`, at most `kind.limit` bytes.
-    public static func read(_ path: String, as kind: Kind) throws(OutputError) -> [UInt8] {
+    public static func read(_ path: String, as kind: Kind) throws(FilesError) -> [UInt8] {
         try read(path) { _ in kind }
     }
 
     /// The whole of the file at `path`, its kind (so its cap) chosen by `kind` from its first
     /// `prefixLength` bytes (a master list and an LDIF file have different caps).
-    public static func read(_ path: String, kind: ([UInt8]) -> Kind) throws(OutputError) -> [UInt8] {
+    public static func read(_ path: String, kind: ([UInt8]) -> Kind) throws(FilesError) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw OutputError(.cannotRead, "cannot read \(path): \(errorText())") }
+        guard descriptor >= 0 else { throw FilesError(.cannotRead, "cannot read \(path): \(errorText())") }
         defer { close(descriptor) }
         return try read(descriptor, name: path, kind: kind)
     }
 
     /// Standard input, at most `kind.limit` bytes.
-    public static func readStandardInput(as kind: Kind) throws(OutputError) -> [UInt8] {
+    public static func readStandardInput(as kind: Kind) throws(FilesError) -> [UInt8] {
         try read(STDIN_FILENO, name: "standard input") { _ in kind }
     }
 
     private static func read(
         _ descriptor: Int32, name: String, kind: ([UInt8]) -> Kind
-    ) throws(OutputError) -> [UInt8] {
+    ) throws(FilesError) -> [UInt8] {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
-            throw OutputError(.cannotRead, "cannot read \(name): \(errorText())")
+            throw FilesError(.cannotRead, "cannot read \(name): \(errorText())")
         }
         let type = status.st_mode & S_IFMT
-        guard type != S_IFDIR else { throw OutputError(.cannotRead, "\(name) is a directory, not a file") }
+        guard type != S_IFDIR else { throw FilesError(.cannotRead, "\(name) is a directory, not a file") }
         var bytes: [UInt8] = []
         try read(descriptor, name: name, upTo: prefixLength, into: &bytes)
         let expected = kind(bytes)
-        let tooLarge = OutputError(
+        let tooLarge = FilesError(
             .tooLarge, "\(name) holds more than \(expected.what) can be (\(describe(expected.limit)))")
         if type == S_IFREG {
             guard Int(status.st_size) <= expected.limit else {
-                throw OutputError(
+                throw FilesError(
                     .tooLarge,
                     "\(name) holds \(status.st_size) bytes, more than \(expected.what) can be (\(describe(expected.limit)))"
                 )
@@ -72,14 +72,14 @@ public enum CappedFile {
     /// Reads from `descriptor` onto `bytes` until it holds `count` bytes or the file ends.
     private static func read(
         _ descriptor: Int32, name: String, upTo count: Int, into bytes: inout [UInt8]
-    ) throws(OutputError) {
+    ) throws(FilesError) {
         var chunk = [UInt8](repeating: 0, count: min(count, 1 << 20))
         while bytes.count < count {
             let wanted = min(chunk.count, count - bytes.count)
             let got = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, wanted) }
             if got < 0 {
                 if errno == EINTR { continue }
-                throw OutputError(.cannotRead, "cannot read \(name): \(errorText())")
+                throw FilesError(.cannotRead, "cannot read \(name): \(errorText())")
             }
             if got == 0 { break }
             bytes += chunk[0..<got]

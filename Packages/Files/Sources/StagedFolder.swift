@@ -17,13 +17,13 @@ public struct StagedFolder: Sendable {
     /// A fresh staging folder beside `destination`, whose parent folders are created.
     /// - Throws: `.notAFile` when `destination` is anything but a folder (a symbolic link
     ///   included), `.cannotWrite` when the staging folder cannot be made.
-    public init(for destination: String) throws(OutputError) {
+    public init(for destination: String) throws(FilesError) {
         self.destination = destination
         var status = stat()
         if lstat(destination, &status) == 0 {
             let kind = status.st_mode & S_IFMT
             guard kind == S_IFDIR else {
-                throw OutputError(
+                throw FilesError(
                     .notAFile, "\(destination) is \(AtomicFile.describe(kind)), not a directory: not replaced")
             }
             replacing = true
@@ -34,7 +34,7 @@ public struct StagedFolder: Sendable {
         do {
             try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
         } catch {
-            throw OutputError(.cannotWrite, "cannot create \(parent.path): \(error.localizedDescription)")
+            throw FilesError(.cannotWrite, "cannot create \(parent.path): \(error.localizedDescription)")
         }
         while true {
             let candidate = AtomicFile.temporaryName(beside: destination)
@@ -43,7 +43,7 @@ public struct StagedFolder: Sendable {
                 break
             }
             guard errno == EEXIST else {
-                throw OutputError(.cannotWrite, "cannot write \(destination): \(errorText())")
+                throw FilesError(.cannotWrite, "cannot write \(destination): \(errorText())")
             }
         }
         if replacing { chmod(path, status.st_mode & 0o7777) }
@@ -53,19 +53,19 @@ public struct StagedFolder: Sendable {
     var kept: String { replacing ? "\(destination) was left as it was" : "nothing was written" }
 
     /// Writes the file `name` into the folder.
-    public func write(_ bytes: [UInt8], named name: String, mode: mode_t = 0o666) throws(OutputError) {
-        do throws(OutputError) {
+    public func write(_ bytes: [UInt8], named name: String, mode: mode_t = 0o666) throws(FilesError) {
+        do throws(FilesError) {
             try AtomicFile.replace(path + "/" + name, with: bytes, mode: mode, keepingMode: false)
         } catch {
             discard()
-            throw OutputError(.cannotWrite, "cannot write \(destination)/\(name): \(error.reason); \(kept)")
+            throw FilesError(.cannotWrite, "cannot write \(destination)/\(name): \(error.reason); \(kept)")
         }
     }
 
     /// Puts the folder in the destination's place and removes the old one.
-    public func commit() throws(OutputError) {
-        let failure = { () -> OutputError in
-            let error = OutputError(.cannotWrite, "cannot write \(destination): \(errorText()); \(kept)")
+    public func commit() throws(FilesError) {
+        let failure = { () -> FilesError in
+            let error = FilesError(.cannotWrite, "cannot write \(destination): \(errorText()); \(kept)")
             discard()
             return error
         }
