@@ -53,7 +53,9 @@ let libraries: [Library] = [
         testDependencies: ["ChipSimulator"]),
     Library(
         name: "ChipSimulator",
-        dependencies: ["Transport", "CryptoPrimitives", "Arithmetic", "ASN1", "ICAO", "LDS", "COpenSSL", "Secrets"]),
+        dependencies: [
+            "Transport", "CryptoPrimitives", "Arithmetic", "ASN1", "ICAO", "LDS", "COpenSSL", "Secrets", "Files",
+        ]),
     Library(name: "Connector", dependencies: ["Transport", "MRZ", "JSON", "Secrets", "CLibWebSockets"]),
     Library(
         name: "Validation", dependencies: ["Connector", "Emrtd", "Transport", "LDS", "MRZ", "JSON"],
