@@ -84,9 +84,10 @@ import Testing
         #expect(Self.contents(notes) == ["notes.txt": Data("mine".utf8)])
     }
 
-    /// A symbolic link, a device and a fifo where `--out`, `--report`, `report --report` or
-    /// `masterlist import --out` writes are refused with one line, exit 1, and stay what they
-    /// were; so is a regular file where a dump's folder goes.
+    /// A symbolic link, a device and a fifo where `--out`, `--report`, `report --report`,
+    /// `masterlist import --out`, `parse --images` or `simulate --csca-out` writes are refused
+    /// with one line, exit 1, and stay what they were; so is a regular file where a dump's
+    /// directory goes.
     @Test func aLinkADeviceOrAFifoIsNeverReplaced() throws {
         guard let emrtd = CLITests.emrtd(), let lists = Prerequisites.shared("data/gmrtd/master_list") else { return }
         let folder = try Self.temporaryDirectory()
@@ -122,6 +123,17 @@ import Testing
                 #expect(lstat(path, &status) == 0 && status.st_mode & S_IFMT == type, "\(path) was replaced")
             }
         }
+        // parse's images and simulate's CSCA go through the same writer.
+        let images = folder.appendingPathComponent("images")
+        try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
+        let face = images.appendingPathComponent("dg2-1.jpg").path
+        #expect(symlink(target.path, face) == 0)
+        let parsed = try Subprocess.run(emrtd, ["parse", dump + "/DG2.bin", "--images", images.path])
+        #expect(
+            parsed.status == 1
+                && parsed.errorOutput.hasSuffix("\(face) is a symbolic link, not a regular file: not replaced\n"))
+        let simulated = try Subprocess.run(emrtd, ["simulate", "--csca-out", link, "--port", "1"])
+        #expect(simulated.status == 1 && simulated.errorOutput.contains("\(link) is a symbolic link"))
         let dumpAtLink = try Subprocess.run(emrtd, Self.specimenRead + ["--out", link])
         #expect(dumpAtLink.status == 1 && dumpAtLink.errorOutput.contains("is a symbolic link, not a directory"))
         let dumpAtFile = try Subprocess.run(emrtd, Self.specimenRead + ["--out", target.path])

@@ -105,14 +105,15 @@ public enum DumpLayout {
                 "\(directory) holds files emrtd did not write (\(foreign.prefix(3).joined(separator: ", "))"
                     + (foreign.count > 3 ? ", …" : "") + "): not replaced; give a new or empty directory")
         }
-        let old = try? CappedFile.read(
-            directory + "/" + LDSFileKind.dg1.dumpFileName, as: CappedFile.Kind("an LDS file", limit: maximumFileSize))
         switch replacing {
         case .anyDump:
             return
         case .nothing:
             throw OutputError(.occupied, "\(directory) holds a dump already, kept as it was")
         case .sameDocument:
+            let old = try? CappedFile.read(
+                directory + "/" + LDSFileKind.dg1.dumpFileName,
+                as: CappedFile.Kind("an LDS file", limit: maximumFileSize))
             let (oldDocument, newDocument) = (old.flatMap(documentName), newDataGroup1.flatMap(documentName))
             if let oldDocument, oldDocument == newDocument { return }
             throw OutputError(
