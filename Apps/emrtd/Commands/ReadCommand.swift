@@ -178,6 +178,16 @@ enum ReadCommand: Command {
             replace: replace, report: report, simulatorCSCA: simulatorCSCA, simulatorKeys: simulatorKeys,
             origin: readerName ?? "simulator", clock: trust.clock,
             strict: strict, printedZone: access.printedZone, command: form.rawValue)
+        // A destination that would be refused is refused before the chip is read, not after
+        // (kiosk mode's DIR/N are checked as each read ends).
+        do {
+            if let output, !watch { try DumpLayout.checkDestination(output) }
+            if let report, !watch { _ = try AtomicFile.existsAsRegularFile(report) }
+        } catch let error as OutputError {
+            throw CommandFailure(error.reason)
+        } catch let error as FilesError {
+            throw CommandFailure(error.reason)
+        }
         if watch {
             return try KioskMode.run(reader: readerOptions.pcscName, access: access, settings: settings)
         }

@@ -19,17 +19,8 @@ public struct StagedFolder: Sendable {
     ///   included), `.cannotWrite` when the staging folder cannot be made.
     public init(for destination: String) throws(FilesError) {
         self.destination = destination
-        var status = stat()
-        if lstat(destination, &status) == 0 {
-            let kind = status.st_mode & S_IFMT
-            guard kind == S_IFDIR else {
-                throw FilesError(
-                    .notAFile, "\(destination) is \(AtomicFile.describe(kind)), not a directory: not replaced")
-            }
-            replacing = true
-        } else {
-            replacing = false
-        }
+        let existingMode = try Self.directoryMode(destination)
+        replacing = existingMode != nil
         let parent = URL(fileURLWithPath: destination).deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
@@ -46,7 +37,30 @@ public struct StagedFolder: Sendable {
                 throw FilesError(.cannotWrite, "cannot write \(destination): \(errorText())")
             }
         }
-        if replacing { chmod(path, status.st_mode & 0o7777) }
+        if let existingMode { chmod(path, existingMode) }
+    }
+
+    /// Whether a directory is at `destination` (false: nothing is there).
+    /// - Throws: `.notAFile` when anything else is, which `init` would refuse.
+    public static func existsAsDirectory(_ destination: String) throws(FilesError) -> Bool {
+        try directoryMode(destination) != nil
+    }
+
+    /// The permissions of the directory at `destination`, nil when nothing is there.
+    /// - Throws: `.notAFile` when the path names anything else (a link is not followed).
+    static func directoryMode(_ destination: String) throws(FilesError) -> mode_t? {
+        var status = stat()
+        guard lstat(destination, &status) == 0 else {
+            guard errno == ENOENT else {
+                throw FilesError(.cannotWrite, "cannot write \(destination): \(errorText())")
+            }
+            return nil
+        }
+        let kind = status.st_mode & S_IFMT
+        guard kind == S_IFDIR else {
+            throw FilesError(.notAFile, "\(destination) is \(AtomicFile.describe(kind)), not a directory: not replaced")
+        }
+        return status.st_mode & 0o7777
     }
 
     /// What the error messages say was kept.

@@ -84,20 +84,23 @@ public enum DumpLayout {
         }
     }
 
-    /// Refuses to replace a directory holding anything emrtd did not write, or a dump that
-    /// `replacing` does not allow.
-    static func checkReplaceable(
-        _ directory: String, newDataGroup1: [UInt8]?, replacing: Replacing
-    ) throws(OutputError) {
-        var status = stat()
-        guard lstat(directory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { return }
+    /// Refuses a destination no dump may replace, whatever it is of: anything but a directory
+    /// (a symbolic link included), or a directory holding files emrtd did not write. A caller
+    /// checks it before a read, so as not to read a chip for nothing. Returns whether a dump (or
+    /// anything) is there.
+    @discardableResult
+    public static func checkDestination(_ directory: String) throws(OutputError) -> Bool {
+        do throws(FilesError) {
+            guard try StagedFolder.existsAsDirectory(directory) else { return false }
+        } catch {
+            throw OutputError(.cannotWrite, error.reason)
+        }
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
         } catch {
             throw OutputError(.cannotRead, "cannot list \(directory): \(error.localizedDescription)")
         }
-        guard !names.isEmpty else { return }
         let foreign = names.filter { !isDumpFileName($0) }
         guard foreign.isEmpty else {
             throw OutputError(
@@ -105,6 +108,15 @@ public enum DumpLayout {
                 "\(directory) holds files emrtd did not write (\(foreign.prefix(3).joined(separator: ", "))"
                     + (foreign.count > 3 ? ", …" : "") + "): not replaced; give a new or empty directory")
         }
+        return !names.isEmpty
+    }
+
+    /// Refuses to replace a directory holding anything emrtd did not write, or a dump that
+    /// `replacing` does not allow.
+    static func checkReplaceable(
+        _ directory: String, newDataGroup1: [UInt8]?, replacing: Replacing
+    ) throws(OutputError) {
+        guard try checkDestination(directory) else { return }
         switch replacing {
         case .anyDump:
             return
