@@ -27,7 +27,8 @@ enum InputLimit {
     static let summary = """
         input limits (a larger file is refused before it is read): an LDS file \(CappedFile.describe(ldsFile)),
         a certificate, PEM bundle or CRL \(CappedFile.describe(certificates)), a master list \(CappedFile.describe(masterList)),
-        an ICAO PKD LDIF file \(CappedFile.describe(pkdLDIF)), the default trust bundle \(CappedFile.describe(trustBundle))
+        an ICAO PKD LDIF file \(CappedFile.describe(pkdLDIF)), the default trust bundle \(CappedFile.describe(trustBundle)),
+        an MRZ on standard input \(CappedFile.describe(mrzText)), a tenants file \(CappedFile.describe(configuration))
         """
 }
 

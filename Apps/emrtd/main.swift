@@ -35,8 +35,9 @@ struct StandardError: TextOutputStream {
         `emrtd COMMAND --help` describes one command.
 
         \(InputLimit.summary)
+
         files written (dumps, reports, bundles, images, keys): each to a temporary file beside it,
-        renamed into place (a failure keeps the old file); a dump's folder is replaced whole; a
+        renamed into place (a failure keeps the old file); a dump's directory is replaced whole; a
         symbolic link, a device or a fifo where a file is to be written is refused, not replaced.
 
         \(exitStatusTable)

@@ -27,8 +27,8 @@ enum MasterListCommand: Command {
         fewer certificates than it holds unless --replace is given (which also replaces a bundle
         that does not parse). The bundle is written to a temporary file and renamed into place: a
         failure leaves the old one intact; a symbolic link, a device or a fifo at FILE is refused.
-        A master list is at most \(CappedFile.describe(InputLimit.masterList)), an LDIF file
-        \(CappedFile.describe(InputLimit.pkdLDIF)), refused beyond before they are read.
+        A master list is at most \(CappedFile.describe(InputLimit.masterList)), an LDIF file \(CappedFile.describe(InputLimit.pkdLDIF)), refused beyond before
+        they are read.
         Exit status: 0 verified (or imported), 3 not verified (a signature or chain that fails,
         or no --ml-root, so the chain was not checked), nothing to import (no readable
         certificate or CRL in the file), or an import that would shrink the bundle (nothing
