@@ -45,8 +45,8 @@ import Testing
 
     /// A re-read of the same document replaces its dump; another document's dump is refused
     /// (exit 1, the old dump untouched) unless `--replace`, which leaves none of its files
-    /// (its report, its CSCA, its keys); a folder holding files emrtd did not write is refused
-    /// even then.
+    /// (its report, its CSCA, its keys); a failed read's files replace no dump; a directory
+    /// holding files emrtd did not write is refused even with `--replace`.
     @Test func aDumpReplacesOnlyItsOwnDocumentsUnlessAsked() throws {
         guard let emrtd = CLITests.emrtd() else { return }
         let folder = try Self.temporaryDirectory()
@@ -74,6 +74,17 @@ import Testing
         #expect(after["DG1.bin"] == Self.contents(other)["DG1.bin"])
         for stale in ["report.html", "CSCA.der", "chip-keys.der"] { #expect(after[stale] == nil, "\(stale) left") }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["dump", "other-source"])
+
+        // A read that fails midway (this dump has no chip-keys.der, so its simulated chip has
+        // fresh keys and Chip Authentication ends the session after DG14) replaces no dump.
+        let failed = try Subprocess.run(
+            emrtd, ["read", "--simulator", dump.path, "--no-builtin"] + Self.otherDocumentKey + ["--out", dump.path])
+        #expect(failed.status == 1, "\(failed.combinedOutput)")
+        #expect(
+            failed.errorOutput.contains(
+                "the files read before the failure were not written: \(dump.path) holds a dump already, kept as it was"),
+            "\(failed.errorOutput)")
+        #expect(Self.contents(dump) == after)
 
         let notes = folder.appendingPathComponent("notes")
         try FileManager.default.createDirectory(at: notes, withIntermediateDirectories: true)
