@@ -57,7 +57,7 @@ enum MasterListCommand: Command {
                 ? CappedFile.Kind("an ICAO PKD LDIF file", limit: InputLimit.pkdLDIF)
                 : CappedFile.Kind("a master list", limit: InputLimit.masterList)
         }
-        let target = Bundle(output: output, append: append, replace: replace)
+        let target = ImportTarget(output: output, append: append, replace: replace)
         if PKDLDIF.isLDIF(bytes) {
             let download: PKDLDIF
             do throws(CMSError) {
@@ -78,10 +78,7 @@ enum MasterListCommand: Command {
         let verification = list.verify(roots: roots, at: time)
         guard importing else {
             print(report(list, verification).serialized(pretty: true))
-            if list.certificates.isEmpty {
-                printError("emrtd masterlist: nothing to import: \(file) holds no certificate")
-                return 3
-            }
+            if list.certificates.isEmpty { return nothingToImport(file, "no certificate") }
             if rootFile == nil {
                 printError("emrtd masterlist: not verified: without --ml-root the signer's chain was not checked")
             }
@@ -94,10 +91,7 @@ enum MasterListCommand: Command {
                     + verification.problems.map(\.description).joined(separator: "; "))
             return 3
         }
-        guard !list.certificates.isEmpty else {
-            printError("emrtd masterlist: nothing to import: \(file) holds no certificate")
-            return 3
-        }
+        guard !list.certificates.isEmpty else { return nothingToImport(file, "no certificate") }
         var store = TrustStore()
         store.add(list.certificates)
         return try target.write(store)
@@ -108,7 +102,7 @@ enum MasterListCommand: Command {
     /// its issuer).
     private static func ldif(
         _ download: PKDLDIF, file: String, roots: [Certificate], rootGiven: Bool, importing: Bool, at time: Date,
-        into target: Bundle
+        into target: ImportTarget
     ) throws -> Int32 {
         let verifications = download.masterLists.map { $0.verify(roots: roots, at: time) }
         let untrusted = verifications.enumerated().filter { !$0.element.isTrusted }
@@ -127,20 +121,14 @@ enum MasterListCommand: Command {
                 "problems": .array(download.problems.map(JSONValue.string)),
             ]
             print(summary.serialized(pretty: true))
-            if nothing {
-                printError("emrtd masterlist: nothing to import: \(file) holds no readable certificate or CRL")
-                return 3
-            }
+            if nothing { return nothingToImport(file, "no readable certificate or CRL") }
             if !download.masterLists.isEmpty && !rootGiven {
                 printError(
                     "emrtd masterlist: not verified: without --ml-root the master lists' chains were not checked")
             }
             return untrusted.isEmpty ? 0 : 3
         }
-        guard !nothing else {
-            printError("emrtd masterlist: nothing to import: \(file) holds no readable certificate or CRL")
-            return 3
-        }
+        guard !nothing else { return nothingToImport(file, "no readable certificate or CRL") }
         guard download.masterLists.isEmpty || rootGiven else {
             throw UsageError("\(file) holds master lists: import needs --ml-root CERT")
         }
@@ -158,6 +146,13 @@ enum MasterListCommand: Command {
         return try target.write(store)
     }
 
+    /// A file with nothing in it to trust, checked or imported: said, and exit 3 (an empty
+    /// import must not read as a success, nor replace a bundle).
+    private static func nothingToImport(_ file: String, _ holds: String) -> Int32 {
+        printError("emrtd masterlist: nothing to import: \(file) holds \(holds)")
+        return 3
+    }
+
     private static func report(_ list: MasterList, _ verification: MasterList.Verification) -> JSONValue {
         [
             "certificates": .integer(list.certificates.count),
@@ -172,7 +167,7 @@ enum MasterListCommand: Command {
     }
 
     /// Where an import goes and how it treats the bundle already there.
-    private struct Bundle {
+    private struct ImportTarget {
         /// `--out`, else the default bundle's place.
         let path: String
         /// `--append`: the bundle's certificates and CRLs are kept.
