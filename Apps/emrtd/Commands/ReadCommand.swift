@@ -57,9 +57,9 @@ enum ReadCommand: Command {
         answer (default 5000).
         --watch (with --reader) is kiosk mode: wait for a card, read it, print (each read's report
         as FILE-N.html, its dump in DIR/N), wait for its removal, repeat; a card taken away
-        mid-read, or a dump or report that cannot be written, fails that read only. --mrz-lines - takes each card's MRZ lines (2, or 3 for TD1)
-        from standard input, read before waiting for the card. Ctrl-C or the end of standard
-        input ends the loop between reads (exit 0).
+        mid-read, or a dump or report that cannot be written, fails that read only. --mrz-lines -
+        takes each card's MRZ lines (2, or 3 for TD1) from standard input, read before waiting for
+        the card. Ctrl-C or the end of standard input ends the loop between reads (exit 0).
         --simulator reads the chip simulator in this process: the files of DIR (dump layout), or
         without DIR the simulator's specimen, whose fresh test CSCA is trusted for this read
         (--mrz L898902C 690806 940623, or --can 123456: the simulated chip's default CAN).
