@@ -58,7 +58,8 @@ let libraries: [Library] = [
         ]),
     Library(name: "Connector", dependencies: ["Transport", "MRZ", "JSON", "Secrets", "CLibWebSockets"]),
     Library(
-        name: "Validation", dependencies: ["Connector", "Emrtd", "Transport", "LDS", "MRZ", "JSON"],
+        name: "Validation",
+        dependencies: ["Connector", "Emrtd", "Transport", "LDS", "MRZ", "JSON", "ASN1", "CryptoPrimitives", "Secrets"],
         testDependencies: ["ChipSimulator", "Connector"]),
 ]
 

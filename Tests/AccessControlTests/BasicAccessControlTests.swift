@@ -50,6 +50,34 @@ import Transport
         }
     }
 
+    /// Only a rejected password (6300, 63Cx, 6982, the ePass emulator's 6988) blames the MRZ; a chip that
+    /// does not run BAC (6D00, 6E00, 6A81) is `.notSupported`, any other refusal a protocol
+    /// violation, neither naming the MRZ.
+    @Test func onlyARejectedPasswordBlamesTheMRZ() throws {
+        let cases: [(UInt16, AccessControlError.Code)] = [
+            (0x6300, .accessDenied), (0x63C2, .accessDenied), (0x6982, .accessDenied), (0x6988, .accessDenied),
+            (0x6D00, .notSupported), (0x6E00, .notSupported), (0x6A81, .notSupported),
+            (0x6985, .protocolViolation), (0x6A80, .protocolViolation),
+        ]
+        for (status, code) in cases {
+            let transport = ScriptedTransport([
+                .exchange(AppendixD.getChallenge, AppendixD.getChallengeResponse),
+                .exchange(AppendixD.externalAuthenticate, String(status, radix: 16, uppercase: true)),
+            ])
+            let error = #expect(throws: AccessControlError.self) {
+                try BasicAccessControl.establish(
+                    accessKey: AppendixD.accessKey(), over: transport, random: AppendixD.fixedRandom)
+            }
+            #expect(error?.code == code, "\(String(status, radix: 16)): \(String(describing: error))")
+            #expect(error?.reason.contains("check the document number") == (code == .accessDenied))
+        }
+        let refusedChallenge = ScriptedTransport([.exchange(AppendixD.getChallenge, "6D00")])
+        let error = #expect(throws: AccessControlError.self) {
+            try BasicAccessControl.establish(accessKey: AppendixD.accessKey(), over: refusedChallenge)
+        }
+        #expect(error?.code == .notSupported)
+    }
+
     @Test func aWrongChipMACIsRejectedBeforeDecryption() throws {
         var answer = hex(AppendixD.externalAuthenticateResponse)
         answer[35] ^= 0x20  // inside M_IC

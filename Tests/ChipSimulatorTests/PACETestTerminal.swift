@@ -148,9 +148,13 @@ struct PACETestTerminal {
         return mac.cipher == .tripleDES ? try mac.retailMAC(object) : try mac.cmac(object, truncatedTo: 8)
     }
 
-    /// R(s, t) as 9303-11 §4.4.3.3.2 draws it: k1 = E(t, s), then x_i = E(k_i, c1), k_{i+1} = E(k_i, c0).
+    /// R(s, t) as 9303-11 §4.4.3.3.2 draws it: k1 = E(t, s), then x_i = E(k_i, c1), k_{i+1} = E(k_i, c0),
+    /// the constants those of s's length; a k_i shorter than the key (s of one block under
+    /// AES-192/256) keys AES-128.
     static func pseudoRandom(_ s: [UInt8], _ t: [UInt8], _ cipher: BlockCipher, fieldBits: Int) throws -> [UInt8] {
-        let long = cipher.keyLength > 16
+        let long = s.count > 16
+        let stepLength = min(s.count, cipher.keyLength)
+        let stepCipher = cipher == .tripleDES ? cipher : BlockCipher(aesKeyLength: stepLength) ?? cipher
         let c0 =
             long
             ? hex("D463D65234124EF7897054986DCA0A174E28DF758CBAA03F240616414D5A1676")
@@ -163,7 +167,7 @@ struct PACETestTerminal {
         var key = try SymmetricKey(cipher, bytes: t).encryptCBC(s, iv: iv)
         var output: [UInt8] = []
         while output.count * 8 < fieldBits + 64 {
-            let current = try SymmetricKey(cipher, bytes: key.prefix(cipher.keyLength))
+            let current = try SymmetricKey(stepCipher, bytes: key.prefix(stepLength))
             output += try current.encryptCBC(c1, iv: iv)
             key = try current.encryptCBC(c0, iv: iv)
         }

@@ -169,6 +169,23 @@ import Transport
                 ))
     }
 
+    /// R(s, t) with a one-block s under AES-192 and AES-256, as chips in the field draw it: the
+    /// 128-bit constants, each derived key E's 16-byte output keying AES-128. Expected values from
+    /// Python's `cryptography` over the same construction (it reproduces App. H.1 first).
+    @Test func integratedMappingPseudoRandomFunctionWithOneBlockNonce() throws {
+        let s = SecretBytes(hex("2923BE84E16CD6AE529049F1F1BBE9EB"))
+        let t = hex("5DD4CBFC96F5453B130D890A1CDBAE32") + hex("2923BE84E16CD6AE529049F1F1BBE9EB")
+        #expect(
+            try PACEPseudoRandomFunction.output(
+                nonce: s, terminalNonce: Array(t.prefix(24)), cipher: .aes192, fieldBits: 256)
+                == hex(
+                    "64653B87A1BC5D7CA602500BFABDA068C5E827538500C2CCA2A11C014C1FC99D0BBC4E49F602642D6E046AEE3A2FFA8C"))
+        #expect(
+            try PACEPseudoRandomFunction.output(nonce: s, terminalNonce: t, cipher: .aes256, fieldBits: 256)
+                == hex(
+                    "C5582CBDFDF0402D847E37E64FC453D877A0F9FF071EA3F1DBD89F114351694B30A0A09F27D6273C63481274761E1610"))
+    }
+
     /// App. H.2: DH Integrated Mapping on group 0, AES-128, CAN "123456". The example does not
     /// give the chip's ephemeral private key, so the chip draws its own; the example's terminal
     /// (its t and SK_IFD) completes the run against it, and z is the published one.

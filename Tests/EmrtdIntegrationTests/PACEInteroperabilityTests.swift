@@ -9,7 +9,9 @@ import Testing
 
 /// The reader's PACE (AccessControl) against the simulator's chip side (ChipSimulator): two
 /// implementations written apart, for every combination 9303-11 allows, with the MRZ and with
-/// the CAN; after PACE the reader reads DG1 under the new secure messaging session.
+/// the CAN; after PACE the reader reads DG1 under the new secure messaging session. Under AES-192
+/// and AES-256 the chip draws its nonce both ways chips do, one AES block and as long as the key
+/// (Integrated Mapping's R(s, t) differs between them).
 @Suite struct PACEInteroperabilityTests {
     /// One PACE offer the standard defines.
     struct Combination: Sendable, CustomStringConvertible {
@@ -42,8 +44,16 @@ import Testing
     @Test(arguments: combinations)
     func theReaderOpensTheSimulatedChip(_ combination: Combination) throws {
         let specimen = try Self.specimen.get()
+        let nonceLengths: [PACENonceLength] =
+            combination.paceProtocol.cipher.keyLength > 16 ? [.oneBlock, .keyLength] : [.oneBlock]
+        for nonceLength in nonceLengths {
+            try Self.open(combination, specimen: specimen, nonceLength: nonceLength)
+        }
+    }
+
+    private static func open(_ combination: Combination, specimen: Specimen, nonceLength: PACENonceLength) throws {
         for password in [PACEPassword.mrz, .can] {
-            var configuration = ChipConfiguration(files: specimen.files)
+            var configuration = ChipConfiguration(files: specimen.files, paceNonceLength: nonceLength)
             configuration.credentials.can = CardAccessNumber(Self.can)
             let offer = try #require(PACEOffer(combination.paceProtocol, parameters: combination.parameters))
             try configuration.offerPACE([offer], only: true)
@@ -55,7 +65,7 @@ import Testing
             var session = try ChipAccess.open(
                 chip, accessKey: key, preferences: ChipAccessPreferences(allowsBACFallback: false))
             guard case .pace(let result) = session.access else {
-                Issue.record("\(combination) with \(password): opened with \(session.access)")
+                Issue.record("\(combination), \(nonceLength) nonce, \(password): opened with \(session.access)")
                 continue
             }
             #expect(result.paceProtocol == combination.paceProtocol)
@@ -125,6 +135,22 @@ import Testing
     /// begins with a zero byte, before the chip judges the password: every session opens. Both
     /// sides draw from seeded sources, so the sessions (and the restarts among them) are the same
     /// in every run.
+    /// On a PACE-only chip (BAC's commands answer 6D00), a PACE failure before mutual
+    /// authentication stays the error after the BAC fallback is refused: PACE's reason, PACE's
+    /// protocol, and no word of the MRZ, since no password was rejected.
+    @Test func aRefusedBACFallbackLeavesPACEsFailure() throws {
+        let specimen = try Self.specimen.get()
+        var configuration = ChipConfiguration(files: specimen.files, faults: [.pace(.unalignedNonce)])
+        try configuration.offerPACE([try PACEOffer(named: "ECDH-GM-AES-256:13")], only: true)
+        let chip = SimulatedChip(configuration: configuration)
+        let key = try AccessKey.mrz(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623")
+        let error = #expect(throws: AccessControlError.self) { try ChipAccess.open(chip, accessKey: key) }
+        #expect(error?.accessProtocol == .pace)
+        #expect(error?.code == .protocolViolation)
+        #expect(error?.reason.contains("BAC, tried instead, failed too") == true)
+        #expect(error?.description.contains("check the document number") == false)
+    }
+
     @Test func aChipThatDropsTheDHSecretsLeadingZerosOpensEverySession() throws {
         let specimen = try Self.specimen.get()
         var configuration = ChipConfiguration(files: specimen.files, faults: [.pace(.strippedSharedSecret)])

@@ -16,6 +16,7 @@ struct SimulatedChipOptions {
 
     var paceOffers: [PACEOffer] = []
     var paceOnly = false
+    var paceNonceLength = PACENonceLength.oneBlock
     var can = CardAccessNumber(defaultCAN)
     /// `--chip-authentication` names; nil: the default key, empty: none.
     var chipAuthentication: [String]? = nil
@@ -37,6 +38,8 @@ struct SimulatedChipOptions {
         Without --pace the chip offers \(defaultOffer) and BAC; --no-pace makes it a BAC-only chip.
         --pace-only makes the chip refuse BAC; --chip-can CAN gives it a card access number (PACE's
         second password; default \(defaultCAN); the MRZ password always comes from DG1).
+        --pace-nonce block|key: the length of the chip's PACE nonce, one AES block (16 bytes,
+        default, as chips in the field draw it) or as long as the key (32 bytes for AES-192/256).
         --chip-authentication NAME[:PARAM] (repeatable) gives the chip a Chip Authentication key,
         NAME KEYAGREEMENT-CIPHER (ECDH-AES-128, DH-3DES…), PARAM as for --pace; several keys get
         key IDs 1, 2, … (default \(defaultChipAuthentication); --no-chip-authentication: none).
@@ -76,6 +79,13 @@ struct SimulatedChipOptions {
         options.paceOnly = arguments.flag("--pace-only")
         options.given = options.given || options.paceOnly
         guard !options.paceOnly || !noPACE else { throw UsageError("--pace-only and --no-pace exclude each other") }
+        if let length = try arguments.option("--pace-nonce") {
+            guard let nonceLength = PACENonceLength(rawValue: length) else {
+                throw UsageError("--pace-nonce takes block or key, not \(length)")
+            }
+            options.paceNonceLength = nonceLength
+            options.given = true
+        }
         if let can = try arguments.option("--chip-can") {
             guard let number = CardAccessNumber(can) else { throw UsageError("--chip-can takes 1 to 16 digits") }
             options.can = number
@@ -145,6 +155,6 @@ struct SimulatedChipOptions {
     {
         ChipConfiguration(
             files: files, credentials: credentials, offersBasicAccessControl: !paceOnly,
-            supportsExtendedLength: supportsExtendedLength, faults: faults)
+            supportsExtendedLength: supportsExtendedLength, faults: faults, paceNonceLength: paceNonceLength)
     }
 }

@@ -17,8 +17,10 @@ public enum BasicAccessControl {
     /// messaging session the chip now expects. RND.IFD and K.IFD come from `random`.
     ///
     /// - Throws: `AccessControlError` with `accessProtocol == .bac`: `.accessDenied` when the chip
-    ///   refuses EXTERNAL AUTHENTICATE (a wrong MRZ: 6300, or 6988 as the ePass emulator answers),
-    ///   `.chipVerificationFailed` when its cryptogram does not verify, `.notSupported` for a CAN.
+    ///   rejects the password in EXTERNAL AUTHENTICATE (a wrong MRZ: 6300 or 63Cx, 6982, or 6988
+    ///   as the ePass emulator answers), `.chipVerificationFailed` when its cryptogram does not verify,
+    ///   `.notSupported` for a CAN or a chip that does not run BAC (6D00, 6E00, 6A81: PACE only),
+    ///   `.protocolViolation` for another refusal, which names no password.
     public static func establish(
         accessKey: AccessKey, over transport: any CardTransport, random: RandomSource = .system
     ) throws(AccessControlError) -> SecureMessagingSession {
@@ -71,16 +73,22 @@ public enum BasicAccessControl {
         } catch {
             throw .transport(error, .bac, while: "GET CHALLENGE")
         }
-        guard answer.statusWord.isSuccess else {
-            throw AccessControlError(
-                .protocolViolation, .bac, "the chip refused GET CHALLENGE (\(answer.statusWord))",
-                statusWord: answer.statusWord)
-        }
+        guard answer.statusWord.isSuccess else { throw refusal(answer.statusWord, of: "GET CHALLENGE") }
         guard answer.data.count == 8 else {
             throw AccessControlError(
                 .protocolViolation, .bac, "GET CHALLENGE returned \(answer.data.count) bytes instead of 8")
         }
         return answer.data
+    }
+
+    /// A refusal that rejects no password: the chip does not run BAC, or answered out of protocol.
+    private static func refusal(_ statusWord: StatusWord, of command: String) -> AccessControlError {
+        statusWord.isUnsupportedCommand
+            ? AccessControlError(
+                .notSupported, .bac, "the chip does not run BAC (\(command) answered \(statusWord))",
+                statusWord: statusWord)
+            : AccessControlError(
+                .protocolViolation, .bac, "the chip refused \(command) (\(statusWord))", statusWord: statusWord)
     }
 
     /// E_IFD ‖ M_IFD, the data of EXTERNAL AUTHENTICATE.
@@ -106,6 +114,10 @@ public enum BasicAccessControl {
         terminalNonce: SecretBytes, terminalKeyMaterial: SecretBytes
     ) throws(AccessControlError) -> SecureMessagingSession {
         guard answer.statusWord.isSuccess else {
+            guard
+                answer.statusWord.isPasswordRejection || answer.statusWord == .securityStatusNotSatisfied
+                    || answer.statusWord == .secureMessagingDataObjectsIncorrect
+            else { throw refusal(answer.statusWord, of: "EXTERNAL AUTHENTICATE") }
             throw AccessControlError(
                 .accessDenied, .bac,
                 "the chip refused EXTERNAL AUTHENTICATE (\(answer.statusWord)): check the document number, "

@@ -126,8 +126,21 @@ public enum ChipAccess {
                     ? "the chip offers no PACE and BAC is not allowed"
                     : "no PACE offer could be used and BAC is not allowed")
         }
-        try selectApplication(link)
-        let session = try BasicAccessControl.establish(accessKey: accessKey, over: link, random: random)
+        let session: SecureMessagingSession
+        do throws(AccessControlError) {
+            try selectApplication(link)
+            session = try BasicAccessControl.establish(accessKey: accessKey, over: link, random: random)
+        } catch {
+            // A chip that refuses the fallback (PACE only) leaves PACE's failure as the cause;
+            // only a rejected password, or the link, is BAC's to report.
+            guard let paceFailure = failures.last, error.code != .accessDenied, error.code != .transport else {
+                throw error
+            }
+            throw AccessControlError(
+                paceFailure.code, paceFailure.accessProtocol,
+                paceFailure.reason + "; BAC, tried instead, failed too: \(error.reason)",
+                statusWord: paceFailure.statusWord, transportError: paceFailure.transportError)
+        }
         log("BAC established")
         return ChipSession(
             access: .bac, session: session, link: link, cardAccess: cardAccess, warnings: warnings, observer: observer)

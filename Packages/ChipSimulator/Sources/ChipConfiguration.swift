@@ -29,6 +29,8 @@ public struct ChipConfiguration: Sendable {
     /// The link's speed, for the bench and slow-answer tests. Nil answers at once.
     public var link: LinkModel?
     public var faults: [ChipFault]
+    /// How long a PACE nonce the chip draws (one AES block by default, as chips in the field do).
+    public var paceNonceLength: PACENonceLength
 
     public init(
         files: ChipFiles,
@@ -42,7 +44,8 @@ public struct ChipConfiguration: Sendable {
         signalsEndOfFile: Bool = false,
         protectedFiles: Set<UInt16> = [ChipFiles.dataGroupIdentifier(3), ChipFiles.dataGroupIdentifier(4)],
         link: LinkModel? = nil,
-        faults: [ChipFault] = []
+        faults: [ChipFault] = [],
+        paceNonceLength: PACENonceLength = .oneBlock
     ) {
         self.files = files
         self.credentials = credentials
@@ -56,6 +59,7 @@ public struct ChipConfiguration: Sendable {
         self.protectedFiles = protectedFiles
         self.link = link
         self.faults = faults
+        self.paceNonceLength = paceNonceLength
     }
 
     /// Makes the chip offer these PACE protocols (its EF.CardAccess lists them) and, when `only`,

@@ -33,7 +33,8 @@ struct ProtocolHandlerRegistry: Sendable {
             ? nil
             : PACEHandler(
                 offers: credentials.paceOffers, mrz: mrz, can: credentials.can,
-                chipAuthenticationKeys: credentials.chipAuthenticationKeys.map(\.keyPair), faults: faults.paceFaults)
+                chipAuthenticationKeys: credentials.chipAuthenticationKeys.map(\.keyPair), faults: faults.paceFaults,
+                nonceLength: configuration.paceNonceLength)
         if pace != nil || !credentials.chipAuthenticationKeys.isEmpty {
             handlers.append(
                 ChipAuthenticationHandler(

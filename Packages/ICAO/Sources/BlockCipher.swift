@@ -18,6 +18,16 @@ public enum BlockCipher: String, Sendable, Hashable, CaseIterable, JSONEnum {
 
     public var blockSize: Int { self == .tripleDES ? 8 : 16 }
 
+    /// AES keyed by `keyLength` bytes (16, 24 or 32); nil for another length.
+    public init?(aesKeyLength keyLength: Int) {
+        switch keyLength {
+        case 16: self = .aes128
+        case 24: self = .aes192
+        case 32: self = .aes256
+        default: return nil
+        }
+    }
+
     /// The last arc of a PACE or CA protocol OID: 1 3DES-CBC-CBC, 2–4 AES-CBC-CMAC-128/192/256.
     public init?(protocolArc: UInt64) {
         switch protocolArc {

@@ -60,6 +60,13 @@ public struct StatusWord: Sendable, Hashable, CustomStringConvertible {
     public var isSuccess: Bool { self == .success }
     /// 62xx and 63xx: processed, with a warning (data may still be present).
     public var isWarning: Bool { sw1 == 0x62 || sw1 == 0x63 }
+    /// 6300 or 63Cx (x tries left): the chip verified a password and rejected it. Only these
+    /// mean a wrong MRZ or CAN; a chip that refuses the command itself (6D00, 6985…) does not.
+    public var isPasswordRejection: Bool { self == .verificationFailed || sw1 == 0x63 && sw2 & 0xF0 == 0xC0 }
+    /// 6D00, 6E00 or 6A81: the chip does not run this command at all (a PACE-only chip asked for BAC).
+    public var isUnsupportedCommand: Bool {
+        self == .instructionNotSupported || self == .classNotSupported || self == StatusWord(0x6A81)
+    }
     /// 61xx: more response bytes are waiting for GET RESPONSE; the count (00 means 256 or more).
     public var bytesRemaining: Int? { sw1 == 0x61 ? (sw2 == 0 ? 256 : Int(sw2)) : nil }
     /// 6Cxx: wrong Le, the card names the exact length to ask for (00 means 256).

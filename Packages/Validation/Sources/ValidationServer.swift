@@ -26,6 +26,21 @@ public struct ValidationServerConfig: Sendable {
     public var postTimeout: Duration
     /// Sessions beyond this many at once are closed with `busy` at once.
     public var maximumSessions: Int
+    /// The durable outbox's folder; nil for `defaultOutboxDirectory`.
+    public var outboxDirectory: String?
+    /// How long the outbox's deliverer keeps trying a result after it was stored (then it is set
+    /// aside in the outbox's `undeliverable/`).
+    public var deliveryRetry: Duration = .seconds(24 * 3600)
+    /// The wait before the first retry; it doubles each time, up to 5 minutes.
+    public var deliveryBackoff: Duration = .seconds(1)
+
+    /// `$XDG_STATE_HOME/emrtd/outbox`, `~/.local/state/emrtd/outbox` without it; nil when the
+    /// environment names neither (the caller must then say where).
+    public static func defaultOutboxDirectory(environment: [String: String]) -> String? {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/emrtd/outbox" }
+        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.local/state/emrtd/outbox" }
+        return nil
+    }
 
     public init(
         host: String = "127.0.0.1", port: Int, tenants: Tenants,
@@ -57,13 +72,23 @@ public final class ValidationServer: Sendable {
     final class Shared: Sendable {
         let config: ValidationServerConfig
         let log: @Sendable (JSONValue) -> Void
+        let authenticator: TenantAuthenticator
+        let outbox: Outbox
+        let poster: ResultPoster
+        let delivery: ResultDelivery
         /// The connections of the sessions running, so that `stop` can close them.
         let sessions = Mutex<[ObjectIdentifier: WebSocketConnection]>([:])
         let idleReaders = Mutex<[FilesToRead: [EmrtdReader]]>([:])
 
-        init(config: ValidationServerConfig, log: @escaping @Sendable (JSONValue) -> Void) {
+        init(config: ValidationServerConfig, outbox: Outbox, log: @escaping @Sendable (JSONValue) -> Void) {
             self.config = config
             self.log = log
+            self.outbox = outbox
+            authenticator = TenantAuthenticator(tenants: config.tenants)
+            poster = ResultPoster(timeout: config.postTimeout)
+            delivery = ResultDelivery(
+                outbox: outbox, poster: poster, retryFor: config.deliveryRetry, initialBackoff: config.deliveryBackoff,
+                log: log)
         }
 
         func takeReader(for files: FilesToRead) throws(ReadError) -> EmrtdReader {
@@ -88,7 +113,20 @@ public final class ValidationServer: Sendable {
         } catch {
             throw ValidationError(.invalidArgument, "the reader cannot be made: \(error.reason)")
         }
-        let shared = Shared(config: config, log: log)
+        guard
+            let outboxDirectory = config.outboxDirectory
+                ?? ValidationServerConfig.defaultOutboxDirectory(environment: ProcessInfo.processInfo.environment)
+        else {
+            throw ValidationError(.invalidArgument, "no outbox folder: neither XDG_STATE_HOME nor HOME is set")
+        }
+        for clientId in config.tenants.openClientIds {
+            log([
+                "event": "openTenant", "level": "warning", "clientId": .string(clientId),
+                "warning":
+                    "OPEN TENANT: anyone who knows this clientId can run validations that post to its result server",
+            ])
+        }
+        let shared = Shared(config: config, outbox: try Outbox(directory: outboxDirectory), log: log)
         state = shared
         let tls = config.tlsCertificateFile.flatMap { certificate in
             config.tlsKeyFile.map { (certificate: certificate, key: $0) }
@@ -107,7 +145,9 @@ public final class ValidationServer: Sendable {
         log([
             "event": "listening", "host": .string(config.host), "port": .integer(endpoint.port),
             "tls": .bool(tls != nil), "tenants": .integer(config.tenants.byClientId.count),
+            "outbox": .string(outboxDirectory), "outboxPending": .integer(shared.outbox.names.count),
         ])
+        shared.delivery.start()
     }
 
     /// The port listened on.
@@ -125,6 +165,7 @@ public final class ValidationServer: Sendable {
         }
         for _ in 0..<200 where !open.allSatisfy(\.isClosed) { Thread.sleep(forTimeInterval: 0.01) }
         endpoint.stop()
+        state.delivery.stop()
     }
 
     private static func accept(_ connection: WebSocketConnection, shared: Shared) {
@@ -219,9 +260,14 @@ struct ValidationSession {
     private func validate(hello: ValidationHello, deadline: ContinuousClock.Instant, exchanges: inout Int)
         throws(Ending) -> Ending
     {
-        guard let tenant = shared.config.tenants.byClientId[hello.clientId] else {
-            throw Ending(code: .unknownTenant, reason: "unknown clientId")
+        let admitted: Tenants.Tenant?
+        do throws(SessionToken.Rejection) {
+            admitted = try shared.authenticator.admit(
+                clientId: hello.clientId, validationId: hello.validationId, token: hello.token)
+        } catch {
+            throw Ending(code: error == .ledgerFull ? .busy : .unknownTenant, reason: error.reason)
         }
+        guard let tenant = admitted else { throw Ending(code: .unknownTenant, reason: "unknown clientId") }
         connection.send(.text(ServerMessage.ready.text))
         guard case .access(let accessKey, let files) = try next(deadline: deadline, expecting: "access") else {
             throw Ending(code: .malformedMessage, reason: "access must follow ready")
@@ -252,12 +298,41 @@ struct ValidationSession {
             throw Ending(code: .internalError, reason: "the document has no JSON object")
         }
         let result = JSONValue.object([JSONMember("validationId", .string(hello.validationId))] + members)
-        let poster = ResultPoster(timeout: shared.config.postTimeout)
-        if let problem = poster.post(result.serialized(), to: tenant.resultURL, headers: hello.headers) {
-            throw Ending(code: .postFailed, reason: problem)
+        return deliver(result, of: hello, to: tenant)
+    }
+
+    /// Stores the result in the outbox, sends it to a `receiveResult` client once it is safe
+    /// (stored, or confirmed when the outbox failed), and tries the first POST: 1000 when it is
+    /// confirmed, 4008 when it is stored and left to the deliverer, 4005 when neither.
+    private func deliver(_ result: JSONValue, of hello: ValidationHello, to tenant: Tenants.Tenant) -> Ending {
+        let entry = OutboxEntry(
+            validationId: hello.validationId, clientId: hello.clientId, resultURL: tenant.resultURL,
+            headers: hello.headers, storedAt: Int(Date().timeIntervalSince1970), body: result.serialized())
+        let stored: String?
+        do throws(ValidationError) {
+            stored = try shared.outbox.store(entry)
+        } catch {
+            shared.log([
+                "event": "outboxFailed", "validationId": .string(hello.validationId), "reason": .string(error.reason),
+            ])
+            stored = nil
         }
-        if tenant.receiveResult { connection.send(.text(ServerMessage.result(result).text)) }
-        return Ending(code: .confirmed, reason: "the result was posted")
+        let sendResult = { if tenant.receiveResult { connection.send(.text(ServerMessage.result(result).text)) } }
+        if stored != nil { sendResult() }
+        let problem = shared.poster.post(entry)
+        switch (stored, problem) {
+        case (let name?, nil):
+            shared.outbox.remove(name)
+            return Ending(code: .confirmed, reason: "the result was posted")
+        case (nil, nil):
+            sendResult()
+            return Ending(code: .confirmed, reason: "the result was posted (the outbox could not store it)")
+        case (let name?, let problem?):
+            shared.delivery.retry(name)
+            return Ending(code: .storedPendingDelivery, reason: "the result is stored; delivery pending: \(problem)")
+        case (nil, let problem?):
+            return Ending(code: .postFailed, reason: "the result could not be stored, and \(problem)")
+        }
     }
 
     /// The close code of a failed read: the relay's own failure first (the reader sees it only

@@ -121,7 +121,7 @@ public enum PasswordAuthenticatedConnectionEstablishment {
             PACECommands.generalAuthenticate(DER.tlv(ASN1Tag(0x85), terminalToken), isLast: true), over: transport,
             step: "GENERAL AUTHENTICATE (mutual authentication)")
         guard answer.statusWord.isSuccess else {
-            if answer.statusWord == .verificationFailed {
+            if answer.statusWord.isPasswordRejection {
                 throw .late(
                     .accessDenied,
                     "the chip refused the authentication token (\(answer.statusWord)): check the "

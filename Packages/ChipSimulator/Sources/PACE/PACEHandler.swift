@@ -57,6 +57,7 @@ struct PACEHandler: ProtocolHandler {
     private let passwords: [PACEPasswordReference: SecretBytes]
     private let chipAuthenticationKeys: [KeyAgreementKeyPair]
     private let faults: Set<PACEFault>
+    private let nonceLength: PACENonceLength
     private var stage = Stage.idle
 
     var instructions: Set<UInt8> { [Self.manageSecurityEnvironment, Self.generalAuthenticate] }
@@ -65,7 +66,7 @@ struct PACEHandler: ProtocolHandler {
     /// The passwords are π: SHA-1 of the MRZ information, the CAN's digits.
     init(
         offers: [PACEOffer], mrz: MRZPassword?, can: CardAccessNumber?,
-        chipAuthenticationKeys: [KeyAgreementKeyPair], faults: [PACEFault]
+        chipAuthenticationKeys: [KeyAgreementKeyPair], faults: [PACEFault], nonceLength: PACENonceLength
     ) {
         self.offers = offers
         var passwords: [PACEPasswordReference: SecretBytes] = [:]
@@ -74,6 +75,7 @@ struct PACEHandler: ProtocolHandler {
         self.passwords = passwords
         self.chipAuthenticationKeys = chipAuthenticationKeys
         self.faults = Set(faults)
+        self.nonceLength = nonceLength
     }
 
     mutating func handle(_ command: CommandAPDU, context: ProtocolContext) -> ProtocolOutcome {
@@ -193,15 +195,9 @@ struct PACEHandler: ProtocolHandler {
         return ProtocolOutcome(status)
     }
 
-    /// The nonce's length: the least multiple of the block size holding a key (16 bytes for 3DES
-    /// and AES-128, 32 for AES-192/256), as Integrated Mapping requires and the others allow.
-    private static func nonceLength(_ cipher: BlockCipher) -> Int {
-        (cipher.keyLength + cipher.blockSize - 1) / cipher.blockSize * cipher.blockSize
-    }
-
     /// Step 1: z = E(K_π, s), CBC with a zero IV.
     private mutating func encryptedNonce(_ selection: Selection, context: ProtocolContext) throws -> ProtocolOutcome {
-        let nonce = try context.random.bytes(count: Self.nonceLength(selection.cipher))
+        let nonce = try context.random.bytes(count: nonceLength.byteCount(selection.cipher))
         let zeroIV = [UInt8](repeating: 0, count: selection.cipher.blockSize)
         var encrypted = try nonce.withUnsafeBytes { try selection.passwordKey.encryptCBC($0, iv: zeroIV) }
         if faults.contains(.unalignedNonce) { encrypted.removeLast() }
