@@ -1,5 +1,6 @@
 import ChipSimulator
 import Emrtd
+import Files
 import Foundation
 import LDS
 import MRZ
@@ -21,7 +22,8 @@ enum ReportCommand: Command {
         --no-builtin, plus each --csca PEM bundle or DER file and each --masterlist's CSCAs; a dump
         of the simulator holds its CSCA as DIR/CSCA.der, trusted when present; --at checks them at
         that time), and writes the page to FILE.html (default
-        DIR/report.html). The chip verdict is the simulator's, not the document's: a dump cannot
+        DIR/report.html: a temporary file renamed into place; a symbolic link, a device or a fifo
+        there is refused, not replaced). The chip verdict is the simulator's, not the document's: a dump cannot
         prove a chip genuine. Exit status: 0 written, 1 unreadable dump or failed read, 2 wrong
         command line.
         """
@@ -34,7 +36,9 @@ enum ReportCommand: Command {
         let folder = URL(fileURLWithPath: directory)
         var authorities = trust.authorityCertificates
         let dumpedCSCA = folder.appendingPathComponent(DumpLayout.countrySigningCertificateName)
-        if let csca = FileManager.default.contents(atPath: dumpedCSCA.path) { authorities.append([UInt8](csca)) }
+        if FileManager.default.fileExists(atPath: dumpedCSCA.path) {
+            authorities.append(try readCertificateFile(dumpedCSCA.path))
+        }
 
         let files: ChipFiles
         let accessKey: AccessKey
@@ -61,8 +65,10 @@ enum ReportCommand: Command {
         }
         let page = HTMLReport.render(document, title: "emrtd report \(folder.lastPathComponent)")
         let destination = reportPath ?? folder.appendingPathComponent("report.html").path
-        guard FileManager.default.createFile(atPath: destination, contents: Data(page.utf8)) else {
-            throw CommandFailure("cannot write \(destination)")
+        do throws(FilesError) {
+            try AtomicFile.write(Array(page.utf8), to: destination)
+        } catch {
+            throw CommandFailure(error.reason)
         }
         printError("emrtd report: \(destination) (data \(document.authenticationStatus.data.status.rawValue))")
         return 0

@@ -87,9 +87,9 @@ struct TrustOptions {
     }
 }
 
-/// A certificate file, a PEM bundle or a master list, bounded (`InputLimit.certificates`).
+/// A certificate file, a PEM bundle or a CRL, bounded (`InputLimit.certificates`).
 func readCertificateFile(_ path: String) throws -> [UInt8] {
-    try readFile(path, limit: InputLimit.certificates, what: "a certificate file or master list")
+    try readFile(path, limit: InputLimit.certificates, what: "a certificate file")
 }
 
 func loadCertificates(_ path: String) throws -> [Certificate] {
@@ -102,7 +102,7 @@ func loadCertificates(_ path: String) throws -> [Certificate] {
 
 func loadMasterList(_ path: String) throws -> MasterList {
     do {
-        return try MasterList(bytes: readCertificateFile(path))
+        return try MasterList(bytes: readFile(path, limit: InputLimit.masterList, what: "a master list"))
     } catch let error as CMSError {
         throw CommandFailure("\(path): \(error.reason)")
     }
