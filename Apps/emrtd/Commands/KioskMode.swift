@@ -87,7 +87,7 @@ enum KioskMode {
             json: settings.json, debug: settings.debug, output: output, report: report,
             simulatorCSCA: settings.simulatorCSCA, simulatorKeys: settings.simulatorKeys, origin: settings.origin,
             clock: settings.clock,
-            strict: settings.strict, printedZone: settings.printedZone)
+            strict: settings.strict, printedZone: settings.printedZone, trust: settings.trust)
     }
 
     /// The reader once it holds a card, nil after Ctrl-C.

@@ -35,8 +35,10 @@ enum ReadCommand: Command {
         image (with PNG renderings of JPEG 2000), and for the simulator's specimen its CSCA
         (CSCA.der, for `emrtd verify DIR --csca DIR/CSCA.der` later) and its chip's keys
         (chip-keys.der, so `--simulator DIR` proves the chip again). --report FILE.html writes one
-        self-contained HTML page (face, holder, verdicts, hashes, certificates, access, warnings,
-        APDU timeline; nothing fetched, no script). --challenge gives the 8-byte Active
+        self-contained HTML page (on top "accepted" or "not accepted" by the rules of --strict, with
+        each reason; face, verdicts, every warning, holder, DG1's validity, the page against the
+        chip, hashes, certificates, access, APDU timeline, the check time and what was trusted;
+        nothing fetched, no script). --challenge gives the 8-byte Active
         Authentication challenge (hex); --debug writes the log of every step and APDU to standard
         error, with times (under secure messaging the plain command and answer beside the
         protected ones; no key, MRZ, CAN or file content appears).
@@ -59,7 +61,8 @@ enum ReadCommand: Command {
         input ends the loop between reads (exit 0).
         --simulator reads the chip simulator in this process: the files of DIR (dump layout), or
         without DIR the simulator's specimen, whose fresh test CSCA is trusted for this read
-        (--mrz L898902C 690806 940623, or --can 123456: the simulated chip's default CAN).
+        (--mrz L898902C 690806 940623, or --can 123456: the simulated chip's default CAN); it is
+        signed at --at, so its certificates are valid at the check time.
         \(AccessOptions.usage)
         The simulated chip's options:
         \(SimulatedChipOptions.usage)
@@ -140,7 +143,8 @@ enum ReadCommand: Command {
                     simulatedChip = chipOptions.configuration(files: files, credentials: credentials)
                 } else {
                     let specimen = try Specimen.generate(
-                        faceSize: chipLimits.faceSize, credentials: credentials, layout: chipOptions.layout)
+                        faceSize: chipLimits.faceSize, at: trust.time, credentials: credentials,
+                        layout: chipOptions.layout)
                     simulatedChip = chipOptions.configuration(files: specimen.files, credentials: specimen.credentials)
                     simulatorKeys = try specimen.credentials.keysFile()
                     authorities.append(specimen.countrySigningCertificate)
@@ -160,7 +164,10 @@ enum ReadCommand: Command {
             preferences: access.preferences, challenge: challenge, json: json, debug: debug, output: output,
             report: report, simulatorCSCA: simulatorCSCA, simulatorKeys: simulatorKeys,
             origin: readerName ?? "simulator", clock: trust.clock,
-            strict: strict, printedZone: access.printedZone, command: form.rawValue)
+            strict: strict, printedZone: access.printedZone,
+            trust: trust.sources
+                + (simulatorCSCA == nil ? [] : [TrustSource(.specimenCSCA, path: nil, certificates: 1)]),
+            command: form.rawValue)
         if watch {
             return try KioskMode.run(reader: readerOptions.pcscName, access: access, settings: settings)
         }
@@ -197,6 +204,8 @@ enum ReadCommand: Command {
         let strict: Bool
         /// The MRZ printed on the page (`--mrz-lines`), compared with DG1.
         let printedZone: MachineReadableZone?
+        /// What was trusted, for the report's footer.
+        let trust: [TrustSource]
         /// The command's name in messages (`read`, or `dump`).
         var command = Form.read.rawValue
     }
@@ -238,6 +247,7 @@ enum ReadCommand: Command {
             return 1
         }
         let elapsed = start.duration(to: clock.now)
+        let checks = DocumentChecks(document: document, printedZone: settings.printedZone, at: settings.clock())
         do throws(OutputError) {
             if let output = settings.output {
                 try DumpLayout.write(
@@ -250,7 +260,9 @@ enum ReadCommand: Command {
                 }
             }
             if let report = settings.report {
-                let page = HTMLReport.render(document, title: "emrtd \(settings.command) \(settings.origin)")
+                let page = HTMLReport.render(
+                    document, checks: checks, trust: settings.trust,
+                    title: "emrtd \(settings.command) \(settings.origin)")
                 guard FileManager.default.createFile(atPath: report, contents: Data(page.utf8)) else {
                     throw OutputError(.cannotWrite, "cannot write \(report)")
                 }
@@ -258,7 +270,6 @@ enum ReadCommand: Command {
         } catch {
             throw CommandFailure(error.reason)
         }
-        let checks = DocumentChecks(document: document, printedZone: settings.printedZone, at: settings.clock())
         for warning in checks.warnings { printError("emrtd \(settings.command): warning: \(warning)") }
         if settings.json {
             print(adding(["checks": checks.json], to: document.json).serialized(pretty: true))
