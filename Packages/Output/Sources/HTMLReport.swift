@@ -131,7 +131,8 @@ public enum HTMLReport {
     static func answerSection(_ checks: DocumentChecks) -> String {
         let unmet = checks.unmetStrictRequirements
         let rule =
-            "Accepted only when the data is authenticated, the chip is not denied, the printed page matches the chip,"
+            "By the rules of emrtd --strict: accepted only when the data is authenticated, the chip is not denied,"
+            + " the printed page matches the chip (when it was given),"
             + " DG1's check digits and dates hold, and the document is valid at "
         var html = "<section id=\"answer\" class=\"answer \(unmet.isEmpty ? "accepted" : "notAccepted")\">"
         html += "<p class=\"answerWord\">\(unmet.isEmpty ? "Accepted" : "Not accepted")</p>"
@@ -141,7 +142,7 @@ public enum HTMLReport {
         if checks.pageComparison == nil && !checks.printedZoneUncompared {
             html += "<p>No printed MRZ was given: the page was not compared with the chip.</p>"
         }
-        return html + "<p>\(escape(rule))\(time(checks.checkTime)) (the rules of emrtd --strict).</p></section>\n"
+        return html + "<p>\(escape(rule))\(time(checks.checkTime)).</p></section>\n"
     }
 
     /// DG1's zone at the check time: each check digit, both dates resolved to a full year with the
