@@ -70,4 +70,33 @@ import Testing
         let wrong = try Subprocess.run(emrtd, base + ["--mrz-lines", "P<UTO"])
         #expect(wrong.status == 2 && wrong.errorOutput.contains("--mrz-lines is not a valid MRZ"))
     }
+
+    /// A master list in the footer with its certificate count and signing time (the German list of
+    /// `../shared`, checked now, where its signer is valid).
+    @Test func theFooterNamesAMasterListAndItsSigningTime() throws {
+        guard let emrtd = CLITests.emrtd(),
+            let list = Prerequisites.shared("data/gmrtd/master_list/DE_ML_2026-05-28-08-28-45.ml"),
+            let root = Prerequisites.shared("data/gmrtd/master_list/DE_ROOT_CA_CSCA07.cer")
+        else { return }
+        let directory = try VerdictCLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let dump = directory.appendingPathComponent("dump")
+        let report = directory.appendingPathComponent("r.html")
+        let made = try Subprocess.run(
+            emrtd, ["read", "--simulator", "--no-render", "--mrz", "L898902C", "690806", "940623", "--out", dump.path])
+        try #require(made.status == 0, "\(made.combinedOutput)")
+        let reported = try Subprocess.run(
+            emrtd,
+            [
+                "report", dump.path, "--no-builtin", "--masterlist", list.path, "--ml-root", root.path, "--report",
+                report.path,
+            ])
+        #expect(reported.status == 0, "\(reported.combinedOutput)")
+        let page = try String(contentsOf: report, encoding: .utf8)
+        #expect(
+            page.contains(
+                "<li>master list (--masterlist) \(list.path) (588 certificates, signed 2026-05-28T06:28:45Z, file written "
+            ))
+        #expect(!page.contains("default CSCA bundle"), "--no-builtin trusts no default bundle")
+    }
 }
