@@ -35,10 +35,8 @@ enum ReadCommand: Command {
         image (with PNG renderings of JPEG 2000), and for the simulator's specimen its CSCA
         (CSCA.der, for `emrtd verify DIR --csca DIR/CSCA.der` later) and its chip's keys
         (chip-keys.der, so `--simulator DIR` proves the chip again). --report FILE.html writes one
-        self-contained HTML page (on top "accepted" or "not accepted" by the rules of --strict, with
-        each reason; face, verdicts, every warning, holder, DG1's validity, the page against the
-        chip, hashes, certificates, access, APDU timeline, the check time and what was trusted;
-        nothing fetched, no script). --challenge gives the 8-byte Active
+        self-contained HTML page (face, holder, verdicts, hashes, certificates, access, warnings,
+        APDU timeline; nothing fetched, no script). --challenge gives the 8-byte Active
         Authentication challenge (hex); --debug writes the log of every step and APDU to standard
         error, with times (under secure messaging the plain command and answer beside the
         protected ones; no key, MRZ, CAN or file content appears).
@@ -49,7 +47,10 @@ enum ReadCommand: Command {
         difference is a warning (stderr, and "checks" in the JSON beside the document's keys).
         No trusted CSCA at all is said on stderr and in the warnings.
         --strict (or --require authenticated) exits 3 unless the data is authenticated, the page
-        matches DG1, DG1 is valid and not expired, and the chip is not denied.
+        matches DG1, DG1 is valid and not expired, and the chip is not denied. The --report page
+        states that answer on top, strict or not ("Accepted", or "Not accepted" with each reason),
+        with every warning, DG1's validity, the page against the chip field by field, the check
+        time and what was trusted.
 
         --reader NAME reads the card in that PC/SC reader ("" for the only reader with a card),
         waiting --wait SECONDS for it (default 10); --timeout MS is the longest wait for one

@@ -15,17 +15,18 @@ enum ReportCommand: Command {
         usage: emrtd report DIR [--report FILE.html] [--csca FILE]... [--masterlist FILE.ml --ml-root CERT]...
                                 [--no-builtin] [--at ISO8601] [--mrz-lines LINE...]
 
+        The page of `emrtd read --report`: on top "Accepted" or "Not accepted" by the rules of
+        --strict, each reason beside it; DG1 checked at --at (default now); with --mrz-lines (the
+        MRZ printed on the page) the page compared with DG1 field by field.
+
         Reads the files of DIR (the `emrtd read --out` / `emrtd dump` layout) as the read does,
         through the chip simulator in this process opened with the MRZ of DIR/DG1.bin, verifies
         them by Passive Authentication against the trusted CSCAs (masterlist/csca.pem unless
         --no-builtin, plus each --csca PEM bundle or DER file and each --masterlist's CSCAs; a dump
         of the simulator holds its CSCA as DIR/CSCA.der, trusted when present; --at checks them at
         that time), and writes the page to FILE.html (default
-        DIR/report.html): the page of `emrtd read --report`, its answer on top ("accepted" or "not
-        accepted" by the rules of --strict, each reason beside it), DG1 checked at --at (default
-        now), and with --mrz-lines (the MRZ printed on the page) the page compared with DG1 field
-        by field. The chip verdict is the simulator's, not the document's: a dump cannot prove a
-        chip genuine. Exit status: 0 written, 1 unreadable dump or failed read, 2 wrong
+        DIR/report.html). The chip verdict is the simulator's, not the document's: a dump cannot
+        prove a chip genuine. Exit status: 0 written, 1 unreadable dump or failed read, 2 wrong
         command line.
         """
 
@@ -37,12 +38,8 @@ enum ReportCommand: Command {
         guard positionals.count == 1, let directory = positionals.first else { throw UsageError("give one DIR") }
         let folder = URL(fileURLWithPath: directory)
         var authorities = trust.authorityCertificates
-        var sources = trust.sources
         let dumpedCSCA = folder.appendingPathComponent(DumpLayout.countrySigningCertificateName)
-        if let csca = FileManager.default.contents(atPath: dumpedCSCA.path) {
-            authorities.append([UInt8](csca))
-            sources.append(.file(.dumpedCSCA, path: dumpedCSCA.path, certificates: 1))
-        }
+        if let csca = FileManager.default.contents(atPath: dumpedCSCA.path) { authorities.append([UInt8](csca)) }
 
         let files: ChipFiles
         let accessKey: AccessKey
@@ -68,8 +65,11 @@ enum ReportCommand: Command {
             return 1
         }
         let checks = DocumentChecks(document: document, printedZone: printedZone, at: trust.clock())
+        let dumped =
+            FileManager.default.fileExists(atPath: dumpedCSCA.path)
+            ? [TrustSource.file(.dumpedCSCA, path: dumpedCSCA.path, certificates: 1)] : []
         let page = HTMLReport.render(
-            document, checks: checks, trust: sources, title: "emrtd report \(folder.lastPathComponent)")
+            document, checks: checks, trust: trust.sources + dumped, title: "emrtd report \(folder.lastPathComponent)")
         let destination = reportPath ?? folder.appendingPathComponent("report.html").path
         guard FileManager.default.createFile(atPath: destination, contents: Data(page.utf8)) else {
             throw CommandFailure("cannot write \(destination)")
