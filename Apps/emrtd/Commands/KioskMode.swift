@@ -94,7 +94,7 @@ enum KioskMode {
             json: settings.json, debug: settings.debug, output: output, replace: settings.replace, report: report,
             simulatorCSCA: settings.simulatorCSCA, simulatorKeys: settings.simulatorKeys, origin: settings.origin,
             clock: settings.clock,
-            strict: settings.strict, printedZone: settings.printedZone)
+            strict: settings.strict, printedZone: settings.printedZone, trust: settings.trust)
     }
 
     /// The reader once it holds a card, nil after Ctrl-C.

@@ -50,7 +50,10 @@ enum ReadCommand: Command {
         difference is a warning (stderr, and "checks" in the JSON beside the document's keys).
         No trusted CSCA at all is said on stderr and in the warnings.
         --strict (or --require authenticated) exits 3 unless the data is authenticated, the page
-        matches DG1, DG1 is valid and not expired, and the chip is not denied.
+        matches DG1, DG1 is valid and not expired, and the chip is not denied. The --report page
+        states that answer on top, strict or not ("Accepted", or "Not accepted" with each reason),
+        with every warning, DG1's validity, the page against the chip field by field, the check
+        time and what was trusted.
 
         --reader NAME reads the card in that PC/SC reader ("" for the only reader with a card),
         waiting --wait SECONDS for it (default 10); --timeout MS is the longest wait for one
@@ -62,7 +65,8 @@ enum ReadCommand: Command {
         the card. Ctrl-C or the end of standard input ends the loop between reads (exit 0).
         --simulator reads the chip simulator in this process: the files of DIR (dump layout), or
         without DIR the simulator's specimen, whose fresh test CSCA is trusted for this read
-        (--mrz L898902C 690806 940623, or --can 123456: the simulated chip's default CAN).
+        (--mrz L898902C 690806 940623, or --can 123456: the simulated chip's default CAN); it is
+        signed at --at, so its certificates are valid at the check time.
         \(AccessOptions.usage)
         The simulated chip's options:
         \(SimulatedChipOptions.usage)
@@ -157,7 +161,8 @@ enum ReadCommand: Command {
                     simulatedChip = chipOptions.configuration(files: files, credentials: credentials)
                 } else {
                     let specimen = try Specimen.generate(
-                        faceSize: chipLimits.faceSize, credentials: credentials, layout: chipOptions.layout)
+                        faceSize: chipLimits.faceSize, at: trust.time, credentials: credentials,
+                        layout: chipOptions.layout)
                     simulatedChip = chipOptions.configuration(files: specimen.files, credentials: specimen.credentials)
                     simulatorKeys = try specimen.credentials.keysFile()
                     authorities.append(specimen.countrySigningCertificate)
@@ -177,7 +182,10 @@ enum ReadCommand: Command {
             preferences: access.preferences, challenge: challenge, json: json, debug: debug, output: output,
             replace: replace, report: report, simulatorCSCA: simulatorCSCA, simulatorKeys: simulatorKeys,
             origin: readerName ?? "simulator", clock: trust.clock,
-            strict: strict, printedZone: access.printedZone, command: form.rawValue)
+            strict: strict, printedZone: access.printedZone,
+            trust: trust.sources
+                + (simulatorCSCA == nil ? [] : [TrustSource(.specimenCSCA, path: nil, certificates: 1)]),
+            command: form.rawValue)
         // A destination that would be refused is refused before the chip is read, not after
         // (kiosk mode's DIR/N are checked as each read ends).
         do {
@@ -226,6 +234,8 @@ enum ReadCommand: Command {
         let strict: Bool
         /// The MRZ printed on the page (`--mrz-lines`), compared with DG1.
         let printedZone: MachineReadableZone?
+        /// What was trusted, for the report's footer.
+        let trust: [TrustSource]
         /// The command's name in messages (`read`, or `dump`).
         var command = Form.read.rawValue
     }
@@ -270,6 +280,7 @@ enum ReadCommand: Command {
             return 1
         }
         let elapsed = start.duration(to: clock.now)
+        let checks = DocumentChecks(document: document, printedZone: settings.printedZone, at: settings.clock())
         do throws(OutputError) {
             if let output = settings.output {
                 var extraFiles: [DumpLayout.File] = []
@@ -287,14 +298,14 @@ enum ReadCommand: Command {
             throw CommandFailure(error.reason)
         }
         if let report = settings.report {
-            let page = HTMLReport.render(document, title: "emrtd \(settings.command) \(settings.origin)")
+            let page = HTMLReport.render(
+                document, checks: checks, trust: settings.trust, title: "emrtd \(settings.command) \(settings.origin)")
             do throws(FilesError) {
                 try AtomicFile.write(Array(page.utf8), to: report)
             } catch {
                 throw CommandFailure(error.reason)
             }
         }
-        let checks = DocumentChecks(document: document, printedZone: settings.printedZone, at: settings.clock())
         for warning in checks.warnings { printError("emrtd \(settings.command): warning: \(warning)") }
         if settings.json {
             print(adding(["checks": checks.json], to: document.json).serialized(pretty: true))

@@ -14,7 +14,11 @@ enum ReportCommand: Command {
     static let summary = "write the HTML report of a dump, its data re-verified with the current trust store"
     static let usage = """
         usage: emrtd report DIR [--report FILE.html] [--csca FILE]... [--masterlist FILE.ml --ml-root CERT]...
-                                [--no-builtin] [--at ISO8601]
+                                [--no-builtin] [--at ISO8601] [--mrz-lines LINE...]
+
+        The page of `emrtd read --report`: on top "Accepted" or "Not accepted" by the rules of
+        --strict, each reason beside it; DG1 checked at --at (default now); with --mrz-lines (the
+        MRZ printed on the page) the page compared with DG1 field by field.
 
         Reads the files of DIR (the `emrtd read --out` / `emrtd dump` layout) as the read does,
         through the chip simulator in this process opened with the MRZ of DIR/DG1.bin, verifies
@@ -31,6 +35,7 @@ enum ReportCommand: Command {
     static func run(_ arguments: inout ArgumentReader) throws -> Int32 {
         let reportPath = try arguments.option("--report")
         let trust = try TrustOptions.read(&arguments, builtIn: false)
+        let printedZone = try arguments.variadic("--mrz-lines").map(StrictOption.printedZone)
         let positionals = try arguments.positionals()
         guard positionals.count == 1, let directory = positionals.first else { throw UsageError("give one DIR") }
         let folder = URL(fileURLWithPath: directory)
@@ -63,14 +68,21 @@ enum ReportCommand: Command {
             printError("emrtd report: \(readErrorMessage(error: error))")
             return 1
         }
-        let page = HTMLReport.render(document, title: "emrtd report \(folder.lastPathComponent)")
+        let checks = DocumentChecks(document: document, printedZone: printedZone, at: trust.clock())
+        let dumped =
+            FileManager.default.fileExists(atPath: dumpedCSCA.path)
+            ? [TrustSource.file(.dumpedCSCA, path: dumpedCSCA.path, certificates: 1)] : []
+        let page = HTMLReport.render(
+            document, checks: checks, trust: trust.sources + dumped, title: "emrtd report \(folder.lastPathComponent)")
         let destination = reportPath ?? folder.appendingPathComponent("report.html").path
         do throws(FilesError) {
             try AtomicFile.write(Array(page.utf8), to: destination)
         } catch {
             throw CommandFailure(error.reason)
         }
-        printError("emrtd report: \(destination) (data \(document.authenticationStatus.data.status.rawValue))")
+        printError(
+            "emrtd report: \(destination) (data \(document.authenticationStatus.data.status.rawValue), "
+                + "\(checks.passesStrictMode ? "accepted" : "not accepted"))")
         return 0
     }
 }
