@@ -59,7 +59,9 @@ let libraries: [Library] = [
     Library(name: "Connector", dependencies: ["Transport", "MRZ", "JSON", "Secrets", "CLibWebSockets"]),
     Library(
         name: "Validation",
-        dependencies: ["Connector", "Emrtd", "Transport", "LDS", "MRZ", "JSON", "ASN1", "CryptoPrimitives", "Secrets"],
+        dependencies: [
+            "Connector", "Emrtd", "Transport", "LDS", "MRZ", "JSON", "ASN1", "CryptoPrimitives", "Secrets", "Files",
+        ],
         testDependencies: ["ChipSimulator", "Connector"]),
 ]
 

@@ -84,12 +84,20 @@ public enum AtomicFile {
         }
     }
 
+    /// Whether `name` (a file name, no folder) is one of `write`'s temporary files, which a crash
+    /// mid-write leaves behind for the folder's owner to remove.
+    public static func isTemporaryName(_ name: String) -> Bool {
+        name.hasPrefix(".") && name.contains(temporaryMarker)
+    }
+
+    private static let temporaryMarker = ".emrtd-"
+
     /// A name beside `path` that no dump, bundle or report has: hidden, with a random suffix
     /// (the file name is shortened so that the whole stays within NAME_MAX).
     static func temporaryName(beside path: String) -> String {
         let url = URL(fileURLWithPath: path)
         let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 16)
-        let name = "." + url.lastPathComponent.prefix(100) + ".emrtd-" + suffix
+        let name = "." + url.lastPathComponent.prefix(100) + temporaryMarker + suffix
         return url.deletingLastPathComponent().appendingPathComponent(name).path
     }
 

@@ -1,5 +1,6 @@
 import ASN1
 import CryptoPrimitives
+import Files
 import Foundation
 import JSON
 import Synchronization
@@ -30,9 +31,8 @@ struct OutboxEntry: Sendable, Equatable {
 /// synced: a crash leaves the old state or the new, never a part.
 final class Outbox: Sendable {
     let directory: String
-    /// Held open for the process's life: the folder's lock, and the folder for `fsync`.
+    /// Held open for the process's life: the folder's lock.
     private let lockDescriptor: Int32
-    private let directoryDescriptor: Int32
     /// The entries present, so that a second result for a pending one is refused, not swapped
     /// under its delivery.
     private let present = Mutex<Set<String>>([])
@@ -40,7 +40,6 @@ final class Outbox: Sendable {
     /// The largest entry read back (a result with every image is a few MB).
     static let maximumEntrySize = 64 << 20
     private static let suffix = ".result"
-    private static let temporaryPrefix = ".tmp-"
 
     /// Creates the folder (0700) when missing, takes its lock, and clears temporary files a
     /// crash left.
@@ -51,26 +50,19 @@ final class Outbox: Sendable {
         } catch {
             throw ValidationError(.io, "cannot create the outbox \(directory): \(error.localizedDescription)")
         }
-        let folder = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard folder >= 0 else { throw ValidationError(.io, "the outbox \(directory) is not a folder we can open") }
         let lock = open(directory + "/.lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard lock >= 0, flock(lock, LOCK_EX | LOCK_NB) == 0 else {
             if lock >= 0 { close(lock) }
-            close(folder)
             throw ValidationError(.io, "the outbox \(directory) is in use by another emrtd serve (each needs its own)")
         }
         self.directory = directory
         lockDescriptor = lock
-        directoryDescriptor = folder
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        for name in names where name.hasPrefix(Self.temporaryPrefix) { unlink(directory + "/" + name) }
+        for name in names where AtomicFile.isTemporaryName(name) { unlink(directory + "/" + name) }
         present.withLock { $0 = Set(names.filter { $0.hasSuffix(Self.suffix) && !$0.hasPrefix(".") }) }
     }
 
-    deinit {
-        close(lockDescriptor)
-        close(directoryDescriptor)
-    }
+    deinit { close(lockDescriptor) }
 
     /// The entries present, by file name.
     var names: [String] { present.withLock { Array($0) } }
@@ -148,42 +140,12 @@ final class Outbox: Sendable {
         }
     }
 
-    /// Temporary file in the folder, every byte written, `fsync`, rename, `fsync` of the folder.
+    /// One entry, private to the server (0600), written whole or not at all.
     private func writeWhole(_ bytes: [UInt8], name: String) throws(ValidationError) {
-        let temporary = directory + "/" + Self.temporaryPrefix + name + "-" + UUID().uuidString
-        let file = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard file >= 0 else { throw ValidationError(.io, "cannot create an outbox file: \(Self.lastError())") }
-        var written = 0
-        var failure: String?
-        bytes.withUnsafeBytes { buffer in
-            while written < buffer.count, let base = buffer.baseAddress {
-                let count = write(file, base + written, buffer.count - written)
-                if count > 0 {
-                    written += count
-                } else if count < 0 && errno == EINTR {
-                    continue
-                } else {
-                    failure = "cannot write an outbox file: \(Self.lastError())"
-                    return
-                }
-            }
-        }
-        if failure == nil, fsync(file) != 0 { failure = "cannot sync an outbox file: \(Self.lastError())" }
-        if close(file) != 0, failure == nil { failure = "cannot close an outbox file: \(Self.lastError())" }
-        if failure == nil, rename(temporary, directory + "/" + name) != 0 {
-            failure = "cannot rename an outbox file into place: \(Self.lastError())"
-        }
-        if let failure {
-            unlink(temporary)
-            throw ValidationError(.io, failure)
-        }
-        guard fsync(directoryDescriptor) == 0 else {
-            // Not known to be durable: not stored, as the caller will say.
-            let reason = "cannot sync the outbox folder: \(Self.lastError())"
-            unlink(directory + "/" + name)
-            throw ValidationError(.io, reason)
+        do throws(FilesError) {
+            try AtomicFile.write(bytes, to: directory + "/" + name, mode: 0o600)
+        } catch {
+            throw ValidationError(.io, error.reason)
         }
     }
-
-    private static func lastError() -> String { String(cString: strerror(errno)) }
 }
