@@ -40,12 +40,12 @@ import Testing
         }
         // Reopened (the first released its lock): the entry is still there, a crash's temporary
         // file is gone, and a file that is no entry is set aside, not lost.
-        try Data("half".utf8).write(to: URL(fileURLWithPath: directory + "/.tmp-x"))
+        try Data("half".utf8).write(to: URL(fileURLWithPath: directory + "/.x.result.emrtd-0"))
         try Data("not an entry".utf8).write(
             to: URL(fileURLWithPath: directory + "/" + String(repeating: "0", count: 64) + ".result"))
         let reopened = try Outbox(directory: directory)
         #expect(reopened.names.count == 2)
-        #expect(!FileManager.default.fileExists(atPath: directory + "/.tmp-x"))
+        #expect(!FileManager.default.fileExists(atPath: directory + "/.x.result.emrtd-0"))
         let broken = String(repeating: "0", count: 64) + ".result"
         #expect(throws: ValidationError.self) { try reopened.load(broken) }
         reopened.setAside(broken)
