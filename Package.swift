@@ -19,6 +19,7 @@ let libraries: [Library] = [
     Library(name: "ASN1", dependencies: []),
     Library(name: "Secrets", dependencies: []),
     Library(name: "JSON", dependencies: []),
+    Library(name: "Files", dependencies: []),
     Library(name: "ICAO", dependencies: ["ASN1", "JSON", "Arithmetic", "Secrets"]),
     Library(name: "MRZ", dependencies: ["ASN1", "JSON", "Secrets"], testResources: [.copy("Fixtures")]),
     Library(
@@ -30,7 +31,7 @@ let libraries: [Library] = [
     Library(
         name: "LDS", dependencies: ["ASN1", "JSON", "ICAO", "MRZ", "COpenJPEG", "CLibDeflate"],
         testDependencies: ["CLibPNG"]),
-    Library(name: "CMS", dependencies: ["ASN1", "JSON", "ICAO", "Arithmetic", "CryptoPrimitives"]),
+    Library(name: "CMS", dependencies: ["ASN1", "JSON", "ICAO", "Arithmetic", "CryptoPrimitives", "Files"]),
     Library(
         name: "AccessControl",
         dependencies: [
@@ -48,14 +49,19 @@ let libraries: [Library] = [
             "Secrets",
         ]),
     Library(
-        name: "Output", dependencies: ["ASN1", "AccessControl", "CMS", "Emrtd", "ICAO", "LDS", "MRZ"],
+        name: "Output", dependencies: ["ASN1", "AccessControl", "CMS", "Emrtd", "Files", "ICAO", "LDS", "MRZ"],
         testDependencies: ["ChipSimulator"]),
     Library(
         name: "ChipSimulator",
-        dependencies: ["Transport", "CryptoPrimitives", "Arithmetic", "ASN1", "ICAO", "LDS", "COpenSSL", "Secrets"]),
+        dependencies: [
+            "Transport", "CryptoPrimitives", "Arithmetic", "ASN1", "ICAO", "LDS", "COpenSSL", "Secrets", "Files",
+        ]),
     Library(name: "Connector", dependencies: ["Transport", "MRZ", "JSON", "Secrets", "CLibWebSockets"]),
     Library(
-        name: "Validation", dependencies: ["Connector", "Emrtd", "Transport", "LDS", "MRZ", "JSON"],
+        name: "Validation",
+        dependencies: [
+            "Connector", "Emrtd", "Transport", "LDS", "MRZ", "JSON", "ASN1", "CryptoPrimitives", "Secrets", "Files",
+        ],
         testDependencies: ["ChipSimulator", "Connector"]),
 ]
 
@@ -107,7 +113,7 @@ let package = Package(
                 name: "emrtd",
                 dependencies: [
                     "JSON", "MRZ", "LDS", "CMS", "Transport", "PCSC", "Emrtd", "ChipSimulator", "AccessControl",
-                    "Validation", "Connector", "Output",
+                    "Validation", "Connector", "Output", "Files",
                 ],
                 path: "Apps/emrtd"
             ),

@@ -17,7 +17,10 @@ a check fails. Every process it starts is stopped at the end; --limit bounds the
 """
 
 import argparse
+import base64
 import concurrent.futures
+import hashlib
+import hmac
 import json
 import os
 import pathlib
@@ -75,6 +78,14 @@ def established(port):
     return False
 
 
+def mint_token(secret, client_id, validation_id, ttl=300):
+    """A session token as a tenant's back end mints it (Packages/Validation/README.md)."""
+    expiry = str(int(time.time()) + ttl)
+    message = b"\0".join([b"emrtd-token-v1", client_id.encode(), validation_id.encode(), expiry.encode()])
+    mac = hmac.new(secret, message, hashlib.sha256).digest()
+    return f"v1.{expiry}." + base64.urlsafe_b64encode(mac).rstrip(b"=").decode()
+
+
 def percentile(values, fraction):
     ordered = sorted(values)
     if not ordered:
@@ -109,8 +120,9 @@ def main():
         started.append(result_server)
         result_port = int(result_server.stdout.readline())
         tenants = work / "tenants.json"
-        tenants.write_text(json.dumps(
-            {"tenants": {"load": {"resultURL": f"http://127.0.0.1:{result_port}/results"}}}))
+        secret = os.urandom(32)
+        tenants.write_text(json.dumps({"tenants": {"load": {
+            "resultURL": f"http://127.0.0.1:{result_port}/results", "secret": base64.b64encode(secret).decode()}}}))
         scale = work / "scale"
         url = subprocess.run(
             [str(ROOT / "Tools/scale.sh"), "start", str(scale), str(options.backends), str(tenants),
@@ -147,7 +159,8 @@ def main():
             output = work / f"relay-{index}.json"
             status, wall, cpu = run_measured(
                 [emrtd, "relay", "--simulator", str(chip), "--server", url, "--client-id", "load",
-                 "--validation-id", f"load-{index}", "--can", "123456", "--json", "--server-timeout", "30"], output)
+                 "--validation-id", f"load-{index}", "--token", mint_token(secret, "load", f"load-{index}"),
+                 "--can", "123456", "--json", "--server-timeout", "30"], output)
             try:
                 code = json.loads(output.read_text())["code"]
             except (ValueError, KeyError):

@@ -6,8 +6,9 @@
 #   Tools/scale.sh stop DIR
 #
 # DIR gets nginx.conf, the logs, nginx.pid, backend-K.pid/.log (one per `emrtd serve`, each on a
-# port the kernel picked) and url (ws://127.0.0.1:PORT/ws/validate). SERVE OPTIONs go to every
-# `emrtd serve` (e.g. --csca FILE --no-builtin). $EMRTD names the emrtd binary (default: the
+# port the kernel picked), backend-K.outbox (each server's own outbox: one process per outbox; a
+# restart with `start` on the same DIR resumes them) and url (ws://127.0.0.1:PORT/ws/validate).
+# SERVE OPTIONs go to every `emrtd serve` (e.g. --csca FILE --no-builtin). $EMRTD names the emrtd binary (default: the
 # release build, else the debug one). Each server keeps nothing between sessions, so nginx
 # spreads new sessions round-robin and a dead backend's new sessions go to the others.
 set -euo pipefail
@@ -34,7 +35,8 @@ start() {
     local upstream=""
     for index in $(seq 1 "$count"); do
         # Standard input and output away from the caller's, which may be a pipe it reads to the end.
-        "$emrtd" serve --listen 127.0.0.1:0 --tenants "$tenants" "$@" </dev/null >/dev/null 2>"$dir/backend-$index.log" &
+        "$emrtd" serve --listen 127.0.0.1:0 --tenants "$tenants" --outbox "$dir/backend-$index.outbox" "$@" \
+            </dev/null >/dev/null 2>"$dir/backend-$index.log" &
         echo $! >"$dir/backend-$index.pid"
         local port=""
         for _ in $(seq 1 100); do

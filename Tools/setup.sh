@@ -22,8 +22,8 @@ packages=(
     # OpenSC's npa-tool (a third-party PACE terminal), built from Debian's source by
     # ../shared/peers/build-npa-tool.sh into .build/peers
     make autoconf automake libtool flex libltdl-dev libreadline-dev zlib1g-dev
-    # OutputTests: the HTML report rendered in a real browser
-    chromium
+    # OutputTests: the HTML report rendered in a real browser, its printed text read back
+    chromium poppler-utils
 )
 
 missing=()

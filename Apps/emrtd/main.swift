@@ -4,7 +4,7 @@ import Foundation
 let allCommands: [any Command.Type] = [
     MRZCommand.self, ParseCommand.self, ReadCommand.self, SimulateCommand.self, VerifyCommand.self, CertsCommand.self,
     MasterListCommand.self, ReadersCommand.self, DumpCommand.self, ServeCommand.self, RelayCommand.self,
-    ReportCommand.self,
+    TokenCommand.self, ReportCommand.self,
 ]
 
 let version = "0.1.0"
@@ -34,6 +34,12 @@ struct StandardError: TextOutputStream {
 
         `emrtd COMMAND --help` describes one command.
 
+        \(InputLimit.summary)
+
+        files written (dumps, reports, bundles, images, keys): each to a temporary file beside it,
+        renamed into place (a failure keeps the old file); a dump's directory is replaced whole; a
+        symbolic link, a device or a fifo where a file is to be written is refused, not replaced.
+
         \(exitStatusTable)
         """
 }
@@ -48,7 +54,8 @@ let exitStatusTable = """
       2  wrong command line
       3  checked and not accepted: a verdict other than authenticated (verify, masterlist), a
          check digit that fails or an impossible date (mrz), a --strict requirement not met (read,
-         verify), a master list that does not verify against its root (masterlist import)
+         verify), a master list that does not verify against its root, a file with nothing to
+         import, an import that would shrink the bundle (masterlist)
     """
 
 @MainActor func runMain() -> Int32 {

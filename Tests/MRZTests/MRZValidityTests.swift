@@ -134,6 +134,12 @@ import Testing
         #expect(json["checkTime"] == "2026-12-01T00:00:00Z")
     }
 
+    @Test func eachDateSaysWhichCenturyRuleResolvedIt() throws {
+        let validity = MRZValidity(try Self.td3(), at: Self.day("2026-12-01"))
+        #expect(validity.dateOfBirth.rule == .birth && validity.dateOfExpiry.rule == .expiry)
+        #expect(validity.dateOfExpiry.rule.description.contains("\(MRZValidity.expiryYearsAhead) years"))
+    }
+
     @Test func theSameZoneMatches() throws {
         let comparison = MRZComparison(printed: try Self.td3(), chip: try Self.td3())
         #expect(comparison.matches && comparison.differences.isEmpty)
@@ -147,6 +153,10 @@ import Testing
         let sex = try #require(comparison.differences.last)
         #expect(sex.printed == "M" && sex.chip == "F")
         #expect(comparison.json["matches"] == false)
+        // Every field is kept for a side-by-side view, the same ones beside the different ones.
+        #expect(comparison.fields.count == 16 && comparison.fields.filter(\.matches).count == 14)
+        let nationality = try #require(comparison.fields.first { $0.field == "nationality" })
+        #expect(nationality.printed == "UTO" && nationality.chip == "UTO" && nationality.matches)
     }
 
     @Test func otherNumbersAndCheckDigitsAreReported() throws {

@@ -7,7 +7,7 @@ import Testing
     @Test func tenantsFileNeedsHTTPResultURLs() throws {
         let tenants = try Tenants(
             json:
-                #"{"tenants": {"acme": {"resultURL": "http://127.0.0.1:9/r", "receiveResult": true}, "b": {"resultURL": "https://b.example/x"}}}"#
+                #"{"tenants": {"acme": {"resultURL": "http://127.0.0.1:9/r", "receiveResult": true, "open": true}, "b": {"resultURL": "https://b.example/x", "open": true}}}"#
         )
         #expect(tenants.byClientId["acme"]?.receiveResult == true)
         #expect(tenants.byClientId["b"]?.receiveResult == false)

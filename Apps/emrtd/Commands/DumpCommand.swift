@@ -6,7 +6,7 @@ enum DumpCommand: Command {
     static let summary = "read a passport on a PC/SC reader and write its files (emrtd read --out DIR)"
     static let usage = """
         usage: emrtd dump [--reader NAME] (--mrz DOCUMENTNUMBER DATEOFBIRTH DATEOFEXPIRY | --can CAN
-                          | --mrz-lines LINE...) [--access auto|pace|bac] (--out DIR | DIR) [--wait SECONDS]
+                          | --mrz-lines LINE...) [--access auto|pace|bac] (--out DIR | DIR) [--replace] [--wait SECONDS]
                           [--timeout MS] [--debug] [any option of emrtd read]
 
         emrtd read --out DIR under another name: opens the chip in the reader NAME (optional when
@@ -19,6 +19,7 @@ enum DumpCommand: Command {
         waits up to SECONDS for a card (default 0: it must be there); --timeout MS is the longest
         wait for one answer (default 5000). --debug writes the log of every step and APDU to
         standard error (secrets redacted). emrtd read --help describes the other options.
+        \(ReadCommand.dumpRules)
         \(AccessOptions.usage)
         Exit status: 0 read and written, 1 no reader, no card, access control failed (wrong MRZ or
         CAN), the read failed or a file could not be written, 2 wrong command line, 3 a --strict

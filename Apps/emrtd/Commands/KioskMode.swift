@@ -70,7 +70,14 @@ enum KioskMode {
             return 1
         }
         defer { transport.disconnect() }
-        return try ReadCommand.readOnce(transport, accessKey: key, settings: numbered(settings, number))
+        // A dump or report that cannot be written (a full disk, DIR/N holding another document's
+        // dump from an earlier session) fails this card's read, not the kiosk.
+        do {
+            return try ReadCommand.readOnce(transport, accessKey: key, settings: numbered(settings, number))
+        } catch let failure as CommandFailure {
+            printError("emrtd read: \(failure.message)")
+            return 1
+        }
     }
 
     /// Each read's own report and dump: `report.html` becomes `report-3.html`, `--out DIR` `DIR/3`.
@@ -84,10 +91,10 @@ enum KioskMode {
         let output = settings.output.map { URL(fileURLWithPath: $0).appendingPathComponent("\(number)").path }
         return ReadCommand.ReadSettings(
             config: settings.config, preferences: settings.preferences, challenge: settings.challenge,
-            json: settings.json, debug: settings.debug, output: output, report: report,
+            json: settings.json, debug: settings.debug, output: output, replace: settings.replace, report: report,
             simulatorCSCA: settings.simulatorCSCA, simulatorKeys: settings.simulatorKeys, origin: settings.origin,
             clock: settings.clock,
-            strict: settings.strict, printedZone: settings.printedZone)
+            strict: settings.strict, printedZone: settings.printedZone, trust: settings.trust)
     }
 
     /// The reader once it holds a card, nil after Ctrl-C.

@@ -1,4 +1,5 @@
 import CMS
+import Files
 import Foundation
 import JSON
 
@@ -9,7 +10,7 @@ enum MasterListCommand: Command {
     static let summary = "check a CSCA master list or an ICAO PKD LDIF file, or import it into the default trust bundle"
     static let usage = """
         usage: emrtd masterlist FILE.ml|FILE.ldif [--ml-root CERT] [--at ISO8601]
-               emrtd masterlist import FILE.ml|FILE.ldif [--ml-root CERT] [--append] [--out FILE] [--at ISO8601]
+               emrtd masterlist import FILE.ml|FILE.ldif [--ml-root CERT] [--append | --replace] [--out FILE] [--at ISO8601]
 
         The first form prints, as JSON, how many certificates the list holds, their countries,
         the signer, and whether the list's signature and its signer's chain to CERT verify
@@ -22,9 +23,16 @@ enum MasterListCommand: Command {
         verify. From an LDIF file it imports the CSCAs of every master list (each must verify
         against CERT), the Document Signer certificates (used for an EF.SOD that carries none;
         they still chain to a CSCA) and the CRLs (used when their issuer's key signed them).
-        --append keeps the bundle's certificates and CRLs.
+        --append keeps the bundle's certificates and CRLs. An import never leaves the bundle with
+        fewer certificates than it holds unless --replace is given (which also replaces a bundle
+        that does not parse). The bundle is written to a temporary file and renamed into place: a
+        failure leaves the old one intact; a symbolic link, a device or a fifo at FILE is refused.
+        A master list is at most \(CappedFile.describe(InputLimit.masterList)), an LDIF file \(CappedFile.describe(InputLimit.pkdLDIF)), refused beyond before
+        they are read.
         Exit status: 0 verified (or imported), 3 not verified (a signature or chain that fails,
-        or no --ml-root, so the chain was not checked), 1 unreadable input, 2 wrong command line
+        or no --ml-root, so the chain was not checked), nothing to import (no readable
+        certificate or CRL in the file), or an import that would shrink the bundle (nothing
+        written), 1 unreadable input or a bundle that cannot be written, 2 wrong command line
         (the table: emrtd --help).
         """
 
@@ -32,15 +40,24 @@ enum MasterListCommand: Command {
         let rootFile = try arguments.option("--ml-root")
         let time = try arguments.option("--at").map(TrustOptions.parseTime) ?? Date()
         let append = arguments.flag("--append")
+        let replace = arguments.flag("--replace")
         let output = try arguments.option("--out")
         var files = try arguments.positionals()
         let importing = files.first == "import"
         if importing { files.removeFirst() }
         guard files.count == 1, let file = files.first else { throw UsageError("give one FILE.ml or FILE.ldif") }
-        guard importing || (output == nil && !append) else { throw UsageError("--out and --append go with import") }
+        guard importing || (output == nil && !append && !replace) else {
+            throw UsageError("--out, --append and --replace go with import")
+        }
+        guard !(append && replace) else { throw UsageError("--append and --replace exclude each other") }
         let roots = try rootFile.map(loadCertificates) ?? []
 
-        let bytes = try readFile(file, limit: InputLimit.pkdDownload, what: "a master list or PKD LDIF file")
+        let bytes = try readFile(file) { prefix in
+            PKDLDIF.isLDIF(prefix)
+                ? CappedFile.Kind("an ICAO PKD LDIF file", limit: InputLimit.pkdLDIF)
+                : CappedFile.Kind("a master list", limit: InputLimit.masterList)
+        }
+        let target = ImportTarget(output: output, append: append, replace: replace)
         if PKDLDIF.isLDIF(bytes) {
             let download: PKDLDIF
             do throws(CMSError) {
@@ -49,8 +66,8 @@ enum MasterListCommand: Command {
                 throw CommandFailure("\(file) is not a readable LDIF file: \(error.reason)")
             }
             return try ldif(
-                download, file: file, roots: roots, rootGiven: rootFile != nil, importing: importing,
-                at: time, output: output, append: append)
+                download, file: file, roots: roots, rootGiven: rootFile != nil, importing: importing, at: time,
+                into: target)
         }
         let list: MasterList
         do throws(CMSError) {
@@ -61,6 +78,7 @@ enum MasterListCommand: Command {
         let verification = list.verify(roots: roots, at: time)
         guard importing else {
             print(report(list, verification).serialized(pretty: true))
+            if list.certificates.isEmpty { return nothingToImport(file, "no certificate") }
             if rootFile == nil {
                 printError("emrtd masterlist: not verified: without --ml-root the signer's chain was not checked")
             }
@@ -73,9 +91,10 @@ enum MasterListCommand: Command {
                     + verification.problems.map(\.description).joined(separator: "; "))
             return 3
         }
+        guard !list.certificates.isEmpty else { return nothingToImport(file, "no certificate") }
         var store = TrustStore()
         store.add(list.certificates)
-        return try write(store, to: output, append: append)
+        return try target.write(store)
     }
 
     /// An ICAO PKD LDIF file: its master lists checked against `roots`, its DSCs and CRLs taken
@@ -83,11 +102,15 @@ enum MasterListCommand: Command {
     /// its issuer).
     private static func ldif(
         _ download: PKDLDIF, file: String, roots: [Certificate], rootGiven: Bool, importing: Bool, at time: Date,
-        output: String?, append: Bool
+        into target: ImportTarget
     ) throws -> Int32 {
         let verifications = download.masterLists.map { $0.verify(roots: roots, at: time) }
         let untrusted = verifications.enumerated().filter { !$0.element.isTrusted }
         for problem in download.problems { printError("emrtd masterlist: warning: \(file): \(problem)") }
+        // An LDIF file whose every entry is unreadable (or that has none) is not an empty import.
+        let nothing =
+            download.certificates.isEmpty && download.revocationLists.isEmpty
+            && download.masterLists.allSatisfy(\.certificates.isEmpty)
         guard importing else {
             let summary: JSONValue = [
                 "entries": .integer(download.entryCount),
@@ -98,12 +121,14 @@ enum MasterListCommand: Command {
                 "problems": .array(download.problems.map(JSONValue.string)),
             ]
             print(summary.serialized(pretty: true))
+            if nothing { return nothingToImport(file, "no readable certificate or CRL") }
             if !download.masterLists.isEmpty && !rootGiven {
                 printError(
                     "emrtd masterlist: not verified: without --ml-root the master lists' chains were not checked")
             }
             return untrusted.isEmpty ? 0 : 3
         }
+        guard !nothing else { return nothingToImport(file, "no readable certificate or CRL") }
         guard download.masterLists.isEmpty || rootGiven else {
             throw UsageError("\(file) holds master lists: import needs --ml-root CERT")
         }
@@ -118,7 +143,14 @@ enum MasterListCommand: Command {
         for list in download.masterLists { store.add(list.certificates) }
         store.add(download.certificates)
         for list in download.revocationLists { store.add(list) }
-        return try write(store, to: output, append: append)
+        return try target.write(store)
+    }
+
+    /// A file with nothing in it to trust, checked or imported: said, and exit 3 (an empty
+    /// import must not read as a success, nor replace a bundle).
+    private static func nothingToImport(_ file: String, _ holds: String) -> Int32 {
+        printError("emrtd masterlist: nothing to import: \(file) holds \(holds)")
+        return 3
     }
 
     private static func report(_ list: MasterList, _ verification: MasterList.Verification) -> JSONValue {
@@ -134,29 +166,72 @@ enum MasterListCommand: Command {
         ]
     }
 
-    private static func write(_ imported: TrustStore, to output: String?, append: Bool) throws -> Int32 {
-        let destination = output.map(URL.init(fileURLWithPath:)) ?? DefaultTrustBundle.writeLocation
-        var store = TrustStore()
-        if append, FileManager.default.fileExists(atPath: destination.path) {
-            do {
-                try store.add(pemOrDer: readCertificateFile(destination.path))
-            } catch let error as CMSError {
-                throw CommandFailure("\(destination.path): \(error.reason)")
+    /// Where an import goes and how it treats the bundle already there.
+    private struct ImportTarget {
+        /// `--out`, else the default bundle's place.
+        let path: String
+        /// `--append`: the bundle's certificates and CRLs are kept.
+        let append: Bool
+        /// `--replace`: the bundle may shrink, or be replaced when it does not parse.
+        let replace: Bool
+
+        init(output: String?, append: Bool, replace: Bool) {
+            path = output ?? DefaultTrustBundle.writeLocation.path
+            self.append = append
+            self.replace = replace
+        }
+
+        /// Writes `imported` (with the bundle's own certificates and CRLs under `--append`);
+        /// returns 3 without writing when the bundle would lose certificates (no `--replace`).
+        func write(_ imported: TrustStore) throws -> Int32 {
+            var existing = TrustStore()
+            let bytes: [UInt8]
+            do throws(FilesError) {
+                let exists = try AtomicFile.existsAsRegularFile(path)
+                bytes =
+                    exists
+                    ? try CappedFile.read(path, as: CappedFile.Kind("a trust bundle", limit: InputLimit.trustBundle))
+                    : []
+            } catch {
+                throw CommandFailure(error.reason)
             }
+            do throws(CMSError) {
+                if !bytes.isEmpty { try existing.add(pemOrDer: bytes) }
+            } catch {
+                guard replace else {
+                    throw CommandFailure(
+                        "\(path) is not a readable bundle (\(error.reason)), nothing written: --replace replaces it")
+                }
+            }
+            var store = append ? existing : TrustStore()
+            store.add(imported.certificates)
+            for lists in imported.revocationLists.values { for list in lists { store.add(list) } }
+            guard replace || store.certificates.count >= existing.certificates.count else {
+                printError(
+                    "emrtd masterlist: \(path) holds \(existing.certificates.count) certificates, the import would "
+                        + "leave \(store.certificates.count), nothing written: --append adds to the bundle, "
+                        + "--replace replaces it")
+                return 3
+            }
+            let (known, kept) = (Set(existing.certificates.map(\.der)), Set(store.certificates.map(\.der)))
+            let added = store.certificates.count { !known.contains($0.der) }
+            let dropped = existing.certificates.count { !kept.contains($0.der) }
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            } catch {
+                throw CommandFailure("cannot create \(folder): \(error.localizedDescription)")
+            }
+            do throws(FilesError) {
+                try AtomicFile.write(Array(store.pem.utf8), to: path)
+            } catch {
+                throw CommandFailure(error.reason)
+            }
+            let crls = store.revocationLists.values.reduce(0) { $0 + $1.count }
+            printError(
+                "emrtd masterlist: \(added) new certificates, \(dropped) dropped, \(store.certificates.count) in \(path)"
+                    + " (\(store.documentSignerCount) Document Signers, \(crls) CRLs)")
+            return 0
         }
-        let added = store.add(imported.certificates)
-        for lists in imported.revocationLists.values { for list in lists { store.add(list) } }
-        do {
-            try FileManager.default.createDirectory(
-                at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(store.pem.utf8).write(to: destination, options: .atomic)
-        } catch {
-            throw CommandFailure("cannot write \(destination.path): \(error.localizedDescription)")
-        }
-        let crls = store.revocationLists.values.reduce(0) { $0 + $1.count }
-        printError(
-            "emrtd masterlist: \(added) new certificates, \(store.certificates.count) in \(destination.path)"
-                + " (\(store.documentSignerCount) Document Signers, \(crls) CRLs)")
-        return 0
     }
 }

@@ -1,4 +1,5 @@
 import CMS
+import Files
 import Foundation
 import JSON
 import LDS
@@ -86,20 +87,23 @@ enum ParseCommand: Command {
         return " (its first tag is \(other.dumpName)'s: try --as \(other.rawValue))"
     }
 
-    /// Writes the images as `<kind>-<n>.<ext>` and JPEG 2000 renderings as `<kind>-<n>.png`.
+    /// Writes the images as `<kind>-<n>.<ext>` and JPEG 2000 renderings as `<kind>-<n>.png`, each
+    /// through `AtomicFile`.
     private static func write(_ images: [DocumentImage], kind: LDSFileKind, to directory: String) throws {
-        let folder = URL(fileURLWithPath: directory)
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw CommandFailure("cannot create \(directory): \(error.localizedDescription)")
+        }
+        let folder = URL(fileURLWithPath: directory)
+        do throws(FilesError) {
             for (index, image) in images.enumerated() {
-                let base = "\(kind.rawValue)-\(index + 1)"
-                try Data(image.bytes).write(to: folder.appendingPathComponent("\(base).\(image.format.fileExtension)"))
-                if let png = image.png {
-                    try Data(png).write(to: folder.appendingPathComponent("\(base).png"))
-                }
+                let base = folder.appendingPathComponent("\(kind.rawValue)-\(index + 1)").path
+                try AtomicFile.write(image.bytes, to: "\(base).\(image.format.fileExtension)")
+                if let png = image.png { try AtomicFile.write(png, to: "\(base).png") }
             }
         } catch {
-            throw CommandFailure("cannot write images to \(directory): \(error.localizedDescription)")
+            throw CommandFailure(error.reason)
         }
     }
 }

@@ -2,6 +2,7 @@ import ASN1
 import AccessControl
 import ChipSimulator
 import Emrtd
+import Files
 import Foundation
 import LDS
 import MRZ
@@ -21,7 +22,7 @@ enum ReadCommand: Command {
                                                  [--short-only [--extended-refusal 6700|6988]] [--max-read N] [--face-size BYTES])
                           (--mrz DOCNUMBER DATEOFBIRTH DATEOFEXPIRY | --can CAN | --mrz-lines LINE...)
                           [--access auto|pace|bac] [--csca FILE]... [--crl FILE]... [--masterlist FILE.ml --ml-root CERT]...
-                          [--no-builtin] [--at ISO8601] [--json] [--out DIR] [--report FILE.html]
+                          [--no-builtin] [--at ISO8601] [--json] [--out DIR [--replace]] [--report FILE.html]
                           [--challenge HEX] [--debug] [--no-render] [--watch] [--strict | --require authenticated]
 
         Opens the chip (PACE when it offers it, else BAC; --access below), reads EF.COM, EF.SOD and
@@ -34,7 +35,9 @@ enum ReadCommand: Command {
         writes every file read (COM.bin, SOD.bin, DG1.bin…, the `emrtd dump` layout) and every
         image (with PNG renderings of JPEG 2000), and for the simulator's specimen its CSCA
         (CSCA.der, for `emrtd verify DIR --csca DIR/CSCA.der` later) and its chip's keys
-        (chip-keys.der, so `--simulator DIR` proves the chip again). --report FILE.html writes one
+        (chip-keys.der, so `--simulator DIR` proves the chip again).
+        \(dumpRules)
+        --report FILE.html writes one
         self-contained HTML page (face, holder, verdicts, hashes, certificates, access, warnings,
         APDU timeline; nothing fetched, no script). --challenge gives the 8-byte Active
         Authentication challenge (hex); --debug writes the log of every step and APDU to standard
@@ -47,19 +50,23 @@ enum ReadCommand: Command {
         difference is a warning (stderr, and "checks" in the JSON beside the document's keys).
         No trusted CSCA at all is said on stderr and in the warnings.
         --strict (or --require authenticated) exits 3 unless the data is authenticated, the page
-        matches DG1, DG1 is valid and not expired, and the chip is not denied.
+        matches DG1, DG1 is valid and not expired, and the chip is not denied. The --report page
+        states that answer on top, strict or not ("Accepted", or "Not accepted" with each reason),
+        with every warning, DG1's validity, the page against the chip field by field, the check
+        time and what was trusted.
 
         --reader NAME reads the card in that PC/SC reader ("" for the only reader with a card),
         waiting --wait SECONDS for it (default 10); --timeout MS is the longest wait for one
         answer (default 5000).
         --watch (with --reader) is kiosk mode: wait for a card, read it, print (each read's report
         as FILE-N.html, its dump in DIR/N), wait for its removal, repeat; a card taken away
-        mid-read fails that read only. --mrz-lines - takes each card's MRZ lines (2, or 3 for TD1)
-        from standard input, read before waiting for the card. Ctrl-C or the end of standard
-        input ends the loop between reads (exit 0).
+        mid-read, or a dump or report that cannot be written, fails that read only. --mrz-lines -
+        takes each card's MRZ lines (2, or 3 for TD1) from standard input, read before waiting for
+        the card. Ctrl-C or the end of standard input ends the loop between reads (exit 0).
         --simulator reads the chip simulator in this process: the files of DIR (dump layout), or
         without DIR the simulator's specimen, whose fresh test CSCA is trusted for this read
-        (--mrz L898902C 690806 940623, or --can 123456: the simulated chip's default CAN).
+        (--mrz L898902C 690806 940623, or --can 123456: the simulated chip's default CAN); it is
+        signed at --at, so its certificates are valid at the check time.
         \(AccessOptions.usage)
         The simulated chip's options:
         \(SimulatedChipOptions.usage)
@@ -69,6 +76,18 @@ enum ReadCommand: Command {
         """
 
     static func run(_ arguments: inout ArgumentReader) throws -> Int32 { try run(&arguments, as: .read) }
+
+    /// How `--out DIR` and `--report FILE` treat what is already there (`read` and `dump`).
+    static let dumpRules = """
+        The dump is written into a new directory beside DIR and put in DIR's place whole, so a
+        failure (a full disk) leaves DIR as it was. DIR may hold a dump of the same document (the
+        same issuing state and document number in DG1: a re-read), which is replaced whole; a dump
+        of another document (or one without a readable DG1) only with --replace; files emrtd did
+        not write (any but the dump's .bin files, images, .der and .html files) never. The files a
+        failed read leaves replace no dump. Every file (the report too) is written to a temporary
+        file and renamed into place; a symbolic link, a device or a fifo at DIR or FILE is
+        refused, not replaced.
+        """
 
     /// The two commands this read serves: `read`, and `dump`, the same read with its files written
     /// (the directory required, as `--out DIR` or `DIR`; a PC/SC reader unless `--simulator`,
@@ -87,6 +106,7 @@ enum ReadCommand: Command {
         let trust = try TrustOptions.read(&arguments, builtIn: false)
         let json = arguments.flag("--json")
         var output = try arguments.option("--out")
+        let replace = arguments.flag("--replace")
         let report = try arguments.option("--report")
         let debug = arguments.flag("--debug")
         let watch = arguments.flag("--watch")
@@ -110,6 +130,7 @@ enum ReadCommand: Command {
             output = output ?? positionals.first
             guard output != nil else { throw UsageError("--out is required") }
         }
+        guard !replace || output != nil else { throw UsageError("--replace goes with --out DIR") }
         guard (readerName == nil) != (simulator == nil) else {
             throw UsageError("give either --reader NAME or --simulator [DIR]")
         }
@@ -140,7 +161,8 @@ enum ReadCommand: Command {
                     simulatedChip = chipOptions.configuration(files: files, credentials: credentials)
                 } else {
                     let specimen = try Specimen.generate(
-                        faceSize: chipLimits.faceSize, credentials: credentials, layout: chipOptions.layout)
+                        faceSize: chipLimits.faceSize, at: trust.time, credentials: credentials,
+                        layout: chipOptions.layout)
                     simulatedChip = chipOptions.configuration(files: specimen.files, credentials: specimen.credentials)
                     simulatorKeys = try specimen.credentials.keysFile()
                     authorities.append(specimen.countrySigningCertificate)
@@ -158,9 +180,22 @@ enum ReadCommand: Command {
                 debug: debug || report != nil,
                 renderImages: renderImages),
             preferences: access.preferences, challenge: challenge, json: json, debug: debug, output: output,
-            report: report, simulatorCSCA: simulatorCSCA, simulatorKeys: simulatorKeys,
+            replace: replace, report: report, simulatorCSCA: simulatorCSCA, simulatorKeys: simulatorKeys,
             origin: readerName ?? "simulator", clock: trust.clock,
-            strict: strict, printedZone: access.printedZone, command: form.rawValue)
+            strict: strict, printedZone: access.printedZone,
+            trust: trust.sources
+                + (simulatorCSCA == nil ? [] : [TrustSource(.specimenCSCA, path: nil, certificates: 1)]),
+            command: form.rawValue)
+        // A destination that would be refused is refused before the chip is read, not after
+        // (kiosk mode's DIR/N are checked as each read ends).
+        do {
+            if let output, !watch { try DumpLayout.checkDestination(output) }
+            if let report, !watch { _ = try AtomicFile.existsAsRegularFile(report) }
+        } catch let error as OutputError {
+            throw CommandFailure(error.reason)
+        } catch let error as FilesError {
+            throw CommandFailure(error.reason)
+        }
         if watch {
             return try KioskMode.run(reader: readerOptions.pcscName, access: access, settings: settings)
         }
@@ -184,6 +219,8 @@ enum ReadCommand: Command {
         let debug: Bool
         /// The dump directory and the report file (`--out`, `--report`).
         let output: String?
+        /// `--replace`: the dump may replace another document's.
+        var replace = false
         let report: String?
         let simulatorCSCA: [UInt8]?
         /// The simulated specimen's chip keys, written beside its dump (`chip-keys.der`) so that the
@@ -197,6 +234,8 @@ enum ReadCommand: Command {
         let strict: Bool
         /// The MRZ printed on the page (`--mrz-lines`), compared with DG1.
         let printedZone: MachineReadableZone?
+        /// What was trusted, for the report's footer.
+        let trust: [TrustSource]
         /// The command's name in messages (`read`, or `dump`).
         var command = Form.read.rawValue
     }
@@ -226,39 +265,47 @@ enum ReadCommand: Command {
                 printError("emrtd \(settings.command): \(readErrorMessage(error: error))")
             }
             if settings.debug, let log = error.debugInfo?.events { printError(debugLogText(log)) }
-            // Nothing read is lost: the files read before the failure go where --out says.
+            // Nothing read is lost: the files read before the failure go where --out says, unless
+            // a dump is there already (it is kept).
             if let output = settings.output, let files = error.debugInfo?.filesRead, !files.filesRead.isEmpty {
                 do throws(OutputError) {
-                    try DumpLayout.write(files, to: URL(fileURLWithPath: output))
+                    try DumpLayout.write(files, to: output, replacing: .nothing)
                     printError("emrtd \(settings.command): the files read before the failure are in \(output)")
                 } catch {
-                    printError("emrtd \(settings.command): \(error.reason)")
+                    printError(
+                        "emrtd \(settings.command): the files read before the failure were not written: \(error.reason)"
+                    )
                 }
             }
             return 1
         }
         let elapsed = start.duration(to: clock.now)
+        let checks = DocumentChecks(document: document, printedZone: settings.printedZone, at: settings.clock())
         do throws(OutputError) {
             if let output = settings.output {
-                try DumpLayout.write(
-                    document, to: URL(fileURLWithPath: output), countrySigningCertificate: settings.simulatorCSCA)
+                var extraFiles: [DumpLayout.File] = []
+                if let csca = settings.simulatorCSCA {
+                    extraFiles.append(DumpLayout.File(DumpLayout.countrySigningCertificateName, csca))
+                }
                 if let keys = settings.simulatorKeys {
-                    let path = URL(fileURLWithPath: output).appendingPathComponent(Credentials.keysFileName).path
-                    guard FileManager.default.createFile(atPath: path, contents: Data(keys)) else {
-                        throw OutputError(.cannotWrite, "cannot write \(path)")
-                    }
+                    extraFiles.append(DumpLayout.File(Credentials.keysFileName, keys, mode: 0o600))
                 }
-            }
-            if let report = settings.report {
-                let page = HTMLReport.render(document, title: "emrtd \(settings.command) \(settings.origin)")
-                guard FileManager.default.createFile(atPath: report, contents: Data(page.utf8)) else {
-                    throw OutputError(.cannotWrite, "cannot write \(report)")
-                }
+                try DumpLayout.write(
+                    document, to: output, extraFiles: extraFiles, replacing: settings.replace ? .anyDump : .sameDocument
+                )
             }
         } catch {
             throw CommandFailure(error.reason)
         }
-        let checks = DocumentChecks(document: document, printedZone: settings.printedZone, at: settings.clock())
+        if let report = settings.report {
+            let page = HTMLReport.render(
+                document, checks: checks, trust: settings.trust, title: "emrtd \(settings.command) \(settings.origin)")
+            do throws(FilesError) {
+                try AtomicFile.write(Array(page.utf8), to: report)
+            } catch {
+                throw CommandFailure(error.reason)
+            }
+        }
         for warning in checks.warnings { printError("emrtd \(settings.command): warning: \(warning)") }
         if settings.json {
             print(adding(["checks": checks.json], to: document.json).serialized(pretty: true))

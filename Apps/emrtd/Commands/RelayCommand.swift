@@ -14,17 +14,19 @@ enum RelayCommand: Command {
     static let usage = """
         usage: emrtd relay (--reader NAME [--wait SECONDS] [--timeout MS] | --simulator [DIR] [--specimen-out OUT] [--pace NAME[:PARAM]]... [--no-pace]
                             [--pace-only] [--chip-can CAN])
-                           --server URL --client-id ID [--validation-id ID] [--header NAME:VALUE]...
+                           --server URL --client-id ID [--validation-id ID] [--token TOKEN] [--header NAME:VALUE]...
                            (--mrz DOCNUMBER DATEOFBIRTH DATEOFEXPIRY | --can CAN | --mrz-lines LINE...)
                            [--files minimal|minimalKYC|standard|all] [--ca FILE] [--server-timeout S] [--json]
                            [--drop-after N]
                emrtd relay --simulator --specimen-out OUT
 
         Connects to the validation server at URL (ws://HOST:PORT/ws/validate or wss://…), names
-        the tenant (--client-id) and the scan (--validation-id, default a fresh UUID), sends the
-        access key and the selection (--files, default standard), and relays every APDU the server
-        sends to the chip until the server closes. Prints the close code and reason (--json: an
-        object with code, reason, postConfirmed, apdus and the result when the tenant receives it).
+        the tenant (--client-id) and the scan (--validation-id, default a fresh UUID) with the
+        tenant's session token for them (--token: emrtd token mints one; an open tenant needs
+        none), sends the access key and the selection (--files, default standard), and relays
+        every APDU the server sends to the chip until the server closes. Prints the close code
+        and reason (--json: an object with code, reason, postConfirmed, resultSafe, apdus and the
+        result when the tenant receives it).
         --header NAME:VALUE is forwarded to the tenant's result server. --ca trusts a CA (PEM) for
         wss://. --server-timeout (default 30 s) bounds each wait for the server.
         --reader NAME relays a card in that PC/SC reader ("" for the only one with a card),
@@ -39,8 +41,8 @@ enum RelayCommand: Command {
         \(AccessOptions.usage)
         The simulated chip's options:
         \(SimulatedChipOptions.usage)
-        Exit status: 0 the server confirmed the result's POST (close 1000), 1 any other ending,
-        2 wrong command line.
+        Exit status: 0 the result is safe: its POST confirmed (close 1000) or stored in the
+        server's outbox and being delivered (4008), 1 any other ending, 2 wrong command line.
         """
 
     static func run(_ arguments: inout ArgumentReader) throws -> Int32 {
@@ -63,6 +65,7 @@ enum RelayCommand: Command {
         }
         guard let clientId = try arguments.option("--client-id") else { throw UsageError("--client-id is required") }
         let validationId = try arguments.option("--validation-id") ?? UUID().uuidString
+        let token = try arguments.option("--token")
         var headers: [String: String] = [:]
         for header in try arguments.options("--header") {
             guard let colon = header.firstIndex(of: ":") else { throw UsageError("--header takes NAME:VALUE") }
@@ -123,7 +126,8 @@ enum RelayCommand: Command {
         if let dropAfter { transport = VanishingTransport(transport, after: dropAfter) }
 
         let connector = Connector(
-            serverURL: server, clientId: clientId, validationId: validationId, headers: headers, caFile: caFile)
+            serverURL: server, clientId: clientId, validationId: validationId, token: token, headers: headers,
+            caFile: caFile)
         let outcome: ValidationOutcome
         do throws(ConnectorError) {
             outcome = try connector.validate(
@@ -136,13 +140,14 @@ enum RelayCommand: Command {
             let value: JSONValue = [
                 "validationId": .string(validationId), "code": .integer(Int(outcome.code.rawValue)),
                 "reason": .string(outcome.reason), "postConfirmed": .bool(outcome.postConfirmed),
+                "resultSafe": .bool(outcome.resultSafe),
                 "apdus": .integer(outcome.apdus), "result": outcome.result ?? .null,
             ]
             print(value.serialized(pretty: true))
         } else {
             print("closed \(outcome.code): \(outcome.reason) (\(outcome.apdus) APDUs)")
         }
-        return outcome.postConfirmed ? 0 : 1
+        return outcome.resultSafe ? 0 : 1
     }
 }
 

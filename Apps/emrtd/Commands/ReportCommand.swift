@@ -1,5 +1,6 @@
 import ChipSimulator
 import Emrtd
+import Files
 import Foundation
 import LDS
 import MRZ
@@ -13,7 +14,11 @@ enum ReportCommand: Command {
     static let summary = "write the HTML report of a dump, its data re-verified with the current trust store"
     static let usage = """
         usage: emrtd report DIR [--report FILE.html] [--csca FILE]... [--masterlist FILE.ml --ml-root CERT]...
-                                [--no-builtin] [--at ISO8601]
+                                [--no-builtin] [--at ISO8601] [--mrz-lines LINE...]
+
+        The page of `emrtd read --report`: on top "Accepted" or "Not accepted" by the rules of
+        --strict, each reason beside it; DG1 checked at --at (default now); with --mrz-lines (the
+        MRZ printed on the page) the page compared with DG1 field by field.
 
         Reads the files of DIR (the `emrtd read --out` / `emrtd dump` layout) as the read does,
         through the chip simulator in this process opened with the MRZ of DIR/DG1.bin, verifies
@@ -21,7 +26,8 @@ enum ReportCommand: Command {
         --no-builtin, plus each --csca PEM bundle or DER file and each --masterlist's CSCAs; a dump
         of the simulator holds its CSCA as DIR/CSCA.der, trusted when present; --at checks them at
         that time), and writes the page to FILE.html (default
-        DIR/report.html). The chip verdict is the simulator's, not the document's: a dump cannot
+        DIR/report.html: a temporary file renamed into place; a symbolic link, a device or a fifo
+        there is refused, not replaced). The chip verdict is the simulator's, not the document's: a dump cannot
         prove a chip genuine. Exit status: 0 written, 1 unreadable dump or failed read, 2 wrong
         command line.
         """
@@ -29,12 +35,15 @@ enum ReportCommand: Command {
     static func run(_ arguments: inout ArgumentReader) throws -> Int32 {
         let reportPath = try arguments.option("--report")
         let trust = try TrustOptions.read(&arguments, builtIn: false)
+        let printedZone = try arguments.variadic("--mrz-lines").map(StrictOption.printedZone)
         let positionals = try arguments.positionals()
         guard positionals.count == 1, let directory = positionals.first else { throw UsageError("give one DIR") }
         let folder = URL(fileURLWithPath: directory)
         var authorities = trust.authorityCertificates
         let dumpedCSCA = folder.appendingPathComponent(DumpLayout.countrySigningCertificateName)
-        if let csca = FileManager.default.contents(atPath: dumpedCSCA.path) { authorities.append([UInt8](csca)) }
+        if FileManager.default.fileExists(atPath: dumpedCSCA.path) {
+            authorities.append(try readCertificateFile(dumpedCSCA.path))
+        }
 
         let files: ChipFiles
         let accessKey: AccessKey
@@ -59,12 +68,21 @@ enum ReportCommand: Command {
             printError("emrtd report: \(readErrorMessage(error: error))")
             return 1
         }
-        let page = HTMLReport.render(document, title: "emrtd report \(folder.lastPathComponent)")
+        let checks = DocumentChecks(document: document, printedZone: printedZone, at: trust.clock())
+        let dumped =
+            FileManager.default.fileExists(atPath: dumpedCSCA.path)
+            ? [TrustSource.file(.dumpedCSCA, path: dumpedCSCA.path, certificates: 1)] : []
+        let page = HTMLReport.render(
+            document, checks: checks, trust: trust.sources + dumped, title: "emrtd report \(folder.lastPathComponent)")
         let destination = reportPath ?? folder.appendingPathComponent("report.html").path
-        guard FileManager.default.createFile(atPath: destination, contents: Data(page.utf8)) else {
-            throw CommandFailure("cannot write \(destination)")
+        do throws(FilesError) {
+            try AtomicFile.write(Array(page.utf8), to: destination)
+        } catch {
+            throw CommandFailure(error.reason)
         }
-        printError("emrtd report: \(destination) (data \(document.authenticationStatus.data.status.rawValue))")
+        printError(
+            "emrtd report: \(destination) (data \(document.authenticationStatus.data.status.rawValue), "
+                + "\(checks.passesStrictMode ? "accepted" : "not accepted"))")
         return 0
     }
 }

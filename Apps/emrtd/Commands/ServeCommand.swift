@@ -11,29 +11,44 @@ enum ServeCommand: Command {
     static let name = "serve"
     static let summary = "validate documents for remote clients that relay their chip's APDUs (WebSocket)"
     static let usage = """
-        usage: emrtd serve --listen HOST:PORT --tenants FILE [--tls-cert FILE --tls-key FILE]
+        usage: emrtd serve --listen ADDRESS:PORT --tenants FILE [--tls-cert FILE --tls-key FILE]
                            [--csca FILE]... [--no-builtin] [--render]
                            [--step-timeout S] [--session-timeout S] [--post-timeout S] [--max-sessions N]
+                           [--outbox DIR] [--delivery-retry-seconds S] [--delivery-backoff-ms MS]
 
-        Listens on HOST:PORT (port 0: any free port, logged) for WebSocket sessions on
-        \(ValidationProtocol.path) (subprotocol \(ValidationProtocol.subprotocol); the protocol is
-        Packages/Validation/README.md). A session names its tenant (clientId) and scan
-        (validationId), sends the MRZ or CAN and what to read; the server reads the chip through
-        the client, checks it by Passive Authentication against the trusted CSCAs
-        (masterlist/csca.pem unless --no-builtin, plus each --csca PEM bundle or DER file), POSTs
-        the result (the `read --json` document plus validationId) to the tenant's resultURL, and
-        closes with 1000 only when the result server confirmed it (2xx).
-        --tenants FILE: {"tenants": {"CLIENTID": {"resultURL": "https://…", "receiveResult": false}}}.
+        Listens on exactly ADDRESS:PORT, an IPv4 address or a bracketed IPv6 one (127.0.0.1:8443,
+        [::1]:8443; 0.0.0.0 or [::] for every address of that family; port 0: any free port, logged)
+        for WebSocket sessions on \(ValidationProtocol.path) (subprotocol
+        \(ValidationProtocol.subprotocol); the protocol is Packages/Validation/README.md). A session
+        names its tenant (clientId) and scan (validationId) with the tenant's session token (emrtd
+        token), sends the MRZ or CAN and what to read; the server reads the chip through the client,
+        checks it by Passive Authentication against the trusted CSCAs (masterlist/csca.pem unless
+        --no-builtin, plus each --csca PEM bundle or DER file), stores the result (the `read --json`
+        document plus validationId) in its outbox and POSTs it to the tenant's resultURL with
+        Idempotency-Key: <validationId>.
+        It closes with 1000 when the result server confirmed it (2xx), 4008 when it is stored and
+        delivery goes on in the background (retried with exponential backoff from
+        --delivery-backoff-ms, default 1000, for --delivery-retry-seconds, default 86400, then set
+        aside in DIR/undeliverable), 4005 when it could be neither stored nor posted. A restarted
+        server delivers what its outbox holds. --outbox DIR (default $XDG_STATE_HOME/emrtd/outbox,
+        else ~/.local/state/emrtd/outbox): one per server process.
+        --tenants FILE: {"tenants": {"CLIENTID": {"resultURL": "https://…", "receiveResult": false,
+        "secret": "BASE64 (32-64 bytes: openssl rand -base64 32)"}}}, or "open": true instead of the
+        secret for a demo tenant that needs no token (logged as a warning at start).
         --tls-cert/--tls-key (PEM) serve wss://. --render renders JPEG 2000 images to PNG in the
         result (off: the result keeps the images' own bytes). --step-timeout (default 10 s) bounds
         each wait for the client, --session-timeout (120 s) a whole session, --post-timeout (10 s)
-        the result server's answer; --max-sessions (32) sessions at once, more are closed 4007.
+        the result server's answer; --max-sessions (32) sessions at once (counted from a valid
+        hello), more are closed 4007. A connection has 2 s to send its hello (else 4004); at most
+        32 per source address and 256 in all may wait for theirs (more are closed 4007 at once).
         One JSON line per event on standard error (never a key). Runs until SIGINT or SIGTERM.
         Exit status: 0 stopped by a signal, 1 cannot listen or bad files, 2 wrong command line.
         """
 
     static func run(_ arguments: inout ArgumentReader) throws -> Int32 {
-        guard let listen = try arguments.option("--listen") else { throw UsageError("--listen HOST:PORT is required") }
+        guard let listen = try arguments.option("--listen") else {
+            throw UsageError("--listen ADDRESS:PORT is required")
+        }
         guard let tenantsFile = try arguments.option("--tenants") else {
             throw UsageError("--tenants FILE is required")
         }
@@ -46,24 +61,27 @@ enum ServeCommand: Command {
         let sessionTimeout = try seconds(arguments.option("--session-timeout"), "--session-timeout") ?? 120
         let postTimeout = try seconds(arguments.option("--post-timeout"), "--post-timeout") ?? 10
         let maximumSessions = try seconds(arguments.option("--max-sessions"), "--max-sessions") ?? 32
+        let outbox = try arguments.option("--outbox")
+        let deliveryRetry =
+            try seconds(arguments.option("--delivery-retry-seconds"), "--delivery-retry-seconds") ?? 24 * 3600
+        let deliveryBackoff = try seconds(arguments.option("--delivery-backoff-ms"), "--delivery-backoff-ms") ?? 1000
         guard try arguments.positionals().isEmpty else { throw UsageError("unexpected arguments") }
         guard (certificate == nil) == (key == nil) else { throw UsageError("give --tls-cert and --tls-key together") }
         guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]),
             (0...65535).contains(port)
         else {
-            throw UsageError("--listen takes HOST:PORT, e.g. 127.0.0.1:8443")
+            throw UsageError("--listen takes ADDRESS:PORT, e.g. 127.0.0.1:8443 or [::1]:8443")
         }
-        let host = String(listen[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        // The address itself is checked when bound (an invalid one is exit 1, as one that is
+        // not local or in use); only an IPv6 address without its brackets is a usage error.
+        let address = listen[..<colon]
+        let bracketed = address.hasPrefix("[") && address.hasSuffix("]") && address.count >= 2
+        guard bracketed || !address.contains(":") else {
+            throw UsageError("--listen takes an IPv6 address in brackets, e.g. [::1]:8443")
+        }
+        let host = String(bracketed ? address.dropFirst().dropLast() : address)
 
-        let tenants: Tenants
-        do {
-            tenants = try Tenants(
-                json: String(
-                    decoding: try readFile(tenantsFile, limit: InputLimit.configuration, what: "a tenants file"),
-                    as: UTF8.self))
-        } catch let error as ValidationError {
-            throw CommandFailure("\(tenantsFile): \(error.reason)")
-        }
+        let tenants = try readTenants(tenantsFile)
         var config = ValidationServerConfig(
             host: host, port: port, tenants: tenants,
             reader: ReaderConfig(
@@ -74,6 +92,9 @@ enum ServeCommand: Command {
             postTimeout: .seconds(postTimeout), maximumSessions: maximumSessions)
         config.tlsCertificateFile = certificate
         config.tlsKeyFile = key
+        config.outboxDirectory = outbox
+        config.deliveryRetry = .seconds(deliveryRetry)
+        config.deliveryBackoff = .milliseconds(deliveryBackoff)
 
         // Signals are taken by a dispatch source, not the default handlers, so the server
         // stops in order.
@@ -98,6 +119,17 @@ enum ServeCommand: Command {
         server.stop()
         for source in sources { source.cancel() }
         return 0
+    }
+
+    /// The tenants file, its bytes zeroed once parsed (it holds the tenants' secrets).
+    static func readTenants(_ path: String) throws -> Tenants {
+        var bytes = try readFile(path, limit: InputLimit.configuration, what: "a tenants file")
+        defer { bytes.wipe() }
+        do throws(ValidationError) {
+            return try Tenants(json: String(decoding: bytes, as: UTF8.self))
+        } catch {
+            throw CommandFailure("\(path): \(error.reason)")
+        }
     }
 
     private static func seconds(_ text: String?, _ name: String) throws -> Int? {

@@ -1,4 +1,5 @@
 import ChipSimulator
+import Files
 import Foundation
 
 /// `emrtd simulate`: puts the chip simulator behind a real pcscd through vsmartcard's vpcd
@@ -60,11 +61,10 @@ enum SimulateCommand: Command {
                 files = specimen.files
                 credentials = specimen.credentials
                 if let authorityOutput {
-                    do {
-                        try Data(specimen.countrySigningCertificatePEM.utf8).write(
-                            to: URL(fileURLWithPath: authorityOutput))
+                    do throws(FilesError) {
+                        try AtomicFile.write(Array(specimen.countrySigningCertificatePEM.utf8), to: authorityOutput)
                     } catch {
-                        throw CommandFailure("cannot write \(authorityOutput): \(error.localizedDescription)")
+                        throw CommandFailure(error.reason)
                     }
                 }
             }

@@ -1,5 +1,6 @@
 import CMS
 import Foundation
+import Output
 
 /// The trust and time options `verify`, `masterlist`, `read` and `report` share: `--csca FILE`…,
 /// `--masterlist FILE.ml --ml-root CERT`…, `--no-builtin`, `--at ISO8601`.
@@ -20,6 +21,18 @@ struct TrustOptions {
     var authorityCertificates: [[UInt8]] { store.certificates.map(\.der) + revocationLists }
     /// The `--crl` files as read (a reader takes CRL entries among its authority certificates).
     var revocationLists: [[UInt8]] = []
+    /// The `--csca`, `--crl` and `--masterlist` files, in the order loaded, for the report's footer.
+    var files: [TrustSource] = []
+
+    /// Everything trusted, for the report's footer: the default bundle (unless `--no-builtin`),
+    /// then the given files.
+    var sources: [TrustSource] {
+        guard trustsDefaultBundle else { return files }
+        let bundle =
+            DefaultTrustBundle.location.map { TrustSource.file(.defaultBundle, path: $0.path) }
+            ?? TrustSource(.defaultBundle, path: nil)
+        return [bundle] + files
+    }
 
     /// The time a reader checks certificates at: `--at`, else the moment of each read.
     var clock: @Sendable () -> Date {
@@ -55,7 +68,8 @@ struct TrustOptions {
         }
         for file in cscaFiles {
             do {
-                try options.store.add(pemOrDer: readCertificateFile(file))
+                let added = try options.store.add(pemOrDer: readCertificateFile(file))
+                options.files.append(.file(.certificateFile, path: file, certificates: added))
             } catch let error as CMSError {
                 throw CommandFailure("\(file): \(error.reason)")
             }
@@ -63,15 +77,21 @@ struct TrustOptions {
         for file in revocationFiles {
             try options.store.addRevocationLists(from: file)
             options.revocationLists.append(try readCertificateFile(file))
+            options.files.append(.file(.revocationList, path: file))
         }
         for (list, root) in zip(lists, roots) {
+            let masterList = try loadMasterList(list)
             let verification = options.store.add(
-                masterList: try loadMasterList(list), roots: try loadCertificates(root), at: options.time)
+                masterList: masterList, roots: try loadCertificates(root), at: options.time)
             guard verification.isTrusted else {
                 throw CommandFailure(
                     "\(list) does not verify against \(root): "
                         + verification.problems.map(\.description).joined(separator: "; "))
             }
+            options.files.append(
+                .file(
+                    .masterList, path: list, certificates: masterList.certificates.count,
+                    signingTime: verification.signingTime))
         }
         options.warning = options.store.assemblyWarning(defaultBundleProblem: defaultBundleProblem)
         return options
@@ -87,9 +107,9 @@ struct TrustOptions {
     }
 }
 
-/// A certificate file, a PEM bundle or a master list, bounded (`InputLimit.certificates`).
+/// A certificate file, a PEM bundle or a CRL, bounded (`InputLimit.certificates`).
 func readCertificateFile(_ path: String) throws -> [UInt8] {
-    try readFile(path, limit: InputLimit.certificates, what: "a certificate file or master list")
+    try readFile(path, limit: InputLimit.certificates, what: "a certificate file")
 }
 
 func loadCertificates(_ path: String) throws -> [Certificate] {
@@ -102,7 +122,7 @@ func loadCertificates(_ path: String) throws -> [Certificate] {
 
 func loadMasterList(_ path: String) throws -> MasterList {
     do {
-        return try MasterList(bytes: readCertificateFile(path))
+        return try MasterList(bytes: readFile(path, limit: InputLimit.masterList, what: "a master list"))
     } catch let error as CMSError {
         throw CommandFailure("\(path): \(error.reason)")
     }

@@ -124,13 +124,7 @@ struct DumpFiles: Sendable {
     }
 
     private static func read(_ path: String) throws(CommandFailure) -> [UInt8] {
-        do {
-            return try readFile(path, limit: InputLimit.ldsFile, what: "an LDS file")
-        } catch let error as CommandFailure {
-            throw error
-        } catch {
-            throw CommandFailure("\(path): \(error)")
-        }
+        try readFile(path, limit: InputLimit.ldsFile, what: "an LDS file")
     }
 
     /// Files of the folder that are not in the dump layout, named, so that a misnamed DG1

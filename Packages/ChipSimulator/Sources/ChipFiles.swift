@@ -1,3 +1,4 @@
+import Files
 import Foundation
 import LDS
 
@@ -72,19 +73,17 @@ public struct ChipFiles: Sendable, Hashable {
         for entry in Self.dumpLayout {
             let url = directory.appendingPathComponent(entry.name)
             guard FileManager.default.fileExists(atPath: url.path) else { continue }
-            let contents: Data
-            do {
-                contents = try Data(contentsOf: url)
+            let contents: [UInt8]
+            do throws(FilesError) {
+                contents = try CappedFile.read(
+                    url.path, as: CappedFile.Kind("a chip file", limit: Self.maximumFileSize))
             } catch {
-                throw ChipSimulatorError("cannot read \(url.path): \(error.localizedDescription)")
-            }
-            guard contents.count <= Self.maximumFileSize else {
-                throw ChipSimulatorError("\(url.path) is larger than a chip file can be (\(contents.count) bytes)")
+                throw ChipSimulatorError(error.reason)
             }
             if entry.inMasterFile {
-                masterFile[entry.fileIdentifier] = Array(contents)
+                masterFile[entry.fileIdentifier] = contents
             } else {
-                application[entry.fileIdentifier] = Array(contents)
+                application[entry.fileIdentifier] = contents
             }
         }
         guard !(application.isEmpty && masterFile.isEmpty) else {
@@ -93,16 +92,23 @@ public struct ChipFiles: Sendable, Hashable {
         }
     }
 
-    /// Writes the files in the `dump` layout (the inverse of `init(directory:)`).
+    /// Writes the files in the `dump` layout (the inverse of `init(directory:)`), each through
+    /// `AtomicFile`.
     public func write(to directory: URL) throws(ChipSimulatorError) {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            for entry in Self.dumpLayout {
-                let contents = entry.inMasterFile ? masterFile[entry.fileIdentifier] : application[entry.fileIdentifier]
-                if let contents { try Data(contents).write(to: directory.appendingPathComponent(entry.name)) }
-            }
         } catch {
             throw ChipSimulatorError("cannot write chip files to \(directory.path): \(error.localizedDescription)")
+        }
+        do throws(FilesError) {
+            for entry in Self.dumpLayout {
+                let contents = entry.inMasterFile ? masterFile[entry.fileIdentifier] : application[entry.fileIdentifier]
+                if let contents {
+                    try AtomicFile.write(contents, to: directory.appendingPathComponent(entry.name).path)
+                }
+            }
+        } catch {
+            throw ChipSimulatorError(error.reason)
         }
     }
 

@@ -1,6 +1,7 @@
 import ASN1
 import Arithmetic
 import CryptoPrimitives
+import Files
 import Foundation
 import ICAO
 
@@ -88,9 +89,14 @@ extension Credentials {
     /// The keys file in `directory`, when there is one, replacing these credentials' keys.
     public mutating func restoreKeys(fromDirectory directory: URL) throws(ChipSimulatorError) {
         let url = directory.appendingPathComponent(Self.keysFileName)
-        guard let data = FileManager.default.contents(atPath: url.path) else { return }
-        guard data.count <= 64 * 1024 else { throw ChipSimulatorError("\(url.path) is too large for a keys file") }
-        try restoreKeys(from: [UInt8](data))
+        guard FileManager.default.fileExists(atPath: url.path) else { return }
+        let bytes: [UInt8]
+        do throws(FilesError) {
+            bytes = try CappedFile.read(url.path, as: CappedFile.Kind("a keys file", limit: 64 * 1024))
+        } catch {
+            throw ChipSimulatorError(error.reason)
+        }
+        try restoreKeys(from: bytes)
     }
 
     private static func activeAuthenticationKey(_ choice: ASN1Node) throws(ASN1Error) -> ActiveAuthenticationKey {

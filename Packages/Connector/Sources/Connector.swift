@@ -15,6 +15,9 @@ public struct ValidationOutcome: Sendable, Equatable {
 
     /// The server closed with 1000: the tenant's result server confirmed the result.
     public var postConfirmed: Bool { code == .confirmed }
+    /// The server closed with 1000 or 4008: the result is confirmed, or stored in the server's
+    /// outbox and being delivered.
+    public var resultSafe: Bool { code == .confirmed || code == .storedPendingDelivery }
 }
 
 /// The client of a validation server, the API a mobile app or a kiosk calls: it relays the
@@ -26,20 +29,24 @@ public struct Connector: Sendable {
     public var serverURL: URL
     /// The tenant, as the server's tenants file names it.
     public var clientId: String
-    /// One per scan: the result server gets it with the result.
+    /// One per scan: the result server gets it with the result (1–128 visible ASCII characters).
     public var validationId: String
+    /// The session token the tenant's back end minted for this clientId and validationId; nil
+    /// for an open tenant.
+    public var token: String?
     /// Forwarded by the server to the result server as HTTP headers.
     public var headers: [String: String]
     /// A CA (PEM file) to trust for wss:// besides the system's.
     public var caFile: String?
 
     public init(
-        serverURL: URL, clientId: String, validationId: String = UUID().uuidString, headers: [String: String] = [:],
-        caFile: String? = nil
+        serverURL: URL, clientId: String, validationId: String = UUID().uuidString, token: String? = nil,
+        headers: [String: String] = [:], caFile: String? = nil
     ) {
         self.serverURL = serverURL
         self.clientId = clientId
         self.validationId = validationId
+        self.token = token
         self.headers = headers
         self.caFile = caFile
     }
@@ -54,13 +61,15 @@ public struct Connector: Sendable {
     ) throws(ConnectorError) -> ValidationOutcome {
         let endpoint = try WebSocketEndpoint(
             clientTo: serverURL, protocolName: ValidationProtocol.subprotocol, caFile: caFile,
-            limits: WebSocketLimits(maximumMessageSize: ValidationProtocol.maximumMessageSize))
+            limits: WebSocketLimits(
+                maximumMessageSize: ValidationProtocol.maximumMessageSize,
+                maximumTextMessageSize: ValidationProtocol.maximumResultMessageSize))
         defer { endpoint.stop() }
         guard let connection = endpoint.client else {
             throw ConnectorError(.io, "the WebSocket client has no connection")
         }
         let hello = ValidationHello(
-            validationId: validationId, clientId: clientId, headers: headers,
+            validationId: validationId, clientId: clientId, token: token, headers: headers,
             supportsExtendedLength: transport.supportsExtendedLength)
         connection.send(.text(ClientMessage.hello(hello).text))
         var result: JSONValue?

@@ -14,9 +14,16 @@ public enum ValidationProtocol {
     /// The largest message either side accepts: an extended-length response (65 536 bytes and
     /// the status word) with room to spare; a JSON message is far smaller.
     public static let maximumMessageSize = 70_000
+    /// The one exception: the server's `result` message, the whole document's JSON (a 15–80 KB
+    /// face alone is 20–110 KB of base64), may be up to 16 MiB. A client accepts text messages
+    /// up to this size; the server sends no larger result (the tenant's result server still
+    /// has it). Never the server's limit: a client's messages stay small.
+    public static let maximumResultMessageSize = 16 << 20
     /// Caps on the handshake's strings, so that a hostile client cannot make the server
     /// allocate or forward much.
     package static let maximumIdentifierLength = 128
+    /// A session token is far shorter (`v1.EXPIRY.MAC`, about 60 characters); the server judges it.
+    static let maximumTokenLength = 512
     static let maximumHeaders = 16
     static let maximumHeaderValueLength = 1024
 }
@@ -70,15 +77,22 @@ public struct CloseCode: RawRepresentable, Sendable, Hashable, CustomStringConve
     public static let readFailed = CloseCode(rawValue: 4006)
     /// The server runs as many sessions as it may: try again later.
     public static let busy = CloseCode(rawValue: 4007)
+    /// The document was read and its result stored in the server's durable outbox, but no result
+    /// server has confirmed it yet: the server keeps delivering it (at least once).
+    public static let storedPendingDelivery = CloseCode(rawValue: 4008)
 
     public var description: String { String(rawValue) }
 }
 
 /// The client's handshake: who asks (`clientId`, the tenant), for which scan (`validationId`),
-/// and the headers to forward to the tenant's result server.
+/// with which session token, and the headers to forward to the tenant's result server.
 public struct ValidationHello: Sendable, Equatable {
+    /// 1–128 visible ASCII characters: it is the result's `Idempotency-Key` header too.
     public var validationId: String
     public var clientId: String
+    /// The tenant's session token for this clientId and validationId (`v1.EXPIRY.MAC`, minted by
+    /// the tenant's back end); nil for an open tenant.
+    public var token: String?
     /// Sent along with the result's POST as HTTP headers.
     public var headers: [String: String]
     /// Whether the client's reader and chip take extended-length APDUs (the server then reads
@@ -86,10 +100,12 @@ public struct ValidationHello: Sendable, Equatable {
     public var supportsExtendedLength: Bool
 
     public init(
-        validationId: String, clientId: String, headers: [String: String] = [:], supportsExtendedLength: Bool = false
+        validationId: String, clientId: String, token: String? = nil, headers: [String: String] = [:],
+        supportsExtendedLength: Bool = false
     ) {
         self.validationId = validationId
         self.clientId = clientId
+        self.token = token
         self.headers = headers
         self.supportsExtendedLength = supportsExtendedLength
     }
@@ -124,6 +140,7 @@ extension ClientMessage {
             value = [
                 "type": "hello", "version": .integer(ValidationProtocol.version),
                 "validationId": .string(hello.validationId), "clientId": .string(hello.clientId),
+                "token": .optional(hello.token),
                 "headers": .object(
                     hello.headers.sorted { $0.key < $1.key }.map { JSONMember($0.key, .string($0.value)) }),
                 "extendedLength": .bool(hello.supportsExtendedLength),
@@ -149,8 +166,17 @@ extension ClientMessage {
             guard value["version"] == .integer(ValidationProtocol.version) else {
                 throw ConnectorError(.malformedMessage, "hello must carry version \(ValidationProtocol.version)")
             }
-            let validationId = try identifier(value, "validationId")
+            let validationId = try identifier(value, "validationId", visibleASCII: true)
             let clientId = try identifier(value, "clientId")
+            let token: String?
+            switch value["token"] {
+            case nil, .null: token = nil
+            case .string(let text) where text.utf8.count <= ValidationProtocol.maximumTokenLength: token = text
+            default:
+                throw ConnectorError(
+                    .malformedMessage,
+                    "token must be a string of at most \(ValidationProtocol.maximumTokenLength) bytes")
+            }
             var headers: [String: String] = [:]
             switch value["headers"] {
             case nil, .null: break
@@ -176,7 +202,8 @@ extension ClientMessage {
             }
             return .hello(
                 ValidationHello(
-                    validationId: validationId, clientId: clientId, headers: headers, supportsExtendedLength: extended))
+                    validationId: validationId, clientId: clientId, token: token, headers: headers,
+                    supportsExtendedLength: extended))
         case .string("access"):
             guard case .string(let filesName) = value["filesToRead"], let files = FilesToRead(rawValue: filesName)
             else {
@@ -239,20 +266,28 @@ extension ClientMessage {
         }
     }
 
-    private static func identifier(_ value: JSONValue, _ name: String) throws(ConnectorError) -> String {
+    /// A non-empty string of at most 128 characters without control characters; with
+    /// `visibleASCII`, of 0x21–0x7E only (a validationId travels as an HTTP header value).
+    private static func identifier(_ value: JSONValue, _ name: String, visibleASCII: Bool = false)
+        throws(ConnectorError) -> String
+    {
         guard case .string(let text) = value[name], !text.isEmpty,
             text.count <= ValidationProtocol.maximumIdentifierLength,
-            text.unicodeScalars.allSatisfy({ $0.value >= 0x20 })
+            text.unicodeScalars.allSatisfy({ visibleASCII ? (0x21...0x7E).contains($0.value) : $0.value >= 0x20 })
         else {
             throw ConnectorError(
-                .malformedMessage, "\(name) must be a non-empty string of at most 128 printable characters")
+                .malformedMessage,
+                "\(name) must be a non-empty string of at most 128 \(visibleASCII ? "visible ASCII" : "printable") characters"
+            )
         }
         return text
     }
 
     /// An HTTP token (RFC 9110 §5.6.2) that is not one the POST sets itself.
     private static func isHeaderName(_ name: String) -> Bool {
-        let reserved = ["host", "content-length", "content-type", "transfer-encoding", "connection"]
+        let reserved = [
+            "host", "content-length", "content-type", "transfer-encoding", "connection", "idempotency-key",
+        ]
         let token = name.utf8.allSatisfy { byte in
             (0x21...0x7E).contains(byte) && !"\"(),/:;<=>?@[\\]{}".utf8.contains(byte)
         }

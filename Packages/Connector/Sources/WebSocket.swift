@@ -36,7 +36,14 @@ public final class WebSocketConnection: Sendable {
     private let arrived = DispatchSemaphore(value: 0)
     private let wake: @Sendable () -> Void
 
-    init(wake: @escaping @Sendable () -> Void) { self.wake = wake }
+    /// The peer's IP address as text (a server's connection: the client's source address, what
+    /// per-address budgets count; a client's: the server host it was asked to reach).
+    package let peerAddress: String
+
+    init(peerAddress: String, wake: @escaping @Sendable () -> Void) {
+        self.peerAddress = peerAddress
+        self.wake = wake
+    }
 
     /// Queues `message`; dropped when a close was asked for.
     public func send(_ message: WebSocketMessage) {
@@ -108,10 +115,16 @@ package struct WebSocketLimits: Sendable {
     /// a peer sending faster than it is read cannot grow the queue without bound.
     package static let maximumBacklog = 64
 
-    /// A message (all its fragments) longer than this closes the connection with 1009.
+    /// A binary message (all its fragments) longer than this closes the connection with 1009.
     package var maximumMessageSize: Int
+    /// The same for a text message: larger where the peer sends one large JSON message (the
+    /// server's `result` to a client), the binary limit otherwise.
+    package var maximumTextMessageSize: Int
 
-    package init(maximumMessageSize: Int) { self.maximumMessageSize = maximumMessageSize }
+    package init(maximumMessageSize: Int, maximumTextMessageSize: Int? = nil) {
+        self.maximumMessageSize = maximumMessageSize
+        self.maximumTextMessageSize = maximumTextMessageSize ?? maximumMessageSize
+    }
 }
 
 /// A libwebsockets context (server or client) and the thread that services it. libwebsockets
@@ -128,6 +141,9 @@ package final class WebSocketEndpoint: @unchecked Sendable {
         var partial: [UInt8] = []
         var partialIsBinary = false
         var peerClose: (code: UInt16, reason: String)?
+        /// A close decided while receiving (a message too large, too many waiting), sent from
+        /// the next writable callback; what still arrives until then is dropped.
+        var pendingClose: (code: UInt16, reason: String)?
         /// Set when our own close frame went out.
         var ownClose: (code: UInt16, reason: String)?
         /// Set when the service let go of the link (closed, or failed to connect).
@@ -167,47 +183,63 @@ package final class WebSocketEndpoint: @unchecked Sendable {
     /// The protocol table (one entry and the terminator) and its name, alive as long as the context.
     private let protocols: UnsafeMutablePointer<lws_protocols>
     private let protocolName: UnsafeMutablePointer<CChar>
+    /// The address a server listens on, as given to libwebsockets: its vhost keeps the pointer
+    /// (`vhost->iface`), so the string lives as long as the context.
+    private let listenAddress: UnsafeMutablePointer<CChar>?
     private let serviceStarted = Atomic<Bool>(false)
     private let stopped = DispatchSemaphore(value: 0)
 
     /// The TCP port the server listens on (the one given, or the kernel's pick for port 0).
     package let port: Int
 
-    /// A server on `host:port` (TLS when `certificate` and `key` are given) accepting WebSocket
-    /// upgrades on `path` with subprotocol `protocolName`; `onAccept` gets each connection on
-    /// the service thread and must return at once.
+    /// A server on exactly `host` (an IPv4 address, or an IPv6 one without brackets; `0.0.0.0`
+    /// or `::` for every address of that family) and `port` (TLS when `certificate` and `key`
+    /// are given) accepting WebSocket upgrades on `path` with subprotocol `protocolName`;
+    /// `onAccept` gets each connection on the service thread and must return at once.
     package init(
         serverOn host: String, port: Int, path: String, protocolName name: String,
         tls: (certificate: String, key: String)?,
         limits: WebSocketLimits, onAccept: @escaping @Sendable (WebSocketConnection) -> Void
     ) throws(ConnectorError) {
         _ = libWebSocketsLogLevel
+        // libwebsockets 4.1 takes `iface` as an interface name or an address, and on its default
+        // IPv6 socket an IPv4 address lands in the wrong field and binds every interface; an
+        // address it cannot bind only logs. So the address is checked and bound here first (a
+        // clear error), and the socket's family is the address's.
+        let family = try ListenAddress.family(of: host)
+        try ListenAddress.probe(host, family: family, port: port)
         core = Core(limits: limits, path: path, onAccept: onAccept)
         client = nil
         (protocols, protocolName) = Self.protocolTable(name, limits: limits)
+        let address = strdup(host)
+        listenAddress = address
         var info = lws_context_creation_info()
         info.port = Int32(port)
+        info.iface = UnsafePointer(address)
         info.protocols = UnsafePointer(protocols)
         info.user = Unmanaged.passUnretained(core).toOpaque()
-        info.options = clws_option_validate_utf8()
+        info.options =
+            clws_option_validate_utf8() | clws_option_fail_upon_unable_to_bind()
+            | (family == AF_INET ? clws_option_disable_ipv6() : clws_option_ipv6_only())
+        // A connection that has not finished its HTTP upgrade holds a header table: 2 s, not 10.
+        info.timeout_secs_ah_idle = 2
         info.gid = -1
         info.uid = -1
-        let created = host.withCString { iface in
-            Self.withOptionalCString(tls?.certificate) { certificate in
-                Self.withOptionalCString(tls?.key) { key in
-                    info.iface = iface
-                    if certificate != nil {
-                        info.options |= clws_option_ssl_global_init()
-                        info.ssl_cert_filepath = certificate
-                        info.ssl_private_key_filepath = key
-                    }
-                    return lws_create_context(&info)
+        let created = Self.withOptionalCString(tls?.certificate) { certificate in
+            Self.withOptionalCString(tls?.key) { key in
+                if certificate != nil {
+                    info.options |= clws_option_ssl_global_init()
+                    info.ssl_cert_filepath = certificate
+                    info.ssl_private_key_filepath = key
                 }
+                return lws_create_context(&info)
             }
         }
         guard let created else {
             Self.release(protocols, protocolName)
-            throw ConnectorError(.io, "cannot listen on \(host):\(port) (in use, or a TLS file unreadable)")
+            free(address)
+            throw ConnectorError(
+                .io, "cannot listen on \(ListenAddress.display(host, port)) (in use, or a TLS file unreadable)")
         }
         context = created
         core.context.withLock { $0 = Int(bitPattern: created) }
@@ -228,6 +260,7 @@ package final class WebSocketEndpoint: @unchecked Sendable {
         _ = libWebSocketsLogLevel
         core = Core(limits: limits, path: nil, onAccept: nil)
         (protocols, protocolName) = Self.protocolTable(name, limits: limits)
+        listenAddress = nil
         var info = lws_context_creation_info()
         info.port = -1  // CONTEXT_PORT_NO_LISTEN
         info.protocols = UnsafePointer(protocols)
@@ -246,7 +279,7 @@ package final class WebSocketEndpoint: @unchecked Sendable {
         context = created
         core.context.withLock { $0 = Int(bitPattern: created) }
         port = url.port ?? (scheme == "wss" ? 443 : 80)
-        let connection = WebSocketConnection(wake: { [core] in core.wake() })
+        let connection = WebSocketConnection(peerAddress: host, wake: { [core] in core.wake() })
         client = connection
         // Connected before the service thread starts, so that this thread is the only one
         // touching libwebsockets until then.
@@ -291,6 +324,7 @@ package final class WebSocketEndpoint: @unchecked Sendable {
         core.context.withLock { $0 = 0 }
         lws_context_destroy(context)
         Self.release(protocols, protocolName)
+        free(listenAddress)
     }
 
     /// Stops the service thread; open connections are dropped (their peers see 1006).
@@ -388,7 +422,9 @@ extension WebSocketEndpoint.Core {
 
         case LWS_CALLBACK_ESTABLISHED:
             guard let onAccept, !stopping.load(ordering: .sequentiallyConsistent) else { return -1 }
-            let connection = WebSocketConnection(wake: { [weak self] in self?.wake() })
+            var peer = [CChar](repeating: 0, count: 64)
+            let address = lws_get_peer_simple(wsi, &peer, peer.count).map { String(cString: $0) } ?? ""
+            let connection = WebSocketConnection(peerAddress: address, wake: { [weak self] in self?.wake() })
             let link = Link(connection)
             lws_set_opaque_user_data(wsi, Unmanaged.passRetained(link).toOpaque())
             links[ObjectIdentifier(link)] = (wsi, link)
@@ -402,11 +438,17 @@ extension WebSocketEndpoint.Core {
             return 0
 
         case LWS_CALLBACK_RECEIVE, LWS_CALLBACK_CLIENT_RECEIVE:
-            guard let link = link(of: wsi) else { return -1 }
+            // Never nonzero here: libwebsockets 4.1's client parser, told to close from this
+            // callback in the middle of a frame, keeps its receive buffer's fill level and
+            // writes the rest of the frame past the buffer's end while it waits for the close
+            // acknowledgement (the relay's heap corruption on a result over the limit). A close
+            // decided here goes out from the next writable callback instead.
+            guard let link = link(of: wsi), link.pendingClose == nil, link.ownClose == nil else { return 0 }
             if link.partial.isEmpty { link.partialIsBinary = lws_frame_is_binary(wsi) != 0 }
-            guard link.partial.count + length <= limits.maximumMessageSize else {
+            let limit = link.partialIsBinary ? limits.maximumMessageSize : limits.maximumTextMessageSize
+            guard link.partial.count + length <= limit else {
                 link.partial = []
-                return closeNow(wsi, link, code: 1009, reason: "message larger than \(limits.maximumMessageSize) bytes")
+                return closeSoon(wsi, link, code: 1009, reason: "message larger than \(limit) bytes")
             }
             if let input, length > 0 {
                 link.partial += UnsafeRawBufferPointer(start: input, count: length)
@@ -414,7 +456,7 @@ extension WebSocketEndpoint.Core {
             guard lws_is_final_fragment(wsi) != 0, lws_remaining_packet_payload(wsi) == 0 else { return 0 }
             guard link.connection.backlog < WebSocketLimits.maximumBacklog else {
                 link.partial = []
-                return closeNow(
+                return closeSoon(
                     wsi, link, code: 1008, reason: "more than \(WebSocketLimits.maximumBacklog) messages unanswered")
             }
             let bytes = link.partial
@@ -425,6 +467,7 @@ extension WebSocketEndpoint.Core {
 
         case LWS_CALLBACK_SERVER_WRITEABLE, LWS_CALLBACK_CLIENT_WRITEABLE:
             guard let link = link(of: wsi) else { return -1 }
+            if let close = link.pendingClose { return closeNow(wsi, link, code: close.code, reason: close.reason) }
             let next = link.connection.nextOutbound()
             if let message = next.message {
                 let (bytes, kind): ([UInt8], lws_write_protocol) =
@@ -459,7 +502,7 @@ extension WebSocketEndpoint.Core {
 
         case LWS_CALLBACK_CLOSED, LWS_CALLBACK_CLIENT_CLOSED:
             guard let link = link(of: wsi) else { return 0 }
-            let close = link.peerClose ?? link.ownClose ?? (1006, "the connection dropped")
+            let close = link.peerClose ?? link.ownClose ?? link.pendingClose ?? (1006, "the connection dropped")
             finish(wsi, .closed(code: close.code, reason: close.reason))
             return 0
 
@@ -480,7 +523,17 @@ extension WebSocketEndpoint.Core {
         }
     }
 
-    /// Sends a close frame with `code` and `reason` and drops the connection.
+    /// Closes with `code` and `reason` from the next writable callback (see the receive case);
+    /// a peer that reads nothing, so that no writable callback comes, is dropped after 5 s.
+    private func closeSoon(_ wsi: OpaquePointer, _ link: Link, code: UInt16, reason: String) -> Int32 {
+        link.pendingClose = (code, reason)
+        lws_callback_on_writable(wsi)
+        lws_set_timeout(wsi, PENDING_TIMEOUT_CLOSE_SEND, 5)
+        return 0
+    }
+
+    /// Sends a close frame with `code` and `reason` and drops the connection; only from a
+    /// writable callback.
     private func closeNow(_ wsi: OpaquePointer, _ link: Link, code: UInt16, reason: String) -> Int32 {
         link.ownClose = (code, reason)
         var bytes = Array(reason.utf8.prefix(123))

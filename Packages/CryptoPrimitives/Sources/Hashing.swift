@@ -45,11 +45,11 @@ public enum HashAlgorithm: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    private static let fetchedSHA1 = FetchedAlgorithm.digest("SHA1")
-    private static let fetchedSHA224 = FetchedAlgorithm.digest("SHA2-224")
-    private static let fetchedSHA256 = FetchedAlgorithm.digest("SHA2-256")
-    private static let fetchedSHA384 = FetchedAlgorithm.digest("SHA2-384")
-    private static let fetchedSHA512 = FetchedAlgorithm.digest("SHA2-512")
+    private static let fetchedSHA1 = FetchedAlgorithm.digest(HashAlgorithm.sha1.openSSLName)
+    private static let fetchedSHA224 = FetchedAlgorithm.digest(HashAlgorithm.sha224.openSSLName)
+    private static let fetchedSHA256 = FetchedAlgorithm.digest(HashAlgorithm.sha256.openSSLName)
+    private static let fetchedSHA384 = FetchedAlgorithm.digest(HashAlgorithm.sha384.openSSLName)
+    private static let fetchedSHA512 = FetchedAlgorithm.digest(HashAlgorithm.sha512.openSSLName)
 }
 
 /// A hash computed over data that arrives in pieces (a file read in chunks, a

@@ -20,6 +20,8 @@ public struct DocumentChecks: Sendable, Hashable {
     public let pageComparison: MRZComparison?
     /// A printed zone was given but there is no DG1 to compare it with.
     public let printedZoneUncompared: Bool
+    /// When validity and expiry were decided: what a report states beside its answer.
+    public let checkTime: Date
 
     public init(
         data: DataAuthenticationStatus, chip: ChipAuthenticationStatus?, chipZone: MachineReadableZone?,
@@ -27,6 +29,7 @@ public struct DocumentChecks: Sendable, Hashable {
     ) {
         self.data = data
         self.chip = chip
+        self.checkTime = checkTime
         mrzValidity = chipZone.map { MRZValidity($0, at: checkTime) }
         if let printedZone, let chipZone {
             pageComparison = MRZComparison(printed: printedZone, chip: chipZone)

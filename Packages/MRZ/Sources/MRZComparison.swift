@@ -4,18 +4,24 @@
 /// name, sex or nationality: a page swapped onto a genuine chip, or a chip from another booklet.
 /// Passive Authentication proves DG1 genuine; only this comparison ties it to the page in hand.
 public struct MRZComparison: Sendable, Hashable {
-    /// One field that differs, with both values.
-    public struct Difference: Sendable, Hashable {
+    /// One field compared, with both values.
+    public struct Field: Sendable, Hashable {
         /// The `MrzFields` name (`documentNumber`, `primaryIdentifier`, `sex`, …), a check digit
         /// (`documentNumberCheckDigit`, …, `compositeCheckDigit`), `travelDocumentType`, or
         /// `otherCharacters` when every field matches but the lines do not (fillers).
         public let field: String
         public let printed: String
         public let chip: String
+
+        public var matches: Bool { printed == chip }
     }
 
-    /// Empty when the zones are the same.
-    public let differences: [Difference]
+    /// Every field compared, in zone order (a report shows them side by side), and
+    /// `otherCharacters` last when every field matches but the lines do not.
+    public let fields: [Field]
+
+    /// The fields that differ; empty when the zones are the same.
+    public var differences: [Field] { fields.filter { !$0.matches } }
 
     public var matches: Bool { differences.isEmpty }
 
@@ -25,18 +31,18 @@ public struct MRZComparison: Sendable, Hashable {
     public init(printed: MachineReadableZone, chip: MachineReadableZone) {
         let printedFields = Self.namedFields(printed)
         let chipFields = Self.namedFields(chip)
-        var differences: [Difference] = []
+        var fields: [Field] = []
         for (index, (field, value)) in printedFields.enumerated() {
             let other = index < chipFields.count && chipFields[index].0 == field ? chipFields[index].1 : ""
-            if value != other { differences.append(Difference(field: field, printed: value, chip: other)) }
+            fields.append(Field(field: field, printed: value, chip: other))
         }
-        if differences.isEmpty && printed.lines != chip.lines {
-            differences.append(
-                Difference(
+        if fields.allSatisfy(\.matches) && printed.lines != chip.lines {
+            fields.append(
+                Field(
                     field: "otherCharacters", printed: printed.lines.joined(separator: "\n"),
                     chip: chip.lines.joined(separator: "\n")))
         }
-        self.differences = differences
+        self.fields = fields
     }
 
     /// Every field and check digit compared, in one order for every layout (a check digit a

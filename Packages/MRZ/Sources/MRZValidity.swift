@@ -95,6 +95,8 @@ public struct MRZDate: Sendable, Hashable {
     /// repeat the digits (MRZ text is access-key material); nil when it can, or when the unknown
     /// parts leave that open.
     public let problem: String?
+    /// How the century of `isoDate` was chosen.
+    public let rule: Rule
     let day: Day?
 
     /// A calendar day, ordered.
@@ -118,13 +120,23 @@ public struct MRZDate: Sendable, Hashable {
         }
     }
 
-    enum Rule {
+    /// The century rules of `MRZValidity`, one per date.
+    public enum Rule: Sendable, Hashable, CustomStringConvertible {
         case birth
         case expiry
+
+        /// The rule in words, for a person reading a resolved date (a report).
+        public var description: String {
+            switch self {
+            case .birth: "the latest such date not after the check date"
+            case .expiry: "the latest such date at most \(MRZValidity.expiryYearsAhead) years after the check year"
+            }
+        }
     }
 
     init(_ element: MrzDateElement, resolvedBy rule: Rule, at today: Day) {
         raw = element.raw
+        self.rule = rule
         var problem: String?
         if let month = element.month, !(1...12).contains(month) { problem = "no month has that number" }
         if let day = element.day, !(1...31).contains(day) { problem = problem ?? "no month has that day" }

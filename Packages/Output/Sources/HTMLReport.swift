@@ -6,26 +6,37 @@ import ICAO
 import LDS
 import MRZ
 
-/// One self-contained HTML page for a person at a terminal: the face and signature, the holder
-/// and document fields (DG1, DG11, DG12), both verdicts as badges with their reasons, the hash of
-/// every data group, the Document Signer and CSCA with their validity, how the chip was opened,
-/// the warnings and the APDU timeline.
+/// One self-contained HTML page for a person at a terminal, and for the file that is looked at
+/// later: on top the overall answer (`DocumentChecks`' strict rules: accepted, or not accepted
+/// with each reason), then the face and signature with both verdicts as badges, every warning of
+/// the read, the holder and document fields (DG1, DG11, DG12; dates in ISO beside the stored
+/// digits), DG1's validity at the check time, the printed page against the chip field by field,
+/// the verdicts' reasons, the hash of every data group, the Document Signer and CSCA with their
+/// validity, how the chip was opened, the APDU timeline, and a footer with the check time and
+/// the trust material. It never tells a more reassuring story than the terminal did.
 ///
 /// Nothing is fetched: images are `data:` URIs, the style is inline, and a Content Security
 /// Policy forbids every other source and every script. Every value from the chip is escaped,
 /// so a DG11 name holding `<script>` shows as text. The page prints on A4.
 public enum HTMLReport {
-    /// The page for `document`; `title` names its origin (a reader, a dump directory).
-    public static func render(_ document: TravelDocument, title: String = "emrtd read") -> String {
+    /// The page for `document` as `checks` judged it (the printed zone, the check time), having
+    /// trusted `trust`; `title` names its origin (a reader, a dump directory).
+    public static func render(
+        _ document: TravelDocument, checks: DocumentChecks, trust: [TrustSource], title: String = "emrtd read"
+    ) -> String {
         var body = ""
+        body += answerSection(checks)
         body += header(document)
-        body += holderSection(document)
+        body += warningSection(document.warnings + checks.warnings)
+        body += holderSection(document, validity: checks.mrzValidity)
+        body += mrzSection(checks)
+        body += pageSection(checks)
         body += verdictSection(document)
         body += hashSection(document.authenticationStatus.data)
         body += certificateSection(document.authenticationStatus.data)
         body += accessSection(document)
-        body += warningSection(document.warnings)
         body += timelineSection(document.debugInfo)
+        body += footer(checkTime: checks.checkTime, trust: trust)
         return """
             <!DOCTYPE html>
             <html lang="en">
@@ -59,8 +70,14 @@ public enum HTMLReport {
         table{border-collapse:collapse;width:100%}td,th{border:1px solid #ddd;padding:3px 6px;text-align:left;vertical-align:top}
         th{background:#f4f4f4;width:28%}code,.mono{font-family:monospace;font-size:12px;word-break:break-all}
         .warning{color:#9a6700}
+        *{-webkit-print-color-adjust:exact;print-color-adjust:exact}
+        .answer{color:#fff;padding:10px 14px;border-radius:6px;margin:0 0 14px}.answer p,.answer ul{margin:4px 0}
+        .answer.accepted{background:#1a7f37}.answer.notAccepted{background:#c62828}
+        .answerWord{font-size:26px;font-weight:bold}.reasons{font-size:16px;font-weight:bold}
+        .bad{color:#c62828;font-weight:bold}.differs td{background:#fde2e1;font-weight:bold}
+        footer{margin-top:18px}.nobreak{white-space:nowrap}
         @page{size:A4;margin:14mm}
-        @media print{body{max-width:none;padding:0}.timeline td,.timeline th{font-size:8px;padding:0 3px}h2{break-after:avoid}tr{break-inside:avoid}header{break-inside:avoid}}
+        @media print{body{max-width:none;padding:0}.timeline td,.timeline th{font-size:8px;padding:0 3px}h2{break-after:avoid}tr{break-inside:avoid}header{break-inside:avoid}.answer{break-inside:avoid}}
         """
 
     /// Text for HTML content and attribute values.
@@ -108,6 +125,117 @@ public enum HTMLReport {
         return cells.isEmpty ? "" : "<table>" + cells.joined() + "</table>\n"
     }
 
+    /// The overall answer, decided by `DocumentChecks.unmetStrictRequirements` (the rules of
+    /// `--strict`, not a copy of them): accepted when none is unmet, else not accepted with each
+    /// unmet requirement beside it.
+    static func answerSection(_ checks: DocumentChecks) -> String {
+        let unmet = checks.unmetStrictRequirements
+        let rule =
+            "By the rules of emrtd --strict: accepted only when the data is authenticated, the chip is not denied,"
+            + " the printed page matches the chip (when it was given),"
+            + " DG1's check digits and dates hold, and the document is valid at "
+        var html = "<section id=\"answer\" class=\"answer \(unmet.isEmpty ? "accepted" : "notAccepted")\">"
+        html += "<p class=\"answerWord\">\(unmet.isEmpty ? "Accepted" : "Not accepted")</p>"
+        if !unmet.isEmpty {
+            html += "<ul class=\"reasons\">" + unmet.map { "<li>\(escape($0))</li>" }.joined() + "</ul>"
+        }
+        if checks.pageComparison == nil && !checks.printedZoneUncompared {
+            html += "<p>No printed MRZ was given: the page was not compared with the chip.</p>"
+        }
+        return html + "<p>\(escape(rule))\(time(checks.checkTime)).</p></section>\n"
+    }
+
+    /// DG1's zone at the check time: each check digit, both dates resolved to a full year with the
+    /// century rule used, and whether the document had expired.
+    static func mrzSection(_ checks: DocumentChecks) -> String {
+        guard let validity = checks.mrzValidity else { return "" }
+        var rows: [(String, String, Bool)] = validity.checkDigits.map {
+            ("Check digit: \(words($0.field))", $0.isValid ? "valid" : "NOT valid", !$0.isValid)
+        }
+        for (label, date) in [("Date of birth", validity.dateOfBirth), ("Date of expiry", validity.dateOfExpiry)] {
+            let resolved =
+                date.isoDate.map { "\(date.raw) is \($0) (century: \(date.rule))" }
+                ?? "\(date.raw): no full date (\(date.problem ?? "a part is unknown"))"
+            rows.append((label, resolved, date.isoDate == nil))
+        }
+        let checked = "at \(instant(validity.checkTime))"
+        switch validity.expired {
+        case true?:
+            rows.append(
+                ("Expired", "yes: expired on \(validity.dateOfExpiry.isoDate ?? "") (checked \(checked))", true))
+        case false?:
+            rows.append(
+                ("Expired", "no: valid until \(validity.dateOfExpiry.isoDate ?? "") (checked \(checked))", false))
+        case nil:
+            rows.append(("Expired", "unknown: the date of expiry is not a full date (checked \(checked))", true))
+        }
+        let cells = rows.map { label, value, bad in
+            "<tr><th>\(escape(label))</th><td\(bad ? " class=\"bad\"" : "")>\(escape(value))</td></tr>"
+        }
+        return "<h2>Machine readable zone (DG1) at the check time</h2>\n<table id=\"mrz\">" + cells.joined()
+            + "</table>\n"
+    }
+
+    /// The printed zone (`--mrz-lines`) against DG1, field by field, each difference highlighted
+    /// (red and in words: a printout in grey still shows it).
+    static func pageSection(_ checks: DocumentChecks) -> String {
+        var html = "<h2>Printed page against the chip (DG1)</h2>\n"
+        if checks.printedZoneUncompared {
+            return html + "<p class=\"bad\">The printed MRZ could not be compared: DG1 was not read.</p>\n"
+        }
+        guard let comparison = checks.pageComparison else {
+            return html + "<p>No printed MRZ was given (--mrz-lines): the page was not compared with the chip.</p>\n"
+        }
+        html +=
+            comparison.matches
+            ? "<p>The printed MRZ matches the chip's.</p>\n"
+            : "<p class=\"bad\">The printed MRZ differs from the chip's in: "
+                + escape(comparison.differingFields.map(words).joined(separator: ", ")) + ".</p>\n"
+        html += "<table id=\"page\"><tr><th>Field</th><th>Printed page</th><th>Chip (DG1)</th><th>Same</th></tr>"
+        for field in comparison.fields where !(field.printed.isEmpty && field.chip.isEmpty) {
+            let value = { (text: String) in escape(text).replacingOccurrences(of: "\n", with: "<br>") }
+            html +=
+                "<tr\(field.matches ? "" : " class=\"differs\"")><td>\(escape(words(field.field)))</td>"
+                + "<td class=\"mono\">\(value(field.printed))</td><td class=\"mono\">\(value(field.chip))</td>"
+                + "<td>\(field.matches ? "yes" : "DIFFERS")</td></tr>"
+        }
+        return html + "</table>\n"
+    }
+
+    /// When the checks ran and what was trusted: which CSCA bundle, files and lists, and how old
+    /// each is (a master list's signing time; a PEM bundle keeps none, so its file's).
+    static func footer(checkTime: Date, trust: [TrustSource]) -> String {
+        let sources = trust.map { source -> String in
+            var parts: [String] = []
+            if let certificates = source.certificates {
+                parts.append("\(certificates) certificate\(certificates == 1 ? "" : "s")")
+            }
+            if let signed = source.signingTime {
+                parts.append("signed \(instant(signed))")
+            } else if source.kind == .defaultBundle || source.kind == .masterList {
+                parts.append("no signing time recorded")
+            }
+            if let written = source.written { parts.append("file written \(instant(written))") }
+            let location = source.path.map { " \($0)" } ?? ""
+            let name: String
+            switch source.kind {
+            case .defaultBundle: name = source.path == nil ? "default CSCA bundle: none found" : "default CSCA bundle"
+            case .certificateFile: name = "CSCA file (--csca)"
+            case .masterList: name = "master list (--masterlist)"
+            case .revocationList: name = "revocation lists (--crl)"
+            case .dumpedCSCA: name = "the dump's CSCA"
+            case .specimenCSCA: name = "the simulator specimen's test CSCA, made for this read"
+            }
+            return
+                "<li>\(escape(name + location + (parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")")))</li>"
+        }
+        let trusted = sources.isEmpty ? "nothing: no CSCA was trusted" : ""
+        return "<footer id=\"footer\"><h2>Check time and trust</h2>\n<table>"
+            + "<tr><th>Checked at</th><td>\(time(checkTime))</td></tr>"
+            + "<tr><th>Trusted</th><td>\(escape(trusted))"
+            + (sources.isEmpty ? "" : "<ul>" + sources.joined() + "</ul>") + "</td></tr></table></footer>\n"
+    }
+
     static func header(_ document: TravelDocument) -> String {
         let fields = document.machineReadableZoneInformation?.fields
         let name = [fields?.secondaryIdentifier, fields?.primaryIdentifier].compactMap { $0 }.filter { !$0.isEmpty }
@@ -130,15 +258,36 @@ public enum HTMLReport {
             """
     }
 
-    static func holderSection(_ document: TravelDocument) -> String {
+    /// A stored date with its ISO form beside it, when it has one.
+    static func dated(_ raw: String?, _ iso: String?) -> String? {
+        guard let raw else { return nil }
+        return iso.map { "\($0) (stored \(raw))" } ?? "\(raw) (no full date)"
+    }
+
+    /// `documentNumberCheckDigit` as `document number check digit`: the comparison's field names
+    /// in words.
+    static func words(_ name: String) -> String {
+        name.reduce(into: "") { text, character in
+            text += character.isUppercase ? " " + character.lowercased() : String(character)
+        }
+    }
+
+    /// A check time, ISO 8601 UTC.
+    static func instant(_ date: Date) -> String { UTCDateTime(date).iso8601 }
+
+    /// A check time on one line (a break at its hyphens would misprint it).
+    static func time(_ date: Date) -> String { "<span class=\"nobreak\">\(escape(instant(date)))</span>" }
+
+    static func holderSection(_ document: TravelDocument, validity: MRZValidity?) -> String {
         var html = "<h2>Holder and document</h2>\n"
         if let fields = document.machineReadableZoneInformation?.fields {
             html += table([
                 ("Surname", fields.primaryIdentifier), ("Given names", fields.secondaryIdentifier),
-                ("Nationality", fields.nationality), ("Date of birth (YYMMDD)", fields.dateOfBirth),
+                ("Nationality", fields.nationality),
+                ("Date of birth", dated(fields.dateOfBirth, validity?.dateOfBirth.isoDate)),
                 ("Sex", fields.sex), ("Document", "\(fields.documentCode) \(fields.documentNumber)"),
                 ("Issuing state", fields.issuingStateOrOrganization),
-                ("Date of expiry (YYMMDD)", fields.dateOfExpiry),
+                ("Date of expiry", dated(fields.dateOfExpiry, validity?.dateOfExpiry.isoDate)),
                 ("Optional data", fields.optionalData.filter { !$0.isEmpty }.joined(separator: " ")),
                 ("MRZ check digits", fields.checkDigitsValid ? "valid" : "NOT valid"),
             ])
@@ -149,7 +298,7 @@ public enum HTMLReport {
                 ("Full name", readable(details.fullName)),
                 ("Other names", details.otherNames.compactMap(readable).joined(separator: "; ")),
                 ("Personal number", readable(details.personalNumber)),
-                ("Full date of birth", details.fullDateOfBirth?.value),
+                ("Full date of birth", dated(details.fullDateOfBirth?.value, details.fullDateOfBirth?.iso8601)),
                 ("Place of birth", readable(details.placeOfBirth)),
                 ("Address", readable(details.permanentAddress)), ("Telephone", details.telephone),
                 ("Profession", readable(details.profession)), ("Title", readable(details.title)),
@@ -162,11 +311,14 @@ public enum HTMLReport {
             html += "<h2>Additional document details (DG12)</h2>\n"
             html += table([
                 ("Issuing authority", readable(details.issuingAuthority)),
-                ("Date of issue", details.dateOfIssue?.value),
+                ("Date of issue", dated(details.dateOfIssue?.value, details.dateOfIssue?.iso8601)),
                 ("Other persons", details.namesOfOtherPersons.compactMap(readable).joined(separator: "; ")),
                 ("Endorsements", readable(details.endorsementsAndObservations)),
                 ("Tax or exit requirements", readable(details.taxOrExitRequirements)),
-                ("Personalization time", details.dateAndTimeOfPersonalization?.value),
+                (
+                    "Personalization time",
+                    dated(details.dateAndTimeOfPersonalization?.value, details.dateAndTimeOfPersonalization?.iso8601)
+                ),
                 ("Personalization system", details.personalizationSystemSerialNumber),
             ])
         }
@@ -244,9 +396,12 @@ public enum HTMLReport {
         return "<h2>Access</h2>\n" + table(rows)
     }
 
+    /// Every warning of the read, in its order: the read's own (`TravelDocument.warnings`), then
+    /// the checks' (`DocumentChecks.warnings`), as the terminal prints them. Shown when empty too,
+    /// so that a filed page says there were none.
     static func warningSection(_ warnings: [String]) -> String {
-        guard !warnings.isEmpty else { return "" }
-        return "<h2>Warnings</h2>\n<ul>"
+        guard !warnings.isEmpty else { return "<h2>Warnings</h2>\n<p id=\"warnings\">None.</p>\n" }
+        return "<h2>Warnings</h2>\n<ul id=\"warnings\">"
             + warnings.map { "<li class=\"warning\">\(escape($0))</li>" }.joined() + "</ul>\n"
     }
 

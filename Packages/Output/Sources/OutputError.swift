@@ -3,8 +3,16 @@ public struct OutputError: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Code: String, Sendable, Hashable {
         /// A file or directory could not be created or written.
         case cannotWrite
-        /// A dump directory holds no file the report can be made from.
+        /// A dump directory holds no file the report can be made from, or an input file cannot
+        /// be read.
         case cannotRead
+        /// A path to be written names a symbolic link, a device, a fifo or a folder (or, for a
+        /// dump, anything but a folder): refused, never replaced.
+        case notAFile
+        /// The dump's folder holds another document's dump, or files emrtd did not write.
+        case occupied
+        /// An input file larger than its kind can be (`CappedFile`), refused before reading it.
+        case tooLarge
     }
 
     public let code: Code

@@ -4,20 +4,21 @@ import FoundationNetworking
 import Synchronization
 
 /// POSTs a result to a tenant's result server (FoundationNetworking, over the toolchain's
-/// libcurl) and says whether the server confirmed it with a 2xx. Never retried: a result whose
-/// confirmation was lost might otherwise be posted twice; the client's close code says it was
-/// not confirmed and the tenant decides.
+/// libcurl) and says whether the server confirmed it with a 2xx. One attempt: the outbox's
+/// deliverer retries, and every attempt carries `Idempotency-Key: <validationId>`, by which the
+/// result server drops the copies at-least-once delivery may bring.
 struct ResultPoster: Sendable {
     let timeout: Duration
 
     /// Nil when confirmed, else why not.
-    func post(_ body: String, to url: URL, headers: [String: String]) -> String? {
-        var request = URLRequest(url: url)
+    func post(_ entry: OutboxEntry) -> String? {
+        var request = URLRequest(url: entry.resultURL)
         request.httpMethod = "POST"
         request.timeoutInterval = Double(timeout.components.seconds) + 1
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        for (name, value) in entry.headers { request.setValue(value, forHTTPHeaderField: name) }
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data(body.utf8)
+        request.setValue(entry.validationId, forHTTPHeaderField: "Idempotency-Key")
+        request.httpBody = Data(entry.body.utf8)
         let outcome = Mutex<String??>(nil)
         let done = DispatchSemaphore(value: 0)
         let configuration = URLSessionConfiguration.ephemeral

@@ -1,28 +1,44 @@
 import Foundation
 import JSON
+import Secrets
 
-/// The tenants a server serves: each `clientId` with the URL its results are POSTed to and
-/// whether its clients get the result back. Read once at start from a JSON file:
+/// The tenants a server serves: each `clientId` with the URL its results are POSTed to, whether
+/// its clients get the result back, and the secret its session tokens are keyed with. Read once
+/// at start from a JSON file:
 ///
 /// ```json
-/// {"tenants": {"acme": {"resultURL": "https://kyc.acme.example/results", "receiveResult": false}}}
+/// {"tenants": {"acme": {"resultURL": "https://kyc.acme.example/results", "receiveResult": false,
+///                       "secret": "q83vEjRWeJq7zN7/ASNFZ4mrze8BI0VniavN7wEjRWc="}}}
 /// ```
 public struct Tenants: Sendable {
     public struct Tenant: Sendable, Equatable {
         public var resultURL: URL
         public var receiveResult: Bool
+        /// The key of the tenant's session tokens (`SessionToken`); nil for an open tenant
+        /// (`"open": true`), whose sessions need no token: demos only.
+        public var secret: SecretBytes?
 
-        public init(resultURL: URL, receiveResult: Bool = false) {
+        public init(resultURL: URL, receiveResult: Bool = false, secret: SecretBytes?) {
             self.resultURL = resultURL
             self.receiveResult = receiveResult
+            self.secret = secret
         }
     }
+
+    /// A secret's decoded length: at least the HMAC's output (RFC 2104 §3), at most its block.
+    public static let secretLengths = 32...64
 
     public var byClientId: [String: Tenant]
 
     public init(_ byClientId: [String: Tenant]) { self.byClientId = byClientId }
 
-    /// Parses the tenants file's text; result URLs must be http or https.
+    /// The tenants that need no token, sorted (the server names them loudly at start).
+    public var openClientIds: [String] { byClientId.filter { $0.value.secret == nil }.map(\.key).sorted() }
+
+    /// Parses the tenants file's text. Result URLs must be http or https; each tenant has either
+    /// `"secret"` (standard base64 with padding, as `openssl rand -base64 32` prints, decoding to
+    /// 32–64 bytes) or `"open": true`; a clientId is what a hello can carry (1–128 characters, no
+    /// control character).
     public init(json text: String) throws(ValidationError) {
         let value: JSONValue
         do throws(JSONParseError) {
@@ -35,20 +51,56 @@ public struct Tenants: Sendable {
         }
         var tenants: [String: Tenant] = [:]
         for member in members {
+            let name = member.key
+            guard !name.isEmpty, name.count <= 128, name.unicodeScalars.allSatisfy({ $0.value >= 0x20 }) else {
+                throw ValidationError(
+                    .invalidArgument, "a clientId must be 1 to 128 characters without control characters")
+            }
             guard case .string(let address)? = member.value["resultURL"], let url = URL(string: address),
                 url.scheme == "http" || url.scheme == "https", url.host != nil
             else {
-                throw ValidationError(.invalidArgument, "tenant \(member.key): resultURL must be an http(s) URL")
+                throw ValidationError(.invalidArgument, "tenant \(name): resultURL must be an http(s) URL")
             }
-            let receiveResult: Bool
-            switch member.value["receiveResult"] {
-            case nil, .null: receiveResult = false
-            case .bool(let flag)?: receiveResult = flag
+            let receiveResult = try Self.flag(member.value["receiveResult"], "receiveResult", tenant: name)
+            let open = try Self.flag(member.value["open"], "open", tenant: name)
+            let secret: SecretBytes?
+            switch (member.value["secret"], open) {
+            case (.string(let encoded)?, false): secret = try Self.secret(encoded, tenant: name)
+            case (nil, true), (.null?, true): secret = nil
+            case (nil, false), (.null?, false):
+                throw ValidationError(
+                    .invalidArgument, "tenant \(name): give a secret (base64, 32 to 64 bytes) or \"open\": true")
+            case (_, true):
+                throw ValidationError(.invalidArgument, "tenant \(name): an open tenant has no secret")
             default:
-                throw ValidationError(.invalidArgument, "tenant \(member.key): receiveResult must be true or false")
+                throw ValidationError(.invalidArgument, "tenant \(name): secret must be a base64 string")
             }
-            tenants[member.key] = Tenant(resultURL: url, receiveResult: receiveResult)
+            tenants[name] = Tenant(resultURL: url, receiveResult: receiveResult, secret: secret)
         }
         byClientId = tenants
+    }
+
+    private static func flag(_ value: JSONValue?, _ name: String, tenant: String) throws(ValidationError) -> Bool {
+        switch value {
+        case nil, .null?: return false
+        case .bool(let flag)?: return flag
+        default: throw ValidationError(.invalidArgument, "tenant \(tenant): \(name) must be true or false")
+        }
+    }
+
+    /// The decoded secret; the decoder's copies are zeroed (the file's text is the caller's).
+    private static func secret(_ encoded: String, tenant: String) throws(ValidationError) -> SecretBytes {
+        guard var data = Data(base64Encoded: encoded) else {
+            throw ValidationError(.invalidArgument, "tenant \(tenant): secret is not base64 (standard, padded)")
+        }
+        defer { data.resetBytes(in: 0..<data.count) }
+        guard secretLengths.contains(data.count) else {
+            throw ValidationError(
+                .invalidArgument,
+                "tenant \(tenant): secret decodes to \(data.count) bytes, not \(secretLengths.lowerBound) to \(secretLengths.upperBound)"
+            )
+        }
+        var bytes = [UInt8](data)
+        return SecretBytes(consuming: &bytes)
     }
 }

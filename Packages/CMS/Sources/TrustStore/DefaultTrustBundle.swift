@@ -1,3 +1,4 @@
+import Files
 import Foundation
 
 /// Where the reader's default CSCA bundle lives, so that an installed `emrtd` finds it as well
@@ -18,6 +19,9 @@ public enum DefaultTrustBundle {
     /// Overrides every other location.
     public static let environmentVariable = "EMRTD_CSCA_BUNDLE"
     static let relativePath = "masterlist/csca.pem"
+    /// The largest bundle read: what importing the largest ICAO PKD download writes (its LDIF
+    /// cap, as PEM takes about the room of LDIF's base64), refused beyond before it is read.
+    public static let maximumSize = 256 << 20
     static let dataPath = "emrtd/csca.pem"
 
     /// Every place looked at, in order (the variable alone when it is set).
@@ -63,7 +67,12 @@ public enum DefaultTrustBundle {
                 "no CSCA bundle in \(places.map(\.path).joined(separator: ", ")); "
                     + "`emrtd masterlist import` writes one, \(environmentVariable) names another")
         }
-        guard let data = FileManager.default.contents(atPath: location.path) else {
+        let data: [UInt8]
+        do throws(FilesError) {
+            data = try CappedFile.read(location.path, as: CappedFile.Kind("a trust bundle", limit: maximumSize))
+        } catch let error where error.code == .tooLarge {
+            throw CMSError(.unreadableFile, error.reason)
+        } catch {
             let named = places.count == 1 && ProcessInfo.processInfo.environment[environmentVariable] != nil
             throw CMSError(
                 .unreadableFile,
@@ -73,7 +82,7 @@ public enum DefaultTrustBundle {
         }
         var store = TrustStore()
         do throws(CMSError) {
-            try store.add(pemOrDer: [UInt8](data))
+            try store.add(pemOrDer: data)
         } catch {
             throw CMSError(error.code, "\(location.path): \(error.reason)")
         }

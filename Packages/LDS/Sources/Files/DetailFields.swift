@@ -43,6 +43,27 @@ public struct LDSDate: Sendable, Equatable, JSONRepresentable {
         }
     }
 
+    /// The date in ISO 8601, for people and for the JSON beside the digits: `1969-08-06`, or
+    /// `1989-06-01T12:00:00` for a time (no zone: the chip states none); nil when a part is
+    /// unknown (`00`) or the digits are not a date.
+    public var iso8601: String? {
+        let digits = value
+        guard digits.count == 8 || digits.count == 14, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber)
+        else { return nil }
+        let parts = stride(from: 4, to: digits.count, by: 2).map { offset in
+            Int(String(Array(digits)[offset..<offset + 2])) ?? 0
+        }
+        let year = String(digits.prefix(4))
+        guard (1...12).contains(parts[0]), (1...31).contains(parts[1]) else { return nil }
+        func two(_ number: Int) -> String { number < 10 ? "0\(number)" : "\(number)" }
+        var text = "\(year)-\(two(parts[0]))-\(two(parts[1]))"
+        if parts.count == 5 {
+            guard parts[2] < 24, parts[3] < 60, parts[4] < 60 else { return nil }
+            text += "T\(two(parts[2])):\(two(parts[3])):\(two(parts[4]))"
+        }
+        return text
+    }
+
     /// The digits as the reference model writes them (YYYYMMDD, YYYYMMDDhhmmss); how the chip
     /// stored them is `encoding`, beside it where the owner adds it.
     public var json: JSONValue { .string(value) }
@@ -82,26 +103,8 @@ enum DetailText {
     /// How a date was stored, when it was (added beside the date: `text` or `bcd`).
     static func encoding(_ date: LDSDate?) -> JSONValue { date.map(\.encoding.json) ?? .null }
 
-    /// The date in ISO 8601 (added beside the reference's digits): `1969-08-06`, or
-    /// `1989-06-01T12:00:00` for a time (no zone: the chip states none); null when a part is
-    /// unknown (`00`) or the digits are not a date.
-    static func iso8601(_ date: LDSDate?) -> JSONValue {
-        guard let digits = date?.value, digits.count == 8 || digits.count == 14, digits.allSatisfy(\.isASCII),
-            digits.allSatisfy(\.isNumber)
-        else { return .null }
-        let parts = stride(from: 4, to: digits.count, by: 2).map { offset in
-            Int(String(Array(digits)[offset..<offset + 2])) ?? 0
-        }
-        let year = String(digits.prefix(4))
-        guard (1...12).contains(parts[0]), (1...31).contains(parts[1]) else { return .null }
-        func two(_ number: Int) -> String { number < 10 ? "0\(number)" : "\(number)" }
-        var text = "\(year)-\(two(parts[0]))-\(two(parts[1]))"
-        if parts.count == 5 {
-            guard parts[2] < 24, parts[3] < 60, parts[4] < 60 else { return .null }
-            text += "T\(two(parts[2])):\(two(parts[3])):\(two(parts[4]))"
-        }
-        return .string(text)
-    }
+    /// The date in ISO 8601 (added beside the reference's digits; null when it has none).
+    static func iso8601(_ date: LDSDate?) -> JSONValue { .optional(date?.iso8601) }
 }
 
 /// Reading the data objects of DG11, DG12 and DG16 templates: text, dates, images, counts.
