@@ -129,4 +129,37 @@ import Testing
         #expect(built.errorOutput.contains("differs from masterlist/SOURCES"))
         #expect(!FileManager.default.fileExists(atPath: bundle.path))
     }
+
+    /// A bundle whose newest list was signed long ago (here SOURCES rewritten after the build to
+    /// say 2020) is said on stderr and in the verdict's warnings; the verdict itself still stands.
+    @Test func aStaleBundleIsSaid() throws {
+        guard let emrtd = Prerequisites.builtExecutable("emrtd"),
+            let samples = Prerequisites.shared("data/gmrtd/sod_samples")
+        else { return }
+        let copy = try Self.freshCopy()
+        defer { try? FileManager.default.removeItem(at: copy) }
+        let (built, bundle) = try Self.build(copy, emrtd: emrtd)
+        #expect(built.status == 0, "\(built.combinedOutput)")
+        let sources = copy.appendingPathComponent("masterlist/SOURCES")
+        let lines = try String(contentsOf: sources, encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
+        let old = lines.map { line in
+            line.hasPrefix("list  ")
+                ? line.split(separator: " ").dropLast().joined(separator: "  ") + "  2020-01-01T00:00:00Z"
+                : String(line)
+        }
+        try old.joined(separator: "\n").write(to: sources, atomically: false, encoding: .utf8)
+        let result = try Subprocess.run(
+            emrtd, ["verify", "--sod", samples.appendingPathComponent("AT_EF_SOD.bin").path, "--at", "2026-06-01"],
+            environment: ["EMRTD_CSCA_BUNDLE": bundle.path])
+        let warning = "the newest master list in the trust bundle was signed 2020-01-01"
+        #expect(result.errorOutput.contains(warning), "\(result.errorOutput)")
+        let verdict = try JSONValue.parse(result.output)
+        guard case .array(let warnings)? = verdict["warnings"] else {
+            Issue.record("no warnings in \(result.output)")
+            return
+        }
+        #expect(warnings.contains { if case .string(let text) = $0 { text.hasPrefix(warning) } else { false } })
+        #expect(verdict["certificateChainValid"] == true)
+    }
 }

@@ -1,0 +1,73 @@
+import ASN1
+import Files
+import Foundation
+
+/// The master lists a built-in bundle was derived from, as the `SOURCES` file beside it names
+/// them (`list  FILE  ROOT  SIGNING-TIME`, `masterlist/SOURCES`): how old the trust is, since a
+/// bundle never refreshed goes on trusting withdrawn CSCAs and misses new ones.
+public struct BundleSources: Sendable {
+    /// One `list` line.
+    public struct List: Sendable {
+        public let file: String
+        /// A root certificate file beside the list, or `sha256:` and a pinned fingerprint.
+        public let root: String
+        public let signingTime: Date
+    }
+
+    /// Older than this, the newest list is stale (about six months: BSI and RvIG publish
+    /// monthly or so, ICAO several times a year).
+    public static let maximumAge: TimeInterval = 180 * 86_400
+
+    public let lists: [List]
+
+    /// The `list` lines of `text`; any other line is prose and ignored.
+    public init(text: String) throws(CMSError) {
+        var lists: [List] = []
+        for line in text.split(separator: "\n") where line.hasPrefix("list ") {
+            let fields = line.split(separator: " ")
+            guard fields.count == 4, let time = Self.time(String(fields[3])) else {
+                throw CMSError(.malformed, "SOURCES line \"\(line)\" is not `list FILE ROOT YYYY-MM-DDTHH:MM:SSZ`")
+            }
+            lists.append(List(file: String(fields[1]), root: String(fields[2]), signingTime: time))
+        }
+        self.lists = lists
+    }
+
+    /// The `SOURCES` beside `bundle`, or nil when there is none (a bundle imported by hand).
+    public static func beside(_ bundle: URL) throws(CMSError) -> BundleSources? {
+        let path = bundle.deletingLastPathComponent().appendingPathComponent("SOURCES").path
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        let bytes: [UInt8]
+        do throws(FilesError) {
+            bytes = try CappedFile.read(path, as: CappedFile.Kind("a SOURCES file", limit: 1 << 20))
+        } catch {
+            throw CMSError(.unreadableFile, error.reason)
+        }
+        return try BundleSources(text: String(decoding: bytes, as: UTF8.self))
+    }
+
+    public var newestSigningTime: Date? { lists.map(\.signingTime).max() }
+
+    /// A warning when the newest list was signed more than `maximumAge` before `now`.
+    public func freshnessWarning(at now: Date) -> String? {
+        guard let newest = newestSigningTime, now.timeIntervalSince(newest) > Self.maximumAge else { return nil }
+        let days = Int(now.timeIntervalSince(newest) / 86_400)
+        return "the newest master list in the trust bundle was signed \(UTCDateTime(newest).isoDay), \(days) days ago "
+            + "(more than \(Int(Self.maximumAge / 86_400))): CSCAs issued or withdrawn since are not known; "
+            + "import a newer list (masterlist/README.md)"
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ`.
+    private static func time(_ text: String) -> Date? {
+        let digits = Array(text.utf8)
+        guard digits.count == 20, digits[4] == UInt8(ascii: "-"), digits[7] == UInt8(ascii: "-"),
+            digits[10] == UInt8(ascii: "T"), digits[13] == UInt8(ascii: ":"), digits[16] == UInt8(ascii: ":"),
+            digits[19] == UInt8(ascii: "Z")
+        else { return nil }
+        func number(_ range: Range<Int>) -> Int? { Int(String(decoding: digits[range], as: UTF8.self)) }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19)
+        else { return nil }
+        return UTCDateTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)?.date
+    }
+}
