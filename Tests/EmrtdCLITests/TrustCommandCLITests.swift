@@ -85,4 +85,86 @@ import Testing
             #expect(refused["chains"] == false && refused["countrySigner"] == .null)
         }
     }
+
+    /// A test PKI (OpenSSL): a CSCA, a master-list signer under it, and two master lists of that
+    /// CSCA signed a second apart, `older.ml` then `newer.ml`.
+    static let listsScript = #"""
+        set -eu
+        cd "$1"
+        openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout root.key -out root.pem \
+            -days 3650 -subj "/C=UT/O=Trust Test/CN=Trust Test CSCA" \
+            -addext "keyUsage=critical,keyCertSign,cRLSign" -addext "basicConstraints=critical,CA:true" 2>/dev/null
+        openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout signer.key -out signer.csr \
+            -subj "/C=UT/O=Trust Test/CN=Trust Test Master List Signer" 2>/dev/null
+        openssl x509 -req -in signer.csr -CA root.pem -CAkey root.key -set_serial 7 -days 365 -out signer.pem 2>/dev/null
+        openssl x509 -in root.pem -outform DER -out root.der
+        # CscaMasterList ::= SEQUENCE { version INTEGER 0, certList SET OF Certificate }, the CSCA alone
+        L=$(stat -c %s root.der)
+        { printf "$(printf '\\%03o' 48 130 $(((L + 7) >> 8)) $(((L + 7) & 255)) 2 1 0 49 130 $((L >> 8)) $((L & 255)))"
+          cat root.der; } > content.der
+        sign() {
+            openssl cms -sign -binary -nodetach -in content.der -econtent_type 2.23.136.1.1.2 -signer signer.pem \
+                -inkey signer.key -md sha256 -outform DER -out "$1"
+        }
+        sign older.ml; sleep 1.2; sign newer.ml
+        """#
+
+    /// `update` takes a newer list of the same signer country that verifies against the same
+    /// root (SOURCES rewritten, the old bundle kept as `csca.pem.previous`), and refuses an
+    /// older one.
+    @Test func updateTakesOnlyANewerListThatVerifies() throws {
+        guard let emrtd = Prerequisites.builtExecutable("emrtd"),
+            Prerequisites.tool("openssl", package: "openssl") != nil
+        else { return }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trust-update-\(UUID().uuidString)")
+        let lists = folder.appendingPathComponent("masterlist")
+        try FileManager.default.createDirectory(at: lists, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pki = try Subprocess.run("/bin/bash", ["-c", Self.listsScript, "sh", folder.path])
+        #expect(pki.status == 0, "\(pki.combinedOutput)")
+        func file(_ name: String) -> URL { folder.appendingPathComponent(name) }
+        func signingTime(_ name: String) throws -> String {
+            let inspected = try JSONValue.parse(Subprocess.run(emrtd, ["masterlist", file(name).path]).output)
+            guard case .string(let time)? = inspected["signingTime"] else { return "" }
+            return time
+        }
+        func sum(_ url: URL) throws -> String {
+            String(try Subprocess.run("/usr/bin/sha256sum", [url.path]).output.prefix(64))
+        }
+        try FileManager.default.copyItem(at: file("older.ml"), to: lists.appendingPathComponent("older.ml"))
+        try FileManager.default.copyItem(at: file("root.pem"), to: lists.appendingPathComponent("root.pem"))
+        let sources = """
+            \(try sum(file("older.ml")))  older.ml
+            \(try sum(file("root.pem")))  root.pem
+            list  older.ml  root.pem  \(try signingTime("older.ml"))
+
+            """
+        try sources.write(to: lists.appendingPathComponent("SOURCES"), atomically: false, encoding: .utf8)
+        let bundle = lists.appendingPathComponent("csca.pem")
+        let environment = ["EMRTD_CSCA_BUNDLE": bundle.path]
+        let built = try Subprocess.run(emrtd, ["trust", "build", lists.path])
+        #expect(built.status == 0, "\(built.combinedOutput)")
+
+        let newer = try Subprocess.run(emrtd, ["trust", "update", file("newer.ml").path], environment: environment)
+        #expect(newer.status == 0, "\(newer.combinedOutput)")
+        #expect(newer.errorOutput.contains("older.ml replaced by newer.ml"))
+        let rewritten = try String(contentsOf: lists.appendingPathComponent("SOURCES"), encoding: .utf8)
+        #expect(rewritten.contains("list  newer.ml  root.pem  \(try signingTime("newer.ml"))"))
+        #expect(rewritten.contains("\(try sum(file("newer.ml")))  newer.ml"))
+        #expect(FileManager.default.fileExists(atPath: bundle.path + ".previous"))
+        let listing = try JSONValue.parse(Subprocess.run(emrtd, ["trust", "list"], environment: environment).output)
+        #expect(listing["certificates"] == 1)
+        #expect(
+            listing["lists"] == [
+                [
+                    "file": "newer.ml", "signingTime": .string(try signingTime("newer.ml")), "certificates": 1,
+                    "brought": 1,
+                ]
+            ])
+
+        let older = try Subprocess.run(emrtd, ["trust", "update", file("older.ml").path], environment: environment)
+        #expect(older.status == 3, "\(older.combinedOutput)")
+        #expect(older.errorOutput.contains("not after newer.ml"), "\(older.errorOutput)")
+        #expect(try String(contentsOf: lists.appendingPathComponent("SOURCES"), encoding: .utf8) == rewritten)
+    }
 }
