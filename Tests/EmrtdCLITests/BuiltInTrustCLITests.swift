@@ -163,4 +163,34 @@ import Testing
         #expect(warnings.contains { if case .string(let text) = $0 { text.hasPrefix(warning) } else { false } })
         #expect(verdict["certificateChainValid"] == true)
     }
+
+    /// A CRL in use whose nextUpdate has passed (the test PKI's CRL issued again for January
+    /// 2020) is said on stderr and in the warnings.
+    @Test func aCRLPastItsNextUpdateIsSaid() throws {
+        guard let (emrtd, folder) = try RevocationCLITests.pki() else { return }
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let reissued = try Subprocess.run(
+            "/usr/bin/openssl",
+            [
+                "ca", "-config", folder.appendingPathComponent("ca.cnf").path, "-gencrl", "-batch",
+                "-crl_lastupdate", "20200101000000Z", "-crl_nextupdate", "20200201000000Z",
+                "-out", folder.appendingPathComponent("old-crl.pem").path,
+            ])
+        #expect(reissued.status == 0, "\(reissued.combinedOutput)")
+        let result = try Subprocess.run(
+            emrtd,
+            [
+                "verify", "--dir", folder.path, "--no-builtin", "--csca",
+                folder.appendingPathComponent("csca.pem").path,
+                "--crl", folder.appendingPathComponent("old-crl.pem").path,
+            ])
+        let warning = "certificate revocation lists past their nextUpdate"
+        #expect(result.errorOutput.contains(warning), "\(result.errorOutput)")
+        #expect(result.errorOutput.contains("CN=OpenSSL CSCA") && result.errorOutput.contains("(due 2020-02-01)"))
+        guard case .array(let warnings)? = try JSONValue.parse(result.output)["warnings"] else {
+            Issue.record("no warnings in \(result.output)")
+            return
+        }
+        #expect(warnings.contains { if case .string(let text) = $0 { text.contains(warning) } else { false } })
+    }
 }

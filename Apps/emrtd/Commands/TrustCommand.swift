@@ -10,7 +10,7 @@ enum TrustCommand: Command {
     static let name = "trust"
     static let printsOnlyJSON = true
     static let summary =
-        "list the trusted CSCAs and the master lists they come from; check a DSC or EF.SOD against them"
+        "list the trusted CSCAs and the master lists they come from, check a DSC or EF.SOD, build or update the bundle"
     static let usage = """
         usage: emrtd trust list
                emrtd trust show FINGERPRINT|COUNTRY

@@ -135,7 +135,7 @@ public struct BundleSources: Sendable {
         let days = Int(now.timeIntervalSince(newest) / 86_400)
         return "the newest master list in the trust bundle was signed \(UTCDateTime(newest).isoDay), \(days) days ago "
             + "(more than \(Int(Self.maximumAge / 86_400))): CSCAs issued or withdrawn since are not known; "
-            + "import a newer list (masterlist/README.md)"
+            + "`emrtd trust update` takes a newer list"
     }
 
     /// `YYYY-MM-DDTHH:MM:SSZ`.
