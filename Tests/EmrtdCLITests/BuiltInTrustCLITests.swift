@@ -193,4 +193,38 @@ import Testing
         }
         #expect(warnings.contains { if case .string(let text) = $0 { text.contains(warning) } else { false } })
     }
+
+    /// A CSCA of another country than the document's issuing state (a French CSCA over a German
+    /// DG1) is denied, with the reason; the same document under a German CSCA is authenticated.
+    @Test func aCSCAOfAnotherCountryIsDenied() throws {
+        guard let emrtd = Prerequisites.builtExecutable("emrtd"),
+            let dg1 = Prerequisites.shared("data/jmrtd/bsi2008/Datagroup1.bin"),
+            let dg2 = Prerequisites.shared("data/jmrtd/bsi2008/Datagroup2.bin")
+        else { return }
+        for country in ["FR", "DE"] {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("country-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            guard try OpenSSLPKI.make(in: folder, dataGroup1: dg1, dataGroup2: dg2, country: country) != nil else {
+                return
+            }
+            let result = try Subprocess.run(
+                emrtd,
+                [
+                    "verify", "--dir", folder.path, "--no-builtin", "--csca",
+                    folder.appendingPathComponent("csca.pem").path,
+                ])
+            let verdict = try JSONValue.parse(result.output)
+            #expect(verdict["certificateChainValid"] == true, "\(country)")
+            let mismatch = VerdictCLITests.errors(verdict).filter {
+                $0.hasPrefix("the CSCA is of FR but the document's issuing state is D")
+            }
+            if country == "FR" {
+                #expect(result.status == 3 && verdict["status"] == "denied" && mismatch.count == 1, "\(result.output)")
+            } else {
+                #expect(
+                    result.status == 0 && verdict["status"] == "authenticated" && mismatch.isEmpty, "\(result.output)")
+            }
+        }
+    }
 }
