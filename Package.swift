@@ -31,6 +31,7 @@ let libraries: [Library] = [
     Library(
         name: "LDS", dependencies: ["ASN1", "JSON", "ICAO", "MRZ", "COpenJPEG", "CLibDeflate"],
         testDependencies: ["CLibPNG"]),
+    Library(name: "CVCertificates", dependencies: ["ASN1", "ICAO", "Arithmetic", "CryptoPrimitives", "Secrets"]),
     Library(name: "CMS", dependencies: ["ASN1", "JSON", "ICAO", "Arithmetic", "CryptoPrimitives", "Files"]),
     Library(
         name: "AccessControl",
