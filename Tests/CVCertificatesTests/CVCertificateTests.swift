@@ -168,3 +168,26 @@ struct TestPKI {
         }
     }
 }
+
+@Suite struct CVCRequestTests {
+    @Test func requestsRoundTripAndVerify() throws {
+        let curve = try #require(StandardizedDomainParameters(id: 13)?.curve)
+        let pki = try TestPKI(algorithm: .ecdsa(.sha256), curve: curve)
+        let newKey = try CVCPrivateKey.generateECDSA(on: curve)
+        let plain = try CVCRequest.make(
+            authorityReference: "UTDV000001", key: newKey, algorithm: .ecdsa(.sha256), holderReference: "UTIS000002")
+        #expect(try CVCRequest(encoded: plain.encoded) == plain)
+        #expect(try plain.hasValidInnerSignature())
+        #expect(plain.publicKey.curveParameters != nil)
+        let authenticated = try CVCRequest.make(
+            authorityReference: "UTDV000001", key: newKey, algorithm: .ecdsa(.sha256), holderReference: "UTIS000002",
+            authenticatedBy: ("UTIS000001", pki.terminalKey, .ecdsa(.sha256)))
+        let parsed = try CVCRequest(encoded: authenticated.encoded)
+        #expect(parsed.outerAuthorityReference == "UTIS000001")
+        let chain = try CVCChain(trustPoint: pki.cvca, certificates: [pki.dv, pki.terminal])
+        #expect(try parsed.hasValidOuterSignature(with: chain.terminalKey))
+        #expect(
+            try !parsed.hasValidOuterSignature(
+                with: try pki.dvKey.publicKey(algorithm: .ecdsa(.sha256), includingCurve: true)))
+    }
+}

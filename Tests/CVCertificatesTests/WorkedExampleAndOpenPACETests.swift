@@ -129,5 +129,13 @@ import Testing
         #expect(printed.output.contains("CHR: UTIS000002"), "\(printed.combinedOutput)")
         #expect(printed.output.contains("Read fingerprint\n      Read iris"), "\(printed.combinedOutput)")
         #expect(printed.output.contains("certificate verified"), "\(printed.combinedOutput)")
+
+        // Our request, read by cvc-print.
+        let request = try CVCRequest.make(
+            authorityReference: "UTDV000001", key: terminalKey, algorithm: .ecdsa(.sha256),
+            holderReference: "UTIS000003")
+        try Data(request.encoded).write(to: directory.appendingPathComponent("request.cvreq"))
+        let printedRequest = try Subprocess.run(cvcPrint, ["--csr=\(path("request.cvreq"))"])
+        #expect(printedRequest.output.contains("CHR: UTIS000003"), "\(printedRequest.combinedOutput)")
     }
 }
