@@ -114,7 +114,7 @@ let package = Package(
                 name: "emrtd",
                 dependencies: [
                     "JSON", "MRZ", "LDS", "CMS", "Transport", "PCSC", "Emrtd", "ChipSimulator", "AccessControl",
-                    "Validation", "Connector", "Output", "Files",
+                    "Validation", "Connector", "Output", "Files", "CVCertificates", "ASN1", "ICAO", "Secrets",
                 ],
                 path: "Apps/emrtd"
             ),
