@@ -93,7 +93,7 @@ public struct CVCChain: Sendable {
                     .badSignature, "\(name): the signature (5F37) does not verify with \(issuer.holderReference)'s key")
             }
             // A link certificate brings new domain parameters; the others inherit the CVCA's.
-            issuerKey = certificate.publicKey.inheriting(issuerKey)
+            issuerKey = certificate.publicKey.inheritingCurve(of: issuerKey)
             authorization =
                 role == .cvca || certificate.authorization.terminalType != authorization.terminalType
                 ? certificate.authorization : certificate.authorization.restricted(to: authorization)

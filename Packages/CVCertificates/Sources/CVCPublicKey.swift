@@ -152,7 +152,7 @@ public struct CVCPublicKey: Sendable, Hashable {
     }
 
     /// This key with the issuer's curve where it carries none (TR-03110: only a CVCA's key has them).
-    func inheriting(_ issuer: CVCPublicKey) -> CVCPublicKey {
+    public func inheritingCurve(of issuer: CVCPublicKey) -> CVCPublicKey {
         guard case .ecdsa(let point, nil) = key, let curve = issuer.curveParameters else { return self }
         return CVCPublicKey(checkedAlgorithm: algorithm, key: .ecdsa(point: point, curve: curve))
     }

@@ -25,9 +25,10 @@ public struct CVCertificate: Sendable, Hashable, CustomStringConvertible {
     public static let maximumLength = 8192
 
     /// The 7F21 data object.
-    public var encoded: [UInt8] {
-        DER.constructed(CVCTag.certificate, [body, DER.tlv(CVCTag.signature, signature)])
-    }
+    public var encoded: [UInt8] { DER.tlv(CVCTag.certificate, content) }
+
+    /// The body and the signature: 7F21's content, what PSO:Verify Certificate sends.
+    public var content: [UInt8] { body + DER.tlv(CVCTag.signature, signature) }
 
     /// Parses one certificate (7F21); trailing bytes are refused.
     public init(encoded bytes: some Collection<UInt8>) throws(CVCError) {

@@ -126,7 +126,7 @@ public struct CertificateHolderAuthorization: Sendable, Hashable, CustomStringCo
     }
 
     /// The rights both grant, with `self`'s role: the effective authorization along a chain.
-    func restricted(to issuer: CertificateHolderAuthorization) -> CertificateHolderAuthorization {
+    public func restricted(to issuer: CertificateHolderAuthorization) -> CertificateHolderAuthorization {
         var bytes = template
         for index in bytes.indices where index < issuer.template.count {
             let mask: UInt8 = index == 0 ? 0x3F : 0xFF

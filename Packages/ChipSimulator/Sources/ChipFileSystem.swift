@@ -35,6 +35,9 @@ struct ChipFileSystem: Sendable {
         {
             files.cardSecurity = forged
         }
+        if let setup = configuration.terminalAuthentication, files.application[ChipFiles.cvcaIdentifier] == nil {
+            files.application[ChipFiles.cvcaIdentifier] = setup.cvcaFile
+        }
         self.files = files
         enforcesAccessControl = configuration.enforcesAccessControl
         protectedFiles = configuration.protectedFiles
@@ -96,7 +99,8 @@ struct ChipFileSystem: Sendable {
     /// DO'54', answer in DO'53'). `responseBudget` caps the plain answer so that its protected form
     /// fits the Le of the wire; `lengthLimit` is a fault's "6700 above n".
     mutating func readBinary(
-        _ command: CommandAPDU, responseBudget: Int?, accessGranted: Bool, lengthLimit: Int?
+        _ command: CommandAPDU, responseBudget: Int?, accessGranted: Bool, unlockedFiles: Set<UInt16>,
+        lengthLimit: Int?
     ) -> ResponseAPDU {
         var identifier = currentFile
         let offset: Int
@@ -119,7 +123,7 @@ struct ChipFileSystem: Sendable {
         }
         if inApplication {
             let locked = enforcesAccessControl && !accessGranted
-            if locked || protectedFiles.contains(identifier) {
+            if locked || (protectedFiles.contains(identifier) && !unlockedFiles.contains(identifier)) {
                 return ResponseAPDU(statusWord: .securityStatusNotSatisfied)
             }
         }
