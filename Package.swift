@@ -42,6 +42,7 @@ let libraries: [Library] = [
         name: "ChipAuthentication",
         dependencies: [
             "Transport", "SecureMessaging", "Arithmetic", "CryptoPrimitives", "ICAO", "LDS", "CMS", "ASN1", "Secrets",
+            "CVCertificates",
         ], testDependencies: ["OpenSSLReference"]),
     Library(
         name: "Emrtd",
@@ -56,6 +57,7 @@ let libraries: [Library] = [
         name: "ChipSimulator",
         dependencies: [
             "Transport", "CryptoPrimitives", "Arithmetic", "ASN1", "ICAO", "LDS", "COpenSSL", "Secrets", "Files",
+            "CVCertificates",
         ]),
     Library(name: "Connector", dependencies: ["Transport", "MRZ", "JSON", "Secrets", "CLibWebSockets"]),
     Library(
@@ -108,7 +110,11 @@ let package = Package(
                 name: "PCSCIntegrationTests", dependencies: ["PCSC", "AccessControl", "TestSupport"],
                 path: "Tests/PCSCIntegrationTests"),
             .testTarget(
-                name: "EmrtdIntegrationTests", dependencies: ["Emrtd", "ChipSimulator", "CMS", "LDS", "TestSupport"],
+                name: "EmrtdIntegrationTests",
+                dependencies: [
+                    "Emrtd", "ChipSimulator", "CMS", "LDS", "TestSupport", "AccessControl", "ChipAuthentication",
+                    "CVCertificates", "SecureMessaging", "Transport", "MRZ", "ICAO",
+                ],
                 path: "Tests/EmrtdIntegrationTests"),
             .executableTarget(
                 name: "emrtd",
