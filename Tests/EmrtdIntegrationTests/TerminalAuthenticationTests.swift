@@ -65,9 +65,13 @@ import Transport
         init(trusting pki: PKI, chipAuthentication name: String = "ECDH-AES-128:13") throws {
             let credentials = Credentials(chipAuthenticationKeys: [try ChipAuthenticationKey.generate(named: name)])
             specimen = try Specimen.generate(rich: true, credentials: credentials)
+            var files = specimen.files
+            files[dataGroup: 3] = BiometricDataGroup.encodedFinger(
+                image: Self.fingerImage, width: 400, height: 500, position: 2)
+            files[dataGroup: 4] = BiometricDataGroup.encodedIris(image: Self.irisImage, width: 640, height: 480, eye: 1)
             let chip = SimulatedChip(
                 configuration: ChipConfiguration(
-                    files: specimen.files, credentials: specimen.credentials,
+                    files: files, credentials: specimen.credentials,
                     terminalAuthentication: TerminalAuthenticationSetup(
                         trustPoint: pki.cvca, currentDate: CVCDate(year: 2026, month: 6, day: 1)!)))
             let opened = try ChipAccess.open(
@@ -77,6 +81,28 @@ import Transport
             let dg14 = try SecurityInfos(try #require(specimen.files[dataGroup: 14]), kind: .dg14)
             let offer = try #require(ChipAuthenticationOffer.offers(in: dg14).offers.first)
             chipAuthentication = try ChipAuthenticationV1.run(offer, over: channel)
+        }
+
+        /// Stand-ins for a WSQ fingerprint and a JPEG iris: kept as they are, whatever their content.
+        static let fingerImage: [UInt8] = [0xFF, 0xA0, 0xFF, 0xA8] + [UInt8](repeating: 0x5A, count: 300)
+        static let irisImage: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + [UInt8](repeating: 0x33, count: 200) + [0xFF, 0xD9]
+
+        /// The whole file, 200 bytes a READ BINARY.
+        func readWhole(_ identifier: UInt16) throws -> [UInt8] {
+            let select = try channel.exchange(
+                CommandAPDU(ins: 0xA4, p1: 0x02, p2: 0x0C, data: [UInt8(identifier >> 8), UInt8(identifier & 0xFF)]))
+            #expect(select.statusWord.isSuccess)
+            var contents: [UInt8] = []
+            while true {
+                let answer = try channel.exchange(
+                    CommandAPDU(
+                        ins: 0xB0, p1: UInt8(contents.count >> 8), p2: UInt8(contents.count & 0xFF), expectedLength: 200
+                    ))
+                guard answer.statusWord.isSuccess else { break }
+                contents += answer.data
+                if answer.data.count < 200 { break }
+            }
+            return contents
         }
 
         /// SELECT by FID and one READ BINARY: the data, or the status word that refused it.
@@ -128,6 +154,25 @@ import Transport
         let (status, data) = try session.read(Self.dg3)
         #expect(status.isSuccess && data.first == 0x63, "DG3: \(status)")
         #expect(try session.read(Self.dg4).0 != .securityStatusNotSatisfied)
+    }
+
+    /// DG3 and DG4 read after Terminal Authentication and parsed: a 19794-4 finger and a 19794-6
+    /// iris, images kept as they are.
+    @Test func fingerprintsAndIrisesAreReadAndParsed() throws {
+        let pki = try PKI(.ecdsa(.sha256))
+        let session = try Session(trusting: pki)
+        _ = try session.authenticate(pki)
+        let fingers = try BiometricDataGroup(try session.readWhole(Self.dg3), kind: .dg3)
+        let finger = try #require(fingers.templates.first?.record)
+        #expect(finger.standard == .iso19794Finger && finger.warnings.isEmpty, "\(finger.warnings)")
+        #expect(finger.images.first?.position == 2 && finger.images.first?.quality == 80)
+        #expect(finger.images.first?.image.bytes == Session.fingerImage)
+        #expect(finger.images.first?.image.format == .wsq)
+        let irises = try BiometricDataGroup(try session.readWhole(Self.dg4), kind: .dg4)
+        let iris = try #require(irises.templates.first?.record)
+        #expect(iris.standard == .iso19794Iris && iris.warnings.isEmpty, "\(iris.warnings)")
+        #expect(iris.images.first?.position == 1 && iris.images.first?.image.bytes == Session.irisImage)
+        #expect(iris.images.first?.image.format == .jpeg)
     }
 
     @Test func afterDHChipAuthentication() throws {
