@@ -129,7 +129,7 @@ let package = Package(
                 name: "emrtd-fuzz",
                 dependencies: [
                     "ASN1", "MRZ", "LDS", "CMS", "Transport", "SecureMessaging", "AccessControl", "ChipSimulator",
-                    "ChipAuthentication", "ICAO", "Secrets", "Connector",
+                    "ChipAuthentication", "ICAO", "Secrets", "Connector", "CVCertificates",
                 ],
                 path: "Fuzz/Sources"
             ),
