@@ -43,7 +43,7 @@ let libraries: [Library] = [
         dependencies: [
             "Transport", "SecureMessaging", "Arithmetic", "CryptoPrimitives", "ICAO", "LDS", "CMS", "ASN1", "Secrets",
             "CVCertificates",
-        ], testDependencies: ["OpenSSLReference"]),
+        ], testDependencies: ["OpenSSLReference", "CVCertificates"]),
     Library(
         name: "Emrtd",
         dependencies: [
