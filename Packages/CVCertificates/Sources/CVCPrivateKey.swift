@@ -41,9 +41,14 @@ public struct CVCPrivateKey: Sendable, CustomStringConvertible, CustomReflectabl
     /// (as OpenPACE's `cvc-create` does): an EC key on a named or explicit prime curve, or an RSA key.
     public init(pkcs8 der: SecretBytes) throws(CVCError) {
         guard der.count <= 16384 else { throw CVCError(.malformed, "a private key of \(der.count) bytes") }
-        let bytes = der.withUnsafeBytes { Array($0) }
-        var copy = bytes
+        var copy = der.withUnsafeBytes { Array($0) }
+        // Parsed in a function of its own: its nodes, which share the copy's storage, are gone
+        // when the copy is wiped, so the wipe reaches the bytes themselves.
         defer { copy.wipe() }
+        self.init(try Self.key(from: copy))
+    }
+
+    private static func key(from copy: [UInt8]) throws(CVCError) -> Key {
         let info: ASN1Node
         do { info = try ASN1Node.parse(copy, rules: .der, maxDepth: 8) } catch {
             throw CVCError(.malformed, "the private key is not DER: \(error)")
@@ -54,8 +59,7 @@ public struct CVCPrivateKey: Sendable, CustomStringConvertible, CustomReflectabl
             let parameters = info.children[2].children.first,
             info.children[2].tag == .contextSpecific(0, constructed: true)
         {
-            try self.init(scalar: info.children[1].content, curve: try Self.curve(parameters))
-            return
+            return try ecdsa(scalar: info.children[1].content, curve: try curve(parameters))
         }
         guard info.tag == .sequence, info.children.count >= 3, info.children[1].tag == .sequence,
             let algorithmNode = info.children[1].children.first, algorithmNode.tag == .objectIdentifier,
@@ -63,15 +67,14 @@ public struct CVCPrivateKey: Sendable, CustomStringConvertible, CustomReflectabl
         else { throw CVCError(.malformed, "the private key is not a PKCS#8 PrivateKeyInfo") }
         let algorithm = try? ASN1ObjectIdentifier(content: algorithmNode.content)
         if algorithm == "1.2.840.113549.1.1.1" {
-            do { self.init(.rsa(try RSAPrivateKey(privateKeyDER: copy))) } catch {
+            do { return .rsa(try RSAPrivateKey(privateKeyDER: copy)) } catch {
                 throw CVCError(.unusableKey, "the RSA private key: \(error)")
             }
-            return
         }
         guard algorithm == "1.2.840.10045.2.1", info.children[1].children.count == 2 else {
             throw CVCError(.unsupported, "a private key of algorithm \(algorithm?.dotted ?? "?"), not EC or RSA")
         }
-        let curve = try Self.curve(info.children[1].children[1])
+        let curve = try curve(info.children[1].children[1])
         let ecKey: ASN1Node
         do { ecKey = try ASN1Node.parse(info.children[2].content, rules: .der, maxDepth: 6) } catch {
             throw CVCError(.malformed, "the EC private key: \(error)")
@@ -79,15 +82,15 @@ public struct CVCPrivateKey: Sendable, CustomStringConvertible, CustomReflectabl
         guard ecKey.tag == .sequence, ecKey.children.count >= 2, ecKey.children[1].tag == .octetString else {
             throw CVCError(.malformed, "the EC private key is not an ECPrivateKey")
         }
-        try self.init(scalar: ecKey.children[1].content, curve: curve)
+        return try ecdsa(scalar: ecKey.children[1].content, curve: curve)
     }
 
-    private init(scalar bytes: ArraySlice<UInt8>, curve: EllipticCurve) throws(CVCError) {
+    private static func ecdsa(scalar bytes: ArraySlice<UInt8>, curve: EllipticCurve) throws(CVCError) -> Key {
         let scalar = BigInt(bytes: bytes)
         guard !scalar.isZero, scalar < curve.order else {
             throw CVCError(.unusableKey, "the EC private key is not in [1, n)")
         }
-        self.init(.ecdsa(scalar: scalar, curve: curve))
+        return .ecdsa(scalar: scalar, curve: curve)
     }
 
     private static func curve(_ parameters: ASN1Node) throws(CVCError) -> EllipticCurve {
