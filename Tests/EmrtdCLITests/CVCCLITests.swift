@@ -39,6 +39,16 @@ import Testing
         #expect(try Subprocess.run(emrtd, ["cvc", "make-pki", other, "--curve", "3"]).status == 2)
         #expect(try Subprocess.run(emrtd, ["cvc", "print", pki + "/is.pkcs8"]).status == 1)
 
+        // A simulated chip with this PKI's CVCA as its trust point: the read goes on as before.
+        let read = try Subprocess.run(
+            emrtd,
+            [
+                "read", "--simulator", "--terminal-trust-point", pki + "/cvca.cvcert", "--chip-date", "2026-03-01",
+                "--mrz", "L898902C", "690806", "940623",
+            ])
+        #expect(read.status == 0, "\(read.combinedOutput)")
+        #expect(try Subprocess.run(emrtd, ["read", "--simulator", "--chip-date", "2026-03-01"]).status == 2)
+
         // OpenPACE signs a terminal with our DV's key; we verify it.
         guard let cvcCreate = Prerequisites.tool("cvc-create", package: "openpace") else { return }
         let created = try Subprocess.run(

@@ -1,4 +1,7 @@
+import ASN1
+import CVCertificates
 import ChipSimulator
+import Foundation
 
 /// The chip options `emrtd simulate` and `emrtd read --simulator` share: the PACE protocols the
 /// simulated chip offers, whether it still runs BAC, its CAN, its Chip Authentication and Active
@@ -24,6 +27,8 @@ struct SimulatedChipOptions {
     var activeAuthentication: String? = nil
     var layout = SecurityInfoLayout()
     var faults: [ChipFault] = []
+    /// `--terminal-trust-point` and `--chip-date`: Terminal Authentication on the chip.
+    var terminalAuthentication: TerminalAuthenticationSetup? = nil
     /// Whether any of these options was given (they mean nothing without a simulated chip).
     var given = false
 
@@ -53,6 +58,10 @@ struct SimulatedChipOptions {
         --chip-fault NAME (repeatable) makes the chip fail to prove itself genuine: clone (its
         private keys are not those of DG14, DG15, EF.CardSecurity), wrong-cam-data,
         forged-card-security, aa-other-challenge, ca-keeps-old-keys, ca-wrong-mac.
+        --terminal-trust-point FILE gives the chip Terminal Authentication (EAC) with that CVCA
+        certificate (emrtd cvc make-pki) as its trust point, named by EF.CVCA, and --chip-date
+        YYYY-MM-DD as its date (default today): DG3 and DG4 open to an inspection system whose
+        chain the chip verifies, as its CHAT grants.
         A generated specimen's DG14, DG15 and EF.CardSecurity are written for these keys; a
         directory's files are served as they are, with fresh keys behind them.
         """
@@ -113,6 +122,17 @@ struct SimulatedChipOptions {
             chipAuthenticationInfo: !arguments.flag("--no-chip-authentication-info"),
             explicitDomainParameters: arguments.flag("--explicit-domain-parameters"))
         options.given = options.given || options.layout != SecurityInfoLayout()
+        let chipDate = try arguments.option("--chip-date").map { try CVCCommand.parseDate($0, "--chip-date") }
+        if let trustPoint = try arguments.option("--terminal-trust-point") {
+            guard let date = chipDate ?? CVCDate(UTCDateTime(Date())) else {
+                throw UsageError("today is outside 2000-2099: give --chip-date")
+            }
+            options.terminalAuthentication = TerminalAuthenticationSetup(
+                trustPoint: try CVCCommand.load(trustPoint), currentDate: date)
+            options.given = true
+        } else if chipDate != nil {
+            throw UsageError("--chip-date goes with --terminal-trust-point")
+        }
         return options
     }
 
@@ -155,6 +175,7 @@ struct SimulatedChipOptions {
     {
         ChipConfiguration(
             files: files, credentials: credentials, offersBasicAccessControl: !paceOnly,
-            supportsExtendedLength: supportsExtendedLength, faults: faults, paceNonceLength: paceNonceLength)
+            supportsExtendedLength: supportsExtendedLength, faults: faults, paceNonceLength: paceNonceLength,
+            terminalAuthentication: terminalAuthentication)
     }
 }
