@@ -70,7 +70,7 @@ struct ProtocolHandlerRegistry: Sendable {
     /// instruction; nil when there is none.
     mutating func handle(_ command: CommandAPDU, context: ProtocolContext) -> ProtocolOutcome? {
         let claiming = handlers.firstIndex {
-            $0.instructions.contains(command.ins) && $0.claims(command, context: context)
+            $0.claims(command, context: context) && $0.instructions.contains(command.ins)
         }
         guard let index = claiming ?? indexByInstruction[command.ins] else { return nil }
         return handlers[index].handle(command, context: context)

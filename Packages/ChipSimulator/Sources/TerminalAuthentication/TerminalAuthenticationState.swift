@@ -94,8 +94,6 @@ struct TerminalAuthenticationState: Sendable {
         return .success
     }
 
-    var isSelected: Bool { selected != nil }
-
     mutating func getChallenge(_ random: [UInt8]) -> ResponseAPDU {
         guard selected != nil else { return ResponseAPDU(statusWord: .conditionsNotSatisfied) }
         challenge = random
