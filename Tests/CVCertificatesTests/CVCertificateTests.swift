@@ -112,6 +112,44 @@ struct TestPKI {
         #expect(chain.effectiveAuthorization.role == .terminal)
     }
 
+    /// A link certificate: the old CVCA (P-256) signs the new one (brainpoolP384r1, its own curve),
+    /// whose key signs the DV; the DV and IS inherit the new curve.
+    @Test func linkCertificateBringsANewCurve() throws {
+        let oldCurve = try #require(StandardizedDomainParameters(id: 12)?.curve)
+        let newCurve = try #require(StandardizedDomainParameters(id: 16)?.curve)
+        let algorithm = TerminalAuthenticationAlgorithm.ecdsa(.sha384)
+        let old = try TestPKI(algorithm: algorithm, curve: oldCurve)
+        let newKey = try CVCPrivateKey.generateECDSA(on: newCurve)
+        let link = try CVCertificate.issue(
+            authorityReference: "UTCVCA00001", publicKey: newKey.publicKey(algorithm: algorithm, includingCurve: true),
+            holderReference: "UTCVCA00002",
+            authorization: .init(inspectionSystem: .cvca, rights: [.readDG3, .readDG4]),
+            effectiveDate: TestPKI.from, expirationDate: TestPKI.until, signer: old.cvcaKey, signingAlgorithm: algorithm
+        )
+        let dvKey = try CVCPrivateKey.generateECDSA(on: newCurve)
+        let dv = try CVCertificate.issue(
+            authorityReference: "UTCVCA00002", publicKey: dvKey.publicKey(algorithm: algorithm, includingCurve: false),
+            holderReference: "UTDV000002",
+            authorization: .init(inspectionSystem: .foreignDocumentVerifier, rights: [.readDG4]),
+            effectiveDate: TestPKI.from, expirationDate: TestPKI.until, signer: newKey, signingAlgorithm: algorithm)
+        let terminalKey = try CVCPrivateKey.generateECDSA(on: newCurve)
+        let terminal = try CVCertificate.issue(
+            authorityReference: "UTDV000002",
+            publicKey: terminalKey.publicKey(algorithm: algorithm, includingCurve: false),
+            holderReference: "UTIS000002",
+            authorization: .init(inspectionSystem: .terminal, rights: [.readDG3, .readDG4]),
+            effectiveDate: TestPKI.from, expirationDate: TestPKI.until, signer: dvKey, signingAlgorithm: algorithm)
+        let chain = try CVCChain(trustPoint: old.cvca, certificates: [link, dv, terminal], at: Self.today)
+        #expect(chain.terminalKey.curveParameters?.standardized?.id == 16)
+        #expect(chain.effectiveAuthorization.inspectionRights == [.readDG4])
+        let message = Array("challenge".utf8)
+        #expect(
+            try chain.terminalKey.isValidSignature(
+                try terminalKey.sign(message, algorithm: algorithm), of: message, holder: "IS"))
+        // Without the link, the DV does not chain to the old CVCA.
+        #expect(throws: CVCError.self) { try CVCChain(trustPoint: old.cvca, certificates: [dv, terminal]) }
+    }
+
     @Test func faultsAreTypedAndNameTheCertificate() throws {
         let curve = try #require(StandardizedDomainParameters(id: 13)?.curve)
         let pki = try TestPKI(
