@@ -12,6 +12,8 @@ packages=(
     # emrtd-bench's pace suite: OpenPACE (CEAC); its pa suite's Python reference
     # (Tools/make-pa-fixtures.py verify)
     libeac-dev python3-cryptography python3-asn1crypto
+    # CVCertificatesTests: OpenPACE's cvc-create and cvc-print, the reference of CV certificates
+    openpace
     # tests: the PC/SC rig, OpenSSL's CLI, OpenJPEG's reference decoder
     pcscd vsmartcard-vpcd vsmartcard-vpicc pcsc-tools openssl libopenjp2-tools iproute2 procps
     # the third-party ePass emulator in ../shared/peers

@@ -1,4 +1,5 @@
 import CMS
+import CVCertificates
 import Files
 import Foundation
 import Output
@@ -22,13 +23,16 @@ enum InputLimit {
     static let mrzText = 4096
     /// A configuration file (the validation service's tenants).
     static let configuration = 1 << 20
+    /// A card-verifiable certificate (`emrtd cvc`).
+    static let cvCertificate = CVCertificate.maximumLength
 
     /// The caps in words, for `emrtd --help`.
     static let summary = """
         input limits (a larger file is refused before it is read): an LDS file \(CappedFile.describe(ldsFile)),
         a certificate, PEM bundle or CRL \(CappedFile.describe(certificates)), a master list \(CappedFile.describe(masterList)),
         an ICAO PKD LDIF file \(CappedFile.describe(pkdLDIF)), the default trust bundle \(CappedFile.describe(trustBundle)),
-        an MRZ on standard input \(CappedFile.describe(mrzText)), a tenants file \(CappedFile.describe(configuration))
+        an MRZ on standard input \(CappedFile.describe(mrzText)), a tenants file \(CappedFile.describe(configuration)),
+        a CV certificate \(CappedFile.describe(cvCertificate))
         """
 }
 

@@ -38,6 +38,9 @@ struct ChipFileSystem: Sendable {
         {
             files.cardSecurity = forged
         }
+        if let setup = configuration.terminalAuthentication, files.application[ChipFiles.cvcaIdentifier] == nil {
+            files.application[ChipFiles.cvcaIdentifier] = setup.cvcaFile
+        }
         self.files = files
         enforcesAccessControl = configuration.enforcesAccessControl
         protectedFiles = configuration.protectedFiles
@@ -109,7 +112,8 @@ struct ChipFileSystem: Sendable {
     /// fits the Le of the wire; `faults` may refuse an Le (6700 or an empty 9000 above n), a read
     /// past the end (6B00), or pad the end of the file.
     mutating func readBinary(
-        _ command: CommandAPDU, responseBudget: Int?, accessGranted: Bool, faults: FaultInjector
+        _ command: CommandAPDU, responseBudget: Int?, accessGranted: Bool, unlockedFiles: Set<UInt16>,
+        faults: FaultInjector
     ) -> ResponseAPDU {
         var identifier = currentFile
         let offset: Int
@@ -132,7 +136,7 @@ struct ChipFileSystem: Sendable {
         }
         if inApplication {
             let locked = enforcesAccessControl && !accessGranted
-            if locked || protectedFiles.contains(identifier) {
+            if locked || (protectedFiles.contains(identifier) && !unlockedFiles.contains(identifier)) {
                 return ResponseAPDU(statusWord: .securityStatusNotSatisfied)
             }
         }

@@ -32,6 +32,8 @@ public final class SimulatedChip: CardTransport {
         var handlers: ProtocolHandlerRegistry
         var session: ChipSession?
         var accessGranted = false
+        /// Protected files Terminal Authentication opened in this session.
+        var unlockedFiles: Set<UInt16> = []
         /// Commands received under the current session (what `FaultTrigger.secureCommand` counts).
         var secureCommands = 0
         /// Commands received since Chip Authentication replaced the session's keys (nil: never).
@@ -231,11 +233,13 @@ public final class SimulatedChip: CardTransport {
             endSession(&state)
         }
         if outcome.grantsAccess && state.session != nil { state.accessGranted = true }
+        if state.session != nil { state.unlockedFiles.formUnion(outcome.unlocksFiles) }
     }
 
     private func endSession(_ state: inout State) {
         state.session = nil
         state.accessGranted = false
+        state.unlockedFiles = []
         state.secureCommands = 0
         state.commandsUnderNewKeys = nil
         state.chain.abandon()
@@ -269,7 +273,8 @@ public final class SimulatedChip: CardTransport {
         case 0xB0, 0xB1:
             return ProtocolOutcome(
                 state.fileSystem.readBinary(
-                    command, responseBudget: responseBudget, accessGranted: state.accessGranted, faults: faults))
+                    command, responseBudget: responseBudget, accessGranted: state.accessGranted,
+                    unlockedFiles: state.unlockedFiles, faults: faults))
         default:
             let context = ProtocolContext(
                 random: random, secureMessaging: cipher, isChained: chained, responseBudget: responseBudget)
