@@ -170,9 +170,12 @@ import Testing
     @Test func aCloneFailsActiveAuthentication() throws {
         let credentials = try Self.credentials(activeAuthentication: "ecdsa:13")
         for fault in [ChipFault.clonedKeys, .activeAuthenticationOverOtherChallenge] {
-            let chip = try Self.read(credentials, faults: [fault]).authenticationStatus.chip
+            let document = try Self.read(credentials, faults: [fault])
+            let chip = document.authenticationStatus.chip
             #expect(chip.status == .denied && chip.chipProtocol == .activeAuthentication, "\(chip.reason)")
             #expect(chip.activeAuthentication == .denied)
+            // The reference lists a failed Active Authentication among the warnings too.
+            #expect(document.warnings.contains { $0.hasPrefix("Active Authentication failed") }, "\(document.warnings)")
         }
         // A denied Active Authentication denies the chip even when Chip Authentication verified.
         let both = try Self.credentials(chipAuthentication: ["ECDH-AES-128:13"], activeAuthentication: "rsa:1024:bc")

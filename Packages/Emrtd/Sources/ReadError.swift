@@ -152,7 +152,8 @@ func readErrorJSON(_ error: ReadError) -> JSONValue {
     return [
         "code": .string(error.code),
         "message": .string(readErrorMessage(error: error)),
-        "reason": .string(error.reason),
+        // The reference's `Cancelled` has no reason.
+        "reason": error.code == "cancelled" ? .null : .string(error.reason),
         "kind": .optional(error.readErrorKind),
         "debugInfo": carriesDebugInfo ? debugInfo.json : .null,
         "type": .string(error.typeName),

@@ -448,8 +448,8 @@ private final class ProgressRelay: ReadListener {
         connection.send(.text(ServerMessage.progress(step: "accessControl", percentage: 0).text))
     }
 
-    func onElementaryFilesReadingProgressUpdated(id: LDSFileKind, totalProgressPercentage: Int) {
-        connection.send(.text(ServerMessage.progress(step: id.rawValue, percentage: totalProgressPercentage).text))
+    func onElementaryFilesReadingProgressUpdated(id: LDSFileKind, totalProgressPercentage: Int32) {
+        connection.send(.text(ServerMessage.progress(step: id.rawValue, percentage: Int(totalProgressPercentage)).text))
     }
 
     func onDataAuthenticationStarted() {
