@@ -224,7 +224,7 @@ private final class ReplayedChip: CardTransport {
             defer { index += 1 }
             return index
         }
-        guard index < recording.answers.count else { throw .tagLost }
+        guard index < recording.answers.count else { throw .TagLost }
         if index <= replaced {
             // The reader's random stream is the recording's: up to the replaced answer it sends
             // what it sent then.
@@ -233,7 +233,7 @@ private final class ReplayedChip: CardTransport {
                 "command \(index) differs from the recording although no answer before it was replaced")
         }
         guard index == replaced else { return recording.answers[index] }
-        guard replacement.count >= 2 else { throw .tagLost }
+        guard replacement.count >= 2 else { throw .TagLost }
         let statusWord = StatusWord(sw1: replacement[replacement.count - 2], sw2: replacement[replacement.count - 1])
         return ResponseAPDU(data: Array(replacement.dropLast(2)), statusWord: statusWord)
     }

@@ -137,7 +137,7 @@ import Transport
         #expect {
             try Self.reader(trusting: specimen).read(transport: chip, accessKey: Self.accessKey)
         } throws: { error in
-            guard let error = error as? ReadError, error.kind == .transport(.tagLost) else { return false }
+            guard let error = error as? ReadError, error.kind == .transport(.TagLost) else { return false }
             // No file is sized before the data groups are read: DG14 (read first) and DG1 are kept.
             return error.debugInfo?.filesRead?.filesRead == [.com, .sod, .dg1, .dg14]
         }

@@ -202,7 +202,7 @@ import Transport
         #expect {
             try Self.reader(specimen).read(
                 transport: Self.chip(specimen) { $0.faults = [.tagLost(.secureCommand(6))] }, accessKey: Self.accessKey)
-        } throws: { ($0 as? ReadError)?.kind == .transport(.tagLost) }
+        } throws: { ($0 as? ReadError)?.kind == .transport(.TagLost) }
     }
 
     /// The debug log has every step and APDU with its time, and never the MRZ, its key input or

@@ -41,7 +41,7 @@ struct ReaderOptions {
             let context = try PCSCContext()
             let reader = try context.waitForCard(in: pcscName, timeout: wait)
             return try context.connect(reader: reader.name, timeout: timeout)
-        } catch .timeout {
+        } catch .Timeout {
             let place = pcscName.map { "in the reader '\($0)'" } ?? "in any PC/SC reader"
             throw ReadError(.notConnected, "cannot reach the card: no card \(place)")
         } catch {

@@ -132,7 +132,7 @@ public final class SimulatedChip: CardTransport {
         }
         let decision = faults.decide(secureCommandNumber: nil, reading: state.fileSystem.target(of: command))
         switch decision.outcome {
-        case .tagLost: return (.failure(.tagLost), .zero)
+        case .tagLost: return (.failure(.TagLost), .zero)
         case .bareStatusWord(let status): return (.success(ResponseAPDU(statusWord: status)), .zero)
         case .dropSession, nil: break
         }
@@ -170,7 +170,7 @@ public final class SimulatedChip: CardTransport {
             firstUnderNewKeys: state.commandsUnderNewKeys == 1)
         switch decision.outcome {
         case .tagLost:
-            return (.failure(.tagLost), .zero)
+            return (.failure(.TagLost), .zero)
         case .dropSession:
             endSession(&state)
             return (.success(ResponseAPDU(statusWord: .secureMessagingDataObjectsIncorrect)), .zero)

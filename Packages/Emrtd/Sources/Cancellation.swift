@@ -1,7 +1,7 @@
 import Synchronization
 import Transport
 
-/// Fails every exchange with `TransportError.cancelled` once the read is cancelled, so
+/// Fails every exchange with `TransportError.Cancelled` once the read is cancelled, so
 /// `EmrtdReader.cancel()` takes effect before the next APDU (an APDU already on the wire is
 /// answered first: a card cannot be interrupted mid-command).
 final class CancellableTransport: CardTransport {
@@ -17,7 +17,7 @@ final class CancellableTransport: CardTransport {
     var isCancelled: Bool { cancelled.load(ordering: .sequentiallyConsistent) }
 
     func transmit(_ command: CommandAPDU) throws(TransportError) -> ResponseAPDU {
-        guard !isCancelled else { throw .cancelled }
+        guard !isCancelled else { throw .Cancelled }
         return try base.transmit(command)
     }
 }

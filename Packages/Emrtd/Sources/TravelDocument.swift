@@ -87,7 +87,7 @@ public struct ChipAuthenticationStatus: Sendable, Hashable {
 
     public var status: Status
     /// The protocol that gave the verdict; nil when none ran.
-    public var chipProtocol: ChipProtocol?
+    public var `protocol`: ChipProtocol?
     /// Active Authentication's own result when it ran (beside or instead of Chip Authentication
     /// or PACE-CAM); nil when it did not run.
     public var activeAuthentication: Status?
@@ -161,7 +161,7 @@ extension ChipAuthenticationStatus: JSONRepresentable {
     public var json: JSONValue {
         [
             "status": status.json,
-            "protocol": .optional(chipProtocol),
+            "protocol": .optional(`protocol`),
             "activeAuthentication": .optional(activeAuthentication),
             "activeAuthenticationResponse": .optional(activeAuthenticationResponse),
             "reason": .string(reason),

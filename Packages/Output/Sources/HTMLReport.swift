@@ -336,7 +336,7 @@ public enum HTMLReport {
         ]
         let reasons = (checks + data.errors.map(\.description)).map(escape).joined(separator: "<br>")
         html += "<tr><th>Data (Passive Authentication)</th><td>\(badge(data.status.rawValue)) \(reasons)</td></tr>"
-        let protocolName = chip.chipProtocol.map { " (\($0.rawValue))" } ?? ""
+        let protocolName = chip.protocol.map { " (\($0.rawValue))" } ?? ""
         html +=
             "<tr><th>Chip\(escape(protocolName))</th><td>\(badge(chip.status.rawValue)) \(escape(chip.reason))</td></tr>"
         if let active = chip.activeAuthentication {

@@ -9,7 +9,7 @@ import Transport
 ///
 /// `exchange(_:)` reports failures as `SecureMessagingError`. `transmit(_:)`,
 /// the `CardTransport` requirement, can only throw `TransportError`: there a
-/// secure messaging failure becomes `TransportError.unexpected` and the typed
+/// secure messaging failure becomes `TransportError.Unexpected` and the typed
 /// error stays available as `failure`. Either way, once the session is broken
 /// every later command fails fast; establish access again and make a new channel.
 ///
@@ -76,7 +76,7 @@ public final class SecureChannel: CardTransport {
         do throws(SecureMessagingError) {
             return try exchange(command)
         } catch {
-            throw error.transportError ?? .unexpected(error.description)
+            throw error.transportError ?? .Unexpected(detail: error.description)
         }
     }
 }

@@ -76,9 +76,9 @@ final class RelayedTransport: CardTransport {
 
     private static func error(_ failure: RelayFailure) -> TransportError {
         switch failure {
-        case .chipLost: .tagLost
-        case .timeout: .timeout
-        case .malformed(let reason), .refused(_, let reason): .unexpected(reason)
+        case .chipLost: .TagLost
+        case .timeout: .Timeout
+        case .malformed(let reason), .refused(_, let reason): .Unexpected(detail: reason)
         }
     }
 }
