@@ -70,7 +70,7 @@ let activeAuthenticationTarget = FuzzTarget(name: "activeAuthentication") { inpu
 /// A chip that unwraps each protected command with its own copy of the session and protects the
 /// next scripted plain answer in reply; past the script (or for an answer shorter than a status
 /// word) the card leaves the field.
-final class ProtectingChip: CardTransport, Sendable {
+final class ProtectingChip: APDUTransport, Sendable {
     private let state: Mutex<(session: SecureMessagingSession, answers: [[UInt8]])>
 
     init(session: SecureMessagingSession, answers: [[UInt8]]) {

@@ -38,7 +38,7 @@ let chipTarget = FuzzTarget(name: "chip") { input in
             random: RandomSource { count in SecretBytes([UInt8](repeating: 0x5A, count: count)) })
         return
     }
-    let link: any CardTransport
+    let link: any APDUTransport
     if protected, let session = try? knownSession(aes: aes) {
         link = SecureChannel(base: chip, session: session)
     } else {
@@ -64,7 +64,7 @@ private let specimenKey: AccessKey = {
 }()
 
 /// A chip whose answers are the fuzzer's bytes; once they run out, the card is gone.
-private final class HostileChip: CardTransport {
+private final class HostileChip: APDUTransport {
     let supportsExtendedLength: Bool
     private let state: Mutex<State>
 

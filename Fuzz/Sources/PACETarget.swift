@@ -185,7 +185,7 @@ private final class RepeatableStream: Sendable {
 }
 
 /// Passes commands to the simulated chip and keeps every exchange.
-private final class Recorder: CardTransport {
+private final class Recorder: APDUTransport {
     private let chip: SimulatedChip
     private let log = Mutex<(commands: [CommandAPDU], answers: [ResponseAPDU])>(([], []))
     init(_ chip: SimulatedChip) { self.chip = chip }
@@ -205,7 +205,7 @@ private final class Recorder: CardTransport {
 
 /// Answers with the recorded answers in order, one of them replaced; past the recording the card
 /// is gone.
-private final class ReplayedChip: CardTransport {
+private final class ReplayedChip: APDUTransport {
     private let recording: PACERecording
     private let replaced: Int
     private let replacement: [UInt8]

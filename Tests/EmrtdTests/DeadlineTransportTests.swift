@@ -8,7 +8,7 @@ import Transport
 /// `ReaderConfig.timeoutMs` applies to every exchange, whatever the transport does.
 @Suite struct DeadlineTransportTests {
     /// Answers at once, or never (until released) once `stall` is set.
-    final class StallingTransport: CardTransport {
+    final class StallingTransport: APDUTransport {
         let stall = Atomic<Bool>(false)
         let release = DispatchGate()
         var supportsExtendedLength: Bool { false }

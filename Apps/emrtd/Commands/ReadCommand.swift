@@ -199,7 +199,7 @@ enum ReadCommand: Command {
         if watch {
             return try KioskMode.run(reader: readerOptions.pcscName, access: access, settings: settings)
         }
-        let transport: any CardTransport
+        let transport: any APDUTransport
         if var simulatedChip {
             chipLimits.apply(to: &simulatedChip)
             transport = SimulatedChip(configuration: simulatedChip)
@@ -271,7 +271,7 @@ enum ReadCommand: Command {
 
     /// Returns 0 when read, 1 when the read failed (the error printed), 3 when `--strict` is not
     /// satisfied.
-    static func readOnce(_ transport: any CardTransport, accessKey: AccessKey, settings: ReadSettings) throws -> Int32 {
+    static func readOnce(_ transport: any APDUTransport, accessKey: AccessKey, settings: ReadSettings) throws -> Int32 {
         let progress = isatty(STDERR_FILENO) == 1 && !settings.json ? ProgressBar() : nil
         let clock = ContinuousClock()
         let start = clock.now

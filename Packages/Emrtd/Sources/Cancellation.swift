@@ -4,11 +4,11 @@ import Transport
 /// Fails every exchange with `TransportError.Cancelled` once the read is cancelled, so
 /// `EmrtdReader.cancel()` takes effect before the next APDU (an APDU already on the wire is
 /// answered first: a card cannot be interrupted mid-command).
-final class CancellableTransport: CardTransport {
-    private let base: any CardTransport
+final class CancellableTransport: APDUTransport {
+    private let base: any APDUTransport
     private let cancelled = Atomic<Bool>(false)
 
-    init(_ base: any CardTransport) { self.base = base }
+    init(_ base: any APDUTransport) { self.base = base }
 
     var supportsExtendedLength: Bool { base.supportsExtendedLength }
 

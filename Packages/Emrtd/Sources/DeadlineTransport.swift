@@ -7,13 +7,13 @@ import Transport
 /// `TransportError.Timeout`. A card cannot be interrupted mid-command, so after a timeout the
 /// link is given up: the late answer is dropped and every later exchange fails at once (whether
 /// the chip counted the command is unknown, so a secure messaging session could not continue).
-final class DeadlineTransport: CardTransport {
-    private let base: any CardTransport
+final class DeadlineTransport: APDUTransport {
+    private let base: any APDUTransport
     private let timeout: Duration
     private let queue = DispatchQueue(label: "emrtd.apdu")
     private let timedOut = Atomic<Bool>(false)
 
-    init(_ base: any CardTransport, timeout: Duration) {
+    init(_ base: any APDUTransport, timeout: Duration) {
         self.base = base
         self.timeout = timeout
     }

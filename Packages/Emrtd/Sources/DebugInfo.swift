@@ -89,11 +89,11 @@ extension DebugRecorder: PlainAPDUObserver {
 
 /// Logs every exchange of the transport below it into the read's debug log, with its time.
 /// It sits below secure messaging, so it sees only ciphertext.
-final class RecordingTransport: CardTransport {
+final class RecordingTransport: APDUTransport {
     private let logging: LoggingTransport
     private let recorder: DebugRecorder
 
-    init(_ base: any CardTransport, recorder: DebugRecorder) {
+    init(_ base: any APDUTransport, recorder: DebugRecorder) {
         logging = LoggingTransport(base, log: recorder.apduLog)
         self.recorder = recorder
     }

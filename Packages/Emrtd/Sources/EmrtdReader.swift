@@ -51,11 +51,22 @@ public final class EmrtdReader: Sendable {
         running.withLock { $0?.cancel() }
     }
 
+    /// The reference's read: over a host's `CardTransport` (raw bytes in and out), the challenge
+    /// as `Data`. Otherwise as the typed read below.
+    public func read(
+        transport: any CardTransport, accessKey: AccessKey, activeAuthenticationChallenge: Data?,
+        listener: (any ReadListener)?
+    ) throws(ReadError) -> TravelDocument {
+        try read(
+            transport: CardTransportLink(transport), accessKey: accessKey,
+            activeAuthenticationChallenge: activeAuthenticationChallenge.map { [UInt8]($0) }, listener: listener)
+    }
+
     /// Reads the document on `transport` (blocking). The access key and the Active
     /// Authentication challenge (8 bytes) are checked before any APDU. Throws `ReadError`, whose
     /// `debugInfo` keeps the files read before the failure.
     public func read(
-        transport: any CardTransport, accessKey: AccessKey, activeAuthenticationChallenge: [UInt8]? = nil,
+        transport: any APDUTransport, accessKey: AccessKey, activeAuthenticationChallenge: [UInt8]? = nil,
         listener: (any ReadListener)? = nil
     ) throws(ReadError) -> TravelDocument {
         if let challenge = activeAuthenticationChallenge, challenge.count != 8 {
@@ -119,7 +130,7 @@ struct ReadProcedure {
         self.renderImages = renderImages
     }
 
-    mutating func run(link: any CardTransport, accessKey: AccessKey, chipAccess: any ChipAccessProcedure)
+    mutating func run(link: any APDUTransport, accessKey: AccessKey, chipAccess: any ChipAccessProcedure)
         throws(ReadError) -> TravelDocument
     {
         listener?.onAccessEstablishmentStarted()

@@ -12,7 +12,7 @@ public struct PCSCProtocols: OptionSet, Sendable {
     public static let t1 = PCSCProtocols(rawValue: DWORD(SCARD_PROTOCOL_T1))
 }
 
-/// A card in a PC/SC reader, as a `CardTransport`.
+/// A card in a PC/SC reader, as a `APDUTransport`.
 ///
 /// Beyond passing APDUs through, it does what ISO 7816-4 leaves to the terminal: a 61xx answer is
 /// followed by GET RESPONSE until the whole response is in, a 6Cxx answer to a plain command is
@@ -25,7 +25,7 @@ public struct PCSCProtocols: OptionSet, Sendable {
 /// `disconnect()` (or the last reference going away) lets go of the card before it returns, so a
 /// program that reads card after card (`emrtd read --watch`) never leaves a handle of an earlier
 /// read open in pcscd while it waits for the next card.
-public final class PCSCTransport: CardTransport {
+public final class PCSCTransport: APDUTransport {
     /// Where `supportsExtendedLength` comes from.
     public enum ExtendedLength: Sendable {
         /// The card capabilities in the ATR (ISO 7816-4 §8.1.1.2.7): what a careful reader trusts.

@@ -5,7 +5,7 @@ import Synchronization
 /// bytes on the wire) and the answer to give. Any other command fails the exchange with
 /// `TransportError.Unexpected` and is recorded, and so does every command after it, so a test
 /// cannot pass by accident after a divergence. A test ends by checking `isComplete`.
-public final class ScriptedTransport: CardTransport {
+public final class ScriptedTransport: APDUTransport {
     public struct Step: Sendable {
         enum Expectation: Sendable {
             case command([UInt8], Result<ResponseAPDU, TransportError>)

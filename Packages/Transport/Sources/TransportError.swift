@@ -1,6 +1,6 @@
 // swift-format-ignore: AlwaysUseLowerCamelCase
 /// Why an exchange with the card did not produce a response: the reference's `TransportError`,
-/// case for case (its Swift error enums keep UpperCamel cases), thrown by a `CardTransport`.
+/// case for case (its Swift error enums keep UpperCamel cases), thrown by a `APDUTransport`.
 ///
 /// Status words are not errors at this level: a 6982 is a response. These are the failures of the
 /// link itself (and of commands that cannot be put on it).
