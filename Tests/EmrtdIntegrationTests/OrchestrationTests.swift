@@ -51,7 +51,7 @@ import Transport
         #expect(data.sodSignatureValid && data.certificateChainValid && data.dataGroupHashesValid)
         #expect(data.dataGroupHashes.map(\.dataGroupNumber) == [1, 2, 11, 12, 14, 15])
         #expect(data.dataGroupHashes.allSatisfy { $0.status == .valid })
-        #expect(document.machineReadableZoneInformation?.fields.documentNumber == "L898902C")
+        #expect(document.machineReadableZoneInformation.fields.documentNumber == "L898902C")
         #expect(document.encodedIdentificationFeaturesFace?.images.first?.format == .jpeg)
         #expect(document.additionalPersonalDetails?.placeOfBirth == "ZENITH,UTOPIA")
         #expect(document.additionalDocumentDetails?.issuingAuthority == "UTOPIA PASSPORT OFFICE")

@@ -54,7 +54,7 @@ import Testing
         // DG4 is on the chip but neither EF.COM nor EF.SOD names it: it is not asked for.
         #expect(document.deniedFiles == [.dg3])
         #expect(document.ldsMasterFile.dataGroups.keys.sorted() == [1, 2, 14, 15])
-        #expect(document.machineReadableZoneInformation?.fields.primaryIdentifier == "MUSTERMANN")
+        #expect(document.machineReadableZoneInformation.fields.primaryIdentifier == "MUSTERMANN")
         #expect(document.encodedIdentificationFeaturesFace?.images.first?.png != nil)
         #expect(document.securityOptions?.chipAuthenticationInfos.isEmpty == false)
         #expect(document.authenticationStatus.chip.reason.contains("Chip Authentication"))
@@ -79,7 +79,7 @@ import Testing
         #expect(data.hashAlgorithm == "SHA-256")
         #expect(data.status == .authorityCertificatesNotProvided)
         #expect(document.activeAuthenticationPublicKeyInfo != nil)
-        #expect(document.machineReadableZoneInformation?.fields.documentNumber == "XX0001328")
+        #expect(document.machineReadableZoneInformation.fields.documentNumber == "XX0001328")
     }
 
     /// `renderImages: false`: the face comes without its PNG, and everything else of the read

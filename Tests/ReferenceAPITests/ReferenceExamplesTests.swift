@@ -80,10 +80,10 @@ final class Progress: ReadListener {
             activeAuthenticationChallenge: nil, listener: nil)
         let dataGenuine = doc.authenticationStatus.data.status == .authenticated
         let chipGenuine = doc.authenticationStatus.chip.status == .authenticated
-        let mrz = doc.machineReadableZoneInformation?.fields
+        let mrz = doc.machineReadableZoneInformation.fields
         #expect(dataGenuine && doc.accessControlProtocolUsed == .pace)
         #expect(chipGenuine == (doc.authenticationStatus.chip.protocol != nil))
-        #expect(mrz?.documentNumber == "L898902C")
+        #expect(mrz.documentNumber == "L898902C")
         let outcome = readOutcome(document: doc, error: nil, durationMs: UInt64(1200))
         #expect(outcome.resultStatus == "success" && outcome.durationMs == 1200)
     }

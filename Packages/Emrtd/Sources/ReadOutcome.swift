@@ -58,7 +58,7 @@ public struct ReadOutcome: Sendable, Hashable, JSONRepresentable {
 /// `durationMs` overall.
 public func readOutcome(document: TravelDocument?, error: ReadError?, durationMs: UInt64) -> ReadOutcome {
     let debugInfo = document?.debugInfo ?? error?.debugInfo
-    let fields = document?.machineReadableZoneInformation?.fields
+    let fields = document?.machineReadableZoneInformation.fields
     let denied = document?.deniedFiles ?? []
     let read = (document?.ldsMasterFile ?? debugInfo?.filesRead)?.filesRead ?? []
     let present = LdsMasterFile.applicationFiles.filter { read.contains($0) || denied.contains($0) }
@@ -70,7 +70,7 @@ public func readOutcome(document: TravelDocument?, error: ReadError?, durationMs
         chipAuthenticationStatus: document?.authenticationStatus.chip.status,
         chipAuthenticationProtocol: document?.authenticationStatus.chip.protocol,
         dataAuthenticationStatus: document?.authenticationStatus.data.status,
-        mrzIssuingState: fields?.issuingStateOrOrganization,
+        mrzIssuingState: fields?.issuingState,
         mrzDocumentCode: fields?.documentCode,
         dataGroups: present,
         durationMs: durationMs,
