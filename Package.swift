@@ -109,6 +109,11 @@ let package = Package(
             .testTarget(
                 name: "PCSCIntegrationTests", dependencies: ["PCSC", "AccessControl", "TestSupport"],
                 path: "Tests/PCSCIntegrationTests"),
+            // The reference's Swift examples, compiled as written, over the simulator.
+            .testTarget(
+                name: "ReferenceAPITests",
+                dependencies: ["Emrtd", "Transport", "ChipSimulator", "CMS", "LDS", "MRZ", "JSON"],
+                path: "Tests/ReferenceAPITests"),
             .testTarget(
                 name: "EmrtdIntegrationTests",
                 dependencies: [

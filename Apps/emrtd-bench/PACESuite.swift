@@ -13,7 +13,7 @@ import MRZ
 /// emrtd: the reader's chip access procedure (`ChipAccess.open` with a CAN: SELECT MF, EF.CardAccess
 /// read and parsed, MSE:Set AT, the four GENERAL AUTHENTICATE steps, SELECT of the application
 /// under the new secure messaging) against the simulator's chip (`SimulatedChip`, reset before each
-/// session) over its `CardTransport`: every APDU is encoded, decoded and answered.
+/// session) over its `APDUTransport`: every APDU is encoded, decoded and answered.
 ///
 /// OpenPACE (libeac): a terminal and a card context from the same EF.CardAccess and the PACE_STEP*
 /// functions passing buffers to each other (`ceac_pace_session` in `CEAC/shim.h`): the same

@@ -70,7 +70,7 @@ let activeAuthenticationTarget = FuzzTarget(name: "activeAuthentication") { inpu
 /// A chip that unwraps each protected command with its own copy of the session and protects the
 /// next scripted plain answer in reply; past the script (or for an answer shorter than a status
 /// word) the card leaves the field.
-final class ProtectingChip: CardTransport, Sendable {
+final class ProtectingChip: APDUTransport, Sendable {
     private let state: Mutex<(session: SecureMessagingSession, answers: [[UInt8]])>
 
     init(session: SecureMessagingSession, answers: [[UInt8]]) {
@@ -81,14 +81,14 @@ final class ProtectingChip: CardTransport, Sendable {
 
     func transmit(_ command: CommandAPDU) throws(TransportError) -> ResponseAPDU {
         try state.withLock { state throws(TransportError) -> ResponseAPDU in
-            guard !state.answers.isEmpty else { throw .tagLost }
+            guard !state.answers.isEmpty else { throw .TagLost }
             let answer = state.answers.removeFirst()
-            guard let plain = try? ResponseAPDU(encoded: answer) else { throw .tagLost }
+            guard let plain = try? ResponseAPDU(encoded: answer) else { throw .TagLost }
             do throws(SecureMessagingError) {
                 let unwrapped = try state.session.unwrapCommand(command)
                 return try state.session.wrapResponse(plain, to: unwrapped)
             } catch {
-                throw .unexpected("the chip could not unwrap the command: \(error.reason)")
+                throw .Unexpected(detail: "the chip could not unwrap the command: \(error.reason)")
             }
         }
     }

@@ -38,7 +38,7 @@ let chipTarget = FuzzTarget(name: "chip") { input in
             random: RandomSource { count in SecretBytes([UInt8](repeating: 0x5A, count: count)) })
         return
     }
-    let link: any CardTransport
+    let link: any APDUTransport
     if protected, let session = try? knownSession(aes: aes) {
         link = SecureChannel(base: chip, session: session)
     } else {
@@ -64,7 +64,7 @@ private let specimenKey: AccessKey = {
 }()
 
 /// A chip whose answers are the fuzzer's bytes; once they run out, the card is gone.
-private final class HostileChip: CardTransport {
+private final class HostileChip: APDUTransport {
     let supportsExtendedLength: Bool
     private let state: Mutex<State>
 
@@ -82,14 +82,14 @@ private final class HostileChip: CardTransport {
     func transmit(_ command: CommandAPDU) throws(TransportError) -> ResponseAPDU {
         try state.withLock { state throws(TransportError) -> ResponseAPDU in
             guard let control = state.answers.popFirst(), var length = state.answers.popFirst().map(Int.init)
-            else { throw .tagLost }
+            else { throw .TagLost }
             if length == 0xFF {
-                guard let high = state.answers.popFirst(), let low = state.answers.popFirst() else { throw .tagLost }
+                guard let high = state.answers.popFirst(), let low = state.answers.popFirst() else { throw .TagLost }
                 length = Int(high) << 8 | Int(low)
             }
             let data = Array(state.answers.prefix(length))
             state.answers = state.answers.dropFirst(length)
-            guard let sw1 = state.answers.popFirst(), let sw2 = state.answers.popFirst() else { throw .tagLost }
+            guard let sw1 = state.answers.popFirst(), let sw2 = state.answers.popFirst() else { throw .TagLost }
             let answer = ResponseAPDU(data: data, statusWord: StatusWord(sw1: sw1, sw2: sw2))
             guard var session = state.session else { return answer }
             defer { state.session = session }
@@ -98,7 +98,7 @@ private final class HostileChip: CardTransport {
                 let plain = try session.unwrapCommand(command)
                 return control & 1 == 0 ? try session.wrapResponse(answer, to: plain) : answer
             } catch {
-                throw .unexpected("the chip side refused the command: \(error)")
+                throw .Unexpected(detail: "the chip side refused the command: \(error)")
             }
         }
     }

@@ -185,7 +185,7 @@ private final class RepeatableStream: Sendable {
 }
 
 /// Passes commands to the simulated chip and keeps every exchange.
-private final class Recorder: CardTransport {
+private final class Recorder: APDUTransport {
     private let chip: SimulatedChip
     private let log = Mutex<(commands: [CommandAPDU], answers: [ResponseAPDU])>(([], []))
     init(_ chip: SimulatedChip) { self.chip = chip }
@@ -205,7 +205,7 @@ private final class Recorder: CardTransport {
 
 /// Answers with the recorded answers in order, one of them replaced; past the recording the card
 /// is gone.
-private final class ReplayedChip: CardTransport {
+private final class ReplayedChip: APDUTransport {
     private let recording: PACERecording
     private let replaced: Int
     private let replacement: [UInt8]
@@ -224,7 +224,7 @@ private final class ReplayedChip: CardTransport {
             defer { index += 1 }
             return index
         }
-        guard index < recording.answers.count else { throw .tagLost }
+        guard index < recording.answers.count else { throw .TagLost }
         if index <= replaced {
             // The reader's random stream is the recording's: up to the replaced answer it sends
             // what it sent then.
@@ -233,7 +233,7 @@ private final class ReplayedChip: CardTransport {
                 "command \(index) differs from the recording although no answer before it was replaced")
         }
         guard index == replaced else { return recording.answers[index] }
-        guard replacement.count >= 2 else { throw .tagLost }
+        guard replacement.count >= 2 else { throw .TagLost }
         let statusWord = StatusWord(sw1: replacement[replacement.count - 2], sw2: replacement[replacement.count - 1])
         return ResponseAPDU(data: Array(replacement.dropLast(2)), statusWord: statusWord)
     }

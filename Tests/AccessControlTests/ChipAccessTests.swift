@@ -72,7 +72,7 @@ import Transport
             .exchange(AppendixD.getChallenge, AppendixD.getChallengeResponse),
             .respond("EXTERNAL AUTHENTICATE") { command throws(TransportError) in
                 guard command.ins == 0x82, command.data.count == 40 else {
-                    throw .unexpected("not EXTERNAL AUTHENTICATE")
+                    throw .Unexpected(detail: "not EXTERNAL AUTHENTICATE")
                 }
                 return ResponseAPDU(statusWord: .secureMessagingDataObjectsIncorrect)
             },
@@ -101,12 +101,12 @@ import Transport
     @Test func aLostCardIsATransportError() throws {
         let transport = ScriptedTransport([
             .exchange(Self.selectMasterFile, "9000"),
-            .failure(Self.selectCardAccess, .tagLost),
+            .failure(Self.selectCardAccess, .TagLost),
         ])
         let error = #expect(throws: AccessControlError.self) {
             try ChipAccess.open(transport, accessKey: AppendixD.accessKey())
         }
         #expect(error?.code == .transport)
-        #expect(error?.transportError == .tagLost)
+        #expect(error?.transportError == .TagLost)
     }
 }

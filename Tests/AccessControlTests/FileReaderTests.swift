@@ -444,7 +444,7 @@ import Transport
 }
 
 /// A chip holding one file, answering READ BINARY whose offset + Le passes its end with 6B00.
-final class PastEndRefusingChip: CardTransport {
+final class PastEndRefusingChip: APDUTransport {
     let file: [UInt8]
     private let count = Mutex(0)
 

@@ -6,7 +6,7 @@ import Transport
 @testable import AccessControl
 
 /// A chip answering READ BINARY with seeded random status words and data.
-final class HostileChip: CardTransport {
+final class HostileChip: APDUTransport {
     private struct State {
         var generator: SplitMix
         var exchanges = 0

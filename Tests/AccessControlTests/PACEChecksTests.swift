@@ -134,7 +134,7 @@ import Transport
             // 7C 82 01 04 81 82 01 00 and the 256-byte key; extended Lc (00 01 08) and Le (00 00).
             guard command.expectedLength == 65536, command.data.count == 264,
                 (try? command.encoded().count) == 4 + 3 + 264 + 2
-            else { throw .unexpected("not an extended GENERAL AUTHENTICATE: \(command)") }
+            else { throw .Unexpected(detail: "not an extended GENERAL AUTHENTICATE: \(command)") }
             return ResponseAPDU(statusWord: .incorrectData)
         }
         let refused = try #require(

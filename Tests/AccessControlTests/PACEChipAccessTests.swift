@@ -97,13 +97,13 @@ import Transport
         let transport = ScriptedTransport(
             readingCardAccess(example.cardAccess) + [
                 .exchange(example.setAuthenticationTemplate, "9000"),
-                .failure(example.generalAuthenticate[0].command, .tagLost),
+                .failure(example.generalAuthenticate[0].command, .TagLost),
             ])
         #expect {
             try ChipAccess.open(transport, accessKey: example.accessKey, random: .replaying(example.random))
         } throws: { error in
             guard let error = error as? AccessControlError else { return false }
-            return error.code == .transport && error.accessProtocol == .pace && error.transportError == .tagLost
+            return error.code == .transport && error.accessProtocol == .pace && error.transportError == .TagLost
         }
         #expect(transport.isComplete, "\(transport.failures)")
     }

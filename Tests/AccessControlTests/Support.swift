@@ -82,11 +82,11 @@ final class ChipSide: Sendable {
                 do throws(SecureMessagingError) {
                     received = try chip.unwrapCommand(protected)
                 } catch {
-                    throw .unexpected("chip could not unwrap: \(error)")
+                    throw .Unexpected(detail: "chip could not unwrap: \(error)")
                 }
                 guard received.ins == expected.ins, received.p1 == expected.p1, received.p2 == expected.p2,
                     received.data == expected.data, received.expectedLength == expected.expectedLength
-                else { throw .unexpected("chip expected \(expected), got \(received)") }
+                else { throw .Unexpected(detail: "chip expected \(expected), got \(received)") }
                 do throws(SecureMessagingError) {
                     switch protection {
                     case .bare:
@@ -103,7 +103,7 @@ final class ChipSide: Sendable {
                         return try chip.wrapResponse(answer, to: received, includeProcessingStatus: false)
                     }
                 } catch {
-                    throw .unexpected("chip could not wrap: \(error)")
+                    throw .Unexpected(detail: "chip could not wrap: \(error)")
                 }
             }
         }

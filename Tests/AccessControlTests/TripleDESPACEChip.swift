@@ -34,7 +34,7 @@ final class TripleDESPACEChip: Sendable {
 
     init(mrzInformation: String) throws {
         guard let curve = StandardizedDomainParameters.secp256r1.curve else {
-            throw TransportError.unexpected("no curve")
+            throw TransportError.Unexpected(detail: "no curve")
         }
         self.curve = curve
         var digest = HashAlgorithm.sha1.hash(Array(mrzInformation.utf8))
@@ -65,17 +65,17 @@ final class TripleDESPACEChip: Sendable {
     var selectApplication: ScriptedTransport.Step {
         .respond("SELECT under SM") { [self] command throws(TransportError) in
             try state.withLock { state throws(TransportError) -> ResponseAPDU in
-                guard var session = state.session else { throw .unexpected("no session") }
+                guard var session = state.session else { throw .Unexpected(detail: "no session") }
                 let plain: CommandAPDU
                 let answer: ResponseAPDU
                 do throws(SecureMessagingError) {
                     plain = try session.unwrapCommand(command)
                     answer = try session.wrapResponse(ResponseAPDU(statusWord: .success), to: plain)
                 } catch {
-                    throw .unexpected("chip SM: \(error)")
+                    throw .Unexpected(detail: "chip SM: \(error)")
                 }
                 guard plain.ins == 0xA4, plain.data == ApplicationIdentifier.emrtd else {
-                    throw .unexpected("not SELECT of the eMRTD application: \(plain)")
+                    throw .Unexpected(detail: "not SELECT of the eMRTD application: \(plain)")
                 }
                 state.session = session
                 return answer
@@ -86,12 +86,12 @@ final class TripleDESPACEChip: Sendable {
     private func objects(_ command: CommandAPDU, cla: UInt8) throws(TransportError) -> ASN1Node {
         guard command.cla == cla, command.ins == 0x86, let node = try? ASN1Node.parse(command.data),
             node.tag == ASN1Tag(0x7C)
-        else { throw .unexpected("not GENERAL AUTHENTICATE with CLA \(cla): \(command)") }
+        else { throw .Unexpected(detail: "not GENERAL AUTHENTICATE with CLA \(cla): \(command)") }
         return node
     }
 
     private func child(_ node: ASN1Node, _ tag: UInt64) throws(TransportError) -> [UInt8] {
-        guard let child = node.child(ASN1Tag(tag)) else { throw .unexpected("no data object \(tag)") }
+        guard let child = node.child(ASN1Tag(tag)) else { throw .Unexpected(detail: "no data object \(tag)") }
         return Array(child.content)
     }
 
@@ -102,7 +102,7 @@ final class TripleDESPACEChip: Sendable {
     private func encryptedNonce(_ command: CommandAPDU) throws(TransportError) -> ResponseAPDU {
         _ = try objects(command, cla: 0x10)
         guard let z = try? passwordKey.encryptCBC(Self.nonce, iv: [UInt8](repeating: 0, count: 8)) else {
-            throw .unexpected("cannot encrypt the nonce")
+            throw .Unexpected(detail: "cannot encrypt the nonce")
         }
         return answer(0x80, z)
     }
@@ -111,7 +111,7 @@ final class TripleDESPACEChip: Sendable {
         let terminalKey = try child(try objects(command, cla: 0x10), 0x81)
         guard let point = try? curve.decodePoint(terminalKey),
             let chipKey = try? curve.encode(curve.multiply(curve.generator, by: Self.mappingPrivateKey))
-        else { throw .unexpected("bad mapping key") }
+        else { throw .Unexpected(detail: "bad mapping key") }
         let shared = curve.multiply(point, by: Self.mappingPrivateKey)
         state.withLock {
             $0.mappedGenerator = curve.add(curve.multiply(curve.generator, by: BigInt(bytes: Self.nonce)), shared)
@@ -126,7 +126,7 @@ final class TripleDESPACEChip: Sendable {
                 let chipKey = try? curve.encode(curve.multiply(generator, by: Self.ephemeralPrivateKey)),
                 let x = curve.multiply(point, by: Self.ephemeralPrivateKey).x,
                 let secretBytes = try? x.bytes(length: 32)
-            else { throw .unexpected("bad ephemeral key") }
+            else { throw .Unexpected(detail: "bad ephemeral key") }
             let secret = SecretBytes(secretBytes)
             state.terminalKey = terminalKey
             state.chipKey = chipKey
@@ -140,7 +140,7 @@ final class TripleDESPACEChip: Sendable {
     private func mutualAuthentication(_ command: CommandAPDU) throws(TransportError) -> ResponseAPDU {
         let token = try child(try objects(command, cla: 0x00), 0x85)
         return try state.withLock { state throws(TransportError) -> ResponseAPDU in
-            guard let macKey = state.session?.macKey else { throw .unexpected("no keys") }
+            guard let macKey = state.session?.macKey else { throw .Unexpected(detail: "no keys") }
             func mac(over key: [UInt8]) -> [UInt8]? {
                 try? macKey.retailMAC(
                     DER.tlv(
@@ -148,7 +148,7 @@ final class TripleDESPACEChip: Sendable {
                         DER.objectIdentifier(Self.protocolIdentifier) + DER.tlv(ASN1Tag(0x86), key)))
             }
             guard mac(over: state.chipKey) == token else { return ResponseAPDU(statusWord: .verificationFailed) }
-            guard let chipToken = mac(over: state.terminalKey) else { throw .unexpected("no token") }
+            guard let chipToken = mac(over: state.terminalKey) else { throw .Unexpected(detail: "no token") }
             return answer(0x86, chipToken)
         }
     }

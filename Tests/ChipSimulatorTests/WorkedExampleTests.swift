@@ -133,7 +133,7 @@ import Transport
         let lost = Self.exampleChip(faults: [.tagLost(.readOf(0x011E))])
         try Self.authenticate(lost)
         _ = try Self.exchange(lost, "0CA4020C158709016375432908C044F68E08BF8B92D635FF24F800")
-        #expect(throws: TransportError.tagLost) {
+        #expect(throws: TransportError.TagLost) {
             try Self.exchange(lost, "0CB000000D9701048E08ED6705417E96BA5500")
         }
     }

@@ -36,8 +36,15 @@ import Testing
         for key in [["--can", "123456"], ["--mrz", "L898902C", "690806", "940623"]] {
             let read = try Subprocess.run(emrtd, ["read", "--reader", "Some Reader"] + key, environment: noService)
             #expect(read.status == 1, "\(key): \(read.combinedOutput)")
-            #expect(read.errorOutput.hasPrefix("emrtd read: cannot reach the card"), "\(read.errorOutput)")
+            // A reader that is not there is the reference's `NfcUnavailable`.
+            #expect(
+                read.errorOutput.hasPrefix("emrtd read: the card reader is unavailable: cannot reach the card"),
+                "\(read.errorOutput)")
         }
+        let json = try Subprocess.run(
+            emrtd, ["read", "--reader", "Some Reader", "--can", "123456", "--json"], environment: noService)
+        #expect(json.status == 1)
+        #expect(try JSONValue.parse(json.output)["code"] == "nfc_unavailable", "\(json.combinedOutput)")
         for chipOption in [
             ["--chip-can", "123456"], ["--no-pace"], ["--pace-only"], ["--pace", "ECDH-GM-AES-128"],
             ["--chip-authentication", "DH-3DES:0"], ["--no-active-authentication"], ["--chip-fault", "clone"],

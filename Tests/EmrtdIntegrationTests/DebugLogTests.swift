@@ -18,7 +18,7 @@ import Transport
         let sessions = Mutex<[SecureMessagingSession]>([])
 
         func open(
-            _ transport: any CardTransport, accessKey: AccessKey, observer: (any PlainAPDUObserver)?,
+            _ transport: any APDUTransport, accessKey: AccessKey, observer: (any PlainAPDUObserver)?,
             log: @escaping @Sendable (String) -> Void
         ) throws(ReadError) -> OpenedChip {
             let opened = try base.open(transport, accessKey: accessKey, observer: observer, log: log)

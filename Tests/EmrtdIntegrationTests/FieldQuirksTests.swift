@@ -29,7 +29,7 @@ import Transport
         return SimulatedChip(configuration: configuration)
     }
 
-    static func read(_ transport: any CardTransport, accessKey: AccessKey = OrchestrationTests.accessKey)
+    static func read(_ transport: any APDUTransport, accessKey: AccessKey = OrchestrationTests.accessKey)
         throws -> TravelDocument
     {
         try SecureReadTests.reader(try specimen.get(), debug: true).read(transport: transport, accessKey: accessKey)
@@ -111,7 +111,7 @@ import Transport
                     files: specimen.files, credentials: specimen.credentials, faults: [.refusesLeWithoutAnswer])))
         let document = try SecureReadTests.reader(specimen).read(
             transport: chip, accessKey: OrchestrationTests.accessKey)
-        #expect(document.authenticationStatus.chip.chipProtocol == .chipAuthentication)
+        #expect(document.authenticationStatus.chip.protocol == .chipAuthentication)
         #expect(document.authenticationStatus.chip.status == .authenticated)
         #expect(chip.count(ins: 0x22) == 1 && chip.refusedForLength(ins: 0x22) == 0)
     }
@@ -180,7 +180,7 @@ import Transport
         #expect(document.authenticationStatus.data.status == .authenticated)
         #expect(
             document.authenticationStatus.chip.status == .authenticated, "\(document.authenticationStatus.chip.reason)")
-        #expect(document.authenticationStatus.chip.chipProtocol == .activeAuthentication)
+        #expect(document.authenticationStatus.chip.protocol == .activeAuthentication)
         for number in [1, 2, 5, 7, 11, 12, 13, 15, 16] {
             #expect(document.ldsMasterFile.dataGroups[number] == specimen.files[dataGroup: number], "DG\(number)")
         }
@@ -330,7 +330,7 @@ import Transport
         ]
         let document = try ChipAuthenticityTests.read(credentials)
         #expect(document.authenticationStatus.chip.status == .authenticated)
-        #expect(document.authenticationStatus.chip.chipProtocol == .chipAuthentication)
+        #expect(document.authenticationStatus.chip.protocol == .chipAuthentication)
         #expect(
             ChipAuthenticityTests.log(document).contains {
                 $0.hasPrefix("chip authentication started: ") && $0.contains("key ID -127")
@@ -371,7 +371,7 @@ import Transport
 
 /// A link that counts the commands it carries by instruction, and the 6700s the chip gave them
 /// in plain (a refusal of their Le).
-final class CommandCounter: CardTransport {
+final class CommandCounter: APDUTransport {
     let chip: SimulatedChip
     private let counts = Mutex<(sent: [UInt8: Int], refused: [UInt8: Int])>(([:], [:]))
 

@@ -116,7 +116,7 @@ import Transport
 }
 
 /// A link that claims extended length for a chip without it, counting the chip's 6700s.
-final class AnnouncingExtendedLength: CardTransport {
+final class AnnouncingExtendedLength: APDUTransport {
     let chip: SimulatedChip
     let refused = Atomic<Int>(0)
 

@@ -1,5 +1,6 @@
 import ChipSimulator
 import Foundation
+import JSON
 import LDS
 import MRZ
 import Synchronization
@@ -34,7 +35,7 @@ import Transport
         init(onProgress: @escaping @Sendable (LDSFileKind) -> Void = { _ in }) { self.onProgress = onProgress }
 
         func onAccessEstablishmentStarted() { events.withLock { $0.append("access") } }
-        func onElementaryFilesReadingProgressUpdated(id: LDSFileKind, totalProgressPercentage: Int) {
+        func onElementaryFilesReadingProgressUpdated(id: LDSFileKind, totalProgressPercentage: Int32) {
             events.withLock { $0.append("\(id.rawValue) \(totalProgressPercentage)") }
             onProgress(id)
         }
@@ -50,7 +51,7 @@ import Transport
         #expect(data.sodSignatureValid && data.certificateChainValid && data.dataGroupHashesValid)
         #expect(data.dataGroupHashes.map(\.dataGroupNumber) == [1, 2, 11, 12, 14, 15])
         #expect(data.dataGroupHashes.allSatisfy { $0.status == .valid })
-        #expect(document.machineReadableZoneInformation?.fields.documentNumber == "L898902C")
+        #expect(document.machineReadableZoneInformation.fields.documentNumber == "L898902C")
         #expect(document.encodedIdentificationFeaturesFace?.images.first?.format == .jpeg)
         #expect(document.additionalPersonalDetails?.placeOfBirth == "ZENITH,UTOPIA")
         #expect(document.additionalDocumentDetails?.issuingAuthority == "UTOPIA PASSPORT OFFICE")
@@ -101,10 +102,14 @@ import Transport
         let events = log.events.withLock { $0 }
         #expect(events.first == "access" && events.last == "authentication")
         let progress = events.dropFirst().dropLast()
+        var files: [Substring] = []
+        for event in progress where files.last != event.split(separator: " ")[0] {
+            files.append(event.split(separator: " ")[0])
+        }
         #expect(
-            progress.map { $0.split(separator: " ")[0] } == [
+            files == [
                 // DG3 (refused) was still estimated at DG16's event: 100 comes after it.
-                "sod", "dg14", "dg1", "dg2", "dg5", "dg7", "dg11", "dg12", "dg13", "dg15", "dg16", "dg16",
+                "sod", "dg14", "dg1", "dg2", "dg5", "dg7", "dg11", "dg12", "dg13", "dg15", "dg16",
             ])
         let percentages = progress.compactMap { Int($0.split(separator: " ")[1]) }
         #expect(percentages == percentages.sorted() && percentages.last == 100 && (percentages.first ?? 100) < 100)
@@ -132,43 +137,84 @@ import Transport
         #expect {
             try Self.reader(trusting: specimen).read(transport: chip, accessKey: Self.accessKey)
         } throws: { error in
-            guard let error = error as? ReadError, error.kind == .transport(.tagLost) else { return false }
+            guard let error = error as? ReadError, error.kind == .transport(.TagLost) else { return false }
             // No file is sized before the data groups are read: DG14 (read first) and DG1 are kept.
             return error.debugInfo?.filesRead?.filesRead == [.com, .sod, .dg1, .dg14]
         }
     }
 
-    @Test func missingMandatoryFiles() throws {
+    /// The reference's rule: a read without EF.COM, EF.SOD, DG1 or DG2 (absent or refused) fails
+    /// with `read(readingDataGroups)`, one whose EF.COM or DG1 does not parse with
+    /// `read(parseMasterFile)`; the files read before are in the error's `debugInfo`.
+    @Test(arguments: [LDSFileKind.com, .sod, .dg1, .dg2])
+    func aMissingMandatoryFileFailsTheRead(_ kind: LDSFileKind) throws {
         let specimen = try Specimen.generate()
-        var noSOD = specimen.files
-        noSOD.sod = nil
-        let withoutSOD = try Self.reader(trusting: specimen).read(
-            transport: Self.openChip(noSOD), accessKey: Self.accessKey)
-        #expect(withoutSOD.authenticationStatus.data.status == .denied)
-        #expect(withoutSOD.warnings.contains("EF.SOD is not on the chip (6A82)"))
-
-        var noDG2 = specimen.files
-        noDG2[dataGroup: 2] = nil
-        let withoutFace = try Self.reader(trusting: specimen).read(
-            transport: Self.openChip(noDG2), accessKey: Self.accessKey)
-        #expect(withoutFace.authenticationStatus.data.status == .denied)
-        #expect(withoutFace.warnings.contains { $0.hasPrefix("dg2 is mandatory but was not read") })
-
-        var noDG1 = specimen.files
-        noDG1[dataGroup: 1] = nil
+        var absent = specimen.files
+        absent.application[kind.fileIdentifier] = nil
+        // The read order is EF.COM, EF.SOD, DG14, DG1, DG2: it stops at the missing file.
+        let before = [LDSFileKind.com, .sod, .dg14, .dg1].prefix { $0 != kind }
         #expect {
-            try Self.reader(trusting: specimen).read(transport: Self.openChip(noDG1), accessKey: Self.accessKey)
+            try Self.reader(trusting: specimen).read(transport: Self.openChip(absent), accessKey: Self.accessKey)
         } throws: { error in
             guard let error = error as? ReadError, error.kind == .read(.readingDataGroups) else { return false }
-            return error.debugInfo?.filesRead?.filesRead == [.com, .sod, .dg2, .dg11, .dg12, .dg14, .dg15]
+            return error.reason.contains("not on the chip (6A82)")
+                && error.debugInfo?.filesRead?.filesRead == LDSFileKind.allCases.filter(before.contains)
         }
+        let refused = SimulatedChip(
+            configuration: ChipConfiguration(
+                files: specimen.files, enforcesAccessControl: false, protectedFiles: [kind.fileIdentifier]))
+        #expect {
+            try Self.reader(trusting: specimen).read(transport: refused, accessKey: Self.accessKey)
+        } throws: { error in
+            guard let error = error as? ReadError, error.kind == .read(.readingDataGroups) else { return false }
+            return error.reason.contains("refused it (6982)")
+        }
+    }
 
-        var badCOM = specimen.files
-        badCOM.com = [0x60, 0x03, 0x5C, 0x02, 0x61]
-        let tolerated = try Self.reader(trusting: specimen).read(
-            transport: Self.openChip(badCOM), accessKey: Self.accessKey)
-        #expect(tolerated.warnings.contains { $0.hasPrefix("EF.COM is malformed") })
-        #expect(tolerated.authenticationStatus.data.status == .authenticated)
+    @Test(arguments: [LDSFileKind.com, .dg1])
+    func anUnparseableMasterFileFailsTheRead(_ kind: LDSFileKind) throws {
+        let specimen = try Specimen.generate()
+        var malformed = specimen.files
+        malformed.application[kind.fileIdentifier] =
+            kind == .com ? [0x60, 0x03, 0x5C, 0x02, 0x61] : [0x61, 0x03, 0x5F, 0x1F, 0x00]
+        #expect {
+            try Self.reader(trusting: specimen).read(transport: Self.openChip(malformed), accessKey: Self.accessKey)
+        } throws: { error in
+            guard let error = error as? ReadError, error.kind == .read(.parseMasterFile) else { return false }
+            // What was read is kept.
+            return error.debugInfo?.filesRead?[kind] == malformed.application[kind.fileIdentifier]
+        }
+    }
+
+    /// An optional file the chip does not have is `null`; one it refuses (6982) is
+    /// `{"id", "bytes": null}` and listed in `deniedFiles`.
+    @Test func absentAndDeniedOptionalFiles() throws {
+        let specimen = try Specimen.generate(rich: true)
+        var files = specimen.files
+        files[dataGroup: 16] = nil
+        let chip = SimulatedChip(
+            configuration: ChipConfiguration(
+                files: files, enforcesAccessControl: false,
+                protectedFiles: [ChipFiles.dataGroupIdentifier(3), ChipFiles.dataGroupIdentifier(11)]))
+        let document = try Self.reader(trusting: specimen).read(transport: chip, accessKey: Self.accessKey)
+        #expect(document.deniedFiles == [.dg11, .dg3])
+        let application = try #require(
+            JSONValue.parse(travelDocumentToJson(document: document))["ldsMasterFile"]?["lds1EmrtdApplication"])
+        #expect(application["dg16"] == .null)
+        #expect(application["dg4"] == .null)
+        #expect(application["dg11"] == ["id": "dg11", "bytes": .null])
+        #expect(application["dg3"] == ["id": "dg3", "bytes": .null])
+        #expect(application["dg1"]?["bytes"] != .null)
+    }
+
+    @Test func aMalformedSODIsADeniedVerdict() throws {
+        let specimen = try Specimen.generate()
+        var files = specimen.files
+        files.sod = [0x77, 0x02, 0x30, 0x00]
+        let document = try Self.reader(trusting: specimen).read(
+            transport: Self.openChip(files), accessKey: Self.accessKey)
+        #expect(document.authenticationStatus.data.status == .denied)
+        #expect(document.warnings.contains { $0.hasPrefix("EF.SOD is malformed") })
     }
 
     @Test func argumentsAreCheckedBeforeAnyAPDU() throws {

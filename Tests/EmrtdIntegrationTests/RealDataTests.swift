@@ -56,7 +56,7 @@ import Testing
         #expect(document.ldsMasterFile.dataGroups.keys.sorted() == [1, 2, 14, 15])
         // Read after the listed files (neither list names it), its key is still the document's.
         #expect(document.activeAuthenticationPublicKeyInfo != nil)
-        #expect(document.machineReadableZoneInformation?.fields.primaryIdentifier == "MUSTERMANN")
+        #expect(document.machineReadableZoneInformation.fields.primaryIdentifier == "MUSTERMANN")
         #expect(document.encodedIdentificationFeaturesFace?.images.first?.png != nil)
         #expect(document.securityOptions?.chipAuthenticationInfos.isEmpty == false)
         #expect(document.authenticationStatus.chip.reason.contains("Chip Authentication"))
@@ -81,7 +81,7 @@ import Testing
         #expect(data.hashAlgorithm == "SHA-256")
         #expect(data.status == .authorityCertificatesNotProvided)
         #expect(document.activeAuthenticationPublicKeyInfo != nil)
-        #expect(document.machineReadableZoneInformation?.fields.documentNumber == "XX0001328")
+        #expect(document.machineReadableZoneInformation.fields.documentNumber == "XX0001328")
     }
 
     /// `renderImages: false`: the face comes without its PNG, and everything else of the read

@@ -41,7 +41,7 @@ import Testing
                     let verdict = ChipVerdict.decide(evidence)
                     let (status, chipProtocol) = Self.expected(evidence)
                     #expect(verdict.status == status, "\(evidence)")
-                    #expect(verdict.chipProtocol == chipProtocol, "\(evidence)")
+                    #expect(verdict.protocol == chipProtocol, "\(evidence)")
                     // AA's own result is reported whenever it ran, whoever decided.
                     let activeStatus: ChipAuthenticationStatus.Status? =
                         switch active {
@@ -61,7 +61,7 @@ import Testing
 
     @Test func notSupportedSaysWhichOfferedProtocolDidNotRun() {
         let none = ChipVerdict.decide(ChipEvidence())
-        #expect(none.status == .notSupported && none.chipProtocol == nil)
+        #expect(none.status == .notSupported && none.protocol == nil)
         #expect(none.reason.contains("neither"))
         let onlyActive = ChipVerdict.decide(ChipEvidence(activeAuthentication: .notRun("AA: no challenge rule")))
         #expect(onlyActive.reason == "AA: no challenge rule")
@@ -95,6 +95,6 @@ import Testing
         #expect(ChipVerdict.decide(evidence).status == .denied)
         let withoutDenial = ChipVerdict.decide(
             evidence, steps: [ProtocolResultStep.chipAuthentication, ProtocolResultStep.activeAuthentication])
-        #expect(withoutDenial.status == .authenticated && withoutDenial.chipProtocol == .chipAuthentication)
+        #expect(withoutDenial.status == .authenticated && withoutDenial.protocol == .chipAuthentication)
     }
 }

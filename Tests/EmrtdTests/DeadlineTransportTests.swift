@@ -8,7 +8,7 @@ import Transport
 /// `ReaderConfig.timeoutMs` applies to every exchange, whatever the transport does.
 @Suite struct DeadlineTransportTests {
     /// Answers at once, or never (until released) once `stall` is set.
-    final class StallingTransport: CardTransport {
+    final class StallingTransport: APDUTransport {
         let stall = Atomic<Bool>(false)
         let release = DispatchGate()
         var supportsExtendedLength: Bool { false }
@@ -31,16 +31,16 @@ import Transport
         let base = StallingTransport()
         base.stall.store(true, ordering: .sequentiallyConsistent)
         let transport = DeadlineTransport(base, timeout: .milliseconds(50))
-        #expect(throws: TransportError.timeout) { try transport.transmit(CommandAPDU(ins: 0xB0, p1: 0, p2: 0)) }
+        #expect(throws: TransportError.Timeout) { try transport.transmit(CommandAPDU(ins: 0xB0, p1: 0, p2: 0)) }
         // The chip may still be working on it: nothing more goes to this link.
         base.stall.store(false, ordering: .sequentiallyConsistent)
         base.release.open()
-        #expect(throws: TransportError.timeout) { try transport.transmit(CommandAPDU(ins: 0xA4, p1: 0, p2: 0)) }
+        #expect(throws: TransportError.Timeout) { try transport.transmit(CommandAPDU(ins: 0xA4, p1: 0, p2: 0)) }
     }
 
     @Test func transportErrorsPassThroughUnchanged() {
-        let transport = DeadlineTransport(ScriptedTransport([.failure("00B0000000", .tagLost)]), timeout: .seconds(30))
-        #expect(throws: TransportError.tagLost) {
+        let transport = DeadlineTransport(ScriptedTransport([.failure("00B0000000", .TagLost)]), timeout: .seconds(30))
+        #expect(throws: TransportError.TagLost) {
             try transport.transmit(CommandAPDU(ins: 0xB0, p1: 0, p2: 0, expectedLength: 256))
         }
     }

@@ -58,7 +58,7 @@ import Testing
         }
         compare("type", zone.travelDocumentType.rawValue, expected.t)
         compare("documentCode", fields.documentCode, expected.dc)
-        compare("issuingState", fields.issuingStateOrOrganization, expected.issuingState)
+        compare("issuingState", fields.issuingState, expected.issuingState)
         compare("nationality", fields.nationality, expected.n)
         compare("documentNumber", fields.documentNumber, expected.dn)
         compare("documentNumber check digit", layout.documentNumber.checkDigit.isValid, expected.dnv)
@@ -70,9 +70,9 @@ import Testing
         compare("dateOfExpiry parts", parts(layout.dateOfExpiry), parts(expected.e))
         // `mrz` gives "" for an unspecified sex, the reference model `<` as printed.
         compare("sex", fields.sex, expected.s.isEmpty ? "<" : expected.s)
-        compare("primaryIdentifier", fields.primaryIdentifier, expected.p)
-        compare("secondaryIdentifier", fields.secondaryIdentifier, expected.g)
-        compare("optionalData", fields.optionalData, expected.o)
+        compare("primaryIdentifier", fields.primaryIdentifier ?? "", expected.p)
+        compare("secondaryIdentifier", fields.secondaryIdentifier ?? "", expected.g)
+        compare("optionalData", fields.optionalDataFields, expected.o)
         compare("optionalData check digit", zone.td3?.optionalDataCheckDigit?.isValid, expected.ov)
         let composite = zone.td1?.compositeCheckDigit.isValid ?? zone.td2?.compositeCheckDigit?.isValid
         compare("composite check digit", composite ?? zone.td3?.compositeCheckDigit?.isValid, expected.cv)

@@ -85,10 +85,10 @@ import Testing
         #expect(
             zone.fields
                 == MrzFields(
-                    travelDocumentType: .td3, documentCode: "P", issuingStateOrOrganization: "UTO",
+                    travelDocumentType: .td3, documentCode: "P", issuingState: "UTO",
                     documentNumber: "L898902C3", primaryIdentifier: "ERIKSSON", secondaryIdentifier: "ANNA MARIA",
                     nationality: "UTO", dateOfBirth: "740812", dateOfExpiry: "120415", sex: "F",
-                    optionalData: ["ZE184226B"], checkDigitsValid: true
+                    optionalData: "ZE184226B", optionalDataFields: ["ZE184226B"], checkDigitsValid: true
                 )
         )
     }

@@ -34,7 +34,7 @@ import Transport
             #expect(try transport.transmit(CommandAPDU(ins: 0x84, p1: 0, p2: 0, expectedLength: 8)).data.count == 8)
             // The emulator going away is, for pcscd, the card leaving the virtual reader.
             try EPassEmulator.stopEmulatorOnly(context: context)
-            #expect(throws: TransportError.tagLost) {
+            #expect(throws: TransportError.TagLost) {
                 try transport.transmit(CommandAPDU(ins: 0x84, p1: 0, p2: 0, expectedLength: 8))
             }
         }
@@ -49,7 +49,7 @@ import Transport
                 Issue.record("vpcd offers an empty reader slot besides the ePass")
                 return
             }
-            #expect(throws: TransportError.timeout) {
+            #expect(throws: TransportError.Timeout) {
                 try context.waitForCard(in: empty.name, timeout: .milliseconds(300))
             }
             #expect(throws: TransportError.self) {
@@ -59,11 +59,11 @@ import Transport
                 Thread.sleep(forTimeInterval: 0.3)
                 context.cancel()
             }
-            #expect(throws: TransportError.cancelled) {
+            #expect(throws: TransportError.Cancelled) {
                 try context.waitForCard(in: empty.name, timeout: .seconds(20))
             }
             // Cancelling is sticky: a cancel that lands just before a wait is not lost.
-            #expect(throws: TransportError.cancelled) {
+            #expect(throws: TransportError.Cancelled) {
                 try context.waitForCard(in: empty.name, timeout: .seconds(20))
             }
         }

@@ -31,16 +31,16 @@ import Transport
 
 @Suite struct PCSCErrorTests {
     @Test func mapsReturnCodesToTransportErrors() {
-        #expect(transportError(SCARD_W_REMOVED_CARD, while: "x") == .tagLost)
-        #expect(transportError(SCARD_E_NO_SMARTCARD, while: "x") == .tagLost)
-        #expect(transportError(SCARD_E_TIMEOUT, while: "x") == .timeout)
-        #expect(transportError(SCARD_E_CANCELLED, while: "x") == .cancelled)
-        guard case .io(let detail) = transportError(SCARD_E_NO_SERVICE, while: "listing readers") else {
+        #expect(transportError(SCARD_W_REMOVED_CARD, while: "x") == .TagLost)
+        #expect(transportError(SCARD_E_NO_SMARTCARD, while: "x") == .TagLost)
+        #expect(transportError(SCARD_E_TIMEOUT, while: "x") == .Timeout)
+        #expect(transportError(SCARD_E_CANCELLED, while: "x") == .Cancelled)
+        guard case .Io(let detail) = transportError(SCARD_E_NO_SERVICE, while: "listing readers") else {
             Issue.record("no service is an I/O error")
             return
         }
         #expect(detail.contains("pcscd"))
-        guard case .io(let other) = transportError(SCARD_F_COMM_ERROR, while: "exchanging an APDU") else {
+        guard case .Io(let other) = transportError(SCARD_F_COMM_ERROR, while: "exchanging an APDU") else {
             Issue.record("a communication error is an I/O error")
             return
         }

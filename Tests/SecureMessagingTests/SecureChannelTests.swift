@@ -8,7 +8,7 @@ import Transport
 
 struct SecureChannelTests {
     /// A wrong response MAC through the channel: the typed error from
-    /// `exchange`, `TransportError.unexpected` from `transmit`, and no further
+    /// `exchange`, `TransportError.Unexpected` from `transmit`, and no further
     /// command reaches the card.
     @Test func brokenSessionStopsTheChannel() throws {
         let card = ScriptedTransport([
@@ -20,8 +20,9 @@ struct SecureChannelTests {
         }
         #expect(channel.failure?.code == .macInvalid)
         #expect(
-            throws: TransportError.unexpected(
-                "secure messaging (sessionBroken): the session broke earlier: the MAC does not match (wrong keys, a counter out of step, or tampering)"
+            throws: TransportError.Unexpected(
+                detail:
+                    "secure messaging (sessionBroken): the session broke earlier: the MAC does not match (wrong keys, a counter out of step, or tampering)"
             )
         ) {
             try channel.transmit(command("00B0000004"))
@@ -31,12 +32,12 @@ struct SecureChannelTests {
 
     @Test func lostCardBreaksTheSessionAndKeepsTheTransportError() throws {
         let card = ScriptedTransport([
-            .failure("0CA4020C158709016375432908C044F68E08BF8B92D635FF24F800", .tagLost)
+            .failure("0CA4020C158709016375432908C044F68E08BF8B92D635FF24F800", .TagLost)
         ])
         let channel = SecureChannel(base: card, session: try icaoSession())
-        #expect(throws: TransportError.tagLost) { try channel.transmit(command("00A4020C02011E")) }
+        #expect(throws: TransportError.TagLost) { try channel.transmit(command("00A4020C02011E")) }
         #expect(channel.failure?.code == .transport)
-        #expect(channel.failure?.transportError == .tagLost)
+        #expect(channel.failure?.transportError == .TagLost)
     }
 
     /// The observer sees each command before it is protected and each answer once verified, in

@@ -117,11 +117,11 @@ import Testing
     @Test func playsTheScript() throws {
         let transport = ScriptedTransport([
             .exchange("00 84 00 00 08", "46 08 F9 19 88 70 22 12 90 00"),
-            .failure("00 B0 00 00 04", .tagLost),
+            .failure("00 B0 00 00 04", .TagLost),
         ])
         let challenge = try transport.transmit(CommandAPDU(ins: 0x84, p1: 0, p2: 0, expectedLength: 8))
         #expect(challenge.data == [0x46, 0x08, 0xF9, 0x19, 0x88, 0x70, 0x22, 0x12])
-        #expect(throws: TransportError.tagLost) {
+        #expect(throws: TransportError.TagLost) {
             try transport.transmit(CommandAPDU(ins: 0xB0, p1: 0, p2: 0, expectedLength: 4))
         }
         #expect(transport.isComplete)
@@ -149,10 +149,10 @@ import Testing
     @Test func handlerStepsComputeAnswers() throws {
         let transport = ScriptedTransport([
             .respond("echo") { command throws(TransportError) in
-                guard command.ins == 0x82 else { throw .unexpected("not EXTERNAL AUTHENTICATE") }
+                guard command.ins == 0x82 else { throw .Unexpected(detail: "not EXTERNAL AUTHENTICATE") }
                 return ResponseAPDU(data: command.data.reversed(), statusWord: .success)
             },
-            .respond("reject") { _ throws(TransportError) in throw .unexpected("rejected") },
+            .respond("reject") { _ throws(TransportError) in throw .Unexpected(detail: "rejected") },
         ])
         #expect(try transport.transmit(CommandAPDU(ins: 0x82, p1: 0, p2: 0, data: [1, 2])).data == [2, 1])
         #expect(throws: TransportError.self) { try transport.transmit(CommandAPDU(ins: 0x84, p1: 0, p2: 0)) }
@@ -185,7 +185,7 @@ import Testing
         #expect(entries[0].commandName == "GET CHALLENGE" && entries[1].commandName == "EXTERNAL AUTHENTICATE")
         let secure = APDULog.Entry(
             command: CommandAPDU(cla: 0x0C, ins: 0xB0, p1: 0, p2: 0, data: [0x97, 0x01, 0x04]), encodedLength: 8,
-            outcome: .failure(.timeout), duration: .zero)
+            outcome: .failure(.Timeout), duration: .zero)
         #expect(secure.commandName == "READ BINARY (SM)")
         #expect(transport.log.bytesMoved == (5 + 10) + (10 + 4) + (7 + 2))
     }
@@ -212,10 +212,10 @@ import Testing
     }
 
     @Test func logsFailures() {
-        let transport = LoggingTransport(ScriptedTransport([.failure("00 B0 00 00 00", .timeout)]))
-        #expect(throws: TransportError.timeout) {
+        let transport = LoggingTransport(ScriptedTransport([.failure("00 B0 00 00 00", .Timeout)]))
+        #expect(throws: TransportError.Timeout) {
             try transport.transmit(CommandAPDU(ins: 0xB0, p1: 0, p2: 0, expectedLength: 256))
         }
-        #expect(transport.log.entries.first?.outcome == .failed(.timeout))
+        #expect(transport.log.entries.first?.outcome == .failed(.Timeout))
     }
 }

@@ -18,7 +18,7 @@ import Testing
     }
 
     @Test func selectionsNarrowTheDataGroups() {
-        #expect(FilesToRead.minimal.dataGroups == [.dg1, .dg14, .dg15])
+        #expect(FilesToRead.minimal.dataGroups == [.dg1, .dg2, .dg14, .dg15])
         #expect(FilesToRead.minimalKYC.dataGroups?.contains(.dg2) == true)
         #expect(FilesToRead.standard.dataGroups?.contains(.dg3) == false)
         #expect(FilesToRead.standard.dataGroups?.contains(.dg11) == true)

@@ -20,7 +20,7 @@ enum CertsCommand: Command {
         guard files.count == 1, let file = files.first else { throw UsageError("give one FILE") }
         let infos: [CertificateInfo]
         do {
-            infos = try certificateInfos(pemOrDer: readCertificateFile(file))
+            infos = try CertificateFile(bytes: readCertificateFile(file)).certificates.map(CertificateInfo.init)
         } catch let error as CMSError {
             throw CommandFailure(
                 "\(file) holds no readable certificate (PEM, DER, master list or EF.SOD): \(error.reason)")

@@ -63,7 +63,7 @@ enum KioskMode {
         let transport: PCSCTransport
         do throws(TransportError) {
             transport = try context.connect(reader: reader, timeout: .milliseconds(settings.config.timeoutMs))
-        } catch .tagLost {
+        } catch .TagLost {
             return nil
         } catch {
             printError("emrtd read: cannot reach the card: \(error)")
@@ -102,7 +102,7 @@ enum KioskMode {
         while !kioskInterrupted.load(ordering: .relaxed) {
             do throws(TransportError) {
                 return try context.waitForCard(in: reader, timeout: pollInterval)
-            } catch .timeout {
+            } catch .Timeout {
                 continue
             } catch {
                 throw CommandFailure("waiting for a card: \(error)")
@@ -117,7 +117,7 @@ enum KioskMode {
             do throws(TransportError) {
                 try context.waitForRemoval(from: reader, timeout: pollInterval)
                 return
-            } catch .timeout {
+            } catch .Timeout {
                 continue
             } catch {
                 throw CommandFailure("waiting for the card's removal: \(error)")

@@ -199,13 +199,17 @@ enum ReadCommand: Command {
         if watch {
             return try KioskMode.run(reader: readerOptions.pcscName, access: access, settings: settings)
         }
-        let transport: any CardTransport
+        let transport: any APDUTransport
         if var simulatedChip {
             chipLimits.apply(to: &simulatedChip)
             transport = SimulatedChip(configuration: simulatedChip)
         } else {
             // The answer timeout is applied where the transport is made.
-            transport = try readerOptions.connect()
+            do throws(ReadError) {
+                transport = try readerOptions.connect()
+            } catch {
+                return failed(error, settings: settings)
+            }
         }
         return try readOnce(transport, accessKey: access.accessKey, settings: settings)
     }
@@ -241,9 +245,33 @@ enum ReadCommand: Command {
     }
 
     /// One read over `transport`: the summary or JSON printed, the dump and report written.
+    /// A failed read (or a reader that is not there): the error printed, the files read before it
+    /// written where `--out` says; 1, the exit status.
+    static func failed(_ error: ReadError, settings: ReadSettings) -> Int32 {
+        if settings.json {
+            print(readErrorToJson(error: error))
+        } else {
+            printError("emrtd \(settings.command): \(readErrorMessage(error: error))")
+        }
+        if settings.debug, let log = error.debugInfo?.events { printError(debugLogText(log)) }
+        // Nothing read is lost: the files read before the failure go where --out says, unless
+        // a dump is there already (it is kept).
+        if let output = settings.output, let files = error.debugInfo?.filesRead, !files.filesRead.isEmpty {
+            do throws(OutputError) {
+                try DumpLayout.write(files, to: output, replacing: .nothing)
+                printError("emrtd \(settings.command): the files read before the failure are in \(output)")
+            } catch {
+                printError(
+                    "emrtd \(settings.command): the files read before the failure were not written: \(error.reason)"
+                )
+            }
+        }
+        return 1
+    }
+
     /// Returns 0 when read, 1 when the read failed (the error printed), 3 when `--strict` is not
     /// satisfied.
-    static func readOnce(_ transport: any CardTransport, accessKey: AccessKey, settings: ReadSettings) throws -> Int32 {
+    static func readOnce(_ transport: any APDUTransport, accessKey: AccessKey, settings: ReadSettings) throws -> Int32 {
         let progress = isatty(STDERR_FILENO) == 1 && !settings.json ? ProgressBar() : nil
         let clock = ContinuousClock()
         let start = clock.now
@@ -259,25 +287,7 @@ enum ReadCommand: Command {
             progress?.finish()
         } catch {
             progress?.finish()
-            if settings.json {
-                print(readErrorToJson(error: error))
-            } else {
-                printError("emrtd \(settings.command): \(readErrorMessage(error: error))")
-            }
-            if settings.debug, let log = error.debugInfo?.events { printError(debugLogText(log)) }
-            // Nothing read is lost: the files read before the failure go where --out says, unless
-            // a dump is there already (it is kept).
-            if let output = settings.output, let files = error.debugInfo?.filesRead, !files.filesRead.isEmpty {
-                do throws(OutputError) {
-                    try DumpLayout.write(files, to: output, replacing: .nothing)
-                    printError("emrtd \(settings.command): the files read before the failure are in \(output)")
-                } catch {
-                    printError(
-                        "emrtd \(settings.command): the files read before the failure were not written: \(error.reason)"
-                    )
-                }
-            }
-            return 1
+            return failed(error, settings: settings)
         }
         let elapsed = start.duration(to: clock.now)
         let checks = DocumentChecks(document: document, printedZone: settings.printedZone, at: settings.clock())
@@ -350,8 +360,8 @@ final class ProgressBar: ReadListener {
 
     func onAccessEstablishmentStarted() { draw(0, "opening the chip") }
 
-    func onElementaryFilesReadingProgressUpdated(id: LDSFileKind, totalProgressPercentage: Int) {
-        draw(totalProgressPercentage, "read \(id.rawValue)")
+    func onElementaryFilesReadingProgressUpdated(id: LDSFileKind, totalProgressPercentage: Int32) {
+        draw(Int(totalProgressPercentage), "read \(id.rawValue)")
     }
 
     func onDataAuthenticationStarted() { draw(100, "verifying") }

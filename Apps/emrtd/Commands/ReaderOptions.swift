@@ -1,3 +1,4 @@
+import Emrtd
 import PCSC
 import Transport
 
@@ -32,16 +33,19 @@ struct ReaderOptions {
 
     /// The card in the reader the options name (or the only reader holding one), waited for
     /// `--wait`, each answer awaited `--timeout`.
-    func connect() throws -> PCSCTransport {
+    /// A reader that is not there (no PC/SC service, no reader, another program holding it) is
+    /// the reference's `NfcUnavailable`, raised before the read as its platform layer does; no
+    /// card in time is `NotConnected`.
+    func connect() throws(ReadError) -> PCSCTransport {
         do throws(TransportError) {
             let context = try PCSCContext()
             let reader = try context.waitForCard(in: pcscName, timeout: wait)
             return try context.connect(reader: reader.name, timeout: timeout)
-        } catch .timeout {
+        } catch .Timeout {
             let place = pcscName.map { "in the reader '\($0)'" } ?? "in any PC/SC reader"
-            throw CommandFailure("cannot reach the card: no card \(place)")
+            throw ReadError(.notConnected, "cannot reach the card: no card \(place)")
         } catch {
-            throw CommandFailure("cannot reach the card: \(pcscMessage(error))")
+            throw ReadError(.nfcUnavailable, "cannot reach the card: \(pcscMessage(error))")
         }
     }
 

@@ -39,7 +39,7 @@ enum ReadersCommand: Command {
 /// A PC/SC failure as one line for the user.
 func pcscMessage(_ error: TransportError) -> String {
     switch error {
-    case .io(let detail): detail
+    case .Io(let detail): detail
     default: error.description
     }
 }

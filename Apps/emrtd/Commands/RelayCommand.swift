@@ -104,7 +104,7 @@ enum RelayCommand: Command {
             throw UsageError("--specimen-out writes a specimen, not the files of DIR")
         }
 
-        var transport: any CardTransport
+        var transport: any APDUTransport
         if let simulator {
             var credentials = try chipOptions.credentials()
             let files: ChipFiles
@@ -178,12 +178,12 @@ extension RelayCommand {
 
 /// A client that vanishes: after `count` APDUs the process exits at once, closing nothing, as
 /// a phone whose app is killed mid-read (`--drop-after`).
-private final class VanishingTransport: CardTransport {
-    private let base: any CardTransport
+private final class VanishingTransport: APDUTransport {
+    private let base: any APDUTransport
     private let count: Int
     private let sent = Atomic<Int>(0)
 
-    init(_ base: any CardTransport, after count: Int) {
+    init(_ base: any APDUTransport, after count: Int) {
         self.base = base
         self.count = count
     }

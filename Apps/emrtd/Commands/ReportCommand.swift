@@ -95,7 +95,7 @@ struct WithoutChipProtocols: ChipAccessProcedure {
     let base = StandardChipAccess()
 
     func open(
-        _ transport: any CardTransport, accessKey: AccessKey, observer: (any PlainAPDUObserver)?,
+        _ transport: any APDUTransport, accessKey: AccessKey, observer: (any PlainAPDUObserver)?,
         log: @escaping @Sendable (String) -> Void
     ) throws(ReadError) -> OpenedChip {
         var opened = try base.open(transport, accessKey: accessKey, observer: observer, log: log)

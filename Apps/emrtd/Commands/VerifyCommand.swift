@@ -164,7 +164,7 @@ struct VerifySettings: Sendable {
         }
         let verdict = PassiveAuthentication.verify(
             files.securityObject, dataGroups: files.dataGroups, trustStore: trustStore, at: time,
-            issuingState: chipZone?.fields.issuingStateOrOrganization)
+            issuingState: chipZone?.fields.issuingState)
         let checks = DocumentChecks(data: verdict, chip: nil, chipZone: chipZone, printedZone: printedZone, at: time)
         let warnings = [trustWarning].compactMap { $0 } + notes + checks.warnings
         let json = adding(

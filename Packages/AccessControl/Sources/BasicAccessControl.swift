@@ -22,7 +22,7 @@ public enum BasicAccessControl {
     ///   `.notSupported` for a CAN or a chip that does not run BAC (6D00, 6E00, 6A81: PACE only),
     ///   `.protocolViolation` for another refusal, which names no password.
     public static func establish(
-        accessKey: AccessKey, over transport: any CardTransport, random: RandomSource = .system
+        accessKey: AccessKey, over transport: any APDUTransport, random: RandomSource = .system
     ) throws(AccessControlError) -> SecureMessagingSession {
         guard accessKey.kind == .mrz else {
             throw AccessControlError(.notSupported, .bac, "BAC needs the MRZ; a CAN works only with PACE")
@@ -66,7 +66,7 @@ public enum BasicAccessControl {
         )
     }
 
-    private static func getChallenge(_ transport: any CardTransport) throws(AccessControlError) -> [UInt8] {
+    private static func getChallenge(_ transport: any APDUTransport) throws(AccessControlError) -> [UInt8] {
         let answer: ResponseAPDU
         do throws(TransportError) {
             answer = try transport.transmit(CommandAPDU(ins: 0x84, p1: 0, p2: 0, expectedLength: 8))

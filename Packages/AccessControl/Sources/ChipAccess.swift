@@ -26,7 +26,7 @@ public struct ChipSession: Sendable {
     public var fileReader: FileReader
 
     public init(
-        access: EstablishedAccess, session: SecureMessagingSession, link: any CardTransport, cardAccess: [UInt8]?,
+        access: EstablishedAccess, session: SecureMessagingSession, link: any APDUTransport, cardAccess: [UInt8]?,
         warnings: [String] = [], observer: (any PlainAPDUObserver)? = nil
     ) {
         self.access = access
@@ -59,7 +59,7 @@ public enum ChipAccess {
     /// opens the chip with the printed digit and the session's warnings say so; a key from fields
     /// that the chip refuses gets a reason saying that the printed check digits may differ.
     public static func open(
-        _ link: any CardTransport, accessKey: AccessKey, preferences: ChipAccessPreferences = ChipAccessPreferences(),
+        _ link: any APDUTransport, accessKey: AccessKey, preferences: ChipAccessPreferences = ChipAccessPreferences(),
         random: RandomSource = .system, observer: (any PlainAPDUObserver)? = nil,
         log: @Sendable (String) -> Void = { _ in }
     ) throws(AccessControlError) -> ChipSession {
@@ -82,7 +82,7 @@ public enum ChipAccess {
     }
 
     private static func openChip(
-        _ link: any CardTransport, accessKey: AccessKey, preferences: ChipAccessPreferences, random: RandomSource,
+        _ link: any APDUTransport, accessKey: AccessKey, preferences: ChipAccessPreferences, random: RandomSource,
         observer: (any PlainAPDUObserver)?, log: @Sendable (String) -> Void
     ) throws(AccessControlError) -> ChipSession {
         selectMasterFile(link)
@@ -152,7 +152,7 @@ public enum ChipAccess {
     /// the link, ends the procedure.
     static func establishPACE(
         _ offers: [PACEOffer], cardAccess: [UInt8], securityInfos: SecurityInfos, accessKey: AccessKey,
-        link: any CardTransport, random: RandomSource, observer: (any PlainAPDUObserver)?, log: (String) -> Void,
+        link: any APDUTransport, random: RandomSource, observer: (any PlainAPDUObserver)?, log: (String) -> Void,
         failures: inout [AccessControlError]
     ) throws(AccessControlError) -> ChipSession? {
         for offer in offers {
@@ -190,7 +190,7 @@ public enum ChipAccess {
 
     /// SELECT MF, by identifier 3F00 and, when a chip refuses that form, without data. A chip
     /// refusing both still has the MF current after reset, so failure here is not an error.
-    static func selectMasterFile(_ link: any CardTransport) {
+    static func selectMasterFile(_ link: any APDUTransport) {
         for command in [
             CommandAPDU(ins: 0xA4, p1: 0x00, p2: 0x0C, data: [0x3F, 0x00]), CommandAPDU(ins: 0xA4, p1: 0x00, p2: 0x0C),
         ] {
@@ -201,7 +201,7 @@ public enum ChipAccess {
     /// EF.CardAccess, or nil when the chip answers 6A82, 6283 or 6982 (no PACE). SELECT, then the
     /// header: before access control nothing is known of the chip, and a BAC-only chip would
     /// answer a short-identifier read with 6A82 that only a SELECT could confirm.
-    static func readCardAccess(_ link: any CardTransport) throws(AccessControlError) -> [UInt8]? {
+    static func readCardAccess(_ link: any APDUTransport) throws(AccessControlError) -> [UInt8]? {
         var reader = FileReader(transport: link, strategy: .selectThenHeader)
         do throws(FileReadError) {
             return try reader.read(.cardAccess)
@@ -242,7 +242,7 @@ public enum ChipAccess {
     }
 
     /// SELECT the eMRTD application by AID, in plain (before BAC), no answer data asked.
-    static func selectApplication(_ link: any CardTransport) throws(AccessControlError) {
+    static func selectApplication(_ link: any APDUTransport) throws(AccessControlError) {
         let answer: ResponseAPDU
         do throws(TransportError) {
             answer = try link.transmit(CommandAPDU(ins: 0xA4, p1: 0x04, p2: 0x0C, data: ApplicationIdentifier.emrtd))

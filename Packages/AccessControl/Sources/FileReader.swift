@@ -62,7 +62,7 @@ public struct FileReadStrategy: Sendable, Hashable {
 /// The transport is what access control produced: a `SecureChannel` after BAC or PACE, or the
 /// plain link (for EF.CardAccess before access control).
 public struct FileReader: Sendable {
-    public let transport: any CardTransport
+    public let transport: any APDUTransport
     /// The Le used for the next read, after any steps down.
     public private(set) var expectedLength: Int
     /// What is left of the fastest way after the chip's refusals.
@@ -87,7 +87,7 @@ public struct FileReader: Sendable {
     /// and a 4-byte length.
     static let longestHeader = 8
 
-    public init(transport: any CardTransport, strategy: FileReadStrategy = .fewestCommands) {
+    public init(transport: any APDUTransport, strategy: FileReadStrategy = .fewestCommands) {
         self.transport = transport
         self.strategy = strategy
         let shortSteps = Self.shortSteps(below: Self.shortAnswerCapacity(of: transport, oddInstruction: false))
@@ -99,7 +99,7 @@ public struct FileReader: Sendable {
     /// the wire): 255 in plain (B0; some chips mishandle Le `00`) or 256 (B1's whole DO'53'); under
     /// secure messaging what fits once padded to the cipher's block inside DO'87' (B0: tag, two
     /// length bytes, the padding indicator) or DO'85' (B1), with DO'99' (4) and DO'8E' (10).
-    static func shortAnswerCapacity(of transport: any CardTransport, oddInstruction: Bool) -> Int {
+    static func shortAnswerCapacity(of transport: any APDUTransport, oddInstruction: Bool) -> Int {
         guard let channel = transport as? SecureChannel else {
             return oddInstruction ? CommandAPDU.maximumShortExpectedLength : shortLadder[0]
         }

@@ -30,7 +30,7 @@ public enum ChipFault: Sendable, Hashable {
     /// The chip forgets its session keys at the trigger (as after a power glitch): that command
     /// and every later one under secure messaging get a bare 6988.
     case dropSession(FaultTrigger)
-    /// The link breaks at the trigger: the exchange throws `TransportError.tagLost`.
+    /// The link breaks at the trigger: the exchange throws `TransportError.TagLost`.
     case tagLost(FaultTrigger)
     /// Secure-messaging responses come without DO'99' (as the vsmartcard ePass answers).
     case omitStatusWordObject

@@ -18,7 +18,7 @@ struct FaultInjector: Sendable {
     }
 
     enum Outcome: Sendable, Hashable {
-        /// The link breaks: the exchange throws `TransportError.tagLost`.
+        /// The link breaks: the exchange throws `TransportError.TagLost`.
         case tagLost
         /// The command gets this bare status word.
         case bareStatusWord(StatusWord)

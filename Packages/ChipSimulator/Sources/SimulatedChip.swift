@@ -5,7 +5,7 @@ import Secrets
 import Synchronization
 import Transport
 
-/// A software eMRTD chip. As a `CardTransport` the reader talks to it in-process; `VPCDBridge`
+/// A software eMRTD chip. As a `APDUTransport` the reader talks to it in-process; `VPCDBridge`
 /// puts it behind a real pcscd.
 ///
 /// The chip is layered as a card's operating system is: secure messaging (`ChipSession`) comes
@@ -17,7 +17,7 @@ import Transport
 ///
 /// It answers like a card: every problem is a status word, never a thrown error, except the
 /// `tagLost` fault, which breaks the link as a card leaving the field does.
-public final class SimulatedChip: CardTransport {
+public final class SimulatedChip: APDUTransport {
 
     public let configuration: ChipConfiguration
     private let faults: FaultInjector
@@ -135,7 +135,7 @@ public final class SimulatedChip: CardTransport {
         let decision = faults.decide(
             secureCommandNumber: nil, command: command, reading: state.fileSystem.target(of: command))
         switch decision.outcome {
-        case .tagLost: return (.failure(.tagLost), .zero)
+        case .tagLost: return (.failure(.TagLost), .zero)
         case .bareStatusWord(let status): return (.success(ResponseAPDU(statusWord: status)), .zero)
         case .dropSession, nil: break
         }
@@ -173,7 +173,7 @@ public final class SimulatedChip: CardTransport {
             firstUnderNewKeys: state.commandsUnderNewKeys == 1)
         switch decision.outcome {
         case .tagLost:
-            return (.failure(.tagLost), .zero)
+            return (.failure(.TagLost), .zero)
         case .dropSession:
             endSession(&state)
             return (.success(ResponseAPDU(statusWord: .secureMessagingDataObjectsIncorrect)), .zero)

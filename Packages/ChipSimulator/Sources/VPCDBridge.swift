@@ -43,7 +43,7 @@ public struct VPCDBridge: Sendable {
             let answer: [UInt8]
             do throws(TransportError) {
                 answer = try chip.transmit(try CommandAPDU(encoded: message)).encoded
-            } catch .tagLost {
+            } catch .TagLost {
                 return  // the simulated card leaves the reader: pcscd sees it removed
             } catch {
                 answer = [0x67, 0x00]  // a command APDU that cannot be parsed has a wrong length

@@ -21,7 +21,7 @@ public struct ValidationOutcome: Sendable, Equatable {
 }
 
 /// The client of a validation server, the API a mobile app or a kiosk calls: it relays the
-/// server's APDUs to a chip over any `CardTransport` and reports progress; the server opens
+/// server's APDUs to a chip over any `APDUTransport` and reports progress; the server opens
 /// the chip, reads, verifies and posts the result to the tenant, so the client never holds a
 /// verdict the tenant has to trust.
 public struct Connector: Sendable {
@@ -56,7 +56,7 @@ public struct Connector: Sendable {
     /// file read, `dataAuthentication`) and percentages. Throws only when no connection can be
     /// made at all.
     public func validate(
-        transport: any CardTransport, accessKey: AccessKey, filesToRead: FilesToRead = .standard,
+        transport: any APDUTransport, accessKey: AccessKey, filesToRead: FilesToRead = .standard,
         timeout: Duration = .seconds(30), onProgress: (@Sendable (String, Int) -> Void)? = nil
     ) throws(ConnectorError) -> ValidationOutcome {
         let endpoint = try WebSocketEndpoint(

@@ -31,8 +31,8 @@ public enum ValidationProtocol {
 /// Which data groups the server reads. EF.COM and EF.SOD always, DG14 and DG15 whenever present
 /// (the chip's keys); beyond those:
 public enum FilesToRead: String, Sendable, CaseIterable, JSONEnum {
-    /// DG1 (the MRZ). The data verdict is then `denied`: DG2 is one of the mandatory groups
-    /// Passive Authentication expects (`ReadPlan.mandatoryDataGroups`).
+    /// The mandatory data groups only: DG1 (the MRZ) and DG2 (the face), without which a read
+    /// fails (`ReadPlan.mandatoryDataGroups`).
     case minimal
     /// DG1 and DG2 (the face).
     case minimalKYC

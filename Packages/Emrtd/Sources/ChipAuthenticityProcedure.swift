@@ -226,7 +226,10 @@ struct ChipAuthenticityProcedure {
             switch error.code {
             case .unusableKey: activeAuthentication = .notRun("DG15's key cannot be used: \(error.reason)")
             case .transport: activeAuthentication = .notRun("Active Authentication could not finish: \(error.reason)")
-            default: activeAuthentication = .denied("Active Authentication failed: \(error.reason)")
+            default:
+                // A failure is a verdict (`denied`) and, as the reference lists it, a warning.
+                activeAuthentication = .denied("Active Authentication failed: \(error.reason)")
+                warnings.append("Active Authentication failed: \(error.reason)")
             }
         }
     }

@@ -126,7 +126,7 @@ public enum ChipVerdict {
             case .notOffered, .notRun: nil
             }
         return ChipAuthenticationStatus(
-            status: status, chipProtocol: chipProtocol, activeAuthentication: activeAuthentication,
+            status: status, protocol: chipProtocol, activeAuthentication: activeAuthentication,
             activeAuthenticationResponse: evidence.activeAuthenticationResponse, reason: reason)
     }
 }

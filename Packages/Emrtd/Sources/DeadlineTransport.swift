@@ -4,16 +4,16 @@ import Transport
 
 /// Gives every exchange at most `timeout` (`ReaderConfig.timeoutMs`), whatever the caller's
 /// transport does: the exchange runs on a worker queue, and a late answer fails the read with
-/// `TransportError.timeout`. A card cannot be interrupted mid-command, so after a timeout the
+/// `TransportError.Timeout`. A card cannot be interrupted mid-command, so after a timeout the
 /// link is given up: the late answer is dropped and every later exchange fails at once (whether
 /// the chip counted the command is unknown, so a secure messaging session could not continue).
-final class DeadlineTransport: CardTransport {
-    private let base: any CardTransport
+final class DeadlineTransport: APDUTransport {
+    private let base: any APDUTransport
     private let timeout: Duration
     private let queue = DispatchQueue(label: "emrtd.apdu")
     private let timedOut = Atomic<Bool>(false)
 
-    init(_ base: any CardTransport, timeout: Duration) {
+    init(_ base: any APDUTransport, timeout: Duration) {
         self.base = base
         self.timeout = timeout
     }
@@ -21,7 +21,7 @@ final class DeadlineTransport: CardTransport {
     var supportsExtendedLength: Bool { base.supportsExtendedLength }
 
     func transmit(_ command: CommandAPDU) throws(TransportError) -> ResponseAPDU {
-        guard !timedOut.load(ordering: .sequentiallyConsistent) else { throw .timeout }
+        guard !timedOut.load(ordering: .sequentiallyConsistent) else { throw .Timeout }
         let answer = Mutex<Result<ResponseAPDU, TransportError>?>(nil)
         let answered = DispatchSemaphore(value: 0)
         queue.async { [base] in
@@ -40,7 +40,7 @@ final class DeadlineTransport: CardTransport {
             let result = answer.withLock({ $0 })
         else {
             timedOut.store(true, ordering: .sequentiallyConsistent)
-            throw .timeout
+            throw .Timeout
         }
         return try result.get()
     }

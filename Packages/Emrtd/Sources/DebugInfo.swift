@@ -19,6 +19,10 @@ public struct DebugInfo: Sendable, Hashable, JSONRepresentable {
     /// Command plus response bytes on the wire.
     public var bytesTransferred: Int
     public var durationMs: Int
+    /// The link failure that ended the read, on a `ReadError` whose reference variant does not
+    /// name it (`NotConnected`, `Read` of kind `unknown`, `Cancelled`): `readErrorToJson`'s `type`
+    /// and `detail`. Not part of this object's JSON.
+    public var transportError: TransportError? = nil
 
     /// No log and no figures: the JSON's `debugInfo` of a document or error that carries none.
     public static let empty = DebugInfo(events: [], filesRead: nil, apduCount: 0, bytesTransferred: 0, durationMs: 0)
@@ -85,11 +89,11 @@ extension DebugRecorder: PlainAPDUObserver {
 
 /// Logs every exchange of the transport below it into the read's debug log, with its time.
 /// It sits below secure messaging, so it sees only ciphertext.
-final class RecordingTransport: CardTransport {
+final class RecordingTransport: APDUTransport {
     private let logging: LoggingTransport
     private let recorder: DebugRecorder
 
-    init(_ base: any CardTransport, recorder: DebugRecorder) {
+    init(_ base: any APDUTransport, recorder: DebugRecorder) {
         logging = LoggingTransport(base, log: recorder.apduLog)
         self.recorder = recorder
     }

@@ -51,11 +51,22 @@ public final class EmrtdReader: Sendable {
         running.withLock { $0?.cancel() }
     }
 
+    /// The reference's read: over a host's `CardTransport` (raw bytes in and out), the challenge
+    /// as `Data`. Otherwise as the typed read below.
+    public func read(
+        transport: any CardTransport, accessKey: AccessKey, activeAuthenticationChallenge: Data?,
+        listener: (any ReadListener)?
+    ) throws(ReadError) -> TravelDocument {
+        try read(
+            transport: CardTransportLink(transport), accessKey: accessKey,
+            activeAuthenticationChallenge: activeAuthenticationChallenge.map { [UInt8]($0) }, listener: listener)
+    }
+
     /// Reads the document on `transport` (blocking). The access key and the Active
     /// Authentication challenge (8 bytes) are checked before any APDU. Throws `ReadError`, whose
     /// `debugInfo` keeps the files read before the failure.
     public func read(
-        transport: any CardTransport, accessKey: AccessKey, activeAuthenticationChallenge: [UInt8]? = nil,
+        transport: any APDUTransport, accessKey: AccessKey, activeAuthenticationChallenge: [UInt8]? = nil,
         listener: (any ReadListener)? = nil
     ) throws(ReadError) -> TravelDocument {
         if let challenge = activeAuthenticationChallenge, challenge.count != 8 {
@@ -119,15 +130,14 @@ struct ReadProcedure {
         self.renderImages = renderImages
     }
 
-    mutating func run(link: any CardTransport, accessKey: AccessKey, chipAccess: any ChipAccessProcedure)
+    mutating func run(link: any APDUTransport, accessKey: AccessKey, chipAccess: any ChipAccessProcedure)
         throws(ReadError) -> TravelDocument
     {
         listener?.onAccessEstablishmentStarted()
         recorder.note("access control started")
         let recorder = self.recorder
-        let opened = try chipAccess.open(
-            link, accessKey: accessKey, observer: recorder.isEnabled ? recorder : nil
-        ) { recorder.note($0) }
+        let progress = ProgressReporter(listener: listener, recorder: recorder.isEnabled ? recorder : nil)
+        let opened = try chipAccess.open(link, accessKey: accessKey, observer: progress) { recorder.note($0) }
         recorder.note("access control done: \(opened.access.accessControlProtocol.rawValue)")
         files.cardAccess = opened.cardAccess
         files.cardSecurity = opened.cardSecurity
@@ -136,34 +146,32 @@ struct ReadProcedure {
             channel: opened.channel, access: opened.access, trustStore: trustStore, checkTime: checkTime,
             recorder: recorder)
 
-        // EF.COM and EF.SOD first: together they say which data groups to read.
-        let common = try readStructuralFile(.com, with: opened.files).flatMap { bytes -> CommonFile? in
-            let parsed = LDSFileParser.leniently(.com) { () throws(LDSError) in try CommonFile(bytes) }
-            warnings += parsed.warnings.map { "EF.COM is malformed: \($0)" }
-            return parsed.model
+        // EF.COM and EF.SOD first: together they say which data groups to read. Both are
+        // mandatory; EF.COM must parse, a malformed EF.SOD is a `denied` data verdict.
+        let commonBytes = try readMandatoryFile(.com, with: opened.files)
+        let common: CommonFile
+        do throws(LDSError) {
+            common = try CommonFile(commonBytes)
+        } catch {
+            throw ReadError(.read(.parseMasterFile), "EF.COM is malformed: \(error.reason)")
         }
+        let securityObjectBytes = try readMandatoryFile(.sod, with: opened.files)
         var securityObject: DocumentSecurityObject?
-        if let bytes = try readStructuralFile(.sod, with: opened.files) {
-            do throws(CMSError) {
-                securityObject = try DocumentSecurityObject(bytes: bytes)
-            } catch {
-                warnings.append("EF.SOD is malformed: \(error.reason)")
-            }
+        do throws(CMSError) {
+            securityObject = try DocumentSecurityObject(bytes: securityObjectBytes)
+        } catch {
+            warnings.append("EF.SOD is malformed: \(error.reason)")
         }
         let plan = ReadPlan(
-            listed: common?.dataGroups, hashed: securityObject.map { Array($0.dataGroupHashes.keys) })
+            listed: common.dataGroups, hashed: securityObject.map { Array($0.dataGroupHashes.keys) })
         let order = plan.dataGroups
         recorder.note("read plan: \(order.map(\.rawValue).joined(separator: " "))")
 
         // Progress without a read of its own: each file's size is known once read, the rest
-        // are estimated (`ReadProgress`).
+        // are estimated (`ReadProgress`); the bytes of the file being read count as they arrive.
         var sessionEnded: String?
         var unread: [LDSFileKind] = []
-        var progress = ReadProgress(done: (files.com?.count ?? 0) + (files.sod?.count ?? 0), remaining: order)
-        listener?.onElementaryFilesReadingProgressUpdated(id: .sod, totalProgressPercentage: progress.percentage)
-
-        var lastFile = LDSFileKind.sod
-        var lastReported = progress.percentage
+        progress.begin(done: (files.com?.count ?? 0) + (files.sod?.count ?? 0), remaining: order)
         // DG14 first (the read plan's order): the chip protocols it describes run before anything
         // else is read, so that everything after travels under Chip Authentication's keys, and
         // the next answer, under those keys, confirms it.
@@ -187,9 +195,13 @@ struct ReadProcedure {
                 activeAuthenticationDue = false
                 activeAuthenticationKey = activeAuthentication(&chip, securityInfos: securityInfos, run: true)
             }
+            progress.reading(kind)
             let result = try opened.files.read(kind)
             try chip.confirm(result)
             progress.finished(kind, size: { if case .success(let bytes) = result { bytes.count } else { 0 } }())
+            if ReadPlan.mandatoryDataGroups.contains(kind), let missing = Self.missing(kind, result) {
+                throw ReadError(.read(.readingDataGroups), missing)
+            }
             switch result {
             case .success(let bytes):
                 files[kind] = bytes
@@ -204,10 +216,6 @@ struct ReadProcedure {
                 unread = Array(order.drop(while: { $0 != kind }))
                 break reading
             }
-            guard case .success = result else { continue }
-            lastFile = kind
-            lastReported = progress.percentage
-            listener?.onElementaryFilesReadingProgressUpdated(id: kind, totalProgressPercentage: lastReported)
         }
         if chipProtocolsDue {
             // The plan held DG14 alone (or the session ended while it was read).
@@ -219,14 +227,17 @@ struct ReadProcedure {
                 "the chip ended secure messaging (\(sessionEnded)); not read: \(unread.map(\.rawValue).joined(separator: ", "))"
             )
         }
-        if lastReported != 100 || lastFile == .sod {
-            listener?.onElementaryFilesReadingProgressUpdated(id: lastFile, totalProgressPercentage: 100)
-        }
-        guard files.dataGroups[1] != nil else {
+        progress.complete()
+        for kind in ReadPlan.mandatoryDataGroups where files[kind] == nil {
             throw ReadError(
                 .read(.readingDataGroups),
-                sessionEnded.map { "the chip ended secure messaging before DG1 was read: \($0)" }
-                    ?? "DG1 (the MRZ) could not be read, so there is no document")
+                "the chip ended secure messaging before \(kind.rawValue) was read: \(sessionEnded ?? "")")
+        }
+        let machineReadableZone: MachineReadableZone
+        do throws(LDSError) {
+            machineReadableZone = try MRZDataGroup(files.dataGroups[1] ?? []).machineReadableZone
+        } catch {
+            throw ReadError(.read(.parseMasterFile), "DG1 is malformed: \(error.reason)")
         }
 
         if activeAuthenticationDue {
@@ -236,19 +247,14 @@ struct ReadProcedure {
 
         listener?.onDataAuthenticationStarted()
         recorder.note("passive authentication started")
-        var data: DataAuthenticationStatus = passiveAuthentication(securityObject: securityObject)
-        // Without DG1 there is no document (an error above); without DG2 the document comes back
-        // with a `denied` data verdict and a warning.
-        for kind in ReadPlan.mandatoryDataGroups where files[kind] == nil {
-            warnings.append("\(kind.rawValue) is mandatory but was not read: the data is not authenticated")
-            data.status = .denied
-        }
+        let data = passiveAuthentication(securityObject: securityObject)
         recorder.note("passive authentication: \(data.status.rawValue)")
         warnings += chip.warnings
         let chipStatus = ChipVerdict.decide(chip.evidence(data: data))
         recorder.note("chip verdict: \(chipStatus.status.rawValue) (\(chipStatus.reason))")
         return document(
-            opened: opened, common: common, data: data, chip: chipStatus, securityInfos: securityInfos,
+            opened: opened, common: common, machineReadableZone: machineReadableZone, data: data, chip: chipStatus,
+            securityInfos: securityInfos,
             activeAuthenticationKey: activeAuthenticationKey)
     }
 
@@ -264,39 +270,27 @@ struct ReadProcedure {
         return key
     }
 
-    /// Reads EF.COM or EF.SOD; an absent or unreadable one is a warning (the read goes on with
-    /// what the other file and the always-tried data groups give).
-    private mutating func readStructuralFile(_ kind: LDSFileKind, with reader: any ElementaryFileReader)
-        throws(ReadError) -> [UInt8]?
+    /// Reads EF.COM or EF.SOD, without which there is no document.
+    private mutating func readMandatoryFile(_ kind: LDSFileKind, with reader: any ElementaryFileReader)
+        throws(ReadError) -> [UInt8]
     {
-        let name = kind == .com ? "EF.COM" : "EF.SOD"
-        switch try reader.read(kind) {
-        case .success(let bytes):
-            files[kind] = bytes
-            return bytes
-        case .notFound:
-            warnings.append("\(name) is not on the chip (6A82)")
-        case .denied:
-            warnings.append("\(name) was refused by the chip (6982)")
-        case .failed(let reason):
-            warnings.append("\(name) could not be read: \(reason)")
-        case .sessionEnded(let reason):
-            throw ReadError(
-                .read(.readingDataGroups), "the chip ended secure messaging while \(name) was read: \(reason)")
-        }
-        return nil
+        let result = try reader.read(kind)
+        if let missing = Self.missing(kind, result) { throw ReadError(.read(.readingDataGroups), missing) }
+        guard case .success(let bytes) = result else { return [] }
+        files[kind] = bytes
+        return bytes
     }
 
-    /// Keeps what reading `kind` gave; returns why the session ended, if it did.
-    private mutating func take(_ kind: LDSFileKind, _ result: FileReadResult<[UInt8]>) -> String? {
+    /// Why a mandatory file (EF.COM, EF.SOD, DG1, DG2) is missing, nil when it was read.
+    private static func missing(_ kind: LDSFileKind, _ result: FileReadResult<[UInt8]>) -> String? {
+        let name = kind == .com ? "EF.COM" : kind == .sod ? "EF.SOD" : kind.rawValue
         switch result {
-        case .success(let bytes): files[kind] = bytes
-        case .notFound: recorder.note("\(kind.rawValue) is not on the chip")
-        case .denied: deny(kind)
-        case .failed(let reason): warnings.append("\(kind.rawValue) could not be read: \(reason)")
-        case .sessionEnded(let reason): return reason
+        case .success: return nil
+        case .notFound: return "\(name) is mandatory and is not on the chip (6A82)"
+        case .denied: return "\(name) is mandatory and the chip refused it (6982)"
+        case .failed(let reason): return "\(name) is mandatory and could not be read: \(reason)"
+        case .sessionEnded(let reason): return "the chip ended secure messaging while \(name) was read: \(reason)"
         }
-        return nil
     }
 
     /// The model of a file read, nil when it was not read or does not parse (a warning).
@@ -332,17 +326,17 @@ struct ReadProcedure {
 
     /// Parses every file read into the document; a file that does not parse is a warning.
     private mutating func document(
-        opened: OpenedChip, common: CommonFile?, data: DataAuthenticationStatus, chip: ChipAuthenticationStatus,
-        securityInfos: SecurityInfos?, activeAuthenticationKey: ActiveAuthenticationPublicKey?
+        opened: OpenedChip, common: CommonFile, machineReadableZone: MachineReadableZone,
+        data: DataAuthenticationStatus, chip: ChipAuthenticationStatus, securityInfos: SecurityInfos?,
+        activeAuthenticationKey: ActiveAuthenticationPublicKey?
     ) -> TravelDocument {
         let renderImages = self.renderImages
-        let dg1 = parsed(.dg1) { (bytes) throws(LDSError) in try MRZDataGroup(bytes) }
         var document = TravelDocument(
-            ldsMasterFile: files, ldsVersion: common?.ldsVersion, unicodeVersion: common?.unicodeVersion,
+            ldsMasterFile: files, ldsVersion: common.ldsVersion, unicodeVersion: common.unicodeVersion,
             accessControlProtocolUsed: opened.access.accessControlProtocol, paceMapping: opened.access.paceMapping,
             pace: opened.access.paceResult,
             authenticationStatus: AuthenticationStatus(data: data, chip: chip),
-            machineReadableZoneInformation: dg1?.machineReadableZone,
+            machineReadableZoneInformation: machineReadableZone,
             encodedIdentificationFeaturesFace: parsed(.dg2) { (bytes) throws(LDSError) in
                 try BiometricDataGroup(bytes, kind: .dg2, renderImages: renderImages)
             },

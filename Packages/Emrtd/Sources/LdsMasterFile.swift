@@ -45,13 +45,12 @@ public struct LdsMasterFile: Sendable, Hashable, JSONRepresentable {
     /// without `dg6`, each an `ElementaryFile` `{"id", "bytes"}`), `cardAccess`, `cardSecurity`.
     public var json: JSONValue { json(denied: []) }
 
-    /// As `json`, with the files the chip refused as `{"id", "bytes": null}` (a file not on the
-    /// chip is `null`; the mandatory four are always objects).
+    /// As `json`, with the files the chip refused (6982) as `{"id", "bytes": null}`; a file not
+    /// on the chip is `null` (a document always has the mandatory four: a read without them fails).
     public func json(denied: [LDSFileKind]) -> JSONValue {
-        let mandatory: [LDSFileKind] = [.com, .sod, .dg1, .dg2]
         let application = Self.applicationFiles.map { file -> JSONMember in
             let bytes = self[file]
-            let present = bytes != nil || denied.contains(file) || mandatory.contains(file)
+            let present = bytes != nil || denied.contains(file)
             return JSONMember(
                 file.rawValue, present ? ["id": file.json, "bytes": .optional(bytes)] : .null)
         }

@@ -2,64 +2,125 @@ import JSON
 import LDS
 import Transport
 
-/// Why a read produced no `TravelDocument`. One struct with a `kind`, as the reference model's
-/// variants: `invalidArgument`, `accessControl`, `chipAuthentication`, `notConnected`,
-/// `read(readingDataGroups | parseMasterFile | unknown)`, `cancelled`, `nfcUnavailable`, and the
-/// link failures of `TransportError` (`tagLost`, `timeout`, `io`, `unexpected`).
-public struct ReadError: Error, Sendable, Hashable, CustomStringConvertible {
+// swift-format-ignore: AlwaysUseLowerCamelCase
+/// Why a read produced no `TravelDocument`: the reference's `ReadError`, case for case and field
+/// for field (its Swift error enums keep UpperCamel cases), so `catch ReadError.AccessControl(let
+/// reason, _)` works as its examples write it.
+///
+/// This project's finer detail is kept beside the cases, not instead of them: `kind` names the
+/// link failure behind a `NotConnected`, a `Read` of kind `unknown` or a `Cancelled` (the
+/// `TransportError` kept in `debugInfo.transportError`), and `ReadError(_:_:)` builds an error
+/// from that finer kind.
+public enum ReadError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A wrong access key, challenge or trusted certificate; no APDU was sent.
+    case InvalidArgument(reason: String)
+    /// The chip could not be opened (wrong MRZ or CAN, a CAN without PACE).
+    case AccessControl(reason: String, debugInfo: DebugInfo)
+    /// Chip Authentication was started and failed: the chip is not what it claims.
+    case ChipAuthentication(reason: String, debugInfo: DebugInfo)
+    /// The chip left, did not answer in time, or the link failed.
+    case NotConnected(reason: String, debugInfo: DebugInfo)
+    /// The chip answered, but the files could not be read or make no document.
+    case Read(kind: ReadErrorKind, reason: String, debugInfo: DebugInfo)
+    /// `EmrtdReader.cancel()` or the transport's `TransportError.Cancelled` stopped the read.
+    case Cancelled(debugInfo: DebugInfo)
+    /// The card reader is not there (`emrtd read --reader` with no PC/SC service or reader).
+    case NfcUnavailable(reason: String)
+
+    /// This project's finer view of the error: the reference's variants, with the link failure
+    /// split out by its `TransportError`.
     public enum Kind: Sendable, Hashable {
-        /// A wrong access key, challenge or trusted certificate; no APDU was sent.
         case invalidArgument
-        /// The chip could not be opened (wrong MRZ or CAN, no usable protocol).
         case accessControl
-        /// Chip Authentication was started and failed: the chip is not what it claims.
         case chipAuthentication
-        /// No chip answered.
+        /// No chip answered, with no link failure named.
         case notConnected
-        /// Files could not be read or make no document.
-        case read(ReadFailure)
-        /// `EmrtdReader.cancel()` stopped the read.
+        case read(ReadErrorKind)
         case cancelled
-        /// The reader hardware is unavailable (kept for the reference model; a PC/SC transport
-        /// reports its failures as `transport(.io)`).
         case nfcUnavailable
         /// The link failed: the chip left, did not answer in time, or the reader broke.
         case transport(TransportError)
     }
 
-    /// Which part of the read failed, for `Kind.read`.
-    public enum ReadFailure: String, Sendable, Hashable, JSONEnum {
-        /// A mandatory file (EF.COM, EF.SOD, DG1, DG2) could not be read, or the chip ended the
-        /// session before they were in.
-        case readingDataGroups
-        /// The files were read but do not parse into a document.
-        case parseMasterFile
-        case unknown
-    }
-
-    public let kind: Kind
-    /// One sentence for people, free of personal data.
-    public let reason: String
-    /// The steps, APDUs and files read before the failure (files always; the log with
-    /// `ReaderConfig.debug`).
-    public internal(set) var debugInfo: DebugInfo?
-
+    /// Builds the reference's case for `kind`: a link failure is `NotConnected` (`TagLost`,
+    /// `Timeout`, `Io`), `Read` of kind `unknown` (`Unexpected`) or `Cancelled`, the
+    /// `TransportError` kept in `debugInfo.transportError`.
     public init(_ kind: Kind, _ reason: String, debugInfo: DebugInfo? = nil) {
-        self.kind = kind
-        self.reason = reason
-        self.debugInfo = debugInfo
-    }
-
-    /// The error for a failing link: `cancelled` stays a cancellation, the rest are transport
-    /// errors.
-    public init(transport error: TransportError, during step: String) {
-        switch error {
-        case .cancelled: self.init(.cancelled, "the read was cancelled \(step)")
-        default: self.init(.transport(error), "\(step): \(error)")
+        var info = debugInfo ?? .empty
+        switch kind {
+        case .invalidArgument: self = .InvalidArgument(reason: reason)
+        case .accessControl: self = .AccessControl(reason: reason, debugInfo: info)
+        case .chipAuthentication: self = .ChipAuthentication(reason: reason, debugInfo: info)
+        case .notConnected: self = .NotConnected(reason: reason, debugInfo: info)
+        case .read(let readKind): self = .Read(kind: readKind, reason: reason, debugInfo: info)
+        case .cancelled: self = .Cancelled(debugInfo: info)
+        case .nfcUnavailable: self = .NfcUnavailable(reason: reason)
+        case .transport(let error):
+            info.transportError = error
+            switch error {
+            case .TagLost, .Timeout, .Io: self = .NotConnected(reason: reason, debugInfo: info)
+            case .Unexpected: self = .Read(kind: .unknown, reason: reason, debugInfo: info)
+            case .Cancelled: self = .Cancelled(debugInfo: info)
+            }
         }
     }
 
-    /// The kind's name in the JSON and in messages: `accessControl`, `readingDataGroups`, `tagLost`…
+    /// The error for a failing link: `Cancelled` stays a cancellation, the rest are transport
+    /// errors.
+    public init(transport error: TransportError, during step: String) {
+        self.init(.transport(error), "\(step): \(error)")
+    }
+
+    public var kind: Kind {
+        switch self {
+        case .InvalidArgument: .invalidArgument
+        case .AccessControl: .accessControl
+        case .ChipAuthentication: .chipAuthentication
+        case .NotConnected(_, let info): info.transportError.map(Kind.transport) ?? .notConnected
+        case .Read(let kind, _, let info):
+            kind == .unknown ? info.transportError.map(Kind.transport) ?? .read(kind) : .read(kind)
+        case .Cancelled: .cancelled
+        case .NfcUnavailable: .nfcUnavailable
+        }
+    }
+
+    /// One sentence for people, free of personal data; empty for `Cancelled`, which has none.
+    public var reason: String {
+        switch self {
+        case .InvalidArgument(let reason), .AccessControl(let reason, _), .ChipAuthentication(let reason, _),
+            .NotConnected(let reason, _), .Read(_, let reason, _), .NfcUnavailable(let reason):
+            reason
+        case .Cancelled: ""
+        }
+    }
+
+    /// The steps, APDUs and files read before the failure (files always; the log with
+    /// `ReaderConfig.debug`); nil for the variants without one (`InvalidArgument`,
+    /// `NfcUnavailable`). Set by the reader as the read fails, keeping the transport error.
+    public internal(set) var debugInfo: DebugInfo? {
+        get {
+            switch self {
+            case .AccessControl(_, let info), .ChipAuthentication(_, let info), .NotConnected(_, let info),
+                .Read(_, _, let info), .Cancelled(let info):
+                info
+            case .InvalidArgument, .NfcUnavailable: nil
+            }
+        }
+        set {
+            guard var info = newValue else { return }
+            info.transportError = debugInfo?.transportError ?? info.transportError
+            switch self {
+            case .AccessControl(let reason, _): self = .AccessControl(reason: reason, debugInfo: info)
+            case .ChipAuthentication(let reason, _): self = .ChipAuthentication(reason: reason, debugInfo: info)
+            case .NotConnected(let reason, _): self = .NotConnected(reason: reason, debugInfo: info)
+            case .Read(let kind, let reason, _): self = .Read(kind: kind, reason: reason, debugInfo: info)
+            case .Cancelled: self = .Cancelled(debugInfo: info)
+            case .InvalidArgument, .NfcUnavailable: break
+            }
+        }
+    }
+
+    /// The finer name in the JSON's `type` and in messages: `accessControl`, `read`, `tagLost`…
     public var typeName: String {
         switch kind {
         case .invalidArgument: "invalidArgument"
@@ -69,21 +130,26 @@ public struct ReadError: Error, Sendable, Hashable, CustomStringConvertible {
         case .read: "read"
         case .cancelled: "cancelled"
         case .nfcUnavailable: "nfcUnavailable"
-        case .transport(let error): Self.transportName(error)
-        }
-    }
-
-    static func transportName(_ error: TransportError) -> String {
-        switch error {
-        case .tagLost: "tagLost"
-        case .timeout: "timeout"
-        case .cancelled: "cancelled"
-        case .io: "io"
-        case .unexpected: "unexpected"
+        case .transport(.TagLost): "tagLost"
+        case .transport(.Timeout): "timeout"
+        case .transport(.Cancelled): "cancelled"
+        case .transport(.Io): "io"
+        case .transport(.Unexpected): "unexpected"
         }
     }
 
     public var description: String { readErrorMessage(error: self) }
+}
+
+/// Which part of the read failed, for `ReadError.Read` (the reference's `ReadErrorKind`).
+public enum ReadErrorKind: String, Sendable, Hashable, JSONEnum {
+    /// A mandatory file (EF.COM, EF.SOD, DG1, DG2) was absent, refused or unreadable, or the
+    /// chip ended the session before they were in.
+    case readingDataGroups
+    /// EF.COM or DG1 does not parse.
+    case parseMasterFile
+    /// Anything else, e.g. an unexpected transport error.
+    case unknown
 }
 
 /// One line for people: what failed and why, e.g.
@@ -100,61 +166,58 @@ public func readErrorMessage(error: ReadError) -> String {
     case .read(.unknown): what = "the read failed"
     case .cancelled: what = "cancelled"
     case .nfcUnavailable: what = "the card reader is unavailable"
-    case .transport(.tagLost): what = "the chip was lost"
-    case .transport(.timeout): what = "the chip did not answer in time"
-    case .transport(.cancelled): what = "cancelled"
-    case .transport(.io): what = "card link failure"
-    case .transport(.unexpected): what = "unexpected card exchange"
+    case .transport(.TagLost): what = "the chip was lost"
+    case .transport(.Timeout): what = "the chip did not answer in time"
+    case .transport(.Cancelled): what = "cancelled"
+    case .transport(.Io): what = "card link failure"
+    case .transport(.Unexpected): what = "unexpected card exchange"
     }
     return error.reason.isEmpty ? what : "\(what): \(error.reason)"
 }
 
 /// The error as JSON, the reference's shape: `code` (snake_case: `invalid_argument`,
 /// `access_control`, `chip_authentication`, `not_connected`, `read`, `cancelled`,
-/// `nfc_unavailable`), `message`, `reason`, `kind` (`read` errors only) and `debugInfo` (null for
-/// the variants without one: `invalid_argument`, `nfc_unavailable`). Added: `type`, this
+/// `nfc_unavailable`), `message`, `reason` (null for `cancelled`), `kind` (`read` errors only)
+/// and `debugInfo` (null for `invalid_argument` and `nfc_unavailable`). Added: `type`, this
 /// project's finer name (`tagLost`, `io`…), and `detail`, a link error's own text.
 public func readErrorToJson(error: ReadError, prettyPrinted: Bool = true) -> String {
     readErrorJSON(error).serialized(pretty: prettyPrinted)
 }
 
 extension ReadError {
-    /// The reference's variant: a link failure is `NotConnected`, an unexpected exchange `Read`
-    /// of kind `unknown`, a cancelled link `Cancelled`.
+    /// The reference's variant in snake_case.
     public var code: String {
-        switch kind {
-        case .invalidArgument: "invalid_argument"
-        case .accessControl: "access_control"
-        case .chipAuthentication: "chip_authentication"
-        case .notConnected, .transport(.tagLost), .transport(.timeout), .transport(.io): "not_connected"
-        case .read, .transport(.unexpected): "read"
-        case .cancelled, .transport(.cancelled): "cancelled"
-        case .nfcUnavailable: "nfc_unavailable"
+        switch self {
+        case .InvalidArgument: "invalid_argument"
+        case .AccessControl: "access_control"
+        case .ChipAuthentication: "chip_authentication"
+        case .NotConnected: "not_connected"
+        case .Read: "read"
+        case .Cancelled: "cancelled"
+        case .NfcUnavailable: "nfc_unavailable"
         }
     }
 
-    /// The reference's `ReadErrorKind` for `read` errors, nil for the others.
-    public var readErrorKind: ReadFailure? {
-        switch kind {
-        case .read(let failure): failure
-        case .transport(.unexpected): .unknown
-        default: nil
-        }
+    /// The reference's `ReadErrorKind` for `Read` errors, nil for the others.
+    public var readErrorKind: ReadErrorKind? {
+        if case .Read(let kind, _, _) = self { kind } else { nil }
     }
 }
 
 func readErrorJSON(_ error: ReadError) -> JSONValue {
     var detail: JSONValue = .null
-    if case .transport(.io(let text)) = error.kind { detail = .string(text) }
-    if case .transport(.unexpected(let text)) = error.kind { detail = .string(text) }
-    let carriesDebugInfo = error.code != "invalid_argument" && error.code != "nfc_unavailable"
-    let debugInfo = error.debugInfo ?? .empty
+    switch error.debugInfo?.transportError {
+    case .Io(let text), .Unexpected(let text): detail = .string(text)
+    default: break
+    }
+    let reason: JSONValue
+    if case .Cancelled = error { reason = .null } else { reason = .string(error.reason) }
     return [
         "code": .string(error.code),
         "message": .string(readErrorMessage(error: error)),
-        "reason": .string(error.reason),
+        "reason": reason,
         "kind": .optional(error.readErrorKind),
-        "debugInfo": carriesDebugInfo ? debugInfo.json : .null,
+        "debugInfo": error.debugInfo?.json ?? .null,
         "type": .string(error.typeName),
         "detail": detail,
     ]

@@ -22,7 +22,8 @@ public struct ReadOutcome: Sendable, Hashable, JSONRepresentable {
     public var mrzDocumentCode: String?
     /// Files present on the chip: read or refused (`com`, `sod`, `dg1`…).
     public var dataGroups: [LDSFileKind]
-    public var durationMs: Int
+    /// The duration passed in (the reference's `u64`).
+    public var durationMs: UInt64
     /// Added: the error's reason (sentences of this package, never personal data).
     public var errorReason: String?
     /// Added: the files the chip refused, the warnings' count, the link's figures.
@@ -43,7 +44,7 @@ public struct ReadOutcome: Sendable, Hashable, JSONRepresentable {
             "mrzIssuingState": .optional(mrzIssuingState),
             "mrzDocumentCode": .optional(mrzDocumentCode),
             "dataGroups": .array(dataGroups),
-            "durationMs": .integer(durationMs),
+            "durationMs": .integer(Int(clamping: durationMs)),
             "errorReason": .optional(errorReason),
             "deniedFiles": .array(deniedFiles),
             "warningCount": .integer(warningCount),
@@ -55,9 +56,9 @@ public struct ReadOutcome: Sendable, Hashable, JSONRepresentable {
 
 /// The outcome of a read that gave `document` or failed with `error` (one of them), taking
 /// `durationMs` overall.
-public func readOutcome(document: TravelDocument?, error: ReadError?, durationMs: Int) -> ReadOutcome {
+public func readOutcome(document: TravelDocument?, error: ReadError?, durationMs: UInt64) -> ReadOutcome {
     let debugInfo = document?.debugInfo ?? error?.debugInfo
-    let fields = document?.machineReadableZoneInformation?.fields
+    let fields = document?.machineReadableZoneInformation.fields
     let denied = document?.deniedFiles ?? []
     let read = (document?.ldsMasterFile ?? debugInfo?.filesRead)?.filesRead ?? []
     let present = LdsMasterFile.applicationFiles.filter { read.contains($0) || denied.contains($0) }
@@ -67,9 +68,9 @@ public func readOutcome(document: TravelDocument?, error: ReadError?, durationMs
         accessControlProtocol: document?.accessControlProtocolUsed,
         paceMapping: document?.paceMapping,
         chipAuthenticationStatus: document?.authenticationStatus.chip.status,
-        chipAuthenticationProtocol: document?.authenticationStatus.chip.chipProtocol,
+        chipAuthenticationProtocol: document?.authenticationStatus.chip.protocol,
         dataAuthenticationStatus: document?.authenticationStatus.data.status,
-        mrzIssuingState: fields?.issuingStateOrOrganization,
+        mrzIssuingState: fields?.issuingState,
         mrzDocumentCode: fields?.documentCode,
         dataGroups: present,
         durationMs: durationMs,

@@ -7,7 +7,7 @@ public struct ReaderConfig: Sendable {
     /// certificate is an `invalidArgument` error when the reader is made.
     public var authorityCertificates: [[UInt8]]
     /// The longest wait for one answer of the chip, in milliseconds, for every APDU of the read:
-    /// a later answer fails the read with `TransportError.timeout`, whatever the transport does
+    /// a later answer fails the read with `TransportError.Timeout`, whatever the transport does
     /// (`emrtd read` also makes its `PCSCTransport` with it, so pcsc-lite gives up at the same time).
     public var timeoutMs: Int
     /// Keep a log of every step and APDU (secrets redacted) in `debugInfo`.

@@ -26,8 +26,9 @@ public struct TravelDocument: Sendable {
     /// JSON as `pace`, a key this project adds beside the reference model's `paceMapping`.
     public var pace: PACEResult?
     public var authenticationStatus: AuthenticationStatus
-    /// DG1, parsed.
-    public var machineReadableZoneInformation: MachineReadableZone?
+    /// DG1, parsed: always there, as the reference's (a read whose DG1 is missing or does not
+    /// parse fails). `.fields` gives the reference's `MrzFields`.
+    public var machineReadableZoneInformation: MachineReadableZone
     /// DG2.
     public var encodedIdentificationFeaturesFace: BiometricDataGroup?
     /// DG3 (Extended Access Control protects it: usually denied).
@@ -87,7 +88,7 @@ public struct ChipAuthenticationStatus: Sendable, Hashable {
 
     public var status: Status
     /// The protocol that gave the verdict; nil when none ran.
-    public var chipProtocol: ChipProtocol?
+    public var `protocol`: ChipProtocol?
     /// Active Authentication's own result when it ran (beside or instead of Chip Authentication
     /// or PACE-CAM); nil when it did not run.
     public var activeAuthentication: Status?
@@ -116,8 +117,7 @@ extension TravelDocument: JSONRepresentable {
             "paceMapping": .optional(paceMapping),
             "pace": pace.map(paceJSON) ?? .null,
             "authenticationStatus": authenticationStatus.json,
-            "machineReadableZoneInformation": machineReadableZoneInformation.map(machineReadableZoneInformationJSON)
-                ?? .null,
+            "machineReadableZoneInformation": machineReadableZoneInformationJSON(machineReadableZoneInformation),
             "encodedIdentificationFeaturesFace": encodedIdentificationFeaturesFace?.json ?? emptyFace,
             "encodedIdentificationFeaturesFinger": .optional(encodedIdentificationFeaturesFinger),
             "encodedIdentificationFeaturesIris": .optional(encodedIdentificationFeaturesIris),
@@ -161,7 +161,7 @@ extension ChipAuthenticationStatus: JSONRepresentable {
     public var json: JSONValue {
         [
             "status": status.json,
-            "protocol": .optional(chipProtocol),
+            "protocol": .optional(`protocol`),
             "activeAuthentication": .optional(activeAuthentication),
             "activeAuthenticationResponse": .optional(activeAuthenticationResponse),
             "reason": .string(reason),

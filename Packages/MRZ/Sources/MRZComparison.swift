@@ -53,14 +53,15 @@ public struct MRZComparison: Sendable, Hashable {
         let composite = zone.td1?.compositeCheckDigit ?? zone.td2?.compositeCheckDigit ?? zone.td3?.compositeCheckDigit
         return [
             ("travelDocumentType", fields.travelDocumentType.rawValue), ("documentCode", fields.documentCode),
-            ("issuingStateOrOrganization", fields.issuingStateOrOrganization),
+            ("issuingStateOrOrganization", fields.issuingState),
             ("documentNumber", fields.documentNumber),
             ("documentNumberCheckDigit", common.documentNumber.checkDigit.value),
-            ("primaryIdentifier", fields.primaryIdentifier), ("secondaryIdentifier", fields.secondaryIdentifier),
+            ("primaryIdentifier", fields.primaryIdentifier ?? ""),
+            ("secondaryIdentifier", fields.secondaryIdentifier ?? ""),
             ("nationality", fields.nationality), ("dateOfBirth", fields.dateOfBirth),
             ("dateOfBirthCheckDigit", common.dateOfBirth.checkDigit.value), ("sex", fields.sex),
             ("dateOfExpiry", fields.dateOfExpiry), ("dateOfExpiryCheckDigit", common.dateOfExpiry.checkDigit.value),
-            ("optionalData", fields.optionalData.joined(separator: "<")),
+            ("optionalData", fields.optionalDataFields.joined(separator: "<")),
             ("optionalDataCheckDigit", zone.td3?.optionalDataCheckDigit?.value ?? ""),
             ("compositeCheckDigit", composite?.value ?? ""),
         ]

@@ -188,18 +188,17 @@ extension MrzFields: JSONRepresentable {
     /// the optional data fields joined by a space (null when all are empty). `travelDocumentType`
     /// is added.
     public var json: JSONValue {
-        let optional = optionalData.filter { !$0.isEmpty }.joined(separator: " ")
-        return [
+        [
             "documentCode": .string(documentCode),
-            "issuingState": .string(issuingStateOrOrganization),
+            "issuingState": .string(issuingState),
             "documentNumber": .string(documentNumber),
-            "primaryIdentifier": primaryIdentifier.isEmpty ? .null : .string(primaryIdentifier),
-            "secondaryIdentifier": secondaryIdentifier.isEmpty ? .null : .string(secondaryIdentifier),
+            "primaryIdentifier": .optional(primaryIdentifier),
+            "secondaryIdentifier": .optional(secondaryIdentifier),
             "nationality": .string(nationality),
             "dateOfBirth": .string(dateOfBirth),
             "sex": .string(sex),
             "dateOfExpiry": .string(dateOfExpiry),
-            "optionalData": optional.isEmpty ? .null : .string(optional),
+            "optionalData": .optional(optionalData),
             "checkDigitsValid": .bool(checkDigitsValid),
             "travelDocumentType": travelDocumentType.json,
         ]

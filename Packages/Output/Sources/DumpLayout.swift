@@ -140,7 +140,7 @@ public enum DumpLayout {
     /// The document a DG1 names: its issuing state and document number ("UTO L898902C").
     static func documentName(_ dataGroup1: [UInt8]) -> String? {
         guard let fields = try? MRZDataGroup(dataGroup1).machineReadableZone.fields else { return nil }
-        return "\(fields.issuingStateOrOrganization) \(fields.documentNumber)"
+        return "\(fields.issuingState) \(fields.documentNumber)"
     }
 
     /// The names emrtd writes into a dump's folder: the layout's files, the images, the

@@ -237,8 +237,8 @@ public enum HTMLReport {
     }
 
     static func header(_ document: TravelDocument) -> String {
-        let fields = document.machineReadableZoneInformation?.fields
-        let name = [fields?.secondaryIdentifier, fields?.primaryIdentifier].compactMap { $0 }.filter { !$0.isEmpty }
+        let fields = document.machineReadableZoneInformation.fields
+        let name = [fields.secondaryIdentifier, fields.primaryIdentifier].compactMap { $0 }
         let face = document.encodedIdentificationFeaturesFace?.images.first.flatMap(dataURI)
         let portrait =
             face.map { "<img class=\"portrait\" id=\"face\" alt=\"face (DG2)\" src=\"\($0)\">" }
@@ -251,7 +251,7 @@ public enum HTMLReport {
         return """
             <header>\(portrait)<div>
             <h1>\(escape(name.isEmpty ? "unknown holder" : name.joined(separator: " ")))</h1>
-            <p>\(escape([fields?.documentCode, fields?.documentNumber, fields?.issuingStateOrOrganization].compactMap { $0 }.joined(separator: " · ")))</p>
+            <p>\(escape([fields.documentCode, fields.documentNumber, fields.issuingState].joined(separator: " · ")))</p>
             <p>data \(badge(data)) chip \(badge(chip))</p>\(signature ?? "")
             </div></header>
 
@@ -280,15 +280,16 @@ public enum HTMLReport {
 
     static func holderSection(_ document: TravelDocument, validity: MRZValidity?) -> String {
         var html = "<h2>Holder and document</h2>\n"
-        if let fields = document.machineReadableZoneInformation?.fields {
+        do {
+            let fields = document.machineReadableZoneInformation.fields
             html += table([
-                ("Surname", fields.primaryIdentifier), ("Given names", fields.secondaryIdentifier),
+                ("Surname", fields.primaryIdentifier ?? ""), ("Given names", fields.secondaryIdentifier ?? ""),
                 ("Nationality", fields.nationality),
                 ("Date of birth", dated(fields.dateOfBirth, validity?.dateOfBirth.isoDate)),
                 ("Sex", fields.sex), ("Document", "\(fields.documentCode) \(fields.documentNumber)"),
-                ("Issuing state", fields.issuingStateOrOrganization),
+                ("Issuing state", fields.issuingState),
                 ("Date of expiry", dated(fields.dateOfExpiry, validity?.dateOfExpiry.isoDate)),
-                ("Optional data", fields.optionalData.filter { !$0.isEmpty }.joined(separator: " ")),
+                ("Optional data", fields.optionalData ?? ""),
                 ("MRZ check digits", fields.checkDigitsValid ? "valid" : "NOT valid"),
             ])
         }
@@ -336,7 +337,7 @@ public enum HTMLReport {
         ]
         let reasons = (checks + data.errors.map(\.description)).map(escape).joined(separator: "<br>")
         html += "<tr><th>Data (Passive Authentication)</th><td>\(badge(data.status.rawValue)) \(reasons)</td></tr>"
-        let protocolName = chip.chipProtocol.map { " (\($0.rawValue))" } ?? ""
+        let protocolName = chip.protocol.map { " (\($0.rawValue))" } ?? ""
         html +=
             "<tr><th>Chip\(escape(protocolName))</th><td>\(badge(chip.status.rawValue)) \(escape(chip.reason))</td></tr>"
         if let active = chip.activeAuthentication {

@@ -8,11 +8,12 @@ import MRZ
 /// reasons, warnings and the link's figures — what `emrtd read` prints without `--json`.
 public func textSummary(of document: TravelDocument, elapsed: Duration) -> String {
     var lines: [String] = []
-    if let fields = document.machineReadableZoneInformation?.fields {
-        let name = [fields.secondaryIdentifier, fields.primaryIdentifier].filter { !$0.isEmpty }
+    do {
+        let fields = document.machineReadableZoneInformation.fields
+        let name = [fields.secondaryIdentifier, fields.primaryIdentifier].compactMap { $0 }
         lines.append("holder:    \(name.joined(separator: " ")), born \(fields.dateOfBirth), \(fields.nationality)")
         lines.append(
-            "document:  \(fields.documentCode) \(fields.documentNumber), issued by \(fields.issuingStateOrOrganization),"
+            "document:  \(fields.documentCode) \(fields.documentNumber), issued by \(fields.issuingState),"
                 + " expires \(fields.dateOfExpiry)")
     }
     let files = document.ldsMasterFile.filesRead.map(\.rawValue)

@@ -13,7 +13,7 @@ public struct PCSCReader: Sendable, Hashable {
 
 /// A connection to the PC/SC service (pcscd): lists readers, waits for a card, connects.
 ///
-/// Creating one fails with `TransportError.io` naming pcscd when the service is not running.
+/// Creating one fails with `TransportError.Io` naming pcscd when the service is not running.
 /// `cancel()` may be called from any thread: it ends a `waitForCard` in progress and every later
 /// one (a cancel that arrives just before the wait starts is not lost); make a new context to wait
 /// again.
@@ -26,7 +26,7 @@ public final class PCSCContext: Sendable {
         let code = SCardEstablishContext(DWORD(SCARD_SCOPE_SYSTEM), nil, nil, &context)
         guard code == SCARD_S_SUCCESS else {
             if code == SCARD_E_NO_SERVICE {
-                throw .io("the PC/SC service is not running: start pcscd (pcsc-lite) and try again")
+                throw .Io(detail: "the PC/SC service is not running: start pcscd (pcsc-lite) and try again")
             }
             throw transportError(code, while: "connecting to the PC/SC service")
         }
@@ -47,19 +47,19 @@ public final class PCSCContext: Sendable {
     }
 
     /// Waits until a card is present and returns its reader: the reader named `reader`, or, when
-    /// nil, the only reader holding a card. Throws `.timeout` when none arrives in time,
-    /// `.cancelled` after `cancel()`, `.io` when the named reader does not exist, no reader is
+    /// nil, the only reader holding a card. Throws `.Timeout` when none arrives in time,
+    /// `.Cancelled` after `cancel()`, `.Io` when the named reader does not exist, no reader is
     /// connected, or several readers hold a card and none was named.
     public func waitForCard(in reader: String? = nil, timeout: Duration) throws(TransportError) -> PCSCReader {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         while true {
             let names = try readerNames()
-            guard !names.isEmpty else { throw .io("no PC/SC reader is connected") }
+            guard !names.isEmpty else { throw .Io(detail: "no PC/SC reader is connected") }
             var watched = names
             if let reader {
                 guard names.contains(reader) else {
-                    throw .io("no PC/SC reader named '\(reader)' (readers: \(names.joined(separator: ", ")))")
+                    throw .Io(detail: "no PC/SC reader named '\(reader)' (readers: \(names.joined(separator: ", ")))")
                 }
                 watched = [reader]
             }
@@ -67,49 +67,50 @@ public final class PCSCContext: Sendable {
             defer { states.release() }
             let withCard = states.readers.filter(\.isCardPresent)
             if withCard.count > 1 {
-                throw .io(
-                    "several readers hold a card (\(withCard.map(\.name).joined(separator: ", "))): name one")
+                throw .Io(
+                    detail:
+                        "several readers hold a card (\(withCard.map(\.name).joined(separator: ", "))): name one")
             }
             if let found = withCard.first { return found }
-            guard !isCancelled.load(ordering: .relaxed) else { throw .cancelled }
+            guard !isCancelled.load(ordering: .relaxed) else { throw .Cancelled }
             let remaining = clock.now.duration(to: deadline)
-            guard remaining > .zero else { throw .timeout }
+            guard remaining > .zero else { throw .Timeout }
             // Blocks until a watched reader changes (a card arrives), in slices: each one re-checks the
             // cancel flag (an SCardCancel just before the wait would be lost) and the reader list.
             do throws(TransportError) {
                 try states.waitForChange(
                     context: context, milliseconds: Self.milliseconds(min(remaining, Self.waitSlice)))
-            } catch .timeout {
+            } catch .Timeout {
                 continue
             }
         }
     }
 
     /// Waits until reader `reader` holds no card (a kiosk waits for the document to be taken
-    /// away before it reads the next one). Throws `.timeout` when the card is still there at the
-    /// end, `.cancelled` after `cancel()`, `.io` when the reader is gone.
+    /// away before it reads the next one). Throws `.Timeout` when the card is still there at the
+    /// end, `.Cancelled` after `cancel()`, `.Io` when the reader is gone.
     public func waitForRemoval(from reader: String, timeout: Duration) throws(TransportError) {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         while true {
             let names = try readerNames()
-            guard names.contains(reader) else { throw .io("the PC/SC reader '\(reader)' is gone") }
+            guard names.contains(reader) else { throw .Io(detail: "the PC/SC reader '\(reader)' is gone") }
             var states = try currentStates(of: [reader])
             defer { states.release() }
             guard states.readers.contains(where: \.isCardPresent) else { return }
-            guard !isCancelled.load(ordering: .relaxed) else { throw .cancelled }
+            guard !isCancelled.load(ordering: .relaxed) else { throw .Cancelled }
             let remaining = clock.now.duration(to: deadline)
-            guard remaining > .zero else { throw .timeout }
+            guard remaining > .zero else { throw .Timeout }
             do throws(TransportError) {
                 try states.waitForChange(
                     context: context, milliseconds: Self.milliseconds(min(remaining, Self.waitSlice)))
-            } catch .timeout {
+            } catch .Timeout {
                 continue
             }
         }
     }
 
-    /// Ends a `waitForCard` in progress and refuses later ones (they throw `.cancelled`).
+    /// Ends a `waitForCard` in progress and refuses later ones (they throw `.Cancelled`).
     public func cancel() {
         isCancelled.store(true, ordering: .relaxed)
         SCardCancel(context)
@@ -144,7 +145,7 @@ public final class PCSCContext: Sendable {
         var states = ReaderStates(names: names)
         do throws(TransportError) {
             try states.waitForChange(context: context, milliseconds: 0)
-        } catch .timeout {
+        } catch .Timeout {
             // No change against "unaware" is still a current answer.
         } catch {
             states.release()

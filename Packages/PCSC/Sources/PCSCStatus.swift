@@ -6,23 +6,23 @@ import Transport
 func transportError(_ code: LONG, while action: String) -> TransportError {
     switch code {
     case SCARD_W_REMOVED_CARD, SCARD_E_NO_SMARTCARD, SCARD_W_RESET_CARD, SCARD_W_UNPOWERED_CARD:
-        return .tagLost
+        return .TagLost
     case SCARD_E_TIMEOUT:
-        return .timeout
+        return .Timeout
     case SCARD_E_CANCELLED:
-        return .cancelled
+        return .Cancelled
     case SCARD_E_NO_SERVICE, SCARD_E_SERVICE_STOPPED:
-        return .io("the PC/SC service is not running (start pcscd) while \(action)")
+        return .Io(detail: "the PC/SC service is not running (start pcscd) while \(action)")
     case SCARD_E_NO_READERS_AVAILABLE:
-        return .io("no PC/SC reader is connected")
+        return .Io(detail: "no PC/SC reader is connected")
     case SCARD_E_SHARING_VIOLATION:
-        return .io("the card is in use by another program while \(action)")
+        return .Io(detail: "the card is in use by another program while \(action)")
     case SCARD_E_READER_UNAVAILABLE, SCARD_E_UNKNOWN_READER:
-        return .io("the reader is no longer available while \(action)")
+        return .Io(detail: "the reader is no longer available while \(action)")
     case SCARD_W_UNRESPONSIVE_CARD, SCARD_W_UNSUPPORTED_CARD:
-        return .io("the card does not answer the reader (\(describe(code))) while \(action)")
+        return .Io(detail: "the card does not answer the reader (\(describe(code))) while \(action)")
     default:
-        return .io("\(describe(code)) while \(action)")
+        return .Io(detail: "\(describe(code)) while \(action)")
     }
 }
 

@@ -12,20 +12,20 @@ public struct PCSCProtocols: OptionSet, Sendable {
     public static let t1 = PCSCProtocols(rawValue: DWORD(SCARD_PROTOCOL_T1))
 }
 
-/// A card in a PC/SC reader, as a `CardTransport`.
+/// A card in a PC/SC reader, as a `APDUTransport`.
 ///
 /// Beyond passing APDUs through, it does what ISO 7816-4 leaves to the terminal: a 61xx answer is
 /// followed by GET RESPONSE until the whole response is in, a 6Cxx answer to a plain command is
 /// re-issued once with the exact Le the card named. Each exchange has a deadline (`timeout`): pcsc-lite cannot abort
 /// a transmit, so the exchange runs on the transport's own queue and, when the deadline passes
-/// or `cancel()` is called, the caller gets `.timeout`/`.cancelled` and the transport refuses
+/// or `cancel()` is called, the caller gets `.Timeout`/`.Cancelled` and the transport refuses
 /// further commands (the card may still be working on the abandoned one, so any later answer
-/// would be out of step). A card that leaves (`.tagLost`) breaks the transport the same way.
+/// would be out of step). A card that leaves (`.TagLost`) breaks the transport the same way.
 ///
 /// `disconnect()` (or the last reference going away) lets go of the card before it returns, so a
 /// program that reads card after card (`emrtd read --watch`) never leaves a handle of an earlier
 /// read open in pcscd while it waits for the next card.
-public final class PCSCTransport: CardTransport {
+public final class PCSCTransport: APDUTransport {
     /// Where `supportsExtendedLength` comes from.
     public enum ExtendedLength: Sendable {
         /// The card capabilities in the ATR (ISO 7816-4 §8.1.1.2.7): what a careful reader trusts.
@@ -41,7 +41,7 @@ public final class PCSCTransport: CardTransport {
     /// The protocol pcscd negotiated: `.t1` or `.t0`.
     public let activeProtocol: PCSCProtocols
     public let supportsExtendedLength: Bool
-    /// How long one exchange may take before it fails with `.timeout`.
+    /// How long one exchange may take before it fails with `.Timeout`.
     public let timeout: Duration
 
     private let context: PCSCContext
@@ -97,19 +97,19 @@ public final class PCSCTransport: CardTransport {
 
     /// Lets go of the card (`SCardDisconnect`) and makes later exchanges fail. A card still in
     /// the reader is reset, so the chip drops its session keys and the next session starts from
-    /// the MF; a card that left (`.tagLost`) is left as it is: there is nothing to reset, and
+    /// the MF; a card that left (`.TagLost`) is left as it is: there is nothing to reset, and
     /// pcscd only logs a failed reset. Returns once pcscd has released the handle, except after a
-    /// `.timeout` or `cancel()`: the abandoned transmit still holds the handle (pcsc-lite
+    /// `.Timeout` or `cancel()`: the abandoned transmit still holds the handle (pcsc-lite
     /// serializes the calls on it), so the disconnect follows it on the transport's queue and this
     /// returns without waiting. Later calls do nothing.
     public func disconnect() {
         guard !isDisconnected.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let (wasBroken, abandoned) = broken.withLock { failure -> (TransportError?, Bool) in
             let before = failure
-            if failure == nil { failure = .io("the connection to '\(readerName)' was closed") }
-            return (before, before == .timeout || before == .cancelled)
+            if failure == nil { failure = .Io(detail: "the connection to '\(readerName)' was closed") }
+            return (before, before == .Timeout || before == .Cancelled)
         }
-        let disposition = DWORD(wasBroken == .tagLost ? SCARD_LEAVE_CARD : SCARD_RESET_CARD)
+        let disposition = DWORD(wasBroken == .TagLost ? SCARD_LEAVE_CARD : SCARD_RESET_CARD)
         let handle = handle
         // The context outlives the handle: pcsc-lite releases a context's handles with it.
         let context = context
@@ -124,7 +124,7 @@ public final class PCSCTransport: CardTransport {
         }
     }
 
-    /// Makes the exchange in progress (if any) and every later one fail with `.cancelled`.
+    /// Makes the exchange in progress (if any) and every later one fail with `.Cancelled`.
     public func cancel() {
         isCancelled.store(true, ordering: .relaxed)
     }
@@ -147,7 +147,7 @@ public final class PCSCTransport: CardTransport {
                 CommandAPDU(cla: command.cla & 0x03, ins: 0xC0, p1: 0, p2: 0, expectedLength: remaining))
             data += response.data
             guard data.count <= Self.maximumResponseLength else {
-                throw .unexpected("the card chained more than \(Self.maximumResponseLength) response bytes")
+                throw .Unexpected(detail: "the card chained more than \(Self.maximumResponseLength) response bytes")
             }
         }
         return ResponseAPDU(data: data, statusWord: response.statusWord)
@@ -156,7 +156,7 @@ public final class PCSCTransport: CardTransport {
     /// One command on the wire, with the deadline and cancellation.
     private func exchange(_ command: CommandAPDU) throws(TransportError) -> ResponseAPDU {
         if let failure = broken.withLock({ $0 }) { throw failure }
-        if isCancelled.load(ordering: .relaxed) { throw .cancelled }
+        if isCancelled.load(ordering: .relaxed) { throw .Cancelled }
         let bytes = try command.encoded()
         let pending = PendingExchange()
         let handle = handle
@@ -168,17 +168,17 @@ public final class PCSCTransport: CardTransport {
         while true {
             // Short waits, so that cancellation is seen promptly.
             if let result = pending.wait(milliseconds: 20) {
-                if case .failure(.tagLost) = result { broken.withLock { $0 = .tagLost } }
+                if case .failure(.TagLost) = result { broken.withLock { $0 = .TagLost } }
                 let answer = try result.get()
                 return try ResponseAPDU(encoded: answer)
             }
             if isCancelled.load(ordering: .relaxed) {
-                broken.withLock { $0 = .cancelled }
-                throw .cancelled
+                broken.withLock { $0 = .Cancelled }
+                throw .Cancelled
             }
             if clock.now >= deadline {
-                broken.withLock { $0 = .timeout }
-                throw .timeout
+                broken.withLock { $0 = .Timeout }
+                throw .Timeout
             }
         }
     }
@@ -198,7 +198,7 @@ public final class PCSCTransport: CardTransport {
         guard code == SCARD_S_SUCCESS else { return .failure(transportError(code, while: "exchanging an APDU")) }
         // Every answer ends in a status word. vsmartcard's vpcd reports a card that went away
         // during the exchange as a successful transmit of no bytes, not SCARD_W_REMOVED_CARD.
-        guard receivedLength > 0 else { return .failure(.tagLost) }
+        guard receivedLength > 0 else { return .failure(.TagLost) }
         return .success(Array(received.prefix(Int(receivedLength))))
     }
 

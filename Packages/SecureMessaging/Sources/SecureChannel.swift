@@ -1,28 +1,28 @@
 import Synchronization
 import Transport
 
-/// A `CardTransport` that protects every command with a `SecureMessagingSession`
+/// A `APDUTransport` that protects every command with a `SecureMessagingSession`
 /// and verifies every response, so the layers above send plain APDUs.
 ///
 /// Put the `LoggingTransport` *below* this channel (as its `base`) so the log
 /// holds ciphertext only.
 ///
 /// `exchange(_:)` reports failures as `SecureMessagingError`. `transmit(_:)`,
-/// the `CardTransport` requirement, can only throw `TransportError`: there a
-/// secure messaging failure becomes `TransportError.unexpected` and the typed
+/// the `APDUTransport` requirement, can only throw `TransportError`: there a
+/// secure messaging failure becomes `TransportError.Unexpected` and the typed
 /// error stays available as `failure`. Either way, once the session is broken
 /// every later command fails fast; establish access again and make a new channel.
 ///
 /// Chip Authentication re-keys a live channel: the chip answers its last command
 /// under the old keys, then both sides switch (`replaceSession`), so whatever
 /// reads through this channel (the file reader and the Le it learned) carries on.
-public final class SecureChannel: CardTransport {
-    public let base: any CardTransport
+public final class SecureChannel: APDUTransport {
+    public let base: any APDUTransport
     private let session: Mutex<SecureMessagingSession>
     /// Sees each command before it is protected and each answer once verified (the debug log).
     public let observer: (any PlainAPDUObserver)?
 
-    public init(base: any CardTransport, session: SecureMessagingSession, observer: (any PlainAPDUObserver)? = nil) {
+    public init(base: any APDUTransport, session: SecureMessagingSession, observer: (any PlainAPDUObserver)? = nil) {
         self.base = base
         self.session = Mutex(session)
         self.observer = observer
@@ -76,7 +76,7 @@ public final class SecureChannel: CardTransport {
         do throws(SecureMessagingError) {
             return try exchange(command)
         } catch {
-            throw error.transportError ?? .unexpected(error.description)
+            throw error.transportError ?? .Unexpected(detail: error.description)
         }
     }
 }

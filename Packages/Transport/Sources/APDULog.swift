@@ -146,11 +146,11 @@ public final class APDULog: Sendable {
 }
 
 /// A transport that records every exchange of the transport below it in an `APDULog`.
-public final class LoggingTransport: CardTransport {
-    public let base: any CardTransport
+public final class LoggingTransport: APDUTransport {
+    public let base: any APDUTransport
     public let log: APDULog
 
-    public init(_ base: any CardTransport, log: APDULog = APDULog()) {
+    public init(_ base: any APDUTransport, log: APDULog = APDULog()) {
         self.base = base
         self.log = log
     }

@@ -1,15 +1,38 @@
-/// One link to a card: sends one command APDU, returns its response.
-///
-/// Implementations: `PCSCTransport` (PC/SC readers), `ScriptedTransport` (tests), the secure
-/// messaging channel (which wraps another transport), `LoggingTransport`. Exchanges are blocking,
-/// one at a time: a card answers one command before the next, and callers run the read on a
-/// thread of their own. Transports are `Sendable` so a transport made on one thread can be used
-/// on another and cancelled from a third; implementations guard their state with a lock.
-public protocol CardTransport: AnyObject, Sendable {
-    /// Whether commands may use extended Lc/Le (both the reader and the card accept it).
-    var supportsExtendedLength: Bool { get }
+import Foundation
 
-    /// Sends one command and waits for its response. Status words, errors included, come back
-    /// as responses; only a failing link throws.
-    func transmit(_ command: CommandAPDU) throws(TransportError) -> ResponseAPDU
+/// The reference's transport, implemented by the host: one raw command APDU in, the raw
+/// response with SW1 SW2 appended out. Status words such as 6982 are answers, not errors; a
+/// failing link throws `TransportError` (`TagLost`, `Timeout`, `Cancelled`, `Io`), and anything
+/// else thrown counts as `TransportError.Unexpected`.
+///
+/// The reader sends through the typed `APDUTransport`; `CardTransportLink` puts one of these
+/// behind it.
+public protocol CardTransport: AnyObject, Sendable {
+    /// Sends one command APDU; returns the response data plus SW1 SW2.
+    func transceive(apdu: Data) throws -> Data
+    /// Whether the link carries extended-length APDUs.
+    func supportsExtendedLength() -> Bool
+}
+
+/// A host's `CardTransport` as an `APDUTransport`: commands encoded, answers split, errors
+/// mapped as the reference maps them.
+public final class CardTransportLink: APDUTransport {
+    public let base: any CardTransport
+
+    public init(_ base: any CardTransport) { self.base = base }
+
+    public var supportsExtendedLength: Bool { base.supportsExtendedLength() }
+
+    public func transmit(_ command: CommandAPDU) throws(TransportError) -> ResponseAPDU {
+        let bytes = try command.encoded()
+        let answer: Data
+        do {
+            answer = try base.transceive(apdu: Data(bytes))
+        } catch let error as TransportError {
+            throw error
+        } catch {
+            throw .Unexpected(detail: "the transport threw \(error)")
+        }
+        return try ResponseAPDU(encoded: [UInt8](answer))
+    }
 }

@@ -66,10 +66,10 @@ public struct CommandAPDU: Sendable, Hashable {
     /// always, with `extended`).
     public func encoded(extended: Bool = false) throws(TransportError) -> [UInt8] {
         guard data.count <= Self.maximumDataLength else {
-            throw .unexpected("command data of \(data.count) bytes exceeds 65535")
+            throw .Unexpected(detail: "command data of \(data.count) bytes exceeds 65535")
         }
         if let expectedLength, !(1...Self.maximumExtendedExpectedLength).contains(expectedLength) {
-            throw .unexpected("expected length \(expectedLength) is outside 1...65536")
+            throw .Unexpected(detail: "expected length \(expectedLength) is outside 1...65536")
         }
         var bytes = [cla, ins, p1, p2]
         if extended || needsExtendedLength {
@@ -90,7 +90,7 @@ public struct CommandAPDU: Sendable, Hashable {
 
     /// Parses a command APDU in either encoding (the chip's side of the link, and scripts).
     public init(encoded bytes: [UInt8]) throws(TransportError) {
-        guard bytes.count >= 4 else { throw .unexpected("command APDU of \(bytes.count) bytes has no header") }
+        guard bytes.count >= 4 else { throw .Unexpected(detail: "command APDU of \(bytes.count) bytes has no header") }
         let body = Array(bytes.dropFirst(4))
         var data: [UInt8] = []
         var expectedLength: Int?
@@ -112,14 +112,16 @@ public struct CommandAPDU: Sendable, Hashable {
                     data = Array(body[1...length])
                     expectedLength = body[length + 1] == 0 ? 256 : Int(body[length + 1])
                 default:
-                    throw .unexpected("short command APDU body of \(body.count) bytes does not match Lc \(length)")
+                    throw .Unexpected(
+                        detail: "short command APDU body of \(body.count) bytes does not match Lc \(length)")
                 }
             } else {
-                guard body.count >= 3 else { throw .unexpected("truncated extended command APDU") }
+                guard body.count >= 3 else { throw .Unexpected(detail: "truncated extended command APDU") }
                 let length = Int(body[1]) << 8 | Int(body[2])
                 let rest = body.count - 3 - length
                 guard length > 0, rest == 0 || rest == 2 else {
-                    throw .unexpected("extended command APDU body of \(body.count) bytes does not match Lc \(length)")
+                    throw .Unexpected(
+                        detail: "extended command APDU body of \(body.count) bytes does not match Lc \(length)")
                 }
                 data = Array(body[3..<(3 + length)])
                 if rest == 2 {

@@ -11,7 +11,8 @@ public struct ResponseAPDU: Sendable, Hashable {
     /// Splits the bytes a card returned; fewer than two bytes is not an answer.
     public init(encoded bytes: [UInt8]) throws(TransportError) {
         guard bytes.count >= 2 else {
-            throw .unexpected("response of \(bytes.count) byte\(bytes.count == 1 ? "" : "s") has no status word")
+            throw .Unexpected(
+                detail: "response of \(bytes.count) byte\(bytes.count == 1 ? "" : "s") has no status word")
         }
         data = Array(bytes.dropLast(2))
         statusWord = StatusWord(sw1: bytes[bytes.count - 2], sw2: bytes[bytes.count - 1])

@@ -3,9 +3,9 @@ import Synchronization
 
 /// A card played from a script, for tests: each step names the command expected next (its exact
 /// bytes on the wire) and the answer to give. Any other command fails the exchange with
-/// `TransportError.unexpected` and is recorded, and so does every command after it, so a test
+/// `TransportError.Unexpected` and is recorded, and so does every command after it, so a test
 /// cannot pass by accident after a divergence. A test ends by checking `isComplete`.
-public final class ScriptedTransport: CardTransport {
+public final class ScriptedTransport: APDUTransport {
     public struct Step: Sendable {
         enum Expectation: Sendable {
             case command([UInt8], Result<ResponseAPDU, TransportError>)
@@ -32,7 +32,7 @@ public final class ScriptedTransport: CardTransport {
 
         /// Answers whatever command comes next by computing the response, for exchanges that
         /// involve fresh randomness (BAC's EXTERNAL AUTHENTICATE). The handler checks the command
-        /// and throws `TransportError.unexpected` to reject it (recorded as a failure).
+        /// and throws `TransportError.Unexpected` to reject it (recorded as a failure).
         public static func respond(
             _ label: String, _ handler: @escaping @Sendable (CommandAPDU) throws(TransportError) -> ResponseAPDU
         ) -> Step {
@@ -88,7 +88,7 @@ public final class ScriptedTransport: CardTransport {
             return step
         }
         guard let step else {
-            throw .unexpected("scripted transport: \(failures.last ?? "unexpected command")")
+            throw .Unexpected(detail: "scripted transport: \(failures.last ?? "unexpected command")")
         }
         switch step.expectation {
         case .command(_, let answer):
@@ -98,7 +98,7 @@ public final class ScriptedTransport: CardTransport {
                 return try handler(command)
             } catch {
                 // A handler rejecting the command is a divergence; a deliberate lost card is not.
-                if case .unexpected = error { state.withLock { $0.failures.append("\(label): \(error)") } }
+                if case .Unexpected = error { state.withLock { $0.failures.append("\(label): \(error)") } }
                 throw error
             }
         }

@@ -12,7 +12,7 @@ struct SelectedFileAccess: ChipAccessProcedure {
     let selection: FilesToRead
 
     func open(
-        _ transport: any CardTransport, accessKey: AccessKey, observer: (any PlainAPDUObserver)?,
+        _ transport: any APDUTransport, accessKey: AccessKey, observer: (any PlainAPDUObserver)?,
         log: @escaping @Sendable (String) -> Void
     ) throws(ReadError) -> OpenedChip {
         var opened = try base.open(transport, accessKey: accessKey, observer: observer, log: log)
@@ -39,7 +39,8 @@ extension FilesToRead {
     /// The data groups to read, nil for every one.
     var dataGroups: Set<LDSFileKind>? {
         switch self {
-        case .minimal: [.dg1, .dg14, .dg15]
+        // DG2 is mandatory (a read without it fails), so the smallest selection still reads it.
+        case .minimal: [.dg1, .dg2, .dg14, .dg15]
         case .minimalKYC: [.dg1, .dg2, .dg14, .dg15]
         case .standard: Set((1...16).compactMap(LDSFileKind.dataGroup)).subtracting([.dg3, .dg4])
         case .all: nil

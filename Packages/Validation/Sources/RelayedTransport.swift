@@ -18,7 +18,7 @@ enum RelayFailure: Sendable, Equatable {
 /// The chip of a remote client: each command APDU goes to the client as a binary message, and
 /// the client's next binary message is the chip's response. The wait for it is the session's
 /// step timeout, and never past the session's deadline.
-final class RelayedTransport: CardTransport {
+final class RelayedTransport: APDUTransport {
     private let connection: WebSocketConnection
     private let stepTimeout: Duration
     private let deadline: ContinuousClock.Instant
@@ -76,9 +76,9 @@ final class RelayedTransport: CardTransport {
 
     private static func error(_ failure: RelayFailure) -> TransportError {
         switch failure {
-        case .chipLost: .tagLost
-        case .timeout: .timeout
-        case .malformed(let reason), .refused(_, let reason): .unexpected(reason)
+        case .chipLost: .TagLost
+        case .timeout: .Timeout
+        case .malformed(let reason), .refused(_, let reason): .Unexpected(detail: reason)
         }
     }
 }

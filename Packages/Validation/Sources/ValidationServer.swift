@@ -429,9 +429,9 @@ struct ValidationSession {
         }
         switch error.kind {
         case .accessControl: return Ending(code: .accessDenied, reason: "the chip refused the access key")
-        case .transport(.tagLost), .transport(.io), .notConnected:
+        case .transport(.TagLost), .transport(.Io), .notConnected:
             return Ending(code: .chipLost, reason: error.reason)
-        case .transport(.timeout): return Ending(code: .timeout, reason: error.reason)
+        case .transport(.Timeout): return Ending(code: .timeout, reason: error.reason)
         case .cancelled: return Ending(code: .goingAway, reason: "the server is stopping")
         default: return Ending(code: .readFailed, reason: error.reason)
         }
@@ -448,8 +448,8 @@ private final class ProgressRelay: ReadListener {
         connection.send(.text(ServerMessage.progress(step: "accessControl", percentage: 0).text))
     }
 
-    func onElementaryFilesReadingProgressUpdated(id: LDSFileKind, totalProgressPercentage: Int) {
-        connection.send(.text(ServerMessage.progress(step: id.rawValue, percentage: totalProgressPercentage).text))
+    func onElementaryFilesReadingProgressUpdated(id: LDSFileKind, totalProgressPercentage: Int32) {
+        connection.send(.text(ServerMessage.progress(step: id.rawValue, percentage: Int(totalProgressPercentage)).text))
     }
 
     func onDataAuthenticationStarted() {

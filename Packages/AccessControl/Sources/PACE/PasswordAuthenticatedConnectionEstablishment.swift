@@ -33,7 +33,7 @@ public enum PasswordAuthenticatedConnectionEstablishment {
     ///   or an MSE:Set AT the chip or reader cannot use, `.chipVerificationFailed` for an invalid
     ///   or reflected chip key or a wrong chip token, `.protocolViolation` for malformed answers.
     public static func establish(
-        _ offer: PACEOffer, cardAccess: SecurityInfos, accessKey: AccessKey, over transport: any CardTransport,
+        _ offer: PACEOffer, cardAccess: SecurityInfos, accessKey: AccessKey, over transport: any APDUTransport,
         random: RandomSource = .system, log: (String) -> Void = { _ in }
     ) throws(AccessControlError) -> (session: SecureMessagingSession, result: PACEResult) {
         do throws(PACEFailure) {
@@ -48,7 +48,7 @@ public enum PasswordAuthenticatedConnectionEstablishment {
     /// from those after it. `restartsLeft` bounds the fresh starts after a DH shared secret with a
     /// leading zero byte (see step 3).
     static func run(
-        _ offer: PACEOffer, cardAccess: SecurityInfos, accessKey: AccessKey, over transport: any CardTransport,
+        _ offer: PACEOffer, cardAccess: SecurityInfos, accessKey: AccessKey, over transport: any APDUTransport,
         random: RandomSource, log: (String) -> Void, restartsLeft: Int = 2
     ) throws(PACEFailure) -> (session: SecureMessagingSession, result: PACEResult) {
         let paceProtocol = offer.paceProtocol
@@ -170,7 +170,7 @@ public enum PasswordAuthenticatedConnectionEstablishment {
     /// chip's validated mapping key.
     private static func map(
         _ nonce: SecretBytes, on staticDomain: KeyAgreementDomain, paceProtocol: PACEProtocol,
-        over transport: any CardTransport, random: RandomSource
+        over transport: any APDUTransport, random: RandomSource
     ) throws(PACEFailure) -> (domain: KeyAgreementDomain, chipMappingKey: KeyAgreementPublicKey?) {
         switch paceProtocol.mapping {
         case .genericMapping, .chipAuthenticationMapping:
@@ -289,7 +289,7 @@ public enum PasswordAuthenticatedConnectionEstablishment {
 
     /// One chained GENERAL AUTHENTICATE step (1–3) and the content of the answer's data object
     /// `tag` (none expected: nil).
-    private static func step(_ number: Int, _ objects: [UInt8], tag: UInt64?, over transport: any CardTransport)
+    private static func step(_ number: Int, _ objects: [UInt8], tag: UInt64?, over transport: any APDUTransport)
         throws(PACEFailure) -> [UInt8]
     {
         let action = "GENERAL AUTHENTICATE step \(number)"
@@ -311,7 +311,7 @@ public enum PasswordAuthenticatedConnectionEstablishment {
         return Array(object.content)
     }
 
-    private static func exchange(_ command: CommandAPDU, over transport: any CardTransport, step: String)
+    private static func exchange(_ command: CommandAPDU, over transport: any APDUTransport, step: String)
         throws(PACEFailure) -> ResponseAPDU
     {
         if command.needsExtendedLength || (command.expectedLength ?? 0) > CommandAPDU.maximumShortExpectedLength,

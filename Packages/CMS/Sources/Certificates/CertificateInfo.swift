@@ -50,9 +50,10 @@ public struct CertificateInfo: Sendable, Hashable {
 }
 
 /// The `CertificateInfo` of every certificate in a PEM bundle, DER certificate, master list
-/// (its CSCA certificates, unverified) or EF.SOD (its DSCs).
-public func certificateInfos(pemOrDer bytes: [UInt8]) throws(CMSError) -> [CertificateInfo] {
-    try CertificateFile(bytes: bytes).certificates.map(CertificateInfo.init)
+/// (its CSCA certificates, unverified) or EF.SOD (its DSCs); empty when none parses, as the
+/// reference's (`CertificateFile(bytes:)` says why).
+public func certificateInfos(pemOrDer bytes: [UInt8]) -> [CertificateInfo] {
+    ((try? CertificateFile(bytes: bytes))?.certificates ?? []).map(CertificateInfo.init)
 }
 
 /// "YYYY-MM-DDTHH:MM:SSZ".
