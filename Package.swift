@@ -32,6 +32,7 @@ let libraries: [Library] = [
         name: "LDS", dependencies: ["ASN1", "JSON", "ICAO", "MRZ", "COpenJPEG", "CLibDeflate"],
         testDependencies: ["CLibPNG"]),
     Library(name: "CMS", dependencies: ["ASN1", "JSON", "ICAO", "Arithmetic", "CryptoPrimitives", "Files"]),
+    Library(name: "Seals", dependencies: ["ASN1", "JSON", "MRZ", "CMS", "CryptoPrimitives"]),
     Library(
         name: "AccessControl",
         dependencies: [
@@ -113,7 +114,7 @@ let package = Package(
                 name: "emrtd",
                 dependencies: [
                     "JSON", "MRZ", "LDS", "CMS", "Transport", "PCSC", "Emrtd", "ChipSimulator", "AccessControl",
-                    "Validation", "Connector", "Output", "Files",
+                    "Validation", "Connector", "Output", "Files", "Seals",
                 ],
                 path: "Apps/emrtd"
             ),
@@ -122,7 +123,7 @@ let package = Package(
                 name: "emrtd-fuzz",
                 dependencies: [
                     "ASN1", "MRZ", "LDS", "CMS", "Transport", "SecureMessaging", "AccessControl", "ChipSimulator",
-                    "ChipAuthentication", "ICAO", "Secrets", "Connector",
+                    "ChipAuthentication", "ICAO", "Secrets", "Connector", "Seals",
                 ],
                 path: "Fuzz/Sources"
             ),
