@@ -22,13 +22,16 @@ enum InputLimit {
     static let mrzText = 4096
     /// A configuration file (the validation service's tenants).
     static let configuration = 1 << 20
+    /// A seal as a barcode reader gives it: the largest seal read, written as hexadecimal, with room.
+    static let seal = 64 << 10
 
     /// The caps in words, for `emrtd --help`.
     static let summary = """
         input limits (a larger file is refused before it is read): an LDS file \(CappedFile.describe(ldsFile)),
         a certificate, PEM bundle or CRL \(CappedFile.describe(certificates)), a master list \(CappedFile.describe(masterList)),
         an ICAO PKD LDIF file \(CappedFile.describe(pkdLDIF)), the default trust bundle \(CappedFile.describe(trustBundle)),
-        an MRZ on standard input \(CappedFile.describe(mrzText)), a tenants file \(CappedFile.describe(configuration))
+        an MRZ on standard input \(CappedFile.describe(mrzText)), a tenants file \(CappedFile.describe(configuration)),
+        a seal or a barcode reader's output \(CappedFile.describe(seal))
         """
 }
 

@@ -4,7 +4,7 @@ import Foundation
 let allCommands: [any Command.Type] = [
     MRZCommand.self, ParseCommand.self, ReadCommand.self, SimulateCommand.self, VerifyCommand.self, CertsCommand.self,
     MasterListCommand.self, ReadersCommand.self, DumpCommand.self, ServeCommand.self, RelayCommand.self,
-    TokenCommand.self, ReportCommand.self,
+    TokenCommand.self, ReportCommand.self, SealCommand.self,
 ]
 
 let version = "0.1.0"

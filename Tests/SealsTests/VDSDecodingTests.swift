@@ -115,7 +115,7 @@ struct VDSDecodingTests {
         #expect(throws: SealError.self) { try vds(hex) }
     }
 
-    /// Every prefix of a seal is refused with a typed error, never a trap; the two that end at a
+    /// Every prefix of a seal is refused with a typed error, never a trap; the three that end at a
     /// feature's end (the header alone, with the MRZ, with both features) read as unsigned seals.
     @Test func truncationsRefused() {
         let bytes = sealBytes(SealVectors.vdsResidencePermitUTTS5B)
