@@ -132,7 +132,7 @@ let package = Package(
                 dependencies: [
                     "Arithmetic", "CryptoPrimitives", "COpenSSL", "OpenSSLReference", "SecureMessaging", "Transport",
                     "ASN1", "CMS", "JSON", "LDS", "COpenJPEG", "ICAO", "AccessControl", "ChipSimulator", "MRZ", "CEAC",
-                    "ChipAuthentication", "Secrets", "Emrtd",
+                    "ChipAuthentication", "Secrets", "Emrtd", "Seals",
                 ],
                 path: "Apps/emrtd-bench"
             ),
