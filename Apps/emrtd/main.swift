@@ -52,10 +52,10 @@ let exitStatusTable = """
       1  failed: a file or input that cannot be read or is not what was asked for, a read that
          failed, no reader or card
       2  wrong command line
-      3  checked and not accepted: a verdict other than authenticated (verify, masterlist), a
-         check digit that fails or an impossible date (mrz), a --strict requirement not met (read,
-         verify), a master list that does not verify against its root, a file with nothing to
-         import, an import that would shrink the bundle (masterlist)
+      3  checked and not accepted: a verdict other than authenticated (verify, masterlist, seal),
+         a check digit that fails or an impossible date (mrz), a --strict requirement not met
+         (read, verify, seal), a master list that does not verify against its root, a file with
+         nothing to import, an import that would shrink the bundle (masterlist)
     """
 
 @MainActor func runMain() -> Int32 {
