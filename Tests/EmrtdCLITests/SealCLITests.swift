@@ -88,6 +88,29 @@ import Testing
         #expect(notASeal.status == 1)
     }
 
+    /// The visa names passport 47110815P; the simulator's specimen chip is L898902C.
+    @Test func againstTheChip() throws {
+        guard let emrtd = CLITests.emrtd() else { return }
+        let directory = try Self.fixture()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let dump = try OptionGroupCLITests.specimenDump(emrtd, in: directory)
+        let seal = directory.appendingPathComponent("visa.bin").path
+        let result = try Subprocess.run(emrtd, ["seal", seal, "--dir", dump.path] + Self.trust(directory))
+        #expect(result.status == 0, "\(result.combinedOutput)")
+        guard case .array(let checks)? = try JSONValue.parse(result.output)["checks"], let chip = checks.first,
+            case .array(let differences)? = chip["differences"], let difference = differences.first
+        else {
+            Issue.record("no difference in \(result.output)")
+            return
+        }
+        #expect(chip["against"] == "chip")
+        #expect(difference["seal"] == "47110815P")
+        #expect(difference["other"] == "L898902C")
+        let strict = try Subprocess.run(emrtd, ["seal", seal, "--dir", dump.path, "--strict"] + Self.trust(directory))
+        #expect(strict.status == 3)
+        #expect(strict.errorOutput.contains("the seal differs from the chip"))
+    }
+
     /// DataMatrix through libdmtx both ways, QR through qrencode and zbar (the VDS-NC, and the
     /// VDS as bytes, which zbar prints as ISO 8859-1 in UTF-8).
     @Test func barcodeImages() throws {
