@@ -32,7 +32,9 @@ let libraries: [Library] = [
         name: "LDS", dependencies: ["ASN1", "JSON", "ICAO", "MRZ", "COpenJPEG", "CLibDeflate"],
         testDependencies: ["CLibPNG"]),
     Library(name: "CMS", dependencies: ["ASN1", "JSON", "ICAO", "Arithmetic", "CryptoPrimitives", "Files"]),
-    Library(name: "Seals", dependencies: ["ASN1", "JSON", "MRZ", "CMS", "CryptoPrimitives"]),
+    Library(
+        name: "Seals", dependencies: ["ASN1", "JSON", "MRZ", "CMS", "CryptoPrimitives"],
+        testDependencies: ["ChipSimulator"]),
     Library(
         name: "AccessControl",
         dependencies: [
