@@ -88,6 +88,30 @@ import Testing
         #expect(notASeal.status == 1)
     }
 
+    /// `--make` writes a test seal and its PKI that `seal` authenticates; the page it carries
+    /// matches, another page does not.
+    @Test func madeSealRoundTrip() throws {
+        guard let emrtd = CLITests.emrtd() else { return }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("seal-make-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let lines = [
+            "I<UTOD231458907<<<<<<<<<<<<<<<", "7408122F1204159UTO<<<<<<<<<<<6", "ERIKSSON<<ANNA<MARIA<<<<<<<<<<",
+        ]
+        let made = try Subprocess.run(emrtd, ["seal", "--make", directory.path, "--mrz-lines"] + lines)
+        #expect(made.status == 0, "\(made.combinedOutput)")
+        #expect(made.errorOutput.contains("never for a real document"))
+        func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+        let trust = ["--no-builtin", "--csca", path("CSCA.der"), "--csca", path("signer.der")]
+        let checked = try Subprocess.run(emrtd, ["seal", path("seal.bin"), "--strict", "--mrz-lines"] + lines + trust)
+        #expect(checked.status == 0, "\(checked.combinedOutput)")
+        #expect(Self.status(checked) == "authenticated")
+        var other = lines
+        other[2] = "ERIKSSON<<ANNE<MARIA<<<<<<<<<<"
+        let differing = try Subprocess.run(
+            emrtd, ["seal", path("seal.bin"), "--strict", "--mrz-lines"] + other + trust)
+        #expect(differing.status == 3)
+    }
+
     /// The visa names passport 47110815P; the simulator's specimen chip is L898902C.
     @Test func againstTheChip() throws {
         guard let emrtd = CLITests.emrtd() else { return }

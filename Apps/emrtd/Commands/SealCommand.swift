@@ -1,3 +1,5 @@
+import ChipSimulator
+import Files
 import Foundation
 import JSON
 import LDS
@@ -14,6 +16,7 @@ enum SealCommand: Command {
         usage: emrtd seal FILE|- [--csca FILE]... [--crl FILE]... [--masterlist FILE.ml --ml-root CERT]...
                                  [--no-builtin] [--at ISO8601] [--mrz-lines LINE...] [--dir DUMP] [--strict]
                emrtd seal --image PNG|JPEG [same options]
+               emrtd seal --make DIR [--mrz-lines LINE...]
 
         Reads a seal as a barcode reader gives it: the raw bytes of a VDS (ICAO Doc 9303-13, starting
         with DC), the same as hexadecimal or base256 text, or a VDS-NC's JSON; with --image, the
@@ -28,11 +31,21 @@ enum SealCommand: Command {
         chip the seal belongs to (its DG1.bin). Each difference is in "checks".
         --strict (or --require authenticated) exits 3 unless the seal is authenticated and
         matches the page and the chip given.
-        Exit status: 0 authenticated (and, with --strict, matching), 3 not, 1 unreadable input or
-        image, 2 wrong command line (the table: emrtd --help).
+        --make writes a test seal into DIR, never one for a real document: an emergency travel
+        document's VDS carrying the MRZ of --mrz-lines (the ICAO specimen passport's without it),
+        signed by a fresh test signer under a fresh test CSCA, whose keys are thrown away
+        (seal.bin, signer.der, CSCA.der: `emrtd seal DIR/seal.bin --csca DIR/CSCA.der --csca
+        DIR/signer.der` authenticates it).
+        Exit status: 0 authenticated (and, with --strict, matching) or made, 3 not, 1 unreadable
+        input or image, 2 wrong command line (the table: emrtd --help).
         """
 
     static func run(_ arguments: inout ArgumentReader) throws -> Int32 {
+        if let directory = try arguments.option("--make") {
+            let lines = arguments.variadic("--mrz-lines")
+            guard try arguments.positionals().isEmpty else { throw UsageError("--make takes no seal") }
+            return try make(in: directory, zone: try lines.map(StrictOption.printedZone))
+        }
         let image = try arguments.option("--image")
         let dump = try arguments.option("--dir")
         let strict = try StrictOption.read(&arguments)
@@ -83,6 +96,40 @@ enum SealCommand: Command {
             return 3
         }
         return verdict.status == .authenticated ? 0 : 3
+    }
+
+    /// The ICAO specimen passport's zone (9303-4 Appendix A), the default of `--make`.
+    static let specimenZone = [
+        "P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C36UTO7408122F1204159ZE184226B<<<<<10",
+    ]
+
+    /// Writes a test seal (an emergency travel document, `5E03`, MRZ in feature 2) and its PKI.
+    private static func make(in directory: String, zone: MachineReadableZone?) throws -> Int32 {
+        let made: SealSpecimen
+        do {
+            made = try SealSpecimen.make(
+                reference: 0x5E03, features: [(2, .c40((zone?.lines ?? specimenZone).joined()))])
+        } catch {
+            throw CommandFailure("cannot make a test seal: \(error)")
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw CommandFailure("cannot create \(directory): \(error.localizedDescription)")
+        }
+        let folder = URL(fileURLWithPath: directory)
+        do throws(FilesError) {
+            for (name, bytes) in [
+                ("seal.bin", made.seal), ("signer.der", made.signerCertificate),
+                ("CSCA.der", made.countrySigningCertificate),
+            ] {
+                try AtomicFile.write(bytes, to: folder.appendingPathComponent(name).path)
+            }
+        } catch {
+            throw CommandFailure(error.reason)
+        }
+        printError("emrtd seal: a test seal, never for a real document: \(directory)/seal.bin (signer.der, CSCA.der)")
+        return 0
     }
 
     /// DG1's zone in a dump folder.
