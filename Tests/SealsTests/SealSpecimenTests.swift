@@ -24,6 +24,9 @@ struct SealSpecimenTests {
         case .byte: return (.bytes([7]), .integer(7))
         case .duration: return (.bytes([30, 2, 1]), .duration(days: 30, months: 2, years: 1))
         case .bytes: return (.bytes([1, 2, 3, 250]), .bytes([1, 2, 3, 250]))
+        // 04232026 with the day unknown (mask bits 2 and 3: the DD digits).
+        case .maskedDate: return (.bytes([0x30, 0x40, 0x93, 0x5A]), .text("2026-04-xx"))
+        case .nested: return (.bytes([]), .features([]))
         }
     }
 

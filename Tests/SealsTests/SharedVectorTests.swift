@@ -5,7 +5,7 @@ import Seals
 import TestSupport
 import Testing
 
-/// Every VDS and VDS-NC vector of ../shared/vectors/seals against its manifest: the parse
+/// Every VDS, IDB and VDS-NC vector of ../shared/vectors/seals against its manifest: the parse
 /// errors expected, and each signature valid or invalid as the independent verifier found it,
 /// with the signer certificates the manifest names. Two readings differ by design: the
 /// Meldebescheinigung's header names no certificate there is (its pairing with UTTS5B was found by
@@ -19,7 +19,7 @@ struct SharedVectorTests {
         var checked = 0
         for vector in vectors {
             guard case .string(let id)? = vector["id"], case .string(let kind)? = vector["kind"],
-                kind == "vds" || kind == "vdsnc", case .string(let file)? = vector["file"],
+                ["vds", "vdsnc", "idb"].contains(kind), case .string(let file)? = vector["file"],
                 let input = Prerequisites.sharedBytes("vectors/seals/" + file)
             else { continue }
             if id == "vds_edge_dezv_hex_certref_len_icao_rule" || id == "vds_tr03171_meldebescheinigung_DEZV" {
@@ -47,6 +47,6 @@ struct SharedVectorTests {
             }
             checked += 1
         }
-        #expect(checked == 28)
+        #expect(checked == 38)
     }
 }

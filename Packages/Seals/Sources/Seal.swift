@@ -5,10 +5,11 @@ import Foundation
 public enum Seal: Sendable, Equatable {
     case vds(VisibleDigitalSeal)
     case nonConstrained(VisibleDigitalSealNonConstrained)
+    case idb(IDBSeal)
 
     /// Reads what a barcode reader emits: the raw bytes of a VDS (`DC` …), the same as
     /// hexadecimal text, or as one character per byte (base256 as ISO 8859-1, `Ü` …, which
-    /// readers print as UTF-8), or a VDS-NC's JSON. Surrounding whitespace is ignored in text.
+    /// readers print as UTF-8), a VDS-NC's JSON, or an IDB's text (`RDB1…`). Surrounding whitespace is ignored in text.
     public init(barcode bytes: [UInt8]) throws(SealError) {
         guard bytes.count <= 4 * VisibleDigitalSeal.maximumLength else {
             throw SealError(.tooLarge, "a barcode of \(bytes.count) bytes")
@@ -31,7 +32,9 @@ public enum Seal: Sendable, Equatable {
             return
         }
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        if trimmed.hasPrefix("{") {
+        if trimmed.hasPrefix("RDB1") || trimmed.hasPrefix("NDB1") {
+            self = .idb(try IDBSeal(text: trimmed))
+        } else if trimmed.hasPrefix("{") {
             self = .nonConstrained(try VisibleDigitalSealNonConstrained(bytes: Array(trimmed.utf8)))
         } else if trimmed.uppercased().hasPrefix("DC"), let decoded = Hex.decode(trimmed) {
             self = .vds(try VisibleDigitalSeal(bytes: decoded))
@@ -42,8 +45,11 @@ public enum Seal: Sendable, Equatable {
 
     /// The MRZ the seal carries, one string a line (a VDS-NC carries none).
     public var machineReadableZoneLines: [String]? {
-        guard case .vds(let seal) = self else { return nil }
-        return seal.machineReadableZoneLines
+        switch self {
+        case .vds(let seal): seal.machineReadableZoneLines
+        case .idb(let seal): seal.features.lazy.compactMap(\.machineReadableZoneLines).first
+        case .nonConstrained: nil
+        }
     }
 
     /// The passport or document number the seal names besides its MRZ (a visa's passport, an
@@ -56,6 +62,10 @@ public enum Seal: Sendable, Equatable {
             }
             return nil
         case .nonConstrained(let seal): return seal.message("pid.i")
+        case .idb(let seal):
+            guard case .text(let number)? = seal.features.first(where: { $0.name == "DOCUMENT_NUMBER" })?.value
+            else { return nil }
+            return number
         }
     }
 }

@@ -16,10 +16,17 @@ public struct SealDocumentType: Sendable, Hashable {
         case utf8
         /// One unsigned byte (number of entries, housing status).
         case byte
-        /// Days, months and years, one byte each (a visa's duration of stay).
+        /// Days, months and years, one byte each (a visa's duration of stay); another length
+        /// (vdstools' IDB visa writes one byte) is kept as bytes.
         case duration
         /// Bytes kept as they are (a face image, a visa type).
         case bytes
+        /// A date of which some digits may be unknown (IDB): a mask byte (bit 7 the first digit of
+        /// MMDDYYYY) and the date in three bytes; unknown digits are written `x`.
+        case maskedDate
+        /// A message zone of its own, typed as the VDS document type `reference` (an IDB's visa
+        /// and emergency travel document).
+        case nested(reference: UInt16)
     }
 
     public struct Feature: Sendable, Hashable {
@@ -91,6 +98,18 @@ public struct SealDocumentType: Sendable, Hashable {
         SealDocumentType(
             "PERMANENT_RESIDENCE_CERT", 0xF48F, [(1, "DOCUMENT_NUMBER", .c40), (2, "PASSPORT_NUMBER", .c40)]),
     ]
+
+    /// The ICAO Datastructure for Barcode's message group (9303-13 §4 of its 2024 edition, tags
+    /// of the IDB profile vdstools reads).
+    public static let idbMessageGroup = SealDocumentType(
+        "IDB", 0,
+        [
+            (0x01, "VISA", .nested(reference: 0x5D01)), (0x02, "EMERGENCY_TRAVEL_DOCUMENT", .nested(reference: 0x5E03)),
+            (0x07, "MRZ_TD1", .mrz), (0x08, "MRZ_TD3", .mrz), (0x09, "CAN", .c40), (0x80, "FACE_IMAGE", .bytes),
+            (0x81, "MRZ_TD2", .mrz), (0x82, "DOCUMENT_REFERENCE", .c40), (0x83, "AZR", .c40),
+            (0x84, "EXPIRY_DATE", .maskedDate), (0x85, "DOCUMENT_NUMBER", .c40),
+            (0x86, "NATIONAL_DOCUMENT_IDENTIFIER", .byte),
+        ])
 
     /// TR-03171 administrative documents name their profile by a UUID in feature 0.
     static let administrativeProfiles: [[UInt8]: String] = [

@@ -10,6 +10,7 @@ extension Seal: JSONRepresentable {
         switch self {
         case .vds(let seal): seal.json
         case .nonConstrained(let seal): seal.json
+        case .idb(let seal): seal.json
         }
     }
 }
@@ -45,6 +46,7 @@ extension SealFeature: JSONRepresentable {
         case .duration(let days, let months, let years):
             value = ["days": .integer(days), "months": .integer(months), "years": .integer(years)]
         case .bytes(let bytes): value = .bytes(bytes)
+        case .features(let features): value = .array(features)
         }
         return ["tag": .integer(Int(tag)), "name": .optional(name), "value": value]
     }
@@ -70,6 +72,18 @@ extension SealVerdict: JSONRepresentable {
             "countrySigningCertificate": .optional(countrySigningCertificate.map(CertificateInfo.init)),
             "checkTime": .string(UTCDateTime(checkTime).iso8601),
             "errors": .array(errors.map { .string($0.description) }),
+        ]
+    }
+}
+
+extension IDBSeal: JSONRepresentable {
+    public var json: JSONValue {
+        [
+            "kind": "idb", "issuingCountry": .string(issuingCountry),
+            "signatureAlgorithm": .optional(signatureAlgorithm),
+            "certificateReference": .optional(certificateReference.map { Hex.encode($0) }),
+            "signatureDate": .optional(signatureDate), "features": .array(features),
+            "signerCertificate": .optional(signerCertificate), "signature": .optional(signature),
         ]
     }
 }

@@ -73,7 +73,8 @@ extension Seal {
     /// Verifies the seal's signature and its signer's chain to a CSCA in `trustStore`. A VDS's
     /// signer is looked up in the store by the header's country, signer and certificate reference,
     /// and its certificates are checked at the seal's signature date (a visa outlives the key
-    /// that signed it); a VDS-NC carries its signer, checked at `time`.
+    /// that signed it); a VDS-NC carries its signer, an IDB carries it or names it by its SHA-1's
+    /// last five bytes; those are checked at `time`.
     public func verify(trustStore: TrustStore, at time: Date) -> SealVerdict {
         switch self {
         case .vds(let seal):
@@ -87,6 +88,17 @@ extension Seal {
             return SealVerifier.verdict(
                 signature: seal.signature, over: seal.signedBytes, hash: nil, signer: signer, trustStore: trustStore,
                 at: checkTime)
+        case .idb(let seal):
+            guard let signer = seal.signerCertificate(in: trustStore) else {
+                let reference = seal.certificateReference.map { Hex.encode($0) } ?? "none (unsigned)"
+                return SealVerdict(
+                    status: .authorityCertificatesNotProvided, signatureValid: false, certificateChainValid: false,
+                    signatureAlgorithm: nil, signerCertificate: nil, countrySigningCertificate: nil, checkTime: time,
+                    errors: [.signerCertificateNotFound(reference)])
+            }
+            return SealVerifier.verdict(
+                signature: seal.signature, over: seal.signedBytes, hash: seal.hashAlgorithm, signer: signer,
+                trustStore: trustStore, at: time)
         case .nonConstrained(let seal):
             return SealVerifier.verdict(
                 signature: seal.signature, over: seal.signedBytes, hash: seal.hashAlgorithm,
@@ -111,6 +123,16 @@ extension VisibleDigitalSeal {
                 && certificate.subject.commonName?.uppercased() == String(signer.dropFirst(2))
                 && certificate.serialNumberHex.drop { $0 == "0" } == serial
         }
+    }
+}
+
+extension IDBSeal {
+    /// The certificate carried, else the trusted one whose SHA-1's last five bytes are the
+    /// header's certificate reference.
+    public func signerCertificate(in trustStore: TrustStore) -> Certificate? {
+        if let signerCertificate { return try? Certificate(derEncoded: signerCertificate) }
+        guard let certificateReference else { return nil }
+        return trustStore.certificates.first { HashAlgorithm.sha1.hash($0.der).suffix(5) == certificateReference[...] }
     }
 }
 

@@ -61,10 +61,7 @@ public struct VisibleDigitalSeal: Sendable, Hashable {
     public func feature(named name: String) -> SealFeature? { features.first { $0.name == name } }
 
     /// The MRZ the seal carries (`MRZ`, `MRZ_MRVA` or `MRZ_MRVB`), nil when it carries none.
-    public var machineReadableZoneLines: [String]? {
-        for feature in features { if case .mrz(let lines) = feature.value { return lines } }
-        return nil
-    }
+    public var machineReadableZoneLines: [String]? { features.lazy.compactMap(\.machineReadableZoneLines).first }
 }
 
 /// The header of a VDS (9303-13 §2.2): magic `DC`, version, issuing country, signer and
@@ -141,6 +138,8 @@ public struct SealFeature: Sendable, Hashable {
         case integer(Int)
         case duration(days: Int, months: Int, years: Int)
         case bytes([UInt8])
+        /// A nested message zone (an IDB's visa or emergency travel document).
+        case features([SealFeature])
     }
 
     public let tag: UInt8
@@ -177,10 +176,18 @@ public struct SealFeature: Sendable, Hashable {
         case .byte?:
             guard bytes.count == 1 else { throw SealError(.malformed, "\(what) of \(bytes.count) bytes, not 1") }
             value = .integer(Int(bytes[0]))
-        case .duration?:
-            guard bytes.count == 3 else { throw SealError(.malformed, "\(what) of \(bytes.count) bytes, not 3") }
+        case .duration? where bytes.count == 3:
             value = .duration(days: Int(bytes[0]), months: Int(bytes[1]), years: Int(bytes[2]))
-        case .bytes?, nil:
+        case .maskedDate?:
+            guard bytes.count == 4 else { throw SealError(.malformed, "\(what) of \(bytes.count) bytes, not 4") }
+            let digits = Array(String(bytes[1...].reduce(0) { $0 << 8 | Int($1) }).leftPadded(to: 8))
+            guard digits.count == 8 else { throw SealError(.malformed, "\(what) is no MMDDYYYY date") }
+            let shown = digits.enumerated().map { bytes[0] >> (7 - $0.offset) & 1 == 1 ? "x" : $0.element }
+            value = .text(String(shown[4...]) + "-" + String(shown[0..<2]) + "-" + String(shown[2..<4]))
+        case .nested(let reference)?:
+            var reader = SealReader(bytes)
+            value = .features(try SealFeature.zone(&reader, type: SealDocumentType.named(by: reference)))
+        case .bytes?, .duration?, nil:
             value = .bytes(bytes)
         }
     }
@@ -193,8 +200,33 @@ public struct SealFeature: Sendable, Hashable {
     }
 }
 
+extension SealFeature {
+    /// Every feature up to the end of `reader` (a message zone without a signature zone).
+    static func zone(_ reader: inout SealReader, type: SealDocumentType?) throws(SealError) -> [SealFeature] {
+        var features: [SealFeature] = []
+        while !reader.isAtEnd {
+            let tag = try reader.byte("feature tag")
+            let value = try reader.bytes(reader.derLength("feature \(tag)"), "feature \(tag)")
+            features.append(try SealFeature(tag: tag, value: value, definition: type?.feature(tagged: tag)))
+        }
+        return features
+    }
+
+    /// The MRZ in this feature or the zone it holds.
+    var machineReadableZoneLines: [String]? {
+        switch value {
+        case .mrz(let lines): lines
+        case .features(let features): features.lazy.compactMap(\.machineReadableZoneLines).first
+        default: nil
+        }
+    }
+}
+
 extension String {
     fileprivate func replacingSpaces() -> String { String(map { $0 == " " ? "<" : $0 }) }
+    fileprivate func leftPadded(to length: Int) -> String {
+        String(repeating: "0", count: Swift.max(0, length - count)) + self
+    }
 }
 
 /// A cursor over a seal's bytes that refuses to read past their end.
