@@ -11,7 +11,7 @@ import Seals
 enum SealCommand: Command {
     static let name = "seal"
     static let printsOnlyJSON = true
-    static let summary = "decode and verify a visible digital seal (VDS, VDS-NC) from its bytes, text or barcode image"
+    static let summary = "decode and verify a visible digital seal (VDS, IDB, VDS-NC) from its bytes, text or image"
     static let usage = """
         usage: emrtd seal FILE|- [--csca FILE]... [--crl FILE]... [--masterlist FILE.ml --ml-root CERT]...
                                  [--no-builtin] [--at ISO8601] [--mrz-lines LINE...] [--dir DUMP] [--strict]
@@ -19,14 +19,15 @@ enum SealCommand: Command {
                emrtd seal --make DIR [--mrz-lines LINE...]
 
         Reads a seal as a barcode reader gives it: the raw bytes of a VDS (ICAO Doc 9303-13, starting
-        with DC), the same as hexadecimal or base256 text, or a VDS-NC's JSON; with --image, the
-        DataMatrix (Debian's dmtxread, libdmtx) or QR code (zbarimg, zbar) in the picture. Prints
-        the decoded seal ("seal": header, document type, typed features; or the VDS-NC's data and
-        signer certificate) and the verdict ("verdict": authenticated, denied with its errors, or
-        authorityCertificatesNotProvided). A VDS's signer certificate is looked up among the
-        trusted certificates by the header's country, signer and certificate reference (give it
-        with --csca, beside its CSCA) and checked at the seal's signature date; a VDS-NC's is
-        carried, checked at --at or now. Trust options as for verify.
+        with DC), the same as hexadecimal or base256 text, an IDB's text (RDB1…) or a VDS-NC's
+        JSON; with --image, the DataMatrix (Debian's dmtxread, libdmtx) or QR code (zbarimg, zbar)
+        in the picture. Prints the decoded seal ("seal": header, document type, typed features; or
+        the VDS-NC's data and signer certificate) and the verdict ("verdict": authenticated, denied
+        with its errors, or authorityCertificatesNotProvided). A VDS's signer certificate is looked
+        up among the trusted certificates by the header's country, signer and certificate
+        reference (give it with --csca, beside its CSCA) and checked at the seal's signature date;
+        a VDS-NC's is carried, an IDB's carried or named by its SHA-1, checked at --at or now.
+        Trust options as for verify.
         --mrz-lines gives the MRZ printed on the page that carries the seal; --dir a dump of the
         chip the seal belongs to (its DG1.bin). Each difference is in "checks".
         --strict (or --require authenticated) exits 3 unless the seal is authenticated and
