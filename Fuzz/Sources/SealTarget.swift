@@ -2,9 +2,9 @@ import CMS
 import Foundation
 import Seals
 
-/// A barcode reader's output (VDS bytes, hexadecimal, base256 text, or VDS-NC JSON), decoded and
-/// verified as `emrtd seal` does with no trusted certificate, then its JSON. A VDS's signed
-/// bytes are what precedes its signature zone in the bytes read.
+/// A barcode reader's output (VDS bytes, hexadecimal, base256 text, IDB text, VDS-NC JSON),
+/// decoded and verified as `emrtd seal` does with no trusted certificate, then its JSON. A VDS's
+/// signed bytes are what precedes its signature zone in the bytes read.
 let sealTarget = FuzzTarget(name: "seal") { input in
     guard let seal = try? Seal(barcode: input) else { return }
     if case .vds(let vds) = seal, input.first == 0xDC {
