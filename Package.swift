@@ -31,6 +31,7 @@ let libraries: [Library] = [
     Library(
         name: "LDS", dependencies: ["ASN1", "JSON", "ICAO", "MRZ", "COpenJPEG", "CLibDeflate"],
         testDependencies: ["CLibPNG"]),
+    Library(name: "CVCertificates", dependencies: ["ASN1", "ICAO", "Arithmetic", "CryptoPrimitives", "Secrets"]),
     Library(name: "CMS", dependencies: ["ASN1", "JSON", "ICAO", "Arithmetic", "CryptoPrimitives", "Files"]),
     Library(
         name: "Seals", dependencies: ["ASN1", "JSON", "MRZ", "CMS", "CryptoPrimitives"],
@@ -44,7 +45,8 @@ let libraries: [Library] = [
         name: "ChipAuthentication",
         dependencies: [
             "Transport", "SecureMessaging", "Arithmetic", "CryptoPrimitives", "ICAO", "LDS", "CMS", "ASN1", "Secrets",
-        ], testDependencies: ["OpenSSLReference"]),
+            "CVCertificates",
+        ], testDependencies: ["OpenSSLReference", "CVCertificates"]),
     Library(
         name: "Emrtd",
         dependencies: [
@@ -58,6 +60,7 @@ let libraries: [Library] = [
         name: "ChipSimulator",
         dependencies: [
             "Transport", "CryptoPrimitives", "Arithmetic", "ASN1", "ICAO", "LDS", "COpenSSL", "Secrets", "Files",
+            "CVCertificates",
         ]),
     Library(name: "Connector", dependencies: ["Transport", "MRZ", "JSON", "Secrets", "CLibWebSockets"]),
     Library(
@@ -110,13 +113,17 @@ let package = Package(
                 name: "PCSCIntegrationTests", dependencies: ["PCSC", "AccessControl", "TestSupport"],
                 path: "Tests/PCSCIntegrationTests"),
             .testTarget(
-                name: "EmrtdIntegrationTests", dependencies: ["Emrtd", "ChipSimulator", "CMS", "LDS", "TestSupport"],
+                name: "EmrtdIntegrationTests",
+                dependencies: [
+                    "Emrtd", "ChipSimulator", "CMS", "LDS", "TestSupport", "AccessControl", "ChipAuthentication",
+                    "CVCertificates", "SecureMessaging", "Transport", "MRZ", "ICAO",
+                ],
                 path: "Tests/EmrtdIntegrationTests"),
             .executableTarget(
                 name: "emrtd",
                 dependencies: [
                     "JSON", "MRZ", "LDS", "CMS", "Transport", "PCSC", "Emrtd", "ChipSimulator", "AccessControl",
-                    "Validation", "Connector", "Output", "Files", "Seals",
+                    "Validation", "Connector", "Output", "Files", "CVCertificates", "ASN1", "ICAO", "Secrets", "Seals",
                 ],
                 path: "Apps/emrtd"
             ),
@@ -125,7 +132,7 @@ let package = Package(
                 name: "emrtd-fuzz",
                 dependencies: [
                     "ASN1", "MRZ", "LDS", "CMS", "Transport", "SecureMessaging", "AccessControl", "ChipSimulator",
-                    "ChipAuthentication", "ICAO", "Secrets", "Connector", "Seals",
+                    "ChipAuthentication", "ICAO", "Secrets", "Connector", "CVCertificates", "Seals",
                 ],
                 path: "Fuzz/Sources"
             ),

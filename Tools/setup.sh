@@ -12,6 +12,8 @@ packages=(
     # emrtd-bench's pace suite: OpenPACE (CEAC); its pa suite's Python reference
     # (Tools/make-pa-fixtures.py verify)
     libeac-dev python3-cryptography python3-asn1crypto
+    # CVCertificatesTests: OpenPACE's cvc-create and cvc-print, the reference of CV certificates
+    openpace
     # tests: the PC/SC rig, OpenSSL's CLI, OpenJPEG's reference decoder
     pcscd vsmartcard-vpcd vsmartcard-vpicc pcsc-tools openssl libopenjp2-tools iproute2 procps
     # the third-party ePass emulator in ../shared/peers
@@ -40,12 +42,11 @@ if ((${#missing[@]})); then
     echo "setup: installed ${missing[*]}"
 fi
 
-# The reader's default trust bundle (masterlist/README.md): the German master list from
-# ../shared, checked against its root as of its signing day, when ../shared is there and no
-# bundle is built yet.
+# The reader's built-in trust bundle (masterlist/README.md): derived from the signed master lists
+# committed in masterlist/, each verified against its root, when there is no bundle yet or the
+# committed lists changed since it was built.
 repository="$(cd "$(dirname "$0")/.." && pwd)"
-german="$repository/../shared/data/gmrtd/master_list"
-if [ -d "$german" ] && [ ! -s "$repository/masterlist/csca.pem" ]; then
-    (cd "$repository" && swift run -q emrtd masterlist import "$german/DE_ML_2026-05-28-08-28-45.ml" \
-        --ml-root "$german/DE_ROOT_CA_CSCA07.cer" --at 2026-05-29)
+bundle="$repository/masterlist/csca.pem"
+if [ ! -s "$bundle" ] || [ "$repository/masterlist/SOURCES" -nt "$bundle" ]; then
+    "$repository/Tools/build-trust-bundle.sh" "$bundle"
 fi

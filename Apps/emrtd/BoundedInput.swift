@@ -1,4 +1,5 @@
 import CMS
+import CVCertificates
 import Files
 import Foundation
 import Output
@@ -22,6 +23,8 @@ enum InputLimit {
     static let mrzText = 4096
     /// A configuration file (the validation service's tenants).
     static let configuration = 1 << 20
+    /// A card-verifiable certificate (`emrtd cvc`).
+    static let cvCertificate = CVCertificate.maximumLength
     /// A seal as a barcode reader gives it: the largest seal read, written as hexadecimal, with room.
     static let seal = 64 << 10
 
@@ -31,6 +34,7 @@ enum InputLimit {
         a certificate, PEM bundle or CRL \(CappedFile.describe(certificates)), a master list \(CappedFile.describe(masterList)),
         an ICAO PKD LDIF file \(CappedFile.describe(pkdLDIF)), the default trust bundle \(CappedFile.describe(trustBundle)),
         an MRZ on standard input \(CappedFile.describe(mrzText)), a tenants file \(CappedFile.describe(configuration)),
+        a CV certificate \(CappedFile.describe(cvCertificate)),
         a seal or a barcode reader's output \(CappedFile.describe(seal))
         """
 }

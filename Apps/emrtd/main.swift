@@ -3,8 +3,8 @@ import Foundation
 /// The subcommands `emrtd` knows, in the order `--help` lists them.
 let allCommands: [any Command.Type] = [
     MRZCommand.self, ParseCommand.self, ReadCommand.self, SimulateCommand.self, VerifyCommand.self, CertsCommand.self,
-    MasterListCommand.self, ReadersCommand.self, DumpCommand.self, ServeCommand.self, RelayCommand.self,
-    TokenCommand.self, ReportCommand.self, SealCommand.self,
+    MasterListCommand.self, TrustCommand.self, ReadersCommand.self, DumpCommand.self, ServeCommand.self,
+    RelayCommand.self, TokenCommand.self, ReportCommand.self, CVCCommand.self, SealCommand.self,
 ]
 
 let version = "0.1.0"

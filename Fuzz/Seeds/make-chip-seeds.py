@@ -33,12 +33,28 @@ def laddered_read(contents: bytes) -> bytes:
     return answer() + answer(contents[:4]) + answer(status=b"\x67\x00") + answer(rest[:223]) + answer(rest[223:])
 
 
+def header_first(contents: bytes) -> bytes:
+    """The 4-byte header read, then the rest (no SELECT: by short EF identifier)."""
+    return answer(contents[:4]) + answer(contents[4:])
+
+
+def quirk_read(contents: bytes, refusal: bytes) -> bytes:
+    """A whole first read the chip refuses (6B00 past the end, 9000 with nothing), then the
+    header and the rest."""
+    return refusal + header_first(contents)
+
+
+EOF = b"\x62\x82"
+# What a chip's 6282 may carry after the file's last byte (ChipFault.paddedEndOfFile).
+PADDING = b"\x00\x00\x80"
 COM = tlv(b"\x60", tlv(b"\x5f\x01", b"0107") + tlv(b"\x5f\x36", b"040000") + tlv(b"\x5c", b"\x61\x75\x6b\x6c\x6e"))
 ZONE = (
     b"P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<"
     b"L898902C36UTO7408122F1204159ZE184226B<<<<<10"
 )
 DG1 = tlv(b"\x61", tlv(b"\x5f\x1f", ZONE))
+# EF.COM in BER with an indefinite outer length and its end-of-contents.
+INDEFINITE_COM = b"\x60\x80" + COM[2:] + b"\x00\x00"
 # An EF.COM padded past 255 bytes with a discretionary data object, to make the Le ladder step.
 LONG_COM = tlv(b"\x60", tlv(b"\x5f\x01", b"0107") + tlv(b"\x5f\x36", b"040000") + tlv(b"\x5c", b"\x61\x75") + tlv(b"\x53", bytes(280)))
 READ_BOTH = file_read(COM) + file_read(DG1)
@@ -52,6 +68,33 @@ seeds = {
     "sm-3des": b"\x02" + READ_BOTH,
     "sm-aes": b"\x06" + READ_BOTH,
     "sm-bare-status": b"\x02" + answer(status=b"\x6a\x82", unprotected=True) + file_read(DG1),
+    # The field quirks of the simulator's faults (Packages/ChipSimulator/FIELD-QUIRKS.md), as the
+    # reader meets them reading by short EF identifier: the whole first read refused, the header,
+    # then the rest; the file being shorter than the refused Le, the next file starts with its
+    # header.
+    "plain-empty-answer": b"\x00" + quirk_read(COM, answer()) + header_first(DG1),
+    "sm-empty-answer": b"\x02" + quirk_read(COM, answer()) + header_first(DG1),
+    "plain-past-end-6b00": b"\x00" + quirk_read(COM, answer(status=b"\x6b\x00")) + header_first(DG1),
+    "sm-past-end-6b00": b"\x06" + quirk_read(COM, answer(status=b"\x6b\x00")) + header_first(DG1),
+    # EF.COM with an indefinite outer length on a chip refusing reads past the end: the whole
+    # read refused, the header, a read past the end refused, then the rest up to the end-of-contents.
+    "plain-indefinite-6b00": b"\x00"
+    + answer(status=b"\x6b\x00")
+    + answer(INDEFINITE_COM[:4])
+    + answer(status=b"\x6b\x00")
+    + answer(INDEFINITE_COM[4:])
+    + header_first(DG1),
+    "plain-padded-end": b"\x00" + answer(COM + PADDING, status=EOF) + answer(DG1 + PADDING, status=EOF),
+    "sm-padded-end": b"\x02" + answer(COM + PADDING, status=EOF) + answer(DG1 + PADDING, status=EOF),
+    "extended-empty-answer": b"\x03" + quirk_read(COM, answer()) + quirk_read(DG1, answer()),
+    "access-select-mf-refused": b"\x08"
+    + answer(status=b"\x6a\x87")  # SELECT MF by 3F00
+    + answer(status=b"\x6a\x87")  # SELECT MF without data
+    + answer(status=b"\x62\x83")  # EF.CardAccess invalidated: no PACE
+    + answer()  # SELECT eMRTD application
+    + answer(bytes.fromhex("4608F91988702212"))  # GET CHALLENGE
+    + answer(bytes(40)),  # EXTERNAL AUTHENTICATE
+    "access-bac-6985": b"\x08" + answer() + answer(status=b"\x6a\x82") + answer() + answer(status=b"\x69\x85"),
     "access-bac": b"\x08"
     + answer()  # SELECT MF
     + answer(status=b"\x6a\x82")  # EF.CardAccess absent

@@ -114,4 +114,20 @@ import Testing
         #expect(node.children.map(\.tag) == [.integer, .integer, .octetString])
         #expect(try node.children[0].intValue() == 2)
     }
+
+    /// DO'84' contents: the fewest bytes of a key ID or parameter ID; a negative key ID (a DG14
+    /// INTEGER such as `02 01 81`) gives the INTEGER's own content rather than never ending.
+    @Test func minimalUnsignedBytes() throws {
+        let cases: [(Int, [UInt8])] = [
+            (0, [0x00]), (13, [0x0D]), (200, [0xC8]), (256, [0x01, 0x00]), (-1, [0xFF]), (-127, [0x81]),
+            (-128, [0x80]), (-129, [0xFF, 0x7F]), (Int.min, [0x80, 0, 0, 0, 0, 0, 0, 0]),
+        ]
+        for (value, bytes) in cases {
+            #expect(DER.minimalUnsignedBytes(value) == bytes, "\(value)")
+        }
+        for value in [-1, -127, -128, -129, -40_000] {
+            let integer = try ASN1Node.parse(DER.tlv(.integer, DER.minimalUnsignedBytes(value)))
+            #expect(try integer.intValue() == value)
+        }
+    }
 }

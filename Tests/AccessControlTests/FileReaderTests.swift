@@ -1,5 +1,6 @@
 import LDS
 import SecureMessaging
+import Synchronization
 import Testing
 import Transport
 
@@ -91,17 +92,34 @@ import Transport
         #expect(transport.isComplete, "\(transport.failures)")
     }
 
-    @Test func anIndefiniteLengthEndsAt6B00() throws {
-        let sod: [UInt8] = [0x77, 0x80] + (0..<150).map { UInt8($0 & 0x7F) } + [0x00, 0x00]
+    /// A file of indefinite length ends where its outer TLV does: once the end-of-contents is
+    /// read, nothing past it is asked for.
+    @Test func anIndefiniteLengthEndsAtItsEndOfContents() throws {
+        let sod: [UInt8] = [0x77, 0x80, 0x04, 0x81, 0x96] + (0..<150).map { UInt8($0) } + [0x00, 0x00]
         let transport = ScriptedTransport([
             exchange(select(0x011D), ok()),
             exchange(readBinary(0, 4), ok(Array(sod[0..<4]))),
             exchange(readBinary(4, 255), status(0x6282, Array(sod[4...]))),
-            exchange(readBinary(154, 255), status(0x6B00)),
         ])
         var reader = FileReader(transport: transport, strategy: .selectThenHeader)
         #expect(try reader.read(.sod) == sod)
         #expect(transport.isComplete, "\(transport.failures)")
+    }
+
+    /// A chip answering 6B00 to a read passing the end, on a file of indefinite length: the
+    /// reader asks for less until the end-of-contents comes (a handful of APDUs more), or, when
+    /// the file never completes its outer TLV, until one byte past its data is refused.
+    @Test(arguments: [true, false])
+    func anIndefiniteLengthOnAChipRefusingReadsPastTheEnd(wellFormed: Bool) throws {
+        // An OCTET STRING of 300 bytes, or one declaring more than the file holds.
+        let body: [UInt8] =
+            [0x04, 0x82] + (wellFormed ? [0x01, 0x2C] : [0xFF, 0xFF]) + (0..<300).map { UInt8($0 & 0xFF) }
+        let sod: [UInt8] = [0x77, 0x80] + body + [0x00, 0x00]
+        let chip = PastEndRefusingChip(sod)
+        var reader = FileReader(transport: chip, strategy: .selectThenHeader)
+        #expect(try reader.read(.sod) == sod)
+        // The header, one full answer, then a search of the end: about twice log2(255) reads.
+        #expect(chip.reads <= 20, "\(chip.reads) READ BINARY")
     }
 
     @Test func theEndBeforeTheDeclaredLengthIsTruncation() throws {
@@ -296,13 +314,56 @@ import Transport
     @Test func aShortIdentifierTheChipRejectsFallsBackToSELECT() throws {
         let dg1 = tlvFile(tag: 0x61, valueLength: 91)
         let transport = ScriptedTransport([
+            // 6B00 to the whole first read may refuse the Le past a short file's end: the header
+            // read tells, and its 6B00 is the short identifier's refusal.
             exchange(readBySFI(.dg1, 255), status(0x6B00)),
+            exchange(readBySFI(.dg1, 4), status(0x6B00)),
             exchange(select(0x0101), ok()),
             exchange(readBinary(0, 255), ok(dg1)),
         ])
         var reader = FileReader(transport: transport)
         #expect(try reader.read(.dg1) == dg1)
-        #expect(!reader.strategy.shortFileIdentifiers)
+        #expect(reader.strategy == FileReadStrategy(shortFileIdentifiers: false, wholeFirstRead: true))
+        #expect(transport.isComplete, "\(transport.failures)")
+    }
+
+    /// A chip answering 6B00 to a read whose offset + Le passes the end of the file: the header
+    /// first, then exactly the rest, and every later file so.
+    @Test func aChipRefusingReadsPastTheEndWith6B00GetsHeadersFirst() throws {
+        let com = tlvFile(tag: 0x60, valueLength: 22)
+        let dg1 = tlvFile(tag: 0x61, valueLength: 91)
+        let transport = ScriptedTransport([
+            exchange(readBySFI(.com, 255), status(0x6B00)),
+            exchange(readBySFI(.com, 4), ok(Array(com[0..<4]))),
+            exchange(readBinary(4, 20), ok(Array(com[4...]))),
+            exchange(readBySFI(.dg1, 4), ok(Array(dg1[0..<4]))),
+            exchange(readBinary(4, 89), ok(Array(dg1[4...]))),
+        ])
+        var reader = FileReader(transport: transport)
+        #expect(try reader.read(.com) == com)
+        #expect(try reader.read(.dg1) == dg1)
+        #expect(reader.strategy == FileReadStrategy(shortFileIdentifiers: true, wholeFirstRead: false))
+        #expect(transport.isComplete, "\(transport.failures)")
+    }
+
+    /// A chip answering an Le it cannot serve with 9000 and nothing: the ladder steps down as for
+    /// 6700, and the step is kept for the next file.
+    @Test func anEmptyAnswerStepsTheLadderDown() throws {
+        let dg11 = tlvFile(tag: 0x6B, valueLength: 396)  // 400 bytes
+        let dg12 = tlvFile(tag: 0x6C, valueLength: 296)  // 300 bytes
+        let transport = ScriptedTransport([
+            exchange(readBySFI(.dg11, 255), ok()),
+            exchange(readBySFI(.dg11, 4), ok(Array(dg11[0..<4]))),
+            exchange(readBinary(4, 223), ok(Array(dg11[4..<227]))),
+            exchange(readBinary(227, 173), ok(Array(dg11[227...]))),
+            exchange(readBySFI(.dg12, 223), ok(Array(dg12[0..<223]))),
+            exchange(readBinary(223, 77), ok(Array(dg12[223...]))),
+        ])
+        var reader = FileReader(transport: transport)
+        #expect(try reader.read(.dg11) == dg11)
+        #expect(try reader.read(.dg12) == dg12)
+        #expect(reader.expectedLength == 223)
+        #expect(reader.strategy == .fewestCommands)
         #expect(transport.isComplete, "\(transport.failures)")
     }
 
@@ -379,5 +440,25 @@ import Transport
         #expect(FileReader.oddDataLength(within: 256) == 253)
         #expect(FileReader.oddDataLength(within: 129) == 127)
         #expect(FileReader.oddDataLength(within: 130) == 127)
+    }
+}
+
+/// A chip holding one file, answering READ BINARY whose offset + Le passes its end with 6B00.
+final class PastEndRefusingChip: CardTransport {
+    let file: [UInt8]
+    private let count = Mutex(0)
+
+    init(_ file: [UInt8]) { self.file = file }
+
+    var supportsExtendedLength: Bool { false }
+    var reads: Int { count.withLock { $0 } }
+
+    func transmit(_ command: CommandAPDU) throws(TransportError) -> ResponseAPDU {
+        guard command.ins == 0xB0 else { return ResponseAPDU(statusWord: .success) }
+        count.withLock { $0 += 1 }
+        let offset = Int(command.p1) << 8 | Int(command.p2)
+        let length = command.expectedLength ?? 0
+        guard offset + length <= file.count else { return ResponseAPDU(statusWord: .wrongParameters) }
+        return ResponseAPDU(data: Array(file[offset..<(offset + length)]), statusWord: .success)
     }
 }

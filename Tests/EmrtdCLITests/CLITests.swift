@@ -14,6 +14,7 @@ import Testing
         #expect(help.status == 0)
         for command in [
             "mrz", "parse", "verify", "certs", "masterlist", "readers", "dump", "read", "simulate", "serve", "relay",
+            "cvc",
         ] {
             #expect(help.output.contains("  \(command) "), "--help does not list \(command)")
         }

@@ -54,6 +54,8 @@ import Testing
         // DG4 is on the chip but neither EF.COM nor EF.SOD names it: it is not asked for.
         #expect(document.deniedFiles == [.dg3])
         #expect(document.ldsMasterFile.dataGroups.keys.sorted() == [1, 2, 14, 15])
+        // Read after the listed files (neither list names it), its key is still the document's.
+        #expect(document.activeAuthenticationPublicKeyInfo != nil)
         #expect(document.machineReadableZoneInformation?.fields.primaryIdentifier == "MUSTERMANN")
         #expect(document.encodedIdentificationFeaturesFace?.images.first?.png != nil)
         #expect(document.securityOptions?.chipAuthenticationInfos.isEmpty == false)

@@ -11,7 +11,7 @@ public enum OpenSSLPKI {
         set -eu
         D=$1; cp "$2" "$D/DG1.bin"; cp "$3" "$D/DG2.bin"; cd "$D"
         openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout csca.key -out csca.pem \
-            -days 3650 -subj "/C=UT/O=OpenSSL PKI/CN=OpenSSL CSCA" \
+            -days 3650 -subj "/C=$4/O=OpenSSL PKI/CN=OpenSSL CSCA" \
             -addext "keyUsage=critical,keyCertSign,cRLSign" -addext "basicConstraints=critical,CA:true" 2>/dev/null
         openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout dsc.key -out dsc.csr \
             -subj "/C=UT/O=OpenSSL PKI/CN=OpenSSL DS" 2>/dev/null
@@ -49,12 +49,15 @@ public enum OpenSSLPKI {
             "certificateRevocationList;binary" crl.der; } > pkd-crl.ldif
         """#
 
-    /// Makes the PKI in `directory` over the data groups `dataGroup1` and `dataGroup2`; nil after
+    /// Makes the PKI in `directory` over the data groups `dataGroup1` and `dataGroup2`, its CSCA
+    /// of `country` (the tests' DG1 is German: a CSCA of another country is denied it); nil after
     /// recording that OpenSSL is missing.
-    public static func make(in directory: URL, dataGroup1: URL, dataGroup2: URL) throws -> URL? {
+    public static func make(in directory: URL, dataGroup1: URL, dataGroup2: URL, country: String = "DE") throws
+        -> URL?
+    {
         guard Prerequisites.tool("openssl", package: "openssl") != nil else { return nil }
         let result = try Subprocess.run(
-            "/bin/sh", ["-c", script, "sh", directory.path, dataGroup1.path, dataGroup2.path])
+            "/bin/sh", ["-c", script, "sh", directory.path, dataGroup1.path, dataGroup2.path, country])
         guard result.status == 0 else {
             throw Subprocess.LaunchError(description: "OpenSSL PKI script failed: \(result.combinedOutput)")
         }

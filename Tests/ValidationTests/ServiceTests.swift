@@ -130,7 +130,11 @@ import Validation
     /// wss:// with the server's certificate trusted by --ca, refused without it; beyond
     /// --max-sessions a session is closed `busy` at once, and served again once there is room.
     @Test func tlsAndTheSessionCap() throws {
-        guard let rig = try Rig.start(tls: true, serveArguments: ["--max-sessions", "1"]) else { return }
+        // The silent session holds the one place for 20 s: long enough for the busy relay (a
+        // process started meanwhile, slow on a loaded machine) to reach the server while it does.
+        guard let rig = try Rig.start(tls: true, stepTimeout: 20, serveArguments: ["--max-sessions", "1"]) else {
+            return
+        }
         defer { rig.stop() }
         let over = try rig.silentClient {
             let busy = try rig.relay("v-busy", client: "acme", key: ["--can", "123456"])
@@ -257,7 +261,9 @@ final class Rig: Sendable {
 
     /// With `tls`, a self-signed certificate for 127.0.0.1 (openssl) and wss://; the relays
     /// trust it with --ca.
-    static func start(tls: Bool = false, serveArguments: [String] = []) throws -> Rig? {
+    /// `stepTimeout`: the server's wait for each client message (short, so that timeouts end
+    /// tests soon; long where another process must reach the server while a session waits).
+    static func start(tls: Bool = false, stepTimeout: Int = 2, serveArguments: [String] = []) throws -> Rig? {
         guard let emrtd = Prerequisites.builtExecutable("emrtd"),
             let python = Prerequisites.tool("python3", package: "python3")
         else { return nil }
@@ -317,7 +323,7 @@ final class Rig: Sendable {
             emrtd,
             [
                 "serve", "--listen", "127.0.0.1:0", "--tenants", tenantsFile.path, "--csca", csca.path, "--no-builtin",
-                "--step-timeout", "2", "--outbox", directory.appendingPathComponent("outbox").path,
+                "--step-timeout", String(stepTimeout), "--outbox", directory.appendingPathComponent("outbox").path,
             ] + tlsArguments + serveArguments, directory: directory, name: "serve")
         guard let port = server.wait(for: "\"port\":(\\d+)", in: server.errorPath).flatMap(Int.init) else {
             Issue.record(
@@ -408,12 +414,13 @@ final class Rig: Sendable {
         defer { endpoint.stop() }
         endpoint.client?.send(
             .text(ClientMessage.hello(ValidationHello(validationId: "v-silent", clientId: "acme")).text))
-        guard case .message(.text(let ready))? = endpoint.client?.receive(timeout: .seconds(10)),
+        guard case .message(.text(let ready))? = endpoint.client?.receive(timeout: .seconds(30)),
             case .ready? = try? ServerMessage.parse(ready)
         else { return 0 }
         try meanwhile()
         while true {
-            switch endpoint.client?.receive(timeout: .seconds(10)) {
+            // A cap against a hang, past any step timeout a rig sets.
+            switch endpoint.client?.receive(timeout: .seconds(60)) {
             case .closed(let code, _)?: return code
             case .message?: continue
             case .timeout?, nil: return 0

@@ -1,3 +1,4 @@
+import ASN1
 import CMS
 import Files
 import Foundation
@@ -9,12 +10,15 @@ enum MasterListCommand: Command {
     static let printsOnlyJSON = true
     static let summary = "check a CSCA master list or an ICAO PKD LDIF file, or import it into the default trust bundle"
     static let usage = """
-        usage: emrtd masterlist FILE.ml|FILE.ldif [--ml-root CERT] [--at ISO8601]
-               emrtd masterlist import FILE.ml|FILE.ldif [--ml-root CERT] [--append | --replace] [--out FILE] [--at ISO8601]
+        usage: emrtd masterlist FILE.ml|FILE.ldif [--ml-root CERT | --ml-root-sha256 HEX] [--at ISO8601]
+               emrtd masterlist import FILE.ml|FILE.ldif [--ml-root CERT | --ml-root-sha256 HEX] [--append | --replace]
+                                   [--out FILE] [--at ISO8601]
 
         The first form prints, as JSON, how many certificates the list holds, their countries,
         the signer, and whether the list's signature and its signer's chain to CERT verify
-        (the chain is null without --ml-root). For an ICAO PKD LDIF file (its DSC, CRL or
+        (the chain is null without --ml-root). --ml-root-sha256 names the root by the SHA-256
+        fingerprint of its DER instead, taken from the certificates the file itself carries (the
+        ICAO master list's United Nations CSCA: the pin, not the copy, is what is trusted). For an ICAO PKD LDIF file (its DSC, CRL or
         master-list download) it prints what the file holds and each master list's check.
         `import` writes the list's certificates as a PEM bundle to the default trust bundle
         ($EMRTD_CSCA_BUNDLE, else masterlist/csca.pem in a checkout, else
@@ -38,6 +42,7 @@ enum MasterListCommand: Command {
 
     static func run(_ arguments: inout ArgumentReader) throws -> Int32 {
         let rootFile = try arguments.option("--ml-root")
+        let pin = try arguments.option("--ml-root-sha256").map(rootPin)
         let time = try arguments.option("--at").map(TrustOptions.parseTime) ?? Date()
         let append = arguments.flag("--append")
         let replace = arguments.flag("--replace")
@@ -50,7 +55,12 @@ enum MasterListCommand: Command {
             throw UsageError("--out, --append and --replace go with import")
         }
         guard !(append && replace) else { throw UsageError("--append and --replace exclude each other") }
-        let roots = try rootFile.map(loadCertificates) ?? []
+        guard rootFile == nil || pin == nil else {
+            throw UsageError("--ml-root and --ml-root-sha256 exclude each other")
+        }
+        let fileRoots = try rootFile.map(loadCertificates) ?? []
+        let rootGiven = rootFile != nil || pin != nil
+        let rootName = rootFile ?? pin.map { "the certificate of SHA-256 \(Hex.encode($0))" } ?? ""
 
         let bytes = try readFile(file) { prefix in
             PKDLDIF.isLDIF(prefix)
@@ -65,9 +75,10 @@ enum MasterListCommand: Command {
             } catch {
                 throw CommandFailure("\(file) is not a readable LDIF file: \(error.reason)")
             }
+            let carried = download.masterLists.flatMap { $0.signedData.certificates + $0.certificates }
             return try ldif(
-                download, file: file, roots: roots, rootGiven: rootFile != nil, importing: importing, at: time,
-                into: target)
+                download, file: file, roots: pin.map { pinned($0, among: carried) } ?? fileRoots,
+                rootGiven: rootGiven, importing: importing, at: time, into: target)
         }
         let list: MasterList
         do throws(CMSError) {
@@ -75,19 +86,23 @@ enum MasterListCommand: Command {
         } catch {
             throw CommandFailure("\(file) is not a readable master list: \(error.reason)")
         }
+        let roots = pin.map { pinned($0, among: list.signedData.certificates + list.certificates) } ?? fileRoots
+        if let pin, roots.isEmpty {
+            printError("emrtd masterlist: \(file) carries no certificate of SHA-256 \(Hex.encode(pin))")
+        }
         let verification = list.verify(roots: roots, at: time)
         guard importing else {
             print(report(list, verification).serialized(pretty: true))
             if list.certificates.isEmpty { return nothingToImport(file, "no certificate") }
-            if rootFile == nil {
+            if !rootGiven {
                 printError("emrtd masterlist: not verified: without --ml-root the signer's chain was not checked")
             }
             return verification.signatureValid && verification.signerChainValid == true ? 0 : 3
         }
-        guard rootFile != nil else { throw UsageError("import needs --ml-root CERT") }
+        guard rootGiven else { throw UsageError("import needs --ml-root CERT or --ml-root-sha256 HEX") }
         guard verification.isTrusted else {
             printError(
-                "emrtd masterlist: \(file) does not verify against \(rootFile ?? ""), nothing imported: "
+                "emrtd masterlist: \(file) does not verify against \(rootName), nothing imported: "
                     + verification.problems.map(\.description).joined(separator: "; "))
             return 3
         }
@@ -144,6 +159,20 @@ enum MasterListCommand: Command {
         store.add(download.certificates)
         for list in download.revocationLists { store.add(list) }
         return try target.write(store)
+    }
+
+    /// `--ml-root-sha256`: 64 hex digits (colons and spaces allowed, as tools print them).
+    private static func rootPin(_ text: String) throws -> [UInt8] {
+        let digits = text.filter { $0 != ":" && $0 != " " }
+        guard let pin = Hex.decode(digits), pin.count == 32 else {
+            throw UsageError("--ml-root-sha256 takes a SHA-256 fingerprint, 64 hex digits")
+        }
+        return pin
+    }
+
+    /// The certificates among `carried` whose DER hashes to `pin` (one, or none).
+    private static func pinned(_ pin: [UInt8], among carried: [Certificate]) -> [Certificate] {
+        Array(carried.filter { $0.sha256Fingerprint == pin }.prefix(1))
     }
 
     /// A file with nothing in it to trust, checked or imported: said, and exit 3 (an empty

@@ -1,9 +1,12 @@
+import ASN1
+import CVCertificates
 import ChipSimulator
+import Foundation
 
 /// The chip options `emrtd simulate` and `emrtd read --simulator` share: the PACE protocols the
 /// simulated chip offers, whether it still runs BAC, its CAN, its Chip Authentication and Active
 /// Authentication keys, how DG14 describes them, and faults that make it fail to prove itself
-/// genuine. Without them the chip is the specimen's: PACE-CAM (ECDH-CAM-AES-128 on
+/// genuine or show a real chip's quirk. Without them the chip is the specimen's: PACE-CAM (ECDH-CAM-AES-128 on
 /// brainpoolP256r1) beside BAC, Chip Authentication with an ECDH brainpoolP256r1 key (AES-128),
 /// and Active Authentication with RSA-2048 and the SHA-256 trailer.
 struct SimulatedChipOptions {
@@ -24,6 +27,8 @@ struct SimulatedChipOptions {
     var activeAuthentication: String? = nil
     var layout = SecurityInfoLayout()
     var faults: [ChipFault] = []
+    /// `--terminal-trust-point` and `--chip-date`: Terminal Authentication on the chip.
+    var terminalAuthentication: TerminalAuthenticationSetup? = nil
     /// Whether any of these options was given (they mean nothing without a simulated chip).
     var given = false
 
@@ -52,7 +57,15 @@ struct SimulatedChipOptions {
         writes keys with explicit domain parameters.
         --chip-fault NAME (repeatable) makes the chip fail to prove itself genuine: clone (its
         private keys are not those of DG14, DG15, EF.CardSecurity), wrong-cam-data,
-        forged-card-security, aa-other-challenge, ca-keeps-old-keys, ca-wrong-mac.
+        forged-card-security, aa-other-challenge, ca-keeps-old-keys, ca-wrong-mac; or shows a
+        real chip's quirk (Packages/ChipSimulator/FIELD-QUIRKS.md): read-empty-above-160,
+        read-6700-above-160, read-past-end-6b00, padded-end-of-file, le-on-case-3-6700,
+        cluttered-card-access, ends-session-on-error, pace-requires-parameter-id, select-mf-6a87,
+        card-access-6283, bac-6985, aa-6d00, ca-6f00, sod-wrong-mac.
+        --terminal-trust-point FILE gives the chip Terminal Authentication (EAC) with that CVCA
+        certificate (emrtd cvc make-pki) as its trust point, named by EF.CVCA, and --chip-date
+        YYYY-MM-DD as its date (default today): DG3 and DG4 open to an inspection system whose
+        chain the chip verifies, as its CHAT grants.
         A generated specimen's DG14, DG15 and EF.CardSecurity are written for these keys; a
         directory's files are served as they are, with fresh keys behind them.
         """
@@ -113,6 +126,17 @@ struct SimulatedChipOptions {
             chipAuthenticationInfo: !arguments.flag("--no-chip-authentication-info"),
             explicitDomainParameters: arguments.flag("--explicit-domain-parameters"))
         options.given = options.given || options.layout != SecurityInfoLayout()
+        let chipDate = try arguments.option("--chip-date").map { try CVCCommand.parseDate($0, "--chip-date") }
+        if let trustPoint = try arguments.option("--terminal-trust-point") {
+            guard let date = chipDate ?? CVCDate(UTCDateTime(Date())) else {
+                throw UsageError("today is outside 2000-2099: give --chip-date")
+            }
+            options.terminalAuthentication = TerminalAuthenticationSetup(
+                trustPoint: try CVCCommand.load(trustPoint), currentDate: date)
+            options.given = true
+        } else if chipDate != nil {
+            throw UsageError("--chip-date goes with --terminal-trust-point")
+        }
         return options
     }
 
@@ -155,6 +179,7 @@ struct SimulatedChipOptions {
     {
         ChipConfiguration(
             files: files, credentials: credentials, offersBasicAccessControl: !paceOnly,
-            supportsExtendedLength: supportsExtendedLength, faults: faults, paceNonceLength: paceNonceLength)
+            supportsExtendedLength: supportsExtendedLength, faults: faults, paceNonceLength: paceNonceLength,
+            terminalAuthentication: terminalAuthentication)
     }
 }

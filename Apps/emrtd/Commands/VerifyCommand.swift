@@ -151,10 +151,9 @@ struct VerifySettings: Sendable {
     /// The verdict of one document: the Passive Authentication verdict's JSON with `checks` and
     /// `warnings` added, and the exit status it alone would give (0 accepted, 3 not).
     func verify(_ files: DumpFiles) -> (json: JSONValue, warnings: [String], checks: DocumentChecks, status: Int32) {
-        let verdict = PassiveAuthentication.verify(
-            files.securityObject, dataGroups: files.dataGroups, trustStore: trustStore, at: time)
         var notes = files.notes
-        // DG1, when there, for its validity and the page comparison.
+        // DG1, when there, for its issuing state (the CSCA's country must match), its validity and
+        // the page comparison.
         var chipZone: MachineReadableZone?
         if let dg1 = files.dataGroups[1] {
             do throws(LDSError) {
@@ -163,6 +162,9 @@ struct VerifySettings: Sendable {
                 notes.append("DG1 does not parse: \(error.reason)")
             }
         }
+        let verdict = PassiveAuthentication.verify(
+            files.securityObject, dataGroups: files.dataGroups, trustStore: trustStore, at: time,
+            issuingState: chipZone?.fields.issuingStateOrOrganization)
         let checks = DocumentChecks(data: verdict, chip: nil, chipZone: chipZone, printedZone: printedZone, at: time)
         let warnings = [trustWarning].compactMap { $0 } + notes + checks.warnings
         let json = adding(

@@ -54,14 +54,16 @@ public enum DER {
     }
 
     /// A non-negative number in the fewest big-endian bytes (at least one): the content of the
-    /// data objects that carry an ID or reference, such as MSE:Set AT's DO'84'.
+    /// data objects that carry an ID or reference, such as MSE:Set AT's DO'84'. A negative number
+    /// (a key ID some chips write in DG14 as a negative INTEGER) gives its fewest two's-complement
+    /// bytes, the INTEGER's own content, which such a chip takes as the reference.
     public static func minimalUnsignedBytes(_ value: Int) -> [UInt8] {
         var bytes: [UInt8] = []
         var rest = value
         repeat {
             bytes.insert(UInt8(truncatingIfNeeded: rest), at: 0)
             rest >>= 8
-        } while rest != 0
+        } while value >= 0 ? rest != 0 : (rest != -1 || bytes[0] & 0x80 == 0)
         return bytes
     }
 

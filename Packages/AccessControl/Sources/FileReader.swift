@@ -1,3 +1,4 @@
+import ASN1
 import LDS
 import SecureMessaging
 import Transport
@@ -32,19 +33,25 @@ public struct FileReadStrategy: Sendable, Hashable {
 ///   A 6A82 is trusted once a short-identifier read has worked on the chip.
 /// - The first read of a file asks for the whole Le, so a file that fits one answer takes one
 ///   APDU; its TLV header then says how much is left, and the reader never asks past that. A chip
-///   that answers the first read with 6700, 6Cxx or 6282 without data is asked for the 4-byte
+///   that answers the first read with 6700, 6Cxx, 6282 without data (the ePass emulator), 6B00
+///   (chips refusing offset + Le past the end) or 9000 without data is asked for the 4-byte
 ///   header instead: when the file turns out shorter than the refused Le, the chip refuses
-///   reading past a file's end, and every later file starts with its header (the ePass emulator);
-///   otherwise the Le was too large and steps down as below.
+///   reading past a file's end, and every later file starts with its header; otherwise the Le
+///   was too large and steps down as below. A 6B00 to the header read by short identifier then
+///   is the identifier's refusal (SELECT, as above).
 /// - Le: the largest that works. With extended length it starts at 65280 (then 4096, 1024);
 ///   otherwise at the most a short answer carries: 255 in plain, and under secure messaging the
 ///   most whose protected answer fits 256 bytes (231 for 3DES, 223 for AES), stepping down 223,
-///   192, 160, 128 when the chip answers 6700, 6Cxx or fewer bytes than asked, and remembering the
+///   192, 160, 128 when the chip answers 6700, 6Cxx, fewer bytes than asked or 9000 with none
+///   (chips that cannot serve an Le, an extended one on some), and remembering the
 ///   step for every later read of this reader (one reader per session). An answer of 6282
 ///   without data (the ePass emulator's 6282 carries no MAC, so secure messaging drops its data)
 ///   means fewer bytes remain than asked: the reader asks again for fewer, halving below 128,
 ///   without changing the remembered Le.
-/// - 6282 with data is accepted (end of file reached), 6B00 ends a file of indefinite length.
+/// - 6282 with data is accepted (end of file reached). A file of indefinite length (BER, as US
+///   EF.SODs) ends where its outer TLV does, found once its end-of-contents is read; a 6B00
+///   before that asks again for less (a chip refusing reads past the end), down to one byte,
+///   where it ends the file.
 /// - Offsets above 32767 use READ BINARY with odd INS (B1, offset in DO'54', data in DO'53') on
 ///   the same ladder: Ne counts the DO'53' header, and on a short step Ne stays within what a
 ///   short answer carries (plain 256; under secure messaging the same limit as B0, with DO'85'),
@@ -142,11 +149,15 @@ public struct FileReader: Sendable {
         }
     }
 
-    /// The statuses a first READ BINARY gets when the Le, rather than the file, is the problem:
-    /// too long for the chip, or past the end of a short file.
-    private static func isLengthComplaint(_ answer: ResponseAPDU) -> Bool {
-        answer.statusWord == .wrongLength || answer.statusWord.exactLength != nil
-            || (answer.statusWord == .endOfFileReached && answer.data.isEmpty)
+    /// The answers a first READ BINARY gets when the Le, rather than the file, is the problem: too
+    /// long for the chip (6700, 6Cxx; 9000 with nothing to the whole first read), or past the end
+    /// of a short file (6282 without data; 6B00 to the whole first read, whose offset 0 cannot be
+    /// wrong). To a header read, 9000 with nothing or 6B00 says the short identifier is refused.
+    private static func isLengthComplaint(_ answer: ResponseAPDU, wholeRead: Bool) -> Bool {
+        let status = answer.statusWord
+        return status == .wrongLength || status.exactLength != nil
+            || (answer.data.isEmpty
+                && (status == .endOfFileReached || (wholeRead && (status.isSuccess || status == .wrongParameters))))
     }
 
     private mutating func readContent(_ file: LDSFileKind, byShortIdentifier: Bool) throws(FileReadError) -> [UInt8] {
@@ -156,6 +167,8 @@ public struct FileReader: Sendable {
         var headerParsed = false
         // Below the remembered Le, after a 6282 without data.
         var fewerThan: Int?
+        // For a file of indefinite length: its end lies before this offset (a 6B00 there).
+        var endBefore: Int?
         // A whole first read the chip refused (its Le and status), answered by reading the header.
         var refusedFirstRead: (length: Int, status: StatusWord)?
         while total.map({ content.count < $0 }) ?? true {
@@ -172,27 +185,34 @@ public struct FileReader: Sendable {
             guard wanted > 0 else {
                 throw FileReadError(.tooLarge, file: file, "longer than \(file.maximumSize) bytes without an end")
             }
-            var length = min(wanted, expectedLength, fewerThan.map { $0 - 1 } ?? Int.max)
+            // No byte can be left before the offset a 6B00 refused: the file ends here.
+            if let endBefore, endBefore - content.count <= 1 { break }
+            var length = min(
+                wanted, expectedLength, fewerThan.map { $0 - 1 } ?? Int.max,
+                endBefore.map { $0 - content.count - 1 } ?? Int.max)
             let shortIdentifier = byShortIdentifier && content.isEmpty
             if !shortIdentifier, content.count > Self.maximumEvenOffset { length = min(length, oddDataLimit) }
             let answer = try readBinary(
                 file: file, offset: content.count, length: length, shortIdentifier: shortIdentifier)
             let status = answer.statusWord
             let hasData = (status.isSuccess || status == .endOfFileReached) && !answer.data.isEmpty
+            let wholeRead =
+                content.isEmpty && !headerParsed && strategy.wholeFirstRead && refusedFirstRead == nil
+                && length > Self.headerProbeLength
             if shortIdentifier, !hasData, !shortIdentifiersProven, status != .securityStatusNotSatisfied,
-                !Self.isLengthComplaint(answer)
+                !Self.isLengthComplaint(answer, wholeRead: wholeRead)
             {
                 // Perhaps the chip does not take short EF identifiers: a SELECT tells (and throws
-                // when the file is really absent). From here on every file is SELECTed.
+                // when the file is really absent). From here on every file is SELECTed, and the
+                // first read starts again (a refusal of the short identifier said nothing of Le).
                 try select(file)
                 strategy.shortFileIdentifiers = false
                 byShortIdentifier = false
+                refusedFirstRead = nil
                 continue
             }
             if shortIdentifier, hasData { shortIdentifiersProven = true }
-            if content.isEmpty, !headerParsed, strategy.wholeFirstRead, refusedFirstRead == nil,
-                length > Self.headerProbeLength, Self.isLengthComplaint(answer)
-            {
+            if wholeRead, Self.isLengthComplaint(answer, wholeRead: true) {
                 refusedFirstRead = (length, status)
                 continue
             }
@@ -204,7 +224,12 @@ public struct FileReader: Sendable {
                     stepDown(below: answer.data.count + 1)
                 }
             } else if status == .wrongParameters, headerParsed, total == nil {
-                break  // the end of a file of indefinite length
+                // Past the end of a file of indefinite length whose end-of-contents has not come:
+                // a chip refusing offset + Le past the end answers so with bytes still left.
+                guard length > 1 else { break }
+                endBefore = min(endBefore ?? Int.max, content.count + length)
+                fewerThan = length > Self.smallestStep ? Self.smallestStep + 1 : length / 2 + 1
+                continue
             } else if status == .endOfFileReached, length > 1 {
                 // Fewer bytes remain than asked (and the chip's data, if any, was not authenticated).
                 fewerThan = length > Self.smallestStep ? Self.smallestStep + 1 : length / 2 + 1
@@ -222,7 +247,8 @@ public struct FileReader: Sendable {
                 // 6Cxx names the length that works: remembered when it limits the normal Le.
                 if length == expectedLength { expectedLength = exact } else { fewerThan = exact + 1 }
                 continue
-            } else if status == .wrongLength, stepDown(below: length) {
+            } else if status == .wrongLength || status.isSuccess, stepDown(below: length) {
+                // 6700, or 9000 with nothing: the chip cannot serve this Le.
                 continue
             } else if status == .securityStatusNotSatisfied {
                 throw FileReadError(.accessDenied, file: file, "READ BINARY refused", statusWord: status)
@@ -263,8 +289,21 @@ public struct FileReader: Sendable {
                     if let refused = refusedFirstRead { learn(from: refused, total: total) }
                 }
             }
+            if headerParsed, total == nil, let end = Self.endOfIndefiniteLength(content) {
+                total = end
+                content = Array(content.prefix(end))
+            }
         }
         return content
+    }
+
+    /// Where a file of indefinite length ends, once its outer TLV is complete in `content` (the
+    /// end-of-contents `00 00` read): no read past it is needed.
+    static func endOfIndefiniteLength(_ content: [UInt8]) -> Int? {
+        guard content.count >= 4, content.suffix(2).allSatisfy({ $0 == 0 }),
+            let (_, remainder) = try? ASN1Node.parsePrefix(content, rules: .ber)
+        else { return nil }
+        return content.count - remainder.count
     }
 
     /// What a refused whole first read meant, once the header told the file's size: a file at
@@ -272,16 +311,17 @@ public struct FileReader: Sendable {
     /// for the chip (stepped down, or set to the 6Cxx length); otherwise the chip refuses reads
     /// past a file's end, so files start with their header from now on.
     private mutating func learn(from refused: (length: Int, status: StatusWord), total: Int?) {
-        // A 6700 to an extended Le is about extended length, whatever the file's size.
-        let extendedRefused =
-            refused.status == .wrongLength && refused.length > CommandAPDU.maximumShortExpectedLength
+        // A 6700 or an empty 9000 to an extended Le is about extended length, whatever the file's size.
+        let tooLong = refused.status == .wrongLength || refused.status.isSuccess
+        let extendedRefused = tooLong && refused.length > CommandAPDU.maximumShortExpectedLength
         guard extendedRefused || total.map({ $0 >= refused.length }) == true else {
             strategy.wholeFirstRead = false
             return
         }
         if let exact = refused.status.exactLength, refused.length == expectedLength, exact < expectedLength {
             expectedLength = exact
-        } else if refused.status == .wrongLength {
+        } else if tooLong || refused.status == .wrongParameters {
+            // 6B00 to a read the file is long enough for: the Le itself is refused.
             stepDown(below: refused.length)
         }
     }
@@ -309,15 +349,18 @@ public struct FileReader: Sendable {
     private func readBinary(file: LDSFileKind, offset: Int, length: Int, shortIdentifier: Bool) throws(FileReadError)
         -> ResponseAPDU
     {
+        // The action names the frame, so that an answer refused (a wrong MAC) can be found in the
+        // APDU log (`--debug`).
+        let action = "READ BINARY of \(length) bytes at offset \(offset)"
         if shortIdentifier {
             return try exchange(
                 CommandAPDU(ins: 0xB0, p1: 0x80 | file.shortFileIdentifier, p2: 0, expectedLength: length),
-                file: file, action: "READ BINARY")
+                file: file, action: action)
         }
         if offset <= Self.maximumEvenOffset {
             return try exchange(
                 CommandAPDU(ins: 0xB0, p1: UInt8(offset >> 8), p2: UInt8(offset & 0xFF), expectedLength: length),
-                file: file, action: "READ BINARY")
+                file: file, action: action)
         }
         // Odd INS: the offset in DO'54', the answer wrapped in DO'53', whose header Ne counts
         // (`length` is within `oddDataLimit`).
@@ -326,7 +369,7 @@ public struct FileReader: Sendable {
             CommandAPDU(
                 ins: 0xB1, p1: 0, p2: 0, data: [0x54, 0x03] + offsetBytes,
                 expectedLength: length + Self.oddHeaderLength(length)),
-            file: file, action: "READ BINARY (B1)")
+            file: file, action: action + " (B1)")
         guard !answer.data.isEmpty else { return answer }
         guard case .header(let header) = TLVHeader.parse(answer.data), header.tag == [0x53] else {
             throw FileReadError(.malformed, file: file, "READ BINARY (B1) answer is not a DO'53'")

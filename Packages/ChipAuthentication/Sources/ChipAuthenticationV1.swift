@@ -24,6 +24,9 @@ public enum ChipAuthenticationV1 {
         public let offer: ChipAuthenticationOffer
         /// The cipher of the new secure messaging session.
         public let cipher: BlockCipher
+        /// Comp(PK_PCD), the terminal's ephemeral key compressed (an EC point's x, SHA-1 of a DH
+        /// value): what Terminal Authentication's signature binds to this session.
+        public let compressedTerminalKey: [UInt8]
     }
 
     /// Runs Chip Authentication with `offer` over `channel` (the secure channel of BAC or PACE)
@@ -82,7 +85,14 @@ public enum ChipAuthenticationV1 {
             throw ChipAuthenticationError(.secureMessaging, error.reason)
         }
         log("Chip Authentication: secure messaging re-keyed (\(chipProtocol.cipher), SSC 0)")
-        return Outcome(offer: offer, cipher: chipProtocol.cipher)
+        let encoded = keyPair.publicKey.encoded
+        let compressed: [UInt8]
+        if case .curve = domain {
+            compressed = Array(encoded.dropFirst().prefix((encoded.count - 1) / 2))
+        } else {
+            compressed = HashAlgorithm.sha1.hash(encoded)
+        }
+        return Outcome(offer: offer, cipher: chipProtocol.cipher, compressedTerminalKey: compressed)
     }
 
     /// An ephemeral key pair and the secret it agrees with the chip's static key. A DH secret that

@@ -31,6 +31,9 @@ public struct ChipConfiguration: Sendable {
     public var faults: [ChipFault]
     /// How long a PACE nonce the chip draws (one AES block by default, as chips in the field do).
     public var paceNonceLength: PACENonceLength
+    /// Terminal Authentication (EAC): the trust point and date; nil for a chip without it, whose
+    /// protected files stay closed. EF.CVCA is written for it unless the files hold one.
+    public var terminalAuthentication: TerminalAuthenticationSetup?
 
     public init(
         files: ChipFiles,
@@ -45,7 +48,8 @@ public struct ChipConfiguration: Sendable {
         protectedFiles: Set<UInt16> = [ChipFiles.dataGroupIdentifier(3), ChipFiles.dataGroupIdentifier(4)],
         link: LinkModel? = nil,
         faults: [ChipFault] = [],
-        paceNonceLength: PACENonceLength = .oneBlock
+        paceNonceLength: PACENonceLength = .oneBlock,
+        terminalAuthentication: TerminalAuthenticationSetup? = nil
     ) {
         self.files = files
         self.credentials = credentials
@@ -60,6 +64,7 @@ public struct ChipConfiguration: Sendable {
         self.link = link
         self.faults = faults
         self.paceNonceLength = paceNonceLength
+        self.terminalAuthentication = terminalAuthentication
     }
 
     /// Makes the chip offer these PACE protocols (its EF.CardAccess lists them) and, when `only`,

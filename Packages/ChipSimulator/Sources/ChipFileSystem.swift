@@ -25,15 +25,21 @@ struct ChipFileSystem: Sendable {
     }
 
     /// The configuration's files, EF.CardAccess replaced by the PACE offers when there are any (a
-    /// chip's EF.CardAccess lists what it runs), EF.CardSecurity's signature broken by the
-    /// `forgedCardSecurity` fault.
+    /// chip's EF.CardAccess lists what it runs; cluttered by the `clutteredCardAccess` fault),
+    /// EF.CardSecurity's signature broken by the `forgedCardSecurity` fault.
     init(configuration: ChipConfiguration) {
         var files = configuration.files
-        if let cardAccess = configuration.credentials.cardAccessFile() { files.cardAccess = cardAccess }
+        let cluttered = configuration.faults.contains(.clutteredCardAccess)
+        if let cardAccess = configuration.credentials.cardAccessFile(cluttered: cluttered) {
+            files.cardAccess = cardAccess
+        }
         if configuration.faults.contains(.forgedCardSecurity),
             let forged = files.cardSecurity.flatMap(SecurityObjectWriter.withForgedSignature)
         {
             files.cardSecurity = forged
+        }
+        if let setup = configuration.terminalAuthentication, files.application[ChipFiles.cvcaIdentifier] == nil {
+            files.application[ChipFiles.cvcaIdentifier] = setup.cvcaFile
         }
         self.files = files
         enforcesAccessControl = configuration.enforcesAccessControl
@@ -76,6 +82,15 @@ struct ChipFileSystem: Sendable {
         }
     }
 
+    /// The file a SELECT names: 3F00 for the MF in both forms (P1 00 with 3F00 or no data), the FID
+    /// of an EF (P1 00 or 02); nil for other commands and for a SELECT by AID.
+    static func selection(of command: CommandAPDU) -> UInt16? {
+        guard command.ins == 0xA4, command.p1 == 0x00 || command.p1 == 0x02 else { return nil }
+        if command.p1 == 0x00, command.data.isEmpty { return 0x3F00 }
+        guard command.data.count == 2 else { return nil }
+        return UInt16(command.data[0]) << 8 | UInt16(command.data[1])
+    }
+
     /// The file (by SFI or the current EF) and offset a READ BINARY addresses, without reading;
     /// nil for other commands and for reads that address nothing.
     func target(of command: CommandAPDU) -> Read? {
@@ -94,9 +109,11 @@ struct ChipFileSystem: Sendable {
 
     /// READ BINARY: B0 (offset in P1-P2, or an SFI in P1 with the offset in P2) or B1 (offset in
     /// DO'54', answer in DO'53'). `responseBudget` caps the plain answer so that its protected form
-    /// fits the Le of the wire; `lengthLimit` is a fault's "6700 above n".
+    /// fits the Le of the wire; `faults` may refuse an Le (6700 or an empty 9000 above n), a read
+    /// past the end (6B00), or pad the end of the file.
     mutating func readBinary(
-        _ command: CommandAPDU, responseBudget: Int?, accessGranted: Bool, lengthLimit: Int?
+        _ command: CommandAPDU, responseBudget: Int?, accessGranted: Bool, unlockedFiles: Set<UInt16>,
+        faults: FaultInjector
     ) -> ResponseAPDU {
         var identifier = currentFile
         let offset: Int
@@ -119,12 +136,13 @@ struct ChipFileSystem: Sendable {
         }
         if inApplication {
             let locked = enforcesAccessControl && !accessGranted
-            if locked || protectedFiles.contains(identifier) {
+            if locked || (protectedFiles.contains(identifier) && !unlockedFiles.contains(identifier)) {
                 return ResponseAPDU(statusWord: .securityStatusNotSatisfied)
             }
         }
         guard let requested = command.expectedLength else { return ResponseAPDU(statusWord: .wrongLength) }
-        if let lengthLimit, requested > lengthLimit { return ResponseAPDU(statusWord: .wrongLength) }
+        if let limit = faults.readLengthLimit, requested > limit { return ResponseAPDU(statusWord: .wrongLength) }
+        if let limit = faults.emptyAnswerLimit, requested > limit { return ResponseAPDU(statusWord: .success) }
         var count = requested
         if requested > maximumReadLength {
             switch oversizedRead {
@@ -142,11 +160,21 @@ struct ChipFileSystem: Sendable {
             // Ne and the budget count the whole DO'53': its tag and length bytes come off the data.
             count = Self.oddDataLength(within: count)
         }
+        if faults.refusesReadPastEnd, offset + count > contents.count {
+            return ResponseAPDU(statusWord: .wrongParameters)
+        }
         let end = min(offset + count, contents.count)
-        let data = Array(contents[offset..<end])
-        let status: StatusWord = end - offset < requested && signalsEndOfFile ? .endOfFileReached : .success
+        var data = Array(contents[offset..<end])
+        var status: StatusWord = end - offset < requested && signalsEndOfFile ? .endOfFileReached : .success
+        if faults.padsEndOfFile, end == contents.count {
+            data += Self.strayPadding
+            status = .endOfFileReached
+        }
         return ResponseAPDU(data: command.ins == 0xB1 ? DER.tlv(ASN1Tag(0x53), data) : data, statusWord: status)
     }
+
+    /// What `ChipFault.paddedEndOfFile` leaves after a file's last byte.
+    static let strayPadding: [UInt8] = [0x00, 0x00, 0x80]
 
     /// The most data bytes a DO'53' of at most `capacity` bytes holds (tag, 1–3 length bytes).
     static func oddDataLength(within capacity: Int) -> Int {

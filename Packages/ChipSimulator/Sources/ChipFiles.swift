@@ -20,6 +20,8 @@ public struct ChipFiles: Sendable, Hashable {
     public static let comIdentifier: UInt16 = 0x011E
     /// The file identifier of EF.SOD in the eMRTD application.
     public static let sodIdentifier: UInt16 = 0x011D
+    /// The file identifier of EF.CVCA in the eMRTD application (SFI 1C): the chip's trust points.
+    public static let cvcaIdentifier: UInt16 = 0x011C
     /// The file identifier of EF.CardAccess in the master file.
     public static let cardAccessIdentifier: UInt16 = 0x011C
     /// The file identifier of EF.CardSecurity in the master file.

@@ -53,9 +53,10 @@ public struct Credentials: Sendable, CustomStringConvertible, CustomReflectable 
 
     /// EF.CardAccess for the PACE offers: a DER SET of PACEInfo { protocol OID, version 2,
     /// parameter ID } (9303-11 §9.2.1); nil when the chip offers no PACE.
-    func cardAccessFile() -> [UInt8]? {
-        guard !paceOffers.isEmpty else { return nil }
-        return DER.set(paceOffers.map(SecurityInfosWriter.paceInfo))
+    func cardAccessFile(cluttered: Bool = false) -> [UInt8]? {
+        guard let first = paceOffers.first else { return nil }
+        let offers = paceOffers.map(SecurityInfosWriter.paceInfo)
+        return DER.set(cluttered ? SecurityInfosWriter.clutter(before: first) + offers : offers)
     }
 
     /// A clone's credentials (the `clonedKeys` fault): the same passwords and offers, but fresh

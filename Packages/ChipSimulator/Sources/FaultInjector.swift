@@ -28,18 +28,20 @@ struct FaultInjector: Sendable {
 
     /// The decision for a command: `secureCommandNumber` is its 1-based number among the commands
     /// under secure messaging (nil for a plain command, which only lost tags, bare status words
-    /// and slow answers strike), `reading` the file it reads, `firstUnderNewKeys` whether it is the
-    /// first command under keys Chip Authentication replaced.
-    func decide(secureCommandNumber: Int?, reading: ChipFileSystem.Read?, firstUnderNewKeys: Bool = false)
-        -> Decision
-    {
+    /// and slow answers strike), `command` the plain command (its instruction, the file it
+    /// selects), `reading` the file it reads, `firstUnderNewKeys` whether it is the first command
+    /// under keys Chip Authentication replaced.
+    func decide(
+        secureCommandNumber: Int?, command: CommandAPDU, reading: ChipFileSystem.Read?,
+        firstUnderNewKeys: Bool = false
+    ) -> Decision {
         var decision = Decision()
         if firstUnderNewKeys && faults.contains(.chipAuthentication(.wrongMACAfterRekey)) {
             decision.corruptsResponseMAC = true
         }
         for fault in faults {
             guard let trigger = Self.trigger(of: fault),
-                Self.matches(trigger, number: secureCommandNumber, reading: reading)
+                Self.matches(trigger, number: secureCommandNumber, command: command, reading: reading)
             else { continue }
             switch fault {
             case .tagLost:
@@ -52,7 +54,9 @@ struct FaultInjector: Sendable {
                 decision.corruptsResponseMAC = true
             case .slowAnswer(let duration, _):
                 decision.delay += duration
-            case .dropSession, .wrongResponseMAC, .wrongLengthAbove, .omitStatusWordObject, .pace,
+            case .dropSession, .wrongResponseMAC, .wrongLengthAbove, .emptyAnswerAbove, .refusesReadPastEnd,
+                .paddedEndOfFile, .refusesLeWithoutAnswer, .clutteredCardAccess, .endsSessionOnError,
+                .omitStatusWordObject, .pace,
                 .chipAuthentication, .activeAuthenticationOverOtherChallenge, .clonedKeys, .forgedCardSecurity:
                 break
             }
@@ -87,22 +91,51 @@ struct FaultInjector: Sendable {
         }.min()
     }
 
+    /// READ BINARY asking for more than this gets 9000 without data (the smallest `emptyAnswerAbove`).
+    var emptyAnswerLimit: Int? {
+        faults.compactMap { fault -> Int? in
+            if case .emptyAnswerAbove(let limit) = fault { return limit }
+            return nil
+        }.min()
+    }
+
+    /// A read passing the file's end gets 6B00.
+    var refusesReadPastEnd: Bool { faults.contains(.refusesReadPastEnd) }
+
+    /// A read reaching the file's end gets 6282 and stray padding.
+    var padsEndOfFile: Bool { faults.contains(.paddedEndOfFile) }
+
+    /// Whether an error answer under secure messaging ends the session.
+    var endsSessionOnError: Bool { faults.contains(.endsSessionOnError) }
+
+    /// Whether `command` is refused with 6700 for carrying an Le it has no answer for: SELECT with
+    /// P2 0C (no FCI) or MSE:Set (ISO 7816-4 case 3).
+    func refusesExpectedLength(of command: CommandAPDU) -> Bool {
+        guard faults.contains(.refusesLeWithoutAnswer), command.expectedLength != nil else { return false }
+        return (command.ins == 0xA4 && command.p2 & 0x0C == 0x0C) || command.ins == 0x22
+    }
+
     private static func trigger(of fault: ChipFault) -> FaultTrigger? {
         switch fault {
         case .wrongResponseMAC(let trigger), .bareStatusWord(_, let trigger), .dropSession(let trigger),
             .tagLost(let trigger), .slowAnswer(_, let trigger):
             trigger
-        case .wrongLengthAbove, .omitStatusWordObject, .pace, .chipAuthentication,
+        case .wrongLengthAbove, .emptyAnswerAbove, .refusesReadPastEnd, .paddedEndOfFile, .refusesLeWithoutAnswer,
+            .clutteredCardAccess, .endsSessionOnError, .omitStatusWordObject, .pace, .chipAuthentication,
             .activeAuthenticationOverOtherChallenge, .clonedKeys, .forgedCardSecurity:
             nil
         }
     }
 
-    private static func matches(_ trigger: FaultTrigger, number: Int?, reading: ChipFileSystem.Read?) -> Bool {
+    private static func matches(
+        _ trigger: FaultTrigger, number: Int?, command: CommandAPDU, reading: ChipFileSystem.Read?
+    ) -> Bool {
         switch trigger {
         case .secureCommand(let wanted): wanted == number
         case .readOf(let file): reading?.file == file
         case .readPastHeaderOf(let file): reading?.file == file && (reading?.offset ?? 0) > 0
+        case .instruction(let instruction, let p1): command.ins == instruction && (p1 == nil || command.p1 == p1)
+        case .selectOf(let file): ChipFileSystem.selection(of: command) == file
         case .always: true
         }
     }

@@ -15,6 +15,11 @@ protocol ProtocolHandler: Sendable {
     /// are chained commands that each get an answer) rather than having the chip join the parts.
     var interpretsChaining: Bool { get }
 
+    /// Whether the handler takes this command although another registered before it has the
+    /// instruction (Terminal Authentication's GET CHALLENGE and EXTERNAL AUTHENTICATE under secure
+    /// messaging, BAC's before it).
+    func claims(_ command: CommandAPDU, context: ProtocolContext) -> Bool
+
     /// Answers a plain command (CLA without secure-messaging bits).
     mutating func handle(_ command: CommandAPDU, context: ProtocolContext) -> ProtocolOutcome
 
@@ -24,4 +29,5 @@ protocol ProtocolHandler: Sendable {
 
 extension ProtocolHandler {
     var interpretsChaining: Bool { false }
+    func claims(_ command: CommandAPDU, context: ProtocolContext) -> Bool { false }
 }

@@ -36,9 +36,18 @@ struct ProtocolHandlerRegistry: Sendable {
                 chipAuthenticationKeys: credentials.chipAuthenticationKeys.map(\.keyPair), faults: faults.paceFaults,
                 nonceLength: configuration.paceNonceLength)
         if pace != nil || !credentials.chipAuthenticationKeys.isEmpty {
+            // ID_PICC: the document number and its check digit, the key seed's start.
+            let terminalAuthentication = configuration.terminalAuthentication.flatMap { setup in
+                mrz.map { password in
+                    TerminalAuthenticationState(
+                        setup: setup,
+                        documentIdentifier: password.keySeedInput.withUnsafeBytes { Array($0.dropLast(14)) })
+                }
+            }
             handlers.append(
                 ChipAuthenticationHandler(
-                    keys: credentials.chipAuthenticationKeys, pace: pace, faults: faults.chipAuthenticationFaults))
+                    keys: credentials.chipAuthenticationKeys, pace: pace, faults: faults.chipAuthenticationFaults,
+                    terminalAuthentication: terminalAuthentication))
         }
         if let key = credentials.activeAuthenticationKey {
             handlers.append(
@@ -57,9 +66,13 @@ struct ProtocolHandlerRegistry: Sendable {
         indexByInstruction[instruction].map { handlers[$0].interpretsChaining } ?? false
     }
 
-    /// The answer of the handler registered for the command's instruction; nil when there is none.
+    /// The answer of the handler that claims the command, else of the one registered first for its
+    /// instruction; nil when there is none.
     mutating func handle(_ command: CommandAPDU, context: ProtocolContext) -> ProtocolOutcome? {
-        guard let index = indexByInstruction[command.ins] else { return nil }
+        let claiming = handlers.firstIndex {
+            $0.claims(command, context: context) && $0.instructions.contains(command.ins)
+        }
+        guard let index = claiming ?? indexByInstruction[command.ins] else { return nil }
         return handlers[index].handle(command, context: context)
     }
 

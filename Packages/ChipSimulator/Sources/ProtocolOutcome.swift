@@ -20,6 +20,9 @@ struct ProtocolOutcome: Sendable {
     /// Whether the protocol opened the application's files (BAC, PACE). Access lasts as long as
     /// the secure-messaging session, so it is granted only when a session stands after the answer.
     var grantsAccess = false
+    /// Protected files the protocol opened (Terminal Authentication: DG3, DG4 by the terminal's
+    /// CHAT), for as long as the session lasts.
+    var unlocksFiles: Set<UInt16> = []
 
     init(_ response: ResponseAPDU, session: SessionChange = .keep, grantsAccess: Bool = false) {
         self.response = response

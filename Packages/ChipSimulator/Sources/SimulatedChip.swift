@@ -32,6 +32,8 @@ public final class SimulatedChip: CardTransport {
         var handlers: ProtocolHandlerRegistry
         var session: ChipSession?
         var accessGranted = false
+        /// Protected files Terminal Authentication opened in this session.
+        var unlockedFiles: Set<UInt16> = []
         /// Commands received under the current session (what `FaultTrigger.secureCommand` counts).
         var secureCommands = 0
         /// Commands received since Chip Authentication replaced the session's keys (nil: never).
@@ -130,7 +132,8 @@ public final class SimulatedChip: CardTransport {
             // A plain command ends a secure-messaging session (ISO 7816-4 §10.2).
             endSession(&state)
         }
-        let decision = faults.decide(secureCommandNumber: nil, reading: state.fileSystem.target(of: command))
+        let decision = faults.decide(
+            secureCommandNumber: nil, command: command, reading: state.fileSystem.target(of: command))
         switch decision.outcome {
         case .tagLost: return (.failure(.tagLost), .zero)
         case .bareStatusWord(let status): return (.success(ResponseAPDU(statusWord: status)), .zero)
@@ -166,7 +169,7 @@ public final class SimulatedChip: CardTransport {
             return (.success(refuseExtendedLength(state: &state)), .zero)
         }
         let decision = faults.decide(
-            secureCommandNumber: state.secureCommands, reading: state.fileSystem.target(of: command),
+            secureCommandNumber: state.secureCommands, command: command, reading: state.fileSystem.target(of: command),
             firstUnderNewKeys: state.commandsUnderNewKeys == 1)
         switch decision.outcome {
         case .tagLost:
@@ -191,6 +194,8 @@ public final class SimulatedChip: CardTransport {
             corruptMAC: decision.corruptsResponseMAC)
         state.session = session
         apply(outcome, state: &state)
+        let status = outcome.response.statusWord
+        if faults.endsSessionOnError, !status.isSuccess, !status.isWarning { endSession(&state) }
         return (.success(wrapped), decision.delay)
     }
 
@@ -228,11 +233,13 @@ public final class SimulatedChip: CardTransport {
             endSession(&state)
         }
         if outcome.grantsAccess && state.session != nil { state.accessGranted = true }
+        if state.session != nil { state.unlockedFiles.formUnion(outcome.unlocksFiles) }
     }
 
     private func endSession(_ state: inout State) {
         state.session = nil
         state.accessGranted = false
+        state.unlockedFiles = []
         state.secureCommands = 0
         state.commandsUnderNewKeys = nil
         state.chain.abandon()
@@ -259,6 +266,7 @@ public final class SimulatedChip: CardTransport {
             case .complete(let whole): command = whole
             }
         }
+        if faults.refusesExpectedLength(of: command) { return ProtocolOutcome(.wrongLength) }
         switch command.ins {
         case 0xA4:
             return ProtocolOutcome(state.fileSystem.select(command))
@@ -266,7 +274,7 @@ public final class SimulatedChip: CardTransport {
             return ProtocolOutcome(
                 state.fileSystem.readBinary(
                     command, responseBudget: responseBudget, accessGranted: state.accessGranted,
-                    lengthLimit: faults.readLengthLimit))
+                    unlockedFiles: state.unlockedFiles, faults: faults))
         default:
             let context = ProtocolContext(
                 random: random, secureMessaging: cipher, isChained: chained, responseBudget: responseBudget)

@@ -34,25 +34,26 @@ enum ListenAddress {
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = in_port_t(UInt16(port).bigEndian)
             _ = inet_pton(AF_INET, host, &address.sin_addr)
-            bound = withUnsafePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
+            bound = bind(descriptor, to: address)
         } else {
             _ = setsockopt(descriptor, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &one, socklen_t(MemoryLayout<Int32>.size))
             var address = sockaddr_in6()
             address.sin6_family = sa_family_t(AF_INET6)
             address.sin6_port = in_port_t(UInt16(port).bigEndian)
             _ = inet_pton(AF_INET6, host, &address.sin6_addr)
-            bound = withUnsafePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
-                }
-            }
+            bound = bind(descriptor, to: address)
         }
         guard bound == 0 else {
             throw ConnectorError(.io, "cannot listen on \(display(host, port)): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// `bind(2)` of `descriptor` to a `sockaddr_in` or `sockaddr_in6`.
+    private static func bind<Address>(_ descriptor: Int32, to address: Address) -> Int32 {
+        withUnsafePointer(to: address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.bind(descriptor, $0, socklen_t(MemoryLayout<Address>.size))
+            }
         }
     }
 }

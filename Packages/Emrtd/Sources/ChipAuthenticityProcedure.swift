@@ -2,9 +2,11 @@ import AccessControl
 import CMS
 import ChipAuthentication
 import Foundation
+import ICAO
 import LDS
 import Secrets
 import SecureMessaging
+import Transport
 
 /// The chip protocols of one read, in the order the read reaches them, and the evidence they
 /// leave for the chip verdict (`ChipEvidence`):
@@ -185,6 +187,19 @@ struct ChipAuthenticityProcedure {
             activeAuthentication = .notRun(
                 "the chip was opened without a secure channel to run Active Authentication on")
             return
+        }
+        // An RSA signature whose protected answer exceeds 256 bytes needs extended length: over a
+        // link without it (many PC/SC readers) the chip can only refuse or cut the signature, which
+        // says nothing of the chip, so the protocol is not run rather than failed.
+        let key = publicKey.publicKey
+        if key.algorithm == .rsa, let bits = key.keySize, !channel.supportsExtendedLength {
+            let answerLength = channel.currentSession.protectedResponseLength(forExpectedLength: (bits + 7) / 8)
+            if answerLength > CommandAPDU.maximumShortExpectedLength {
+                activeAuthentication = .notRun(
+                    "DG15's \(bits)-bit RSA key signs in an answer of \(answerLength) bytes under secure messaging, "
+                        + "which needs extended length, and the link (card reader or chip) has none")
+                return
+            }
         }
         let givenChallenge = challenge
         var challenge = givenChallenge ?? []

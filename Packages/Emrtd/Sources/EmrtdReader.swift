@@ -150,9 +150,9 @@ struct ReadProcedure {
                 warnings.append("EF.SOD is malformed: \(error.reason)")
             }
         }
-        let order = ReadPlan(
-            listed: common?.dataGroups, hashed: securityObject.map { Array($0.dataGroupHashes.keys) }
-        ).dataGroups
+        let plan = ReadPlan(
+            listed: common?.dataGroups, hashed: securityObject.map { Array($0.dataGroupHashes.keys) })
+        let order = plan.dataGroups
         recorder.note("read plan: \(order.map(\.rawValue).joined(separator: " "))")
 
         // Progress without a read of its own: each file's size is known once read, the rest
@@ -169,11 +169,23 @@ struct ReadProcedure {
         // the next answer, under those keys, confirms it.
         var securityInfos: SecurityInfos?
         var chipProtocolsDue = true
-        reading: for kind in order {
+        // Active Authentication runs before the files the chip may refuse (unlisted ones, DG3 and
+        // DG4), after whose error answer some chips end secure messaging.
+        var activeAuthenticationKey: ActiveAuthenticationPublicKey?
+        var activeAuthenticationDue = true
+        let dataGroup15Position = order.firstIndex(of: .dg15)
+        reading: for (position, kind) in order.enumerated() {
             if chipProtocolsDue, !ReadPlan.chipAuthenticationFiles.contains(kind) {
                 chipProtocolsDue = false
                 securityInfos = parsed(.dg14) { (bytes) throws(LDSError) in try SecurityInfos(bytes, kind: .dg14) }
                 try chip.afterDataGroup14(securityInfos, cardSecurity: files.cardSecurity)
+            }
+            // (An unlisted DG15 is read first: its key, though unsigned, is the document's.)
+            if activeAuthenticationDue, plan.mayBeRefused.contains(kind), files.dataGroups[1] != nil,
+                dataGroup15Position.map({ $0 < position }) ?? true
+            {
+                activeAuthenticationDue = false
+                activeAuthenticationKey = activeAuthentication(&chip, securityInfos: securityInfos, run: true)
             }
             let result = try opened.files.read(kind)
             try chip.confirm(result)
@@ -217,13 +229,9 @@ struct ReadProcedure {
                     ?? "DG1 (the MRZ) could not be read, so there is no document")
         }
 
-        let activeAuthenticationKey = parsed(.dg15) { (bytes) throws(LDSError) in
-            try ActiveAuthenticationPublicKey(bytes)
-        }
-        if sessionEnded == nil {
-            chip.activeAuthentication(
-                publicKey: activeAuthenticationKey, securityInfos: securityInfos,
-                challenge: activeAuthenticationChallenge)
+        if activeAuthenticationDue {
+            activeAuthenticationKey = activeAuthentication(
+                &chip, securityInfos: securityInfos, run: sessionEnded == nil)
         }
 
         listener?.onDataAuthenticationStarted()
@@ -242,6 +250,18 @@ struct ReadProcedure {
         return document(
             opened: opened, common: common, data: data, chip: chipStatus, securityInfos: securityInfos,
             activeAuthenticationKey: activeAuthenticationKey)
+    }
+
+    /// DG15's key, and Active Authentication with it when `run` and the rule calls for it.
+    private mutating func activeAuthentication(
+        _ chip: inout ChipAuthenticityProcedure, securityInfos: SecurityInfos?, run: Bool
+    ) -> ActiveAuthenticationPublicKey? {
+        let key = parsed(.dg15) { (bytes) throws(LDSError) in try ActiveAuthenticationPublicKey(bytes) }
+        if run {
+            chip.activeAuthentication(
+                publicKey: key, securityInfos: securityInfos, challenge: activeAuthenticationChallenge)
+        }
+        return key
     }
 
     /// Reads EF.COM or EF.SOD; an absent or unreadable one is a warning (the read goes on with

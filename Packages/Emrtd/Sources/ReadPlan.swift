@@ -8,10 +8,17 @@ import LDS
 ///   group after it travels under the keys only the genuine chip can share.
 /// - DG3 and DG4 last: they need Extended Access Control, and a chip that ends secure messaging
 ///   on the refusal then costs nothing else.
+/// - DG14 and DG15 when neither EF.COM nor EF.SOD names them (`unlisted`), just before DG3 and
+///   DG4: a chip without them answers 6A82, after which some chips end secure messaging, so they
+///   come after every listed file (and after Active Authentication, which the read runs before
+///   `unlisted` and DG3/DG4). An unlisted DG14's key proves nothing, so nothing waits for it.
 /// - The rest by number.
 public struct ReadPlan: Sendable, Hashable {
     /// In the order to read them.
     public let dataGroups: [LDSFileKind]
+    /// The always-tried data groups neither list names, and DG3 and DG4: the files a chip may
+    /// answer with an error (which ends secure messaging on some chips), read last.
+    public let mayBeRefused: Set<LDSFileKind>
 
     /// Read whether or not EF.COM and EF.SOD list them.
     public static let alwaysTried: Set<LDSFileKind> = [.dg1, .dg2, .dg14, .dg15]
@@ -30,11 +37,16 @@ public struct ReadPlan: Sendable, Hashable {
         for number in hashed ?? [] {
             if let kind = LDSFileKind.dataGroup(number) { wanted.insert(kind) }
         }
-        let first = Self.chipAuthenticationFiles.filter(wanted.contains)
-        let last = Self.extendedAccessFiles.filter(wanted.contains)
-        let middle = wanted.subtracting(first).subtracting(last).sorted {
-            ($0.dataGroupNumber ?? 0) < ($1.dataGroupNumber ?? 0)
+        let byNumber = { (a: LDSFileKind, b: LDSFileKind) in (a.dataGroupNumber ?? 0) < (b.dataGroupNumber ?? 0) }
+        var unlisted: Set<LDSFileKind> = []
+        if listed != nil || hashed != nil {
+            let named = Set((listed ?? []) + (hashed ?? []).compactMap(LDSFileKind.dataGroup))
+            unlisted = Self.alwaysTried.subtracting(named).subtracting(Self.mandatoryDataGroups)
         }
-        dataGroups = first + middle + last
+        let first = Self.chipAuthenticationFiles.filter { wanted.contains($0) && !unlisted.contains($0) }
+        let last = Self.extendedAccessFiles.filter(wanted.contains)
+        let middle = wanted.subtracting(first).subtracting(last).subtracting(unlisted).sorted(by: byNumber)
+        dataGroups = first + middle + unlisted.sorted(by: byNumber) + last
+        mayBeRefused = unlisted.union(last)
     }
 }

@@ -449,8 +449,8 @@ public struct SecureMessagingSession: Sendable, CustomStringConvertible {
     }
 
     /// The size of a protected response carrying `expectedLength` plain bytes
-    /// (DO'87', DO'99', DO'8E').
-    private func protectedResponseLength(forExpectedLength expectedLength: Int) -> Int {
+    /// (DO'87', DO'99', DO'8E'): above 256 it needs extended length.
+    public func protectedResponseLength(forExpectedLength expectedLength: Int) -> Int {
         let blockSize = cipher.blockSize
         let cryptogram = expectedLength == 0 ? 0 : 1 + (expectedLength / blockSize + 1) * blockSize
         let cryptogramObject =

@@ -1,3 +1,5 @@
+import Secrets
+
 /// An ECDSA signature (r, s).
 public struct ECDSASignature: Sendable, Hashable {
     public let r: BigInt
@@ -88,6 +90,26 @@ public enum ECDSA {
         let u1 = e.multiplied(by: w, modulo: n)
         let u2 = r.multiplied(by: w, modulo: n)
         return curve.linearCombinationHasX([(u1, curve.generator), (u2, publicKey)], congruentTo: r)
+    }
+
+    /// Signs a digest (X9.62 / TR-03111): k fresh in [1, n), r = x(k·G) mod n, s = k⁻¹(e + r·d) mod n.
+    /// k·G is the constant-time secret multiplication, since k reveals d.
+    /// - Throws: `ArithmeticError` when the random source fails or no nonce gives a signature.
+    public static func sign(
+        digest: [UInt8], privateKey: BigInt, curve: EllipticCurve, random: RandomSource = .system
+    ) throws -> ECDSASignature {
+        let order = curve.order
+        let e = truncatedDigest(digest, orderBits: order.bitWidth)
+        for _ in 0..<16 {
+            let nonce = try BigInt.random(below: order, using: random)
+            guard !nonce.isZero, let x = try curve.multiplyGenerator(by: nonce).x,
+                let inverse = nonce.inverse(modulo: order)
+            else { continue }
+            let r = x.modulo(order)
+            let s = inverse.multiplied(by: (e + r * privateKey).modulo(order), modulo: order)
+            if !r.isZero && !s.isZero { return ECDSASignature(r: r, s: s) }
+        }
+        throw ArithmeticError(.noResult, "no ECDSA nonce gave a signature")
     }
 
     /// The digest as an integer, keeping its leftmost ⌈bits of n⌉ bits.

@@ -7,12 +7,16 @@ public enum PassiveAuthentication {
     /// Verifies EF.SOD as read (`77` …) and the data groups read (number → the bytes read,
     /// hashed as they are, never re-encoded) against `trustStore` at `time`.
     /// Never throws: an unreadable EF.SOD is a `denied` verdict saying why.
+    /// `issuingState` (DG1's, when the caller parsed it) must belong to the CSCA's country
+    /// (`IssuingStateCountry`); a mismatch is denied.
     public static func verify(
-        securityObject bytes: [UInt8], dataGroups: [Int: [UInt8]], trustStore: TrustStore, at time: Date
+        securityObject bytes: [UInt8], dataGroups: [Int: [UInt8]], trustStore: TrustStore, at time: Date,
+        issuingState: String? = nil
     ) -> DataAuthenticationStatus {
         do {
             let securityObject = try DocumentSecurityObject(bytes: bytes)
-            return verify(securityObject, dataGroups: dataGroups, trustStore: trustStore, at: time)
+            return verify(
+                securityObject, dataGroups: dataGroups, trustStore: trustStore, at: time, issuingState: issuingState)
         } catch {
             let hashes = hashResults(expected: [:], hashAlgorithm: nil, dataGroups: dataGroups)
             return DataAuthenticationStatus(
@@ -26,7 +30,8 @@ public enum PassiveAuthentication {
 
     /// Verifies a parsed EF.SOD; see `verify(securityObject:dataGroups:trustStore:at:)`.
     public static func verify(
-        _ securityObject: DocumentSecurityObject, dataGroups: [Int: [UInt8]], trustStore: TrustStore, at time: Date
+        _ securityObject: DocumentSecurityObject, dataGroups: [Int: [UInt8]], trustStore: TrustStore, at time: Date,
+        issuingState: String? = nil
     ) -> DataAuthenticationStatus {
         let hashes = hashResults(
             expected: securityObject.dataGroupHashes, hashAlgorithm: securityObject.hashAlgorithm,
@@ -34,9 +39,15 @@ public enum PassiveAuthentication {
         let signer = SignerVerification(securityObject.signedData, trustStore: trustStore, at: time)
         let hashesValid = hashes.results.allSatisfy { $0.status != .invalid }
         let unchecked = uncheckedMandatoryDataGroups(hashes.results)
+        var mismatch: [PassiveAuthenticationError] = []
+        if signer.chainValid, let issuingState, let country = signer.countrySigner?.subject.country,
+            IssuingStateCountry.matches(cscaCountry: country, issuingState: issuingState) == false
+        {
+            mismatch.append(.countryMismatch(cscaCountry: country, issuingState: issuingState))
+        }
 
         let status: DataAuthenticationStatus.Status
-        if !unchecked.isEmpty {
+        if !unchecked.isEmpty || !mismatch.isEmpty {
             status = .denied
         } else if signer.signatureValid && hashesValid && signer.chainValid {
             status = .authenticated
@@ -56,7 +67,7 @@ public enum PassiveAuthentication {
             countrySigningCertificate: signer.countrySigner.map(CertificateInfo.init),
             issuingCountry: signer.documentSigner.flatMap { $0.issuer.country ?? $0.subject.country },
             errors: signer.problems + hashes.errors
-                + unchecked.map(PassiveAuthenticationError.mandatoryDataGroupNotChecked))
+                + unchecked.map(PassiveAuthenticationError.mandatoryDataGroupNotChecked) + mismatch)
     }
 
     /// The data groups every document has (ICAO 9303-10 §4.7: DG1 the MRZ, DG2 the face). The data

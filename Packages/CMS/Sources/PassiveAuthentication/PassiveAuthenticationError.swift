@@ -31,6 +31,8 @@ public enum PassiveAuthenticationError: Sendable, Hashable, CustomStringConverti
     /// DG1 or DG2 (mandatory, ICAO 9303-10 §4.7) was not checked against EF.SOD: not read, or
     /// EF.SOD holds no hash for it. Without both the data cannot be authenticated.
     case mandatoryDataGroupNotChecked(Int)
+    /// The CSCA's country is not the document's issuing state (`IssuingStateCountry`).
+    case countryMismatch(cscaCountry: String, issuingState: String)
 
     /// A short stable name for programs.
     public var code: String {
@@ -51,6 +53,7 @@ public enum PassiveAuthenticationError: Sendable, Hashable, CustomStringConverti
         case .dataGroupHashMismatch: "dataGroupHashMismatch"
         case .dataGroupNotHashed: "dataGroupNotHashed"
         case .mandatoryDataGroupNotChecked: "mandatoryDataGroupNotChecked"
+        case .countryMismatch: "countryMismatch"
         }
     }
 
@@ -82,6 +85,9 @@ public enum PassiveAuthenticationError: Sendable, Hashable, CustomStringConverti
         case .mandatoryDataGroupNotChecked(let number):
             "DG\(number) is mandatory but was not checked against EF.SOD (not read, or not hashed): "
                 + "the data is not authenticated"
+        case .countryMismatch(let cscaCountry, let issuingState):
+            "the CSCA is of \(cscaCountry) but the document's issuing state is \(issuingState): "
+                + "a CSCA vouches only for its own state's documents"
         }
     }
 }

@@ -86,6 +86,7 @@ public enum DefaultTrustBundle {
         } catch {
             throw CMSError(error.code, "\(location.path): \(error.reason)")
         }
+        store.defaultBundleSources = try BundleSources.beside(location)
         return store
     }
 

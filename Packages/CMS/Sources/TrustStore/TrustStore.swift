@@ -1,3 +1,4 @@
+import ASN1
 import Foundation
 
 /// The certificates Passive Authentication trusts: CSCAs and link certificates from PEM
@@ -20,6 +21,9 @@ public struct TrustStore: Sendable {
     /// Certificate revocation lists by issuer name; each is checked against the issuer's key when
     /// used (`revocationDate(of:issuedBy:)`).
     public private(set) var revocationLists: [DistinguishedName: [CertificateRevocationList]] = [:]
+    /// The master lists the default bundle was derived from, when it was loaded and its
+    /// `SOURCES` names them (their signing times say how old the trust is).
+    public internal(set) var defaultBundleSources: BundleSources?
 
     public init() {}
 
@@ -156,14 +160,27 @@ extension TrustStore {
     /// What a reader or a tool says about the store it trusts, in one line, when something is
     /// amiss: no CSCA at all (every verdict would be `authorityCertificatesNotProvided`, so the
     /// user is told why before reading one), or a default bundle that exists but does not load
-    /// while given CSCAs are used. Nil otherwise: a missing default bundle beside given CSCAs is
+    /// while given CSCAs are used, or a default bundle whose newest master list was signed more
+    /// than `BundleSources.maximumAge` ago, or a CRL past its nextUpdate (trust that has gone
+    /// stale). Nil otherwise: a missing default bundle beside given CSCAs is
     /// the usual case of a caller that brings its own.
     public func assemblyWarning(defaultBundleProblem: CMSError?) -> String? {
         if isEmpty {
             return "no CSCA is trusted" + (defaultBundleProblem.map { " (\($0.reason))" } ?? "")
                 + ": no document's data can be authenticated; import a master list or give CSCA certificates"
         }
-        guard let defaultBundleProblem, defaultBundleProblem.code != .notFound else { return nil }
+        let now = Date()
+        let lapsed = revocationLists.values.joined().filter { $0.nextUpdate.map { $0 < now } ?? false }
+            .sorted { $0.issuer.rfc4514 < $1.issuer.rfc4514 }
+        let revocation =
+            lapsed.isEmpty
+            ? nil
+            : "certificate revocation lists past their nextUpdate, a certificate revoked since is not known: "
+                + lapsed.map { "\($0.issuer.rfc4514) (due \(UTCDateTime($0.nextUpdate ?? now).isoDay))" }
+                .joined(separator: ", ")
+        let age = [defaultBundleSources?.freshnessWarning(at: now), revocation].compactMap { $0 }
+        let stale = age.isEmpty ? nil : age.joined(separator: "; ")
+        guard let defaultBundleProblem, defaultBundleProblem.code != .notFound else { return stale }
         return "the default CSCA bundle is unusable (\(defaultBundleProblem.reason)); only the given CSCAs are trusted"
     }
 }

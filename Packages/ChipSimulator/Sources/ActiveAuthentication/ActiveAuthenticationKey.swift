@@ -57,8 +57,8 @@ public struct ActiveAuthenticationKey: Sendable, CustomStringConvertible {
             guard case .ellipticCurve(let curve) = key.domainParameters else {
                 throw ChipSimulatorError("an ECDSA key off a curve")
             }
-            let signature = try Self.ecdsaSignature(
-                key.privateKey, curve: curve, digest: hash.hash(challenge), random: random)
+            let signature = try ECDSA.sign(
+                digest: hash.hash(challenge), privateKey: key.privateKey, curve: curve, random: random)
             switch encoding {
             case .plain: return try signature.rawRepresentation(length: curve.orderLength)
             case .der: return signature.derRepresentation
@@ -78,27 +78,6 @@ public struct ActiveAuthenticationKey: Sendable, CustomStringConvertible {
         }
         let representative = [0x6A] + recoverable + digest + trailer
         return try key.privateOperation(BigInt(bytes: representative)).bytes(length: length)
-    }
-
-    /// ECDSA (X9.62 / TR-03111): k fresh in [1, n), r = x(k·G) mod n, s = k⁻¹(e + r·d) mod n,
-    /// where e is the digest's leftmost bits, as many as n has.
-    static func ecdsaSignature(_ privateKey: BigInt, curve: EllipticCurve, digest: [UInt8], random: RandomSource)
-        throws -> ECDSASignature
-    {
-        let order = curve.order
-        var e = BigInt(bytes: digest)
-        let excess = digest.count * 8 - order.bitWidth
-        if excess > 0 { e = e >> excess }
-        for _ in 0..<16 {
-            let nonce = try BigInt.random(below: order, using: random)
-            guard !nonce.isZero, let x = try curve.multiplyGenerator(by: nonce).x,
-                let inverse = nonce.inverse(modulo: order)
-            else { continue }
-            let r = x.modulo(order)
-            let s = inverse.multiplied(by: (e + r * privateKey).modulo(order), modulo: order)
-            if !r.isZero && !s.isZero { return ECDSASignature(r: r, s: s) }
-        }
-        throw ChipSimulatorError("no ECDSA nonce gave a signature")
     }
 
     public var description: String {

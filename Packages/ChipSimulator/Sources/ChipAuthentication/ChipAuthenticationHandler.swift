@@ -1,5 +1,6 @@
 import ASN1
 import Arithmetic
+import CryptoPrimitives
 import ICAO
 import Secrets
 import Transport
@@ -27,18 +28,46 @@ struct ChipAuthenticationHandler: ProtocolHandler {
     private var pace: PACEHandler?
     /// The key MSE:Set AT chose, awaiting GENERAL AUTHENTICATE.
     private var selected: ChipAuthenticationKey?
+    /// Terminal Authentication, which binds to this protocol's ephemeral key; nil on a chip without it.
+    private var terminalAuthentication: TerminalAuthenticationState?
 
-    var instructions: Set<UInt8> { [PACEHandler.manageSecurityEnvironment, PACEHandler.generalAuthenticate] }
+    static let performSecurityOperation: UInt8 = 0x2A
+    static let getChallenge: UInt8 = 0x84
+    static let externalAuthenticate: UInt8 = 0x82
+
+    var instructions: Set<UInt8> {
+        var taken: Set<UInt8> = [PACEHandler.manageSecurityEnvironment, PACEHandler.generalAuthenticate]
+        if terminalAuthentication != nil {
+            taken.formUnion([Self.performSecurityOperation, Self.getChallenge, Self.externalAuthenticate])
+        }
+        return taken
+    }
     /// PACE's GENERAL AUTHENTICATE steps are chained commands that each get an answer.
     var interpretsChaining: Bool { true }
 
-    init(keys: [ChipAuthenticationKey], pace: PACEHandler?, faults: [ChipAuthenticationFault]) {
+    init(
+        keys: [ChipAuthenticationKey], pace: PACEHandler?, faults: [ChipAuthenticationFault],
+        terminalAuthentication: TerminalAuthenticationState? = nil
+    ) {
         self.keys = keys
         self.pace = pace
         self.faults = Set(faults)
+        self.terminalAuthentication = terminalAuthentication
+    }
+
+    /// Terminal Authentication's GET CHALLENGE and EXTERNAL AUTHENTICATE come under secure
+    /// messaging; BAC's, which have the same instructions, before it.
+    func claims(_ command: CommandAPDU, context: ProtocolContext) -> Bool {
+        terminalAuthentication != nil && context.secureMessaging != nil
+            && (command.ins == Self.getChallenge || command.ins == Self.externalAuthenticate)
     }
 
     mutating func handle(_ command: CommandAPDU, context: ProtocolContext) -> ProtocolOutcome {
+        if var terminal = terminalAuthentication, let outcome = Self.terminalAuthentication(command, &terminal, context)
+        {
+            terminalAuthentication = terminal
+            return outcome
+        }
         switch (command.ins, command.p1, command.p2) {
         case (PACEHandler.manageSecurityEnvironment, 0x41, 0xA6):
             selected = nil
@@ -65,12 +94,52 @@ struct ChipAuthenticationHandler: ProtocolHandler {
     mutating func reset() {
         selected = nil
         pace?.reset()
+        terminalAuthentication?.reset()
+    }
+
+    /// Terminal Authentication's commands (nil for any other): every one under secure messaging
+    /// and after Chip Authentication.
+    private static func terminalAuthentication(
+        _ command: CommandAPDU, _ state: inout TerminalAuthenticationState, _ context: ProtocolContext
+    ) -> ProtocolOutcome? {
+        switch (command.ins, command.p1, command.p2) {
+        case (PACEHandler.manageSecurityEnvironment, 0x81, 0xB6), (PACEHandler.manageSecurityEnvironment, 0x81, 0xA4),
+            (performSecurityOperation, _, _), (getChallenge, _, _), (externalAuthenticate, _, _):
+            break
+        default:
+            return nil
+        }
+        guard context.secureMessaging != nil else { return ProtocolOutcome(.securityStatusNotSatisfied) }
+        guard state.compressedTerminalKey != nil else { return ProtocolOutcome(.conditionsNotSatisfied) }
+        switch (command.ins, command.p1, command.p2) {
+        case (PACEHandler.manageSecurityEnvironment, 0x81, 0xB6):
+            return ProtocolOutcome(state.setDigitalSignatureTemplate(command.data))
+        case (PACEHandler.manageSecurityEnvironment, _, _):
+            return ProtocolOutcome(state.setAuthenticationTemplate(command.data))
+        case (performSecurityOperation, 0x00, 0xBE):
+            return ProtocolOutcome(state.verifyCertificate(command.data))
+        case (performSecurityOperation, _, _):
+            return ProtocolOutcome(.incorrectParameters)
+        case (getChallenge, _, _):
+            guard let random = try? context.random.bytes(count: 8).withUnsafeBytes({ Array($0) }) else {
+                return ProtocolOutcome(.noPreciseDiagnosis)
+            }
+            return ProtocolOutcome(state.getChallenge(random))
+        default:
+            let (status, rights) = state.externalAuthenticate(command.data)
+            var outcome = ProtocolOutcome(status)
+            if let granted = rights?.inspectionRights {
+                if granted.contains(.readDG3) { outcome.unlocksFiles.insert(ChipFiles.dataGroupIdentifier(3)) }
+                if granted.contains(.readDG4) { outcome.unlocksFiles.insert(ChipFiles.dataGroupIdentifier(4)) }
+            }
+            return outcome
+        }
     }
 
     // MARK: - Commands
 
     /// MSE:Set KAT: 3DES Chip Authentication in one command.
-    private func setKeyAgreementTemplate(_ command: CommandAPDU, context: ProtocolContext) -> ProtocolOutcome {
+    private mutating func setKeyAgreementTemplate(_ command: CommandAPDU, context: ProtocolContext) -> ProtocolOutcome {
         guard context.secureMessaging != nil else { return ProtocolOutcome(.securityStatusNotSatisfied) }
         guard let objects = try? ASN1Node.parseAll(command.data, rules: .ber),
             let ephemeralKey = Self.value(0x91, in: objects)
@@ -119,7 +188,7 @@ struct ChipAuthenticationHandler: ProtocolHandler {
     /// K = KA(SK_IC, PK_IFD) with the terminal's key validated, the session keys by the 9303-11
     /// KDF for the key's cipher; the answer goes under the old keys, then the session is re-keyed
     /// (unless a fault keeps the old keys).
-    private func agree(_ key: ChipAuthenticationKey, ephemeralKey: ArraySlice<UInt8>, answer: [UInt8])
+    private mutating func agree(_ key: ChipAuthenticationKey, ephemeralKey: ArraySlice<UInt8>, answer: [UInt8])
         -> ProtocolOutcome
     {
         let sessionKeys: SessionKeys
@@ -128,6 +197,13 @@ struct ChipAuthenticationHandler: ProtocolHandler {
                 sharedSecret: try Self.sharedSecret(key.keyPair, terminalKey: ephemeralKey), cipher: key.cipher)
         } catch {
             return ProtocolOutcome(.incorrectData)
+        }
+        // Comp(PK_PCD) for Terminal Authentication: an EC point's x, SHA-1 of a DH value.
+        let encoded = Array(ephemeralKey)
+        if case .ellipticCurve = key.keyPair.domainParameters {
+            terminalAuthentication?.compressedTerminalKey = Array(encoded.dropFirst().prefix((encoded.count - 1) / 2))
+        } else {
+            terminalAuthentication?.compressedTerminalKey = HashAlgorithm.sha1.hash(encoded)
         }
         let response = ResponseAPDU(data: answer, statusWord: .success)
         return ProtocolOutcome(response, session: faults.contains(.keepsOldKeys) ? .keep : .replaceKeys(sessionKeys))
@@ -149,9 +225,14 @@ struct ChipAuthenticationHandler: ProtocolHandler {
         _ reference: ArraySlice<UInt8>?, accepting: (ChipAuthenticationKey) -> Bool
     ) throws(Refusal) -> ChipAuthenticationKey {
         if let reference {
-            guard (1...4).contains(reference.count) else { throw Refusal(status: .incorrectData) }
-            let identifier = reference.reduce(0) { $0 << 8 | Int($1) }
-            guard let key = keys.first(where: { $0.keyIdentifier == identifier }) else {
+            guard (1...4).contains(reference.count), let first = reference.first else {
+                throw Refusal(status: .incorrectData)
+            }
+            // The reference as a number, unsigned or (for a key ID DG14 writes as a negative
+            // INTEGER) as the INTEGER's two's complement.
+            let unsigned = reference.reduce(0) { $0 << 8 | Int($1) }
+            let signed = first & 0x80 == 0 ? unsigned : unsigned - (1 << (8 * reference.count))
+            guard let key = keys.first(where: { $0.keyIdentifier == unsigned || $0.keyIdentifier == signed }) else {
                 throw Refusal(status: .referencedDataNotFound)
             }
             guard accepting(key) else { throw Refusal(status: .incorrectData) }

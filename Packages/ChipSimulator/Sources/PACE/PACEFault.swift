@@ -26,4 +26,7 @@ public enum PACEFault: Sendable, Hashable {
     /// CA_IC + 1 mod n is sent (well encrypted and padded), as a chip without the private key
     /// of EF.CardSecurity's public key would fail to compute it.
     case wrongChipAuthenticationData
+    /// MSE:Set AT without DO'84' (the parameter ID) is refused with 6A87, whatever the offers, as
+    /// older Ukrainian passports answer.
+    case requiresParameterID
 }

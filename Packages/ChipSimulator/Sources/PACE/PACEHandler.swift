@@ -103,6 +103,9 @@ struct PACEHandler: ProtocolHandler {
             let passwordReference = PACEPasswordReference(rawValue: reference[reference.startIndex])
         else { return ProtocolOutcome(.incorrectData) }
         var candidates = offers.filter { $0.paceProtocol == paceProtocol }
+        if faults.contains(.requiresParameterID), value(0x84) == nil {
+            return ProtocolOutcome(StatusWord(0x6A87))
+        }
         if let parameterID = value(0x84) {
             guard (1...2).contains(parameterID.count) else { return ProtocolOutcome(.incorrectData) }
             let id = parameterID.reduce(0) { $0 << 8 | Int($1) }

@@ -99,6 +99,19 @@ enum SecurityInfosWriter {
         ])
     }
 
+    /// What real chips' EF.CardAccess holds beside their PACEInfos (`ChipFault.clutteredCardAccess`):
+    /// a SecurityInfo of an unknown OID, a TerminalAuthenticationInfo (id-TA, version 2), a PACEInfo
+    /// of an id-PACE protocol no reader knows, and `offer`'s PACEInfo without its OPTIONAL
+    /// parameter ID.
+    static func clutter(before offer: PACEOffer) -> [[UInt8]] {
+        [
+            DER.sequence([DER.objectIdentifier("1.3.6.1.4.1.99999.1"), DER.integer(1)]),
+            DER.sequence([DER.objectIdentifier("0.4.0.127.0.7.2.2.2"), DER.integer(2)]),
+            DER.sequence([DER.objectIdentifier("0.4.0.127.0.7.2.2.4.9.9"), DER.integer(2), DER.integer(13)]),
+            DER.sequence([DER.objectIdentifier(offer.paceProtocol.identifier), DER.integer(2)]),
+        ]
+    }
+
     /// ChipAuthenticationPublicKeyInfo { id-PK-…, SubjectPublicKeyInfo, keyId }: the key with
     /// `standardizedDomainParameters` and its ID, or with its explicit parameters. A DH public
     /// key is a DER INTEGER inside the BIT STRING (TR-03110-3 D.3.2), a point is `04‖x‖y`.
