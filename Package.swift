@@ -34,6 +34,9 @@ let libraries: [Library] = [
     Library(name: "CVCertificates", dependencies: ["ASN1", "ICAO", "Arithmetic", "CryptoPrimitives", "Secrets"]),
     Library(name: "CMS", dependencies: ["ASN1", "JSON", "ICAO", "Arithmetic", "CryptoPrimitives", "Files"]),
     Library(
+        name: "Seals", dependencies: ["ASN1", "JSON", "MRZ", "CMS", "CryptoPrimitives"],
+        testDependencies: ["ChipSimulator"]),
+    Library(
         name: "AccessControl",
         dependencies: [
             "Transport", "SecureMessaging", "CryptoPrimitives", "ICAO", "MRZ", "LDS", "ASN1", "Arithmetic", "Secrets",
@@ -125,7 +128,7 @@ let package = Package(
                 name: "emrtd",
                 dependencies: [
                     "JSON", "MRZ", "LDS", "CMS", "Transport", "PCSC", "Emrtd", "ChipSimulator", "AccessControl",
-                    "Validation", "Connector", "Output", "Files", "CVCertificates", "ASN1", "ICAO", "Secrets",
+                    "Validation", "Connector", "Output", "Files", "CVCertificates", "ASN1", "ICAO", "Secrets", "Seals",
                 ],
                 path: "Apps/emrtd"
             ),
@@ -134,7 +137,7 @@ let package = Package(
                 name: "emrtd-fuzz",
                 dependencies: [
                     "ASN1", "MRZ", "LDS", "CMS", "Transport", "SecureMessaging", "AccessControl", "ChipSimulator",
-                    "ChipAuthentication", "ICAO", "Secrets", "Connector", "CVCertificates",
+                    "ChipAuthentication", "ICAO", "Secrets", "Connector", "CVCertificates", "Seals",
                 ],
                 path: "Fuzz/Sources"
             ),
@@ -143,7 +146,7 @@ let package = Package(
                 dependencies: [
                     "Arithmetic", "CryptoPrimitives", "COpenSSL", "OpenSSLReference", "SecureMessaging", "Transport",
                     "ASN1", "CMS", "JSON", "LDS", "COpenJPEG", "ICAO", "AccessControl", "ChipSimulator", "MRZ", "CEAC",
-                    "ChipAuthentication", "Secrets", "Emrtd",
+                    "ChipAuthentication", "Secrets", "Emrtd", "Seals",
                 ],
                 path: "Apps/emrtd-bench"
             ),

@@ -26,6 +26,8 @@ packages=(
     make autoconf automake libtool flex libltdl-dev libreadline-dev zlib1g-dev
     # OutputTests: the HTML report rendered in a real browser, its printed text read back
     chromium poppler-utils
+    # emrtd seal --image and SealCLITests' round trips: libdmtx's and zbar's readers, the encoders
+    dmtx-utils zbar-tools qrencode
 )
 
 missing=()

@@ -25,6 +25,8 @@ enum InputLimit {
     static let configuration = 1 << 20
     /// A card-verifiable certificate (`emrtd cvc`).
     static let cvCertificate = CVCertificate.maximumLength
+    /// A seal as a barcode reader gives it: the largest seal read, written as hexadecimal, with room.
+    static let seal = 64 << 10
 
     /// The caps in words, for `emrtd --help`.
     static let summary = """
@@ -32,7 +34,8 @@ enum InputLimit {
         a certificate, PEM bundle or CRL \(CappedFile.describe(certificates)), a master list \(CappedFile.describe(masterList)),
         an ICAO PKD LDIF file \(CappedFile.describe(pkdLDIF)), the default trust bundle \(CappedFile.describe(trustBundle)),
         an MRZ on standard input \(CappedFile.describe(mrzText)), a tenants file \(CappedFile.describe(configuration)),
-        a CV certificate \(CappedFile.describe(cvCertificate))
+        a CV certificate \(CappedFile.describe(cvCertificate)),
+        a seal or a barcode reader's output \(CappedFile.describe(seal))
         """
 }
 

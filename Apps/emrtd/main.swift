@@ -4,7 +4,7 @@ import Foundation
 let allCommands: [any Command.Type] = [
     MRZCommand.self, ParseCommand.self, ReadCommand.self, SimulateCommand.self, VerifyCommand.self, CertsCommand.self,
     MasterListCommand.self, TrustCommand.self, ReadersCommand.self, DumpCommand.self, ServeCommand.self,
-    RelayCommand.self, TokenCommand.self, ReportCommand.self, CVCCommand.self,
+    RelayCommand.self, TokenCommand.self, ReportCommand.self, CVCCommand.self, SealCommand.self,
 ]
 
 let version = "0.1.0"
@@ -52,10 +52,10 @@ let exitStatusTable = """
       1  failed: a file or input that cannot be read or is not what was asked for, a read that
          failed, no reader or card
       2  wrong command line
-      3  checked and not accepted: a verdict other than authenticated (verify, masterlist), a
-         check digit that fails or an impossible date (mrz), a --strict requirement not met (read,
-         verify), a master list that does not verify against its root, a file with nothing to
-         import, an import that would shrink the bundle (masterlist)
+      3  checked and not accepted: a verdict other than authenticated (verify, masterlist, seal),
+         a check digit that fails or an impossible date (mrz), a --strict requirement not met
+         (read, verify, seal), a master list that does not verify against its root, a file with
+         nothing to import, an import that would shrink the bundle (masterlist)
     """
 
 @MainActor func runMain() -> Int32 {

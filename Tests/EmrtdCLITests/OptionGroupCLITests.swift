@@ -122,7 +122,7 @@ import Testing
         let absent = directory.appendingPathComponent("absent.crl").path
         for command in [
             ["read", "--simulator", "--no-render"] + Self.mrz, ["dump", "--simulator"] + Self.mrz + [dump.path + "2"],
-            ["verify", "--dir", dump.path], ["report", dump.path],
+            ["verify", "--dir", dump.path], ["report", dump.path], ["seal", dump.path + "/DG1.bin"],
         ] {
             let result = try Subprocess.run(emrtd, command + ["--crl", absent])
             #expect(result.status == 1, "\(command[0]): \(result.combinedOutput)")
