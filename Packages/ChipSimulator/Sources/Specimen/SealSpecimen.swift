@@ -29,20 +29,9 @@ public struct SealSpecimen: Sendable {
         reference: UInt16, features: [(UInt8, Value)], issuingCountry: String = "UTO", at time: Date = Date()
     ) throws(ChipSimulatorError) -> SealSpecimen {
         let serial = 0x5A
-        let authorityKey = try TestKeyPair.ellipticCurve("P-256")
-        let signerKey = try TestKeyPair.ellipticCurve("P-256")
-        let authorityName = TestCertificate.name([("C", "UT"), ("CN", "emrtd simulator seal CSCA")])
-        let authorityKeyIdentifier = try TestCertificate.keyIdentifier(
-            ofSubjectPublicKeyInfo: authorityKey.subjectPublicKeyInfo())
-        let day: TimeInterval = 86_400
-        let authority = try TestCertificate.make(
-            serial: 1, issuer: authorityName, subject: authorityName, subjectKey: authorityKey, issuerKey: authorityKey,
-            authorityKeyIdentifier: authorityKeyIdentifier, isAuthority: true,
-            notBefore: time.addingTimeInterval(-day), notAfter: time.addingTimeInterval(3650 * day))
-        let signer = try TestCertificate.make(
-            serial: serial, issuer: authorityName, subject: TestCertificate.name([("C", "UT"), ("CN", "TS")]),
-            subjectKey: signerKey, issuerKey: authorityKey, authorityKeyIdentifier: authorityKeyIdentifier,
-            isAuthority: false, notBefore: time.addingTimeInterval(-day), notAfter: time.addingTimeInterval(365 * day))
+        let (authority, signer, signerKey) = try TestCertificate.authorityAndSigner(
+            authorityName: TestCertificate.name([("C", "UT"), ("CN", "emrtd simulator seal CSCA")]),
+            signerName: TestCertificate.name([("C", "UT"), ("CN", "TS")]), signerSerial: serial, at: time)
 
         let date = compactDate(time)
         var body: [UInt8] = [0xDC, 0x03]

@@ -59,25 +59,14 @@ public struct Specimen: Sendable {
     private static func sign(
         _ files: ChipFiles, at time: Date, credentials: Credentials, layout: SecurityInfoLayout
     ) throws(ChipSimulatorError) -> Specimen {
-        let authorityKey = try TestKeyPair.ellipticCurve("P-256")
-        let signerKey = try TestKeyPair.ellipticCurve("P-256")
-        let authorityName = TestCertificate.name([
-            ("C", countryCode), ("O", "emrtd simulator"), ("CN", "emrtd simulator test CSCA"),
-        ])
-        let signerName = TestCertificate.name([
-            ("C", countryCode), ("O", "emrtd simulator"), ("CN", "emrtd simulator document signer"),
-        ])
-        let authorityKeyIdentifier = try TestCertificate.keyIdentifier(
-            ofSubjectPublicKeyInfo: authorityKey.subjectPublicKeyInfo())
-        let day: TimeInterval = 86_400
-        let authority = try TestCertificate.make(
-            serial: 1, issuer: authorityName, subject: authorityName, subjectKey: authorityKey, issuerKey: authorityKey,
-            authorityKeyIdentifier: authorityKeyIdentifier, isAuthority: true,
-            notBefore: time.addingTimeInterval(-day), notAfter: time.addingTimeInterval(3650 * day))
-        let signer = try TestCertificate.make(
-            serial: 2, issuer: authorityName, subject: signerName, subjectKey: signerKey, issuerKey: authorityKey,
-            authorityKeyIdentifier: authorityKeyIdentifier, isAuthority: false,
-            notBefore: time.addingTimeInterval(-day), notAfter: time.addingTimeInterval(365 * day))
+        let (authority, signer, signerKey) = try TestCertificate.authorityAndSigner(
+            authorityName: TestCertificate.name([
+                ("C", countryCode), ("O", "emrtd simulator"), ("CN", "emrtd simulator test CSCA"),
+            ]),
+            signerName: TestCertificate.name([
+                ("C", countryCode), ("O", "emrtd simulator"), ("CN", "emrtd simulator document signer"),
+            ]),
+            signerSerial: 2, at: time)
         var dataGroups: [Int: [UInt8]] = [:]
         for number in 1...16 {
             if let contents = files[dataGroup: number] { dataGroups[number] = contents }

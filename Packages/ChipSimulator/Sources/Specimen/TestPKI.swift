@@ -123,6 +123,26 @@ enum TestCertificate {
         return DER.sequence([toBeSigned, signatureAlgorithm, DER.bitString(signature)])
     }
 
+    /// A fresh P-256 CSCA (serial 1, valid from the day before `time` for ten years) and a signer
+    /// under it (valid from the day before for a year): the two certificates and the signer's key.
+    static func authorityAndSigner(
+        authorityName: [UInt8], signerName: [UInt8], signerSerial: Int, at time: Date
+    ) throws(ChipSimulatorError) -> (authority: [UInt8], signer: [UInt8], signerKey: TestKeyPair) {
+        let authorityKey = try TestKeyPair.ellipticCurve("P-256")
+        let signerKey = try TestKeyPair.ellipticCurve("P-256")
+        let authorityKeyIdentifier = try keyIdentifier(ofSubjectPublicKeyInfo: authorityKey.subjectPublicKeyInfo())
+        let day: TimeInterval = 86_400
+        let authority = try make(
+            serial: 1, issuer: authorityName, subject: authorityName, subjectKey: authorityKey, issuerKey: authorityKey,
+            authorityKeyIdentifier: authorityKeyIdentifier, isAuthority: true,
+            notBefore: time.addingTimeInterval(-day), notAfter: time.addingTimeInterval(3650 * day))
+        let signer = try make(
+            serial: signerSerial, issuer: authorityName, subject: signerName, subjectKey: signerKey,
+            issuerKey: authorityKey, authorityKeyIdentifier: authorityKeyIdentifier, isAuthority: false,
+            notBefore: time.addingTimeInterval(-day), notAfter: time.addingTimeInterval(365 * day))
+        return (authority, signer, signerKey)
+    }
+
     private static func extensionField(_ oid: ASN1ObjectIdentifier, critical: Bool, _ value: [UInt8]) -> [UInt8] {
         var fields = [DER.objectIdentifier(oid)]
         if critical { fields.append(DER.boolean(true)) }
