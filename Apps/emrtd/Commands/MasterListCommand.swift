@@ -182,7 +182,7 @@ enum MasterListCommand: Command {
         return 3
     }
 
-    private static func report(_ list: MasterList, _ verification: MasterList.Verification) -> JSONValue {
+    private static func report(_ list: MasterList, _ verification: SignedListVerification) -> JSONValue {
         [
             "certificates": .integer(list.certificates.count),
             "countries": .array(list.countries.map(JSONValue.string)),

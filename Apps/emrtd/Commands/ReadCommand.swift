@@ -22,14 +22,15 @@ enum ReadCommand: Command {
                                                  [--short-only [--extended-refusal 6700|6988]] [--max-read N] [--face-size BYTES])
                           (--mrz DOCNUMBER DATEOFBIRTH DATEOFEXPIRY | --can CAN | --mrz-lines LINE...)
                           [--access auto|pace|bac] [--csca FILE]... [--crl FILE]... [--masterlist FILE.ml --ml-root CERT]...
-                          [--no-builtin] [--at ISO8601] [--json] [--out DIR [--replace]] [--report FILE.html]
+                          [--deviation-list FILE]... [--no-builtin] [--at ISO8601] [--json] [--out DIR [--replace]] [--report FILE.html]
                           [--challenge HEX] [--debug] [--no-render] [--watch] [--strict | --require authenticated]
 
         Opens the chip (PACE when it offers it, else BAC; --access below), reads EF.COM, EF.SOD and
         every data group, checks them by Passive Authentication against the trusted CSCAs
         (masterlist/csca.pem unless --no-builtin, plus each --csca PEM bundle or DER file and the
         CSCAs of each --masterlist verified against its --ml-root; --crl adds certificate revocation
-        lists, which deny a revoked DSC or CSCA; --at checks them at that time), and
+        lists, which deny a revoked DSC or CSCA; --deviation-list adds an issuing state's list of
+        known defects, named among the data verdict's reasons; --at checks them at that time), and
         prints a summary: holder, document, the data and chip verdicts with their reasons,
         warnings, APDUs and time. --json prints the whole document as JSON instead; --out DIR
         writes every file read (COM.bin, SOD.bin, DG1.bin…, the `emrtd dump` layout) and every

@@ -16,7 +16,7 @@ enum TrustCommand: Command {
                emrtd trust show FINGERPRINT|COUNTRY
                emrtd trust check FILE [--at ISO8601]
                emrtd trust build DIR [--out FILE]
-               emrtd trust update FILE.ml
+               emrtd trust update FILE.ml|FILE.dl|FILE.ldif
 
         The default trust bundle (masterlist/README.md) as JSON. `list`: every certificate's
         country, subject, validity, SHA-256 fingerprint, whether it is a link certificate (not
@@ -31,13 +31,20 @@ enum TrustCommand: Command {
         (Tools/build-trust-bundle.sh runs it on masterlist/): every list and root must match its
         SHA-256 there, else nothing is built; each list is kept only when it verifies against its
         root at its signing time; one that does not is left out with a WARNING.
-        `update` replaces the list in the bundle's folder whose signer is of the same country as
-        FILE.ml's by FILE.ml, only when FILE.ml is signed later and verifies against the same
-        root; it copies FILE.ml beside the bundle, rewrites SOURCES' lines for it, keeps the
-        bundle it replaces as csca.pem.previous, and derives the bundle again.
+        `update` takes a master list, a deviation list or an ICAO PKD LDIF file (told apart by
+        content). A master list replaces the list in the bundle's folder whose signer is of the
+        same country, only when it is signed later and verifies against the same root. A
+        deviation list (ICAO 9303-12 §10) is added when it verifies under a CSCA of the bundle,
+        or replaces the one of its signer's country when signed later; read and verify then name
+        each deviation listed for a document (its DSC or CSCA, type, number) in the verdict's
+        errors as "listedDeviation" (the status stays what the checks say). An LDIF's master lists
+        are each taken as a master list would be; its Document Signers and CRLs, when it has any,
+        replace the previous download's (its CA certificates are left out: an LDIF is not signed).
+        The files are copied beside the bundle, SOURCES' lines rewritten for them, the bundle it
+        replaces kept as csca.pem.previous, and the bundle derived again.
         Exit status: 0 listed, shown, chains, built or updated; 3 nothing shown, does not chain, no
-        list verified, or an update refused (older, not verified, no list of its country); 1 no
-        bundle or an unreadable file; 2 wrong command line (the table: emrtd --help).
+        list verified, or an update refused (older, not verified, no list of its country, nothing
+        to take); 1 no bundle or an unreadable file; 2 wrong command line (the table: emrtd --help).
         """
 
     static func run(_ arguments: inout ArgumentReader) throws -> Int32 {
@@ -67,7 +74,7 @@ enum TrustCommand: Command {
         case ("update", 2):
             return try update(words[1])
         default:
-            throw UsageError("give list, show FINGERPRINT|COUNTRY, check FILE, build DIR or update FILE.ml")
+            throw UsageError("give list, show FINGERPRINT|COUNTRY, check FILE, build DIR or update FILE")
         }
     }
 
@@ -105,7 +112,7 @@ enum TrustCommand: Command {
         }
         for note in derivation.notes { printError("emrtd trust: \(note)") }
         for problem in derivation.leftOut { printError("emrtd trust: WARNING: \(problem): LEFT OUT of the bundle") }
-        guard !derivation.notes.isEmpty else {
+        guard !derivation.store.isEmpty else {
             printError("emrtd trust: no master list verified, no bundle built")
             return 3
         }
@@ -118,78 +125,228 @@ enum TrustCommand: Command {
         return 0
     }
 
-    /// Replaces the bundle folder's list of FILE.ml's signer country by FILE.ml when it is
-    /// newer and verifies against that list's root; the old bundle is kept as `csca.pem.previous`.
+    /// What an update changes in the bundle's folder: the new SOURCES text, the files to write
+    /// beside it, and what was done or refused (said on stderr).
+    private struct FolderUpdate {
+        var lines: [String]
+        var files: [String: [UInt8]] = [:]
+        var done: [String] = []
+        var refused: [String] = []
+
+        /// Replaces the lines naming `file` (its `list`/`deviations`/`pkd` line and its checksum)
+        /// by `replacement`, or appends it when no line names it.
+        mutating func replace(file: String?, with replacement: [String]) {
+            let named = { (line: String) -> Bool in
+                guard let file else { return false }
+                let fields = line.split(separator: " ")
+                return (["list", "deviations", "pkd"].contains(fields.first.map(String.init) ?? "")
+                    && fields.dropFirst().first.map(String.init) == file)
+                    || (fields.first?.count == 64 && fields.count == 2 && String(fields[1]) == file)
+            }
+            guard let first = lines.firstIndex(where: named) else {
+                lines += replacement
+                return
+            }
+            lines.removeAll(where: named)
+            lines.insert(contentsOf: replacement, at: min(first, lines.count))
+        }
+
+        static func checksumLine(_ bytes: [UInt8], _ name: String) -> String {
+            "\(Hex.encode(BundleSources.checksum(of: bytes), uppercase: false))  \(name)"
+        }
+    }
+
+    /// `update FILE`: a master list (`.ml`), a deviation list or an ICAO PKD LDIF file, told apart
+    /// by content. A master list replaces the folder's list of the same signer country when it is
+    /// signed later and verifies against that list's root; a deviation list is added, or replaces
+    /// the one of its country when newer, when it verifies under the bundle's CSCAs; an LDIF's
+    /// master lists are each taken as a `.ml` would be, and its Document Signers and CRLs (when it
+    /// has any) replace the previous download's. The bundle is derived again; the one it replaces
+    /// is kept as `csca.pem.previous`.
     private static func update(_ path: String) throws -> Int32 {
         let target = DefaultTrustBundle.writeLocation
         let folder = target.deletingLastPathComponent()
         let (text, current) = try sources(in: folder)
-        let bytes = try readFile(path, limit: InputLimit.masterList, what: "a master list")
-        let candidate: MasterList
-        do throws(CMSError) {
-            candidate = try MasterList(bytes: bytes)
-        } catch {
-            throw CommandFailure("\(path) is not a readable master list: \(error.reason)")
-        }
-        let signerCountry = { (list: MasterList) -> String? in
-            list.signedData.signerInfos.first.flatMap { list.signedData.certificates(matching: $0).first }?.subject
-                .country
-        }
-        guard let country = signerCountry(candidate),
-            let signed = candidate.signedData.signerInfos.first?.signedAttributes?.signingTime
-        else { throw CommandFailure("\(path) carries no signer certificate with a country, or no signing time") }
-        guard
-            let replaced = try current.lists.first(where: {
-                signerCountry(try loadMasterList(folder.appendingPathComponent($0.file).path)) == country
-            })
-        else {
-            printError("emrtd trust: \(folder.path)/SOURCES has no list signed in \(country): nothing replaced")
-            return 3
-        }
-        guard signed > replaced.signingTime else {
-            printError(
-                "emrtd trust: \(path) was signed \(UTCDateTime(signed).iso8601), not after \(replaced.file) "
-                    + "(\(UTCDateTime(replaced.signingTime).iso8601)): refused, nothing replaced")
-            return 3
+        let bytes = try readFile(path) { prefix in
+            PKDLDIF.isLDIF(prefix)
+                ? CappedFile.Kind("an ICAO PKD LDIF file", limit: InputLimit.pkdLDIF)
+                : CappedFile.Kind("a master list or deviation list", limit: InputLimit.masterList)
         }
         let name = URL(fileURLWithPath: path).lastPathComponent
-        let listLine = "list  \(name)  \(replaced.root)  \(UTCDateTime(signed).iso8601)"
-        let sumLine = "\(Hex.encode(BundleSources.checksum(of: bytes), uppercase: false))  \(name)"
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
-            if line.hasPrefix("list ") && line.split(separator: " ").dropFirst().first.map(String.init) == replaced.file
-            {
-                return listLine
+        var change = FolderUpdate(lines: text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+        // The folder's master lists by their signer's country, as the update replaces them.
+        let listed = { () throws -> [String: BundleSources.List] in
+            var byCountry: [String: BundleSources.List] = [:]
+            for list in current.lists {
+                let path = folder.appendingPathComponent(list.file).path
+                if let signer = signerCountry(try loadMasterList(path).signedData) { byCountry[signer] = list }
             }
-            if line.hasSuffix("  \(replaced.file)") && line.split(separator: " ").first?.count == 64 { return sumLine }
-            return String(line)
+            return byCountry
         }
+        if PKDLDIF.isLDIF(bytes) {
+            let download: PKDLDIF
+            do throws(CMSError) {
+                download = try PKDLDIF(bytes: bytes)
+            } catch {
+                throw CommandFailure("\(path) is not a readable LDIF file: \(error.reason)")
+            }
+            for problem in download.problems { printError("emrtd trust: warning: \(path): \(problem)") }
+            var byCountry = download.masterLists.isEmpty ? [:] : try listed()
+            for (index, list) in download.masterLists.enumerated() {
+                let listName = URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent + "-ml\(index + 1).ml"
+                try replaceMasterList(
+                    list, named: listName, from: "\(path)'s master list \(index + 1)", in: folder, &byCountry, &change)
+            }
+            if !download.certificates.isEmpty || !download.revocationLists.isEmpty {
+                change.replace(file: current.download, with: ["pkd  \(name)", FolderUpdate.checksumLine(bytes, name)])
+                change.files[name] = bytes
+                change.done.append(
+                    "\(name): its \(download.certificates.count(where: \.isDocumentSignerOnly)) Document Signers and "
+                        + "\(download.revocationLists.count) CRLs" + (current.download.map { " replace \($0)'s" } ?? ""))
+            }
+        } else if let list = try? DeviationList(bytes: bytes) {
+            try replaceDeviationList(list, bytes: bytes, named: name, in: folder, current, &change)
+        } else {
+            let list: MasterList
+            do throws(CMSError) {
+                list = try MasterList(bytes: bytes)
+            } catch {
+                throw CommandFailure("\(path) is neither a readable master list nor a deviation list: \(error.reason)")
+            }
+            var byCountry = try listed()
+            try replaceMasterList(list, named: name, from: path, in: folder, &byCountry, &change)
+        }
+        for refusal in change.refused { printError("emrtd trust: \(refusal): refused, nothing replaced") }
+        guard !change.done.isEmpty else {
+            if change.refused.isEmpty { printError("emrtd trust: \(path) holds nothing to update the bundle with") }
+            return 3
+        }
+        return try commit(change, folder: folder, target: target)
+    }
+
+    /// The country of the certificate that signed `signedData` (as it carries it).
+    private static func signerCountry(_ signedData: SignedData) -> String? {
+        signedData.signerInfos.first.flatMap { signedData.certificates(matching: $0).first }?.subject.country
+    }
+
+    /// Takes `candidate` in place of the list of its signer's country in `byCountry` when it is
+    /// signed later and verifies against that list's root; refused (said) otherwise.
+    private static func replaceMasterList(
+        _ candidate: MasterList, named name: String, from origin: String, in folder: URL,
+        _ byCountry: inout [String: BundleSources.List], _ change: inout FolderUpdate
+    ) throws {
+        guard let country = signerCountry(candidate.signedData),
+            let signed = candidate.signedData.signerInfos.first?.signedAttributes?.signingTime
+        else {
+            change.refused.append("\(origin) carries no signer certificate with a country, or no signing time")
+            return
+        }
+        guard let replaced = byCountry[country] else {
+            change.refused.append("\(origin): \(folder.path)/SOURCES has no list signed in \(country)")
+            return
+        }
+        guard signed > replaced.signingTime else {
+            change.refused.append(
+                "\(origin) was signed \(UTCDateTime(signed).iso8601), not after \(replaced.file) "
+                    + "(\(UTCDateTime(replaced.signingTime).iso8601))")
+            return
+        }
+        let rootFile =
+            replaced.root.hasPrefix("sha256:")
+            ? nil : try readCertificateFile(folder.appendingPathComponent(replaced.root).path)
+        let verification: SignedListVerification
+        do throws(CMSError) {
+            let roots = try BundleSources.roots(of: replaced, rootFile: rootFile, carriedBy: candidate)
+            verification = candidate.verify(roots: roots, at: signed)
+        } catch {
+            throw CommandFailure("\(replaced.root): \(error.reason)")
+        }
+        guard verification.isTrusted else {
+            change.refused.append(
+                "\(origin) does not verify against \(replaced.root): "
+                    + verification.problems.map(\.description).joined(separator: "; "))
+            return
+        }
+        change.replace(
+            file: replaced.file,
+            with: [
+                "list  \(name)  \(replaced.root)  \(UTCDateTime(signed).iso8601)",
+                FolderUpdate.checksumLine(candidate.der, name),
+            ])
+        change.files[replaced.file] = nil
+        change.files[name] = candidate.der
+        change.done.append("\(replaced.file) replaced by \(name) (signed \(UTCDateTime(signed).iso8601))")
+        byCountry[country] = BundleSources.List(file: name, root: replaced.root, signingTime: signed)
+    }
+
+    /// Adds `candidate` when it verifies under the bundle's CSCAs, in place of the deviation list
+    /// of the same signer country when that one is older; refused (said) otherwise.
+    private static func replaceDeviationList(
+        _ candidate: DeviationList, bytes: [UInt8], named name: String, in folder: URL, _ current: BundleSources,
+        _ change: inout FolderUpdate
+    ) throws {
+        var store = try ProvenancedBundle.load().store
+        let verification = store.add(deviationList: candidate)
+        guard verification.isTrusted, let signed = candidate.signingTime else {
+            change.refused.append(
+                "\(name) does not verify under a CSCA of the bundle, or has no signing time: "
+                    + verification.problems.map(\.description).joined(separator: "; "))
+            return
+        }
+        let country = signerCountry(candidate.signedData)
+        var replaced: BundleSources.Deviations?
+        for listed in current.deviationLists {
+            let path = folder.appendingPathComponent(listed.file).path
+            let old = try? DeviationList(bytes: readFile(path, limit: InputLimit.masterList, what: "a deviation list"))
+            if let old, signerCountry(old.signedData) == country { replaced = listed }
+        }
+        if let replaced, signed <= replaced.signingTime {
+            change.refused.append(
+                "\(name) was signed \(UTCDateTime(signed).iso8601), not after \(replaced.file) "
+                    + "(\(UTCDateTime(replaced.signingTime).iso8601))")
+            return
+        }
+        change.replace(
+            file: replaced?.file,
+            with: ["deviations  \(name)  \(UTCDateTime(signed).iso8601)", FolderUpdate.checksumLine(bytes, name)])
+        change.files[name] = bytes
+        change.done.append(
+            (replaced.map { "\($0.file) replaced by " } ?? "added ") + "\(name), the deviation list of "
+                + "\(store.deviationLists.last?.country ?? country ?? "?") (signed \(UTCDateTime(signed).iso8601))")
+    }
+
+    /// Derives the bundle from the updated folder in a staging copy; when every new file is kept,
+    /// writes the files, SOURCES and the bundle (the previous one kept as `.previous`).
+    private static func commit(_ change: FolderUpdate, folder: URL, target: URL) throws -> Int32 {
+        let text = change.lines.joined(separator: "\n")
         let updated: BundleSources
         do throws(CMSError) {
-            updated = try BundleSources(text: lines.joined(separator: "\n"))
+            updated = try BundleSources(text: text)
         } catch {
             throw CommandFailure(error.reason)
         }
-        // Checked before anything is written: the candidate must verify against the same root.
         let staging = FileManager.default.temporaryDirectory.appendingPathComponent("emrtd-trust-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: staging) }
+        let kept =
+            updated.lists.flatMap { [$0.file, $0.root] } + updated.deviationLists.map(\.file)
+            + (updated.download.map { [$0] } ?? [])
         do {
             try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
-            for file in Set(updated.lists.flatMap { [$0.file, $0.root] })
-            where !file.hasPrefix("sha256:") && file != name {
+            for file in Set(kept) where !file.hasPrefix("sha256:") && change.files[file] == nil {
                 try FileManager.default.copyItem(
                     at: folder.appendingPathComponent(file), to: staging.appendingPathComponent(file))
             }
         } catch {
             throw CommandFailure("cannot stage the update: \(error.localizedDescription)")
         }
-        try writeFile(bytes, to: staging.appendingPathComponent(name).path)
+        for (file, bytes) in change.files { try writeFile(bytes, to: staging.appendingPathComponent(file).path) }
         let derivation: BundleSources.Derivation
         do throws(CMSError) {
             derivation = try updated.derive(in: staging)
         } catch {
             throw CommandFailure(error.reason)
         }
-        if let refused = derivation.leftOut.first(where: { $0.hasPrefix(name) }) {
+        if let refused = derivation.leftOut.first(where: { left in change.files.keys.contains { left.hasPrefix($0) } }) {
             printError("emrtd trust: \(refused): refused, nothing replaced")
             return 3
         }
@@ -204,13 +361,13 @@ enum TrustCommand: Command {
             let previous = try readFile(target.path, limit: InputLimit.trustBundle, what: "a trust bundle")
             try writeFile(previous, to: target.path + ".previous")
         }
-        try writeFile(bytes, to: folder.appendingPathComponent(name).path)
-        try writeFile(Array(lines.joined(separator: "\n").utf8), to: folder.appendingPathComponent("SOURCES").path)
+        for (file, bytes) in change.files { try writeFile(bytes, to: folder.appendingPathComponent(file).path) }
+        try writeFile(Array(text.utf8), to: folder.appendingPathComponent("SOURCES").path)
         try writeFile(Array(derivation.store.pem.utf8), to: target.path)
+        for done in change.done { printError("emrtd trust: \(done)") }
         printError(
-            "emrtd trust: \(replaced.file) replaced by \(name) (signed \(UTCDateTime(signed).iso8601)); "
-                + "\(derivation.store.certificates.count) certificates in \(target.path), the previous bundle kept as "
-                + "\(target.lastPathComponent).previous")
+            "emrtd trust: \(derivation.store.certificates.count) certificates and \(derivation.store.deviationLists.count) "
+                + "deviation lists in \(target.path), the previous bundle kept as \(target.lastPathComponent).previous")
         return 0
     }
 
@@ -342,6 +499,14 @@ struct ProvenancedBundle {
             "linkCertificates": .integer(store.certificates.count { !$0.isSelfIssued }),
             "lists": .array(listSummaries),
             "fromNoList": .integer(fromNoList),
+            "deviationLists": .array(
+                store.deviationLists.map { list in
+                    [
+                        "country": .optional(list.country),
+                        "signingTime": .optional(list.signingTime.map { ISO8601DateFormatter().string(from: $0) }),
+                        "deviations": .integer(list.deviations.count),
+                    ]
+                }),
             "entries": .array(entries.map { entry($0, full: false) }),
         ]
     }

@@ -3,7 +3,7 @@ import Foundation
 import Output
 
 /// The trust and time options `verify`, `masterlist`, `read` and `report` share: `--csca FILE`…,
-/// `--masterlist FILE.ml --ml-root CERT`…, `--no-builtin`, `--at ISO8601`.
+/// `--masterlist FILE.ml --ml-root CERT`…, `--deviation-list FILE`…, `--no-builtin`, `--at ISO8601`.
 struct TrustOptions {
     var store = TrustStore()
     var time = Date()
@@ -18,9 +18,12 @@ struct TrustOptions {
 
     /// Every certificate `store` holds (the given CSCAs and the master lists' ones), DER,
     /// and the `--crl` files, for a reader's `authorityCertificates`.
-    var authorityCertificates: [[UInt8]] { store.certificates.map(\.der) + revocationLists }
+    var authorityCertificates: [[UInt8]] { store.certificates.map(\.der) + revocationLists + deviationLists }
     /// The `--crl` files as read (a reader takes CRL entries among its authority certificates).
     var revocationLists: [[UInt8]] = []
+    /// The `--deviation-list` files as read, verified (a reader verifies them again among its
+    /// authority certificates).
+    var deviationLists: [[UInt8]] = []
     /// The `--csca`, `--crl` and `--masterlist` files, in the order loaded, for the report's footer.
     var files: [TrustSource] = []
 
@@ -54,6 +57,7 @@ struct TrustOptions {
         let revocationFiles = try arguments.options("--crl")
         let lists = try arguments.options("--masterlist")
         let roots = try arguments.options("--ml-root")
+        let deviationFiles = try arguments.options("--deviation-list")
         guard lists.count == roots.count else {
             throw UsageError("give each --masterlist its --ml-root (\(lists.count) lists, \(roots.count) roots)")
         }
@@ -92,6 +96,38 @@ struct TrustOptions {
                 .file(
                     .masterList, path: list, certificates: masterList.certificates.count,
                     signingTime: verification.signingTime))
+        }
+        if !deviationFiles.isEmpty {
+            // Checked under every CSCA the command trusts: a reader loads the default bundle
+            // itself, so it is loaded here too to check against.
+            var anchors = options.store
+            if !builtIn && !noBuiltIn {
+                do {
+                    anchors = try TrustStore.assemble(
+                        includingDefaultBundle: true, authorityCertificates: options.store.certificates.map(\.der)
+                    ).store
+                } catch {
+                    throw CommandFailure(error.reason)
+                }
+            }
+            for file in deviationFiles {
+                let bytes = try readFile(file, limit: InputLimit.masterList, what: "a deviation list")
+                let list: DeviationList
+                do throws(CMSError) {
+                    list = try DeviationList(bytes: bytes)
+                } catch {
+                    throw CommandFailure("\(file) is not a readable deviation list: \(error.reason)")
+                }
+                let verification = anchors.add(deviationList: list)
+                guard verification.isTrusted else {
+                    throw CommandFailure(
+                        "\(file) does not verify under a trusted CSCA: "
+                            + verification.problems.map(\.description).joined(separator: "; "))
+                }
+                options.store.add(deviationList: list)
+                options.deviationLists.append(bytes)
+                options.files.append(.file(.deviationList, path: file, signingTime: verification.signingTime))
+            }
         }
         options.warning = options.store.assemblyWarning(defaultBundleProblem: defaultBundleProblem)
         return options

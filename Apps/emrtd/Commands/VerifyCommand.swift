@@ -12,7 +12,8 @@ enum VerifyCommand: Command {
     static let summary = "check EF.SOD and the data groups of a dump (Passive Authentication) and print the verdict"
     static let usage = """
         usage: emrtd verify --dir DIR [--csca FILE]... [--crl FILE]... [--masterlist FILE.ml --ml-root CERT]...
-                            [--no-builtin] [--at ISO8601] [--mrz-lines LINE...] [--strict | --require authenticated]
+                            [--deviation-list FILE]... [--no-builtin] [--at ISO8601] [--mrz-lines LINE...]
+                            [--strict | --require authenticated]
                emrtd verify --sod FILE [same options]
                emrtd verify --batch DIR|- [--jobs N] [same options but --mrz-lines]
 
@@ -26,7 +27,11 @@ enum VerifyCommand: Command {
         --no-builtin leaves it out), PEM or DER files given with --csca, and master lists checked
         against the root named by the --ml-root after each. Certificate revocation lists (--crl
         FILE, PEM or DER, or X509 CRL blocks in a bundle) revoke the DSCs and CSCAs they list when
-        their issuer's key signed them: a revoked certificate makes the data denied. --at checks certificate validity and
+        their issuer's key signed them: a revoked certificate makes the data denied. Deviation
+        lists (--deviation-list FILE, ICAO 9303-12 §10; the default bundle's, `emrtd trust
+        update`) are trusted when they verify under a trusted CSCA; each deviation listed for the
+        document (its DSC or CSCA, DG1's type and number) is a "listedDeviation" error and a
+        warning, and changes no status. --at checks certificate validity and
         expiry at that time instead of now.
         --mrz-lines gives the MRZ printed on the page; it is compared with DG1 field by field and
         each difference is a warning. --strict (or --require authenticated) exits 3 unless the
@@ -164,9 +169,12 @@ struct VerifySettings: Sendable {
         }
         let verdict = PassiveAuthentication.verify(
             files.securityObject, dataGroups: files.dataGroups, trustStore: trustStore, at: time,
-            issuingState: chipZone?.fields.issuingState)
+            issuingState: chipZone?.fields.issuingState, documentCode: chipZone?.fields.documentCode,
+            documentNumber: chipZone?.fields.documentNumber)
         let checks = DocumentChecks(data: verdict, chip: nil, chipZone: chipZone, printedZone: printedZone, at: time)
-        let warnings = [trustWarning].compactMap { $0 } + notes + checks.warnings
+        // A known defect the issuing state lists is a warning too, whatever the verdict.
+        let deviations = verdict.errors.filter { $0.code == "listedDeviation" }.map(\.description)
+        let warnings = [trustWarning].compactMap { $0 } + notes + deviations + checks.warnings
         let json = adding(
             ["checks": checks.json, "warnings": .array(warnings.map(JSONValue.string))], to: verdict.json)
         let accepted = verdict.status == .authenticated && (!strict || checks.passesStrictMode)

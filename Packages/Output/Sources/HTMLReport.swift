@@ -223,6 +223,7 @@ public enum HTMLReport {
             case .certificateFile: name = "CSCA file (--csca)"
             case .masterList: name = "master list (--masterlist)"
             case .revocationList: name = "revocation lists (--crl)"
+            case .deviationList: name = "deviation list (--deviation-list)"
             case .dumpedCSCA: name = "the dump's CSCA"
             case .specimenCSCA: name = "the simulator specimen's test CSCA, made for this read"
             }

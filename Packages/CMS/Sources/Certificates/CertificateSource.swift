@@ -21,7 +21,7 @@ public enum CertificateFile: Sendable {
         } else if node.tag == .sequence, node.children.first?.tag == .objectIdentifier {
             let signedData = try SignedData(contentInfo: node)
             if signedData.contentType == OID.cscaMasterList {
-                self = .masterList(try MasterList(signedData: signedData))
+                self = .masterList(try MasterList(signedData: signedData, der: Array(node.encodedBytes)))
             } else {
                 self = .securityObject(try DocumentSecurityObject(bytes: bytes))
             }
@@ -44,6 +44,9 @@ public enum CertificateFile: Sendable {
 enum PEM {
     static let begin = "-----BEGIN CERTIFICATE-----"
     static let end = "-----END CERTIFICATE-----"
+    /// RFC 7468's label for a CMS ContentInfo (a bundle's deviation lists).
+    static let beginCMS = "-----BEGIN CMS-----"
+    static let endCMS = "-----END CMS-----"
 
     /// The bytes as text when they are PEM (they hold a BEGIN line), else nil.
     static func text(_ bytes: [UInt8]) -> String? {

@@ -8,15 +8,19 @@ public enum PassiveAuthentication {
     /// hashed as they are, never re-encoded) against `trustStore` at `time`.
     /// Never throws: an unreadable EF.SOD is a `denied` verdict saying why.
     /// `issuingState` (DG1's, when the caller parsed it) must belong to the CSCA's country
-    /// (`IssuingStateCountry`); a mismatch is denied.
+    /// (`IssuingStateCountry`); a mismatch is denied. `documentCode` and `documentNumber` (DG1's
+    /// too) narrow the trust store's deviation lists to the documents they name; every listed
+    /// deviation that concerns the document is a `listedDeviation` among the errors (the
+    /// status is what the checks say: `DeviationList.Category`).
     public static func verify(
         securityObject bytes: [UInt8], dataGroups: [Int: [UInt8]], trustStore: TrustStore, at time: Date,
-        issuingState: String? = nil
+        issuingState: String? = nil, documentCode: String? = nil, documentNumber: String? = nil
     ) -> DataAuthenticationStatus {
         do {
             let securityObject = try DocumentSecurityObject(bytes: bytes)
             return verify(
-                securityObject, dataGroups: dataGroups, trustStore: trustStore, at: time, issuingState: issuingState)
+                securityObject, dataGroups: dataGroups, trustStore: trustStore, at: time, issuingState: issuingState,
+                documentCode: documentCode, documentNumber: documentNumber)
         } catch {
             let hashes = hashResults(expected: [:], hashAlgorithm: nil, dataGroups: dataGroups)
             return DataAuthenticationStatus(
@@ -31,7 +35,7 @@ public enum PassiveAuthentication {
     /// Verifies a parsed EF.SOD; see `verify(securityObject:dataGroups:trustStore:at:)`.
     public static func verify(
         _ securityObject: DocumentSecurityObject, dataGroups: [Int: [UInt8]], trustStore: TrustStore, at time: Date,
-        issuingState: String? = nil
+        issuingState: String? = nil, documentCode: String? = nil, documentNumber: String? = nil
     ) -> DataAuthenticationStatus {
         let hashes = hashResults(
             expected: securityObject.dataGroupHashes, hashAlgorithm: securityObject.hashAlgorithm,
@@ -45,6 +49,12 @@ public enum PassiveAuthentication {
         {
             mismatch.append(.countryMismatch(cscaCountry: country, issuingState: issuingState))
         }
+        let deviations =
+            signer.documentSigner.map {
+                trustStore.deviations(
+                    signer: $0, authority: signer.countrySigner, documentCode: documentCode,
+                    documentNumber: documentNumber)
+            } ?? []
 
         let status: DataAuthenticationStatus.Status
         if !unchecked.isEmpty || !mismatch.isEmpty {
@@ -67,7 +77,7 @@ public enum PassiveAuthentication {
             countrySigningCertificate: signer.countrySigner.map(CertificateInfo.init),
             issuingCountry: signer.documentSigner.flatMap { $0.issuer.country ?? $0.subject.country },
             errors: signer.problems + hashes.errors
-                + unchecked.map(PassiveAuthenticationError.mandatoryDataGroupNotChecked) + mismatch)
+                + unchecked.map(PassiveAuthenticationError.mandatoryDataGroupNotChecked) + mismatch + deviations)
     }
 
     /// The data groups every document has (ICAO 9303-10 §4.7: DG1 the MRZ, DG2 the face). The data

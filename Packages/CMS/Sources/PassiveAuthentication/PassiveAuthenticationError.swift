@@ -33,6 +33,10 @@ public enum PassiveAuthenticationError: Sendable, Hashable, CustomStringConverti
     case mandatoryDataGroupNotChecked(Int)
     /// The CSCA's country is not the document's issuing state (`IssuingStateCountry`).
     case countryMismatch(cscaCountry: String, issuingState: String)
+    /// The issuing state's deviation list (`DeviationList`, verified under its CSCA) names a known
+    /// defect of this document. It changes no check: it says that what failed, or what passed
+    /// despite the defect, is known to the issuer.
+    case listedDeviation(country: String, signed: Date?, deviation: String)
 
     /// A short stable name for programs.
     public var code: String {
@@ -54,6 +58,7 @@ public enum PassiveAuthenticationError: Sendable, Hashable, CustomStringConverti
         case .dataGroupNotHashed: "dataGroupNotHashed"
         case .mandatoryDataGroupNotChecked: "mandatoryDataGroupNotChecked"
         case .countryMismatch: "countryMismatch"
+        case .listedDeviation: "listedDeviation"
         }
     }
 
@@ -88,6 +93,9 @@ public enum PassiveAuthenticationError: Sendable, Hashable, CustomStringConverti
         case .countryMismatch(let cscaCountry, let issuingState):
             "the CSCA is of \(cscaCountry) but the document's issuing state is \(issuingState): "
                 + "a CSCA vouches only for its own state's documents"
+        case .listedDeviation(let country, let signed, let deviation):
+            "known defect: the deviation list of \(country)"
+                + (signed.map { " signed \(isoDay($0))" } ?? "") + " lists this document: \(deviation)"
         }
     }
 }

@@ -5,7 +5,9 @@ import Foundation
 
 /// The master lists a built-in bundle was derived from, as the `SOURCES` file beside it names
 /// them (`list  FILE  ROOT  SIGNING-TIME`, `masterlist/SOURCES`): how old the trust is, since a
-/// bundle never refreshed goes on trusting withdrawn CSCAs and misses new ones.
+/// bundle never refreshed goes on trusting withdrawn CSCAs and misses new ones. Beside them,
+/// deviation lists (`deviations  FILE  SIGNING-TIME`, verified under the lists' CSCAs) and one
+/// ICAO PKD download (`pkd  FILE.ldif`: its Document Signers and CRLs, `emrtd trust update`).
 public struct BundleSources: Sendable {
     /// One `list` line.
     public struct List: Sendable {
@@ -13,19 +15,34 @@ public struct BundleSources: Sendable {
         /// A root certificate file beside the list, or `sha256:` and a pinned fingerprint.
         public let root: String
         public let signingTime: Date
+
+        public init(file: String, root: String, signingTime: Date) {
+            (self.file, self.root, self.signingTime) = (file, root, signingTime)
+        }
     }
 
     /// Older than this, the newest list is stale (about six months: BSI and RvIG publish
     /// monthly or so, ICAO several times a year).
     public static let maximumAge: TimeInterval = 180 * 86_400
 
+    /// One `deviations` line.
+    public struct Deviations: Sendable {
+        public let file: String
+        public let signingTime: Date
+    }
+
     public let lists: [List]
+    public let deviationLists: [Deviations]
+    /// The `pkd` line's LDIF file, when there is one.
+    public let download: String?
     /// The SHA-256 of every committed file, from the `sha256sum`-style lines (`HEX  FILE`).
     public let checksums: [String: [UInt8]]
 
     /// The `list` and checksum lines of `text`; any other line is prose and ignored.
     public init(text: String) throws(CMSError) {
         var lists: [List] = []
+        var deviationLists: [Deviations] = []
+        var download: String?
         var checksums: [String: [UInt8]] = [:]
         for line in text.split(separator: "\n") {
             let fields = line.split(separator: " ")
@@ -41,7 +58,23 @@ public struct BundleSources: Sendable {
             }
             lists.append(List(file: String(fields[1]), root: String(fields[2]), signingTime: time))
         }
+        for line in text.split(separator: "\n") where line.hasPrefix("deviations ") {
+            let fields = line.split(separator: " ")
+            guard fields.count == 3, let time = Self.time(String(fields[2])) else {
+                throw CMSError(.malformed, "SOURCES line \"\(line)\" is not `deviations FILE YYYY-MM-DDTHH:MM:SSZ`")
+            }
+            deviationLists.append(Deviations(file: String(fields[1]), signingTime: time))
+        }
+        for line in text.split(separator: "\n") where line.hasPrefix("pkd ") {
+            let fields = line.split(separator: " ")
+            guard fields.count == 2, download == nil else {
+                throw CMSError(.malformed, "SOURCES line \"\(line)\" is not `pkd FILE`, or a second one")
+            }
+            download = String(fields[1])
+        }
         self.lists = lists
+        self.deviationLists = deviationLists
+        self.download = download
     }
 
     /// The `SOURCES` beside `bundle`, or nil when there is none (a bundle imported by hand).
@@ -65,20 +98,25 @@ public struct BundleSources: Sendable {
         public let leftOut: [String]
     }
 
-    /// Derives the bundle from the lists in `folder`: every list and root file must match its
-    /// checksum (else nothing is derived: the committed data is not what SOURCES describes),
-    /// then each list is added only when its signature and signer chain verify against its root
-    /// at its signing time (its signer may have expired since; its age is `freshnessWarning`'s).
+    /// Derives the bundle from the lists in `folder`: every file named must match its checksum
+    /// (else nothing is derived: the data is not what SOURCES describes), then each master list
+    /// is added only when its signature and signer chain verify against its root at its signing
+    /// time (its signer may have expired since; its age is `freshnessWarning`'s), each deviation
+    /// list only when it verifies under the CSCAs so derived, and the PKD download's Document
+    /// Signers and CRLs (each checked when used); its CA certificates are left out (an LDIF file
+    /// is not signed: a CSCA is trusted through a verified master list only).
     public func derive(in folder: URL) throws(CMSError) -> Derivation {
         var files: [String: [UInt8]] = [:]
-        for list in lists {
-            for file in [list.file] + (list.root.hasPrefix("sha256:") ? [] : [list.root]) {
-                let bytes = try Self.read(folder.appendingPathComponent(file))
-                guard let sum = checksums[file], Self.checksum(of: bytes) == sum else {
-                    throw CMSError(.malformed, "\(file) differs from the checksum in SOURCES (or has none)")
-                }
-                files[file] = bytes
+        let named =
+            lists.flatMap { [$0.file] + ($0.root.hasPrefix("sha256:") ? [] : [$0.root]) }
+            + deviationLists.map(\.file) + (download.map { [$0] } ?? [])
+        for file in named {
+            let bytes = try Self.read(
+                folder.appendingPathComponent(file), limit: file == download ? DefaultTrustBundle.maximumSize : 64 << 20)
+            guard let sum = checksums[file], Self.checksum(of: bytes) == sum else {
+                throw CMSError(.malformed, "\(file) differs from the checksum in SOURCES (or has none)")
             }
+            files[file] = bytes
         }
         var store = TrustStore()
         var notes: [String] = []
@@ -86,14 +124,7 @@ public struct BundleSources: Sendable {
         for list in lists {
             do throws(CMSError) {
                 let masterList = try MasterList(bytes: files[list.file] ?? [])
-                let roots: [Certificate]
-                if list.root.hasPrefix("sha256:") {
-                    let pin = Hex.decode(String(list.root.dropFirst("sha256:".count))) ?? []
-                    roots = (masterList.signedData.certificates + masterList.certificates)
-                        .filter { $0.sha256Fingerprint == pin }
-                } else {
-                    roots = try CertificateFile(bytes: files[list.root] ?? []).certificates
-                }
+                let roots = try Self.roots(of: list, rootFile: files[list.root], carriedBy: masterList)
                 guard !roots.isEmpty else {
                     leftOut.append("\(list.file): no root certificate \(list.root) to check it against")
                     continue
@@ -112,16 +143,55 @@ public struct BundleSources: Sendable {
                 leftOut.append("\(list.file): \(error.reason)")
             }
         }
+        if let download {
+            do throws(CMSError) {
+                let ldif = try PKDLDIF(bytes: files[download] ?? [])
+                let signers = ldif.certificates.filter(\.isDocumentSignerOnly)
+                let added = store.add(signers)
+                for list in ldif.revocationLists { store.add(list) }
+                notes.append(
+                    "\(download): \(added) Document Signers, \(ldif.revocationLists.count) CRLs"
+                        + (signers.count < ldif.certificates.count
+                            ? ", \(ldif.certificates.count - signers.count) CA certificates left out (an LDIF is not signed)"
+                            : ""))
+            } catch {
+                leftOut.append("\(download): \(error.reason)")
+            }
+        }
+        for deviations in deviationLists {
+            do throws(CMSError) {
+                let verification = store.add(deviationList: try DeviationList(bytes: files[deviations.file] ?? []))
+                guard verification.isTrusted else {
+                    leftOut.append(
+                        "\(deviations.file) does not verify under a CSCA of the bundle: "
+                            + verification.problems.map(\.description).joined(separator: "; "))
+                    continue
+                }
+                notes.append("\(deviations.file): a deviation list of \(store.deviationLists.last?.country ?? "?")")
+            } catch {
+                leftOut.append("\(deviations.file): \(error.reason)")
+            }
+        }
         return Derivation(store: store, notes: notes, leftOut: leftOut)
+    }
+
+    /// The root `list` names: its certificate file's (`rootFile`, read beside it), or the one
+    /// `masterList` carries whose SHA-256 is the pinned one. Empty when there is none.
+    public static func roots(of list: List, rootFile: [UInt8]?, carriedBy masterList: MasterList) throws(CMSError)
+        -> [Certificate]
+    {
+        guard list.root.hasPrefix("sha256:") else { return try CertificateFile(bytes: rootFile ?? []).certificates }
+        let pin = Hex.decode(String(list.root.dropFirst("sha256:".count))) ?? []
+        return (masterList.signedData.certificates + masterList.certificates).filter { $0.sha256Fingerprint == pin }
     }
 
     /// The SHA-256 SOURCES records for a file.
     public static func checksum(of bytes: [UInt8]) -> [UInt8] { HashAlgorithm.sha256.hash(bytes) }
 
-    /// A file beside the bundle, read to a master list's cap.
-    static func read(_ url: URL) throws(CMSError) -> [UInt8] {
+    /// A file beside the bundle, read to `limit` (a master list's cap; an LDIF's).
+    static func read(_ url: URL, limit: Int) throws(CMSError) -> [UInt8] {
         do throws(FilesError) {
-            return try CappedFile.read(url.path, as: CappedFile.Kind("a trust source", limit: 64 << 20))
+            return try CappedFile.read(url.path, as: CappedFile.Kind("a trust source", limit: limit))
         } catch {
             throw CMSError(.unreadableFile, error.reason)
         }

@@ -24,6 +24,12 @@ public struct TrustStore: Sendable {
     /// The master lists the default bundle was derived from, when it was loaded and its
     /// `SOURCES` names them (their signing times say how old the trust is).
     public internal(set) var defaultBundleSources: BundleSources?
+    /// Deviation lists verified under a CSCA of this store (`add(deviationList:)`), applied by
+    /// Passive Authentication to the documents of their CSCA's country.
+    public internal(set) var deviationLists: [DeviationList] = []
+    /// Deviation lists of a PEM bundle that were not added: why, in a sentence each (a list that
+    /// no longer verifies is left out, said in `assemblyWarning`, not trusted).
+    public private(set) var deviationListProblems: [String] = []
 
     public init() {}
 
@@ -56,12 +62,14 @@ public struct TrustStore: Sendable {
         return added
     }
 
-    /// The store as one PEM bundle: every certificate, then every revocation list (what
-    /// `emrtd masterlist import` writes and `DefaultTrustBundle.load` reads back).
+    /// The store as one PEM bundle: every certificate, then every revocation list, then every
+    /// deviation list (`CMS` blocks; what `emrtd masterlist import` and `emrtd trust` write and
+    /// `DefaultTrustBundle.load` reads back).
     public var pem: String {
         certificates.map(\.pem).joined()
             + revocationLists.keys.sorted { $0.rfc4514 < $1.rfc4514 }.flatMap { revocationLists[$0] ?? [] }.map(\.pem)
             .joined()
+            + deviationLists.map { PEM.encode($0.der, begin: PEM.beginCMS, end: PEM.endCMS) }.joined()
     }
 
     /// Adds a revocation list (kept once per content).
@@ -78,17 +86,38 @@ public struct TrustStore: Sendable {
 
     /// Adds the certificates and revocation lists of a PEM bundle (`CERTIFICATE` and `X509 CRL`
     /// blocks), a DER certificate or a DER CRL; returns how many certificates were new. A master
-    /// list must be verified first (`MasterList.verify`), so one is refused here.
+    /// list must be verified first (`MasterList.verify`), so one is refused here. A bundle's
+    /// deviation lists (`CMS` blocks) are added after its certificates, each only when it
+    /// verifies under them (else it is one of `deviationListProblems`).
     @discardableResult
     public mutating func add(pemOrDer bytes: [UInt8]) throws(CMSError) -> Int {
         let lists = try CertificateRevocationList.all(in: bytes)
         for list in lists { add(list) }
-        if !lists.isEmpty && !PEM.holdsCertificates(bytes) { return 0 }
-        let file = try CertificateFile(bytes: bytes)
-        if case .masterList = file {
-            throw CMSError(.unrecognizedInput, "a master list is trusted only after checking it against a root")
+        let deviationBlocks =
+            try PEM.text(bytes).map { (text) throws(CMSError) in
+                try PEM.blocks(in: text, begin: PEM.beginCMS, end: PEM.endCMS)
+            } ?? []
+        var added = 0
+        if PEM.holdsCertificates(bytes) || (lists.isEmpty && deviationBlocks.isEmpty) {
+            let file = try CertificateFile(bytes: bytes)
+            if case .masterList = file {
+                throw CMSError(.unrecognizedInput, "a master list is trusted only after checking it against a root")
+            }
+            added = add(file.certificates)
         }
-        return add(file.certificates)
+        for (index, block) in deviationBlocks.enumerated() {
+            do throws(CMSError) {
+                let verification = add(deviationList: try DeviationList(bytes: block))
+                if !verification.isTrusted {
+                    deviationListProblems.append(
+                        "deviation list \(index + 1) of the bundle does not verify: "
+                            + verification.problems.map(\.description).joined(separator: "; "))
+                }
+            } catch {
+                deviationListProblems.append("deviation list \(index + 1) of the bundle: \(error.reason)")
+            }
+        }
+        return added
     }
 
     /// The certificates that may have issued `certificate`: those whose subject key identifier
@@ -118,7 +147,8 @@ public struct TrustStore: Sendable {
 extension TrustStore {
     /// The store a reader trusts: the default bundle (`DefaultTrustBundle`, when
     /// `includingDefaultBundle`) plus every entry of `authorityCertificates` (a PEM bundle of
-    /// certificates and CRLs, one DER certificate, or one DER CRL).
+    /// certificates and CRLs, one DER certificate, one DER CRL, or one DER deviation list, added
+    /// when it verifies under the store's CSCAs).
     ///
     /// - Returns: the store, and why the default bundle could not be used when it could not (the
     ///   store then holds the given CSCAs only: a reader says so in its warnings, it does not stop).
@@ -139,7 +169,12 @@ extension TrustStore {
                 problem = error
             }
         }
+        var deviationLists: [(index: Int, list: DeviationList)] = []
         for (index, entry) in authorityCertificates.enumerated() {
+            if PEM.text(entry) == nil, let list = try? DeviationList(bytes: entry) {
+                deviationLists.append((index, list))
+                continue
+            }
             do throws(CMSError) {
                 let lists = try CertificateRevocationList.all(in: entry)
                 let certificates =
@@ -150,6 +185,16 @@ extension TrustStore {
                 try store.add(pemOrDer: entry)
             } catch {
                 throw CMSError(error.code, "authority certificate entry \(index + 1): \(error.reason)")
+            }
+        }
+        // A deviation list is checked under every CSCA given, whatever the order of the entries.
+        for (index, list) in deviationLists {
+            let verification = store.add(deviationList: list)
+            guard verification.isTrusted else {
+                throw CMSError(
+                    .unrecognizedInput,
+                    "authority certificate entry \(index + 1): a deviation list that does not verify under a "
+                        + "trusted CSCA: " + verification.problems.map(\.description).joined(separator: "; "))
             }
         }
         return (store, problem)
@@ -178,7 +223,10 @@ extension TrustStore {
             : "certificate revocation lists past their nextUpdate, a certificate revoked since is not known: "
                 + lapsed.map { "\($0.issuer.rfc4514) (due \(UTCDateTime($0.nextUpdate ?? now).isoDay))" }
                 .joined(separator: ", ")
-        let age = [defaultBundleSources?.freshnessWarning(at: now), revocation].compactMap { $0 }
+        let deviations =
+            deviationListProblems.isEmpty
+            ? nil : "deviation lists left out: " + deviationListProblems.joined(separator: "; ")
+        let age = [defaultBundleSources?.freshnessWarning(at: now), revocation, deviations].compactMap { $0 }
         let stale = age.isEmpty ? nil : age.joined(separator: "; ")
         guard let defaultBundleProblem, defaultBundleProblem.code != .notFound else { return stale }
         return "the default CSCA bundle is unusable (\(defaultBundleProblem.reason)); only the given CSCAs are trusted"

@@ -29,7 +29,7 @@ public struct SealSpecimen: Sendable {
         reference: UInt16, features: [(UInt8, Value)], issuingCountry: String = "UTO", at time: Date = Date()
     ) throws(ChipSimulatorError) -> SealSpecimen {
         let serial = 0x5A
-        let (authority, signer, signerKey) = try TestCertificate.authorityAndSigner(
+        let (authority, signer, signerKey, _) = try TestCertificate.authorityAndSigner(
             authorityName: TestCertificate.name([("C", "UT"), ("CN", "emrtd simulator seal CSCA")]),
             signerName: TestCertificate.name([("C", "UT"), ("CN", "TS")]), signerSerial: serial, at: time)
 

@@ -51,7 +51,7 @@ enum SecurityObjectWriter {
 
     /// ContentInfo { signedData, SignedData { version 3, SHA-256, eContent of `contentType`, the
     /// signer's certificate, one SignerInfo with contentType, messageDigest and signingTime } }.
-    private static func contentInfo(
+    static func contentInfo(
         contentType: ASN1ObjectIdentifier, content: [UInt8], signer: TestKeyPair, signerCertificate: [UInt8],
         signingTime: Date
     ) throws(ChipSimulatorError) -> [UInt8] {

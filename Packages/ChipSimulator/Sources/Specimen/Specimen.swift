@@ -16,6 +16,8 @@ public struct Specimen: Sendable {
     public let countrySigningCertificate: [UInt8]
     /// DER of the document signer certificate (also inside EF.SOD).
     public let documentSignerCertificate: [UInt8]
+    /// The CSCA's key, kept for `signedList` (never written anywhere).
+    private let authorityKey: TestKeyPair
 
     /// The issuing state in the certificates' names (ISO 3166 alpha-2 is required there; the MRZ
     /// of the ICAO specimens uses the fictional "UTO").
@@ -59,10 +61,8 @@ public struct Specimen: Sendable {
     private static func sign(
         _ files: ChipFiles, at time: Date, credentials: Credentials, layout: SecurityInfoLayout
     ) throws(ChipSimulatorError) -> Specimen {
-        let (authority, signer, signerKey) = try TestCertificate.authorityAndSigner(
-            authorityName: TestCertificate.name([
-                ("C", countryCode), ("O", "emrtd simulator"), ("CN", "emrtd simulator test CSCA"),
-            ]),
+        let (authority, signer, signerKey, authorityKey) = try TestCertificate.authorityAndSigner(
+            authorityName: authorityName,
             signerName: TestCertificate.name([
                 ("C", countryCode), ("O", "emrtd simulator"), ("CN", "emrtd simulator document signer"),
             ]),
@@ -83,7 +83,34 @@ public struct Specimen: Sendable {
         }
         return Specimen(
             files: signed, credentials: credentials, countrySigningCertificate: authority,
-            documentSignerCertificate: signer)
+            documentSignerCertificate: signer, authorityKey: authorityKey)
+    }
+
+    /// The specimen CSCA's name.
+    private static let authorityName = TestCertificate.name([
+        ("C", countryCode), ("O", "emrtd simulator"), ("CN", "emrtd simulator test CSCA"),
+    ])
+
+    /// A signed list of `contentType` over `content` (a deviation list, ICAO 9303-12 §10), signed
+    /// on `time` by a fresh list signer that this specimen's CSCA issued (serial 3, valid from the
+    /// day before for a year) and that the list carries: what a reader trusts once it trusts the
+    /// CSCA.
+    public func signedList(contentType: ASN1ObjectIdentifier, content: [UInt8], at time: Date = Date())
+        throws(ChipSimulatorError) -> [UInt8]
+    {
+        let listSignerKey = try TestKeyPair.ellipticCurve("P-256")
+        let day: TimeInterval = 86_400
+        let listSigner = try TestCertificate.make(
+            serial: 3, issuer: Self.authorityName,
+            subject: TestCertificate.name([
+                ("C", Self.countryCode), ("O", "emrtd simulator"), ("CN", "emrtd simulator list signer"),
+            ]), subjectKey: listSignerKey, issuerKey: authorityKey,
+            authorityKeyIdentifier: try TestCertificate.keyIdentifier(
+                ofSubjectPublicKeyInfo: authorityKey.subjectPublicKeyInfo()),
+            isAuthority: false, notBefore: time.addingTimeInterval(-day), notAfter: time.addingTimeInterval(365 * day))
+        return try SecurityObjectWriter.contentInfo(
+            contentType: contentType, content: content, signer: listSignerKey, signerCertificate: listSigner,
+            signingTime: time)
     }
 
     /// The machine readable zone of the specimen: ICAO 9303-11 Appendix D's Anna Maria Eriksson

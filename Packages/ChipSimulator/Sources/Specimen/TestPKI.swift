@@ -124,10 +124,12 @@ enum TestCertificate {
     }
 
     /// A fresh P-256 CSCA (serial 1, valid from the day before `time` for ten years) and a signer
-    /// under it (valid from the day before for a year): the two certificates and the signer's key.
+    /// under it (valid from the day before for a year): the two certificates and both keys.
     static func authorityAndSigner(
         authorityName: [UInt8], signerName: [UInt8], signerSerial: Int, at time: Date
-    ) throws(ChipSimulatorError) -> (authority: [UInt8], signer: [UInt8], signerKey: TestKeyPair) {
+    ) throws(ChipSimulatorError) -> (
+        authority: [UInt8], signer: [UInt8], signerKey: TestKeyPair, authorityKey: TestKeyPair
+    ) {
         let authorityKey = try TestKeyPair.ellipticCurve("P-256")
         let signerKey = try TestKeyPair.ellipticCurve("P-256")
         let authorityKeyIdentifier = try keyIdentifier(ofSubjectPublicKeyInfo: authorityKey.subjectPublicKeyInfo())
@@ -140,7 +142,7 @@ enum TestCertificate {
             serial: signerSerial, issuer: authorityName, subject: signerName, subjectKey: signerKey,
             issuerKey: authorityKey, authorityKeyIdentifier: authorityKeyIdentifier, isAuthority: false,
             notBefore: time.addingTimeInterval(-day), notAfter: time.addingTimeInterval(365 * day))
-        return (authority, signer, signerKey)
+        return (authority, signer, signerKey, authorityKey)
     }
 
     private static func extensionField(_ oid: ASN1ObjectIdentifier, critical: Bool, _ value: [UInt8]) -> [UInt8] {
