@@ -1,5 +1,6 @@
 import ASN1
 import ChipSimulator
+import CryptoPrimitives
 import Foundation
 import Testing
 
