@@ -71,7 +71,9 @@ import Testing
         -> [UInt8]
     {
         var description = [DER.printableString(text), DER.objectIdentifier(type)]
-        if let dataGroup { description.append(DER.constructed(.contextSpecific(0, constructed: true), [DER.integer(dataGroup)])) }
+        if let dataGroup {
+            description.append(DER.constructed(.contextSpecific(0, constructed: true), [DER.integer(dataGroup)]))
+        }
         return DER.sequence([DER.sequence(criteria.map(\.der)), DER.set([DER.sequence(description)])])
     }
 
@@ -163,7 +165,8 @@ import Testing
         #expect(listed.count == 2)
         #expect(listed.contains { $0.description.contains("DGHashWrong of DG11 (\"known\")") })
         #expect(listed.contains { $0.description.contains("AAKeyCompromised (\"batch 7\")") })
-        #expect(listed.allSatisfy { $0.description.hasPrefix("known defect: the deviation list of UT signed 2026-05-28") })
+        #expect(
+            listed.allSatisfy { $0.description.hasPrefix("known defect: the deviation list of UT signed 2026-05-28") })
     }
 
     @Test func aListedDefectThatFailsAStillFailsAndSaysSo() throws {

@@ -65,7 +65,8 @@ import Testing
         #expect(!verdict.errors.contains { $0.code == "countryMismatch" }, "\(verdict.errors)")
         // Another state's code for the same document is denied with the reason.
         let other = PassiveAuthentication.verify(
-            securityObject: sod, dataGroups: [:], trustStore: store, at: time, issuingState: state == "FRA" ? "ITA" : "FRA")
+            securityObject: sod, dataGroups: [:], trustStore: store, at: time,
+            issuingState: state == "FRA" ? "ITA" : "FRA")
         #expect(other.errors.contains { $0.code == "countryMismatch" })
     }
 }

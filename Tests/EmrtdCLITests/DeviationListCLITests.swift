@@ -108,11 +108,14 @@ import Testing
 
         // Two deviation lists of the list signer (C=UT, under the bundle's CSCA), a second apart.
         let converted = try Subprocess.run(
-            "/bin/bash", ["-c", "cd \"$1\" && openssl x509 -in signer.pem -outform DER -out signer.der", "sh", folder.path])
+            "/bin/bash",
+            ["-c", "cd \"$1\" && openssl x509 -in signer.pem -outform DER -out signer.der", "sh", folder.path])
         #expect(converted.status == 0, "\(converted.combinedOutput)")
-        try Self.deviationList(in: folder, about: "signer.der", signer: "signer.pem", key: "signer.key", out: "dl-1.der")
+        try Self.deviationList(
+            in: folder, about: "signer.der", signer: "signer.pem", key: "signer.key", out: "dl-1.der")
         Thread.sleep(forTimeInterval: 1.2)
-        try Self.deviationList(in: folder, about: "signer.der", signer: "signer.pem", key: "signer.key", out: "dl-2.der")
+        try Self.deviationList(
+            in: folder, about: "signer.der", signer: "signer.pem", key: "signer.key", out: "dl-2.der")
         func update(_ name: String) throws -> Subprocess.Result {
             try Subprocess.run(emrtd, ["trust", "update", file(name).path], environment: environment)
         }
@@ -131,7 +134,8 @@ import Testing
         #expect(deviationLists.first?["deviations"] == 1)
 
         let second = try update("dl-2.der")
-        #expect(second.status == 0 && second.errorOutput.contains("dl-1.der replaced by dl-2.der"), "\(second.errorOutput)")
+        #expect(
+            second.status == 0 && second.errorOutput.contains("dl-1.der replaced by dl-2.der"), "\(second.errorOutput)")
         sources = try String(contentsOf: lists.appendingPathComponent("SOURCES"), encoding: .utf8)
         #expect(sources.contains("deviations  dl-2.der  ") && !sources.contains("dl-1.der"))
         let older = try update("dl-1.der")

@@ -139,7 +139,8 @@ enum TrustCommand: Command {
             let named = { (line: String) -> Bool in
                 guard let file else { return false }
                 let fields = line.split(separator: " ")
-                return (["list", "deviations", "pkd"].contains(fields.first.map(String.init) ?? "")
+                return
+                    (["list", "deviations", "pkd"].contains(fields.first.map(String.init) ?? "")
                     && fields.dropFirst().first.map(String.init) == file)
                     || (fields.first?.count == 64 && fields.count == 2 && String(fields[1]) == file)
             }
@@ -193,7 +194,8 @@ enum TrustCommand: Command {
             for problem in download.problems { printError("emrtd trust: warning: \(path): \(problem)") }
             var byCountry = download.masterLists.isEmpty ? [:] : try listed()
             for (index, list) in download.masterLists.enumerated() {
-                let listName = URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent + "-ml\(index + 1).ml"
+                let listName =
+                    URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent + "-ml\(index + 1).ml"
                 try replaceMasterList(
                     list, named: listName, from: "\(path)'s master list \(index + 1)", in: folder, &byCountry, &change)
             }
@@ -202,7 +204,8 @@ enum TrustCommand: Command {
                 change.files[name] = bytes
                 change.done.append(
                     "\(name): its \(download.certificates.count(where: \.isDocumentSignerOnly)) Document Signers and "
-                        + "\(download.revocationLists.count) CRLs" + (current.download.map { " replace \($0)'s" } ?? ""))
+                        + "\(download.revocationLists.count) CRLs" + (current.download.map { " replace \($0)'s" } ?? "")
+                )
             }
         } else if let list = try? DeviationList(bytes: bytes) {
             try replaceDeviationList(list, bytes: bytes, named: name, in: folder, current, &change)
@@ -346,7 +349,8 @@ enum TrustCommand: Command {
         } catch {
             throw CommandFailure(error.reason)
         }
-        if let refused = derivation.leftOut.first(where: { left in change.files.keys.contains { left.hasPrefix($0) } }) {
+        if let refused = derivation.leftOut.first(where: { left in change.files.keys.contains { left.hasPrefix($0) } })
+        {
             printError("emrtd trust: \(refused): refused, nothing replaced")
             return 3
         }

@@ -157,9 +157,10 @@ public struct DeviationList: Sendable {
             return (version, algorithm, try fields.next(.set, "deviations").children)
         }
         self.version = version
-        digestAlgorithm = try algorithm.map { node throws(CMSError) in
-            try HashAlgorithm(digestAlgorithm: AlgorithmIdentifier(node))
-        } ?? .sha256
+        digestAlgorithm =
+            try algorithm.map { node throws(CMSError) in
+                try HashAlgorithm(digestAlgorithm: AlgorithmIdentifier(node))
+            } ?? .sha256
         deviations = try nodes.map { node throws(CMSError) in try Self.deviation(node) }
     }
 
@@ -313,7 +314,8 @@ extension TrustStore {
                         .listedDeviation(
                             country: country,
                             signed: list.signingTime,
-                            deviation: description.sentence + (scope.isEmpty ? "" : ", " + scope.joined(separator: ", "))))
+                            deviation: description.sentence
+                                + (scope.isEmpty ? "" : ", " + scope.joined(separator: ", "))))
                 }
             }
         }

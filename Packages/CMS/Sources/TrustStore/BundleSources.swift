@@ -112,7 +112,8 @@ public struct BundleSources: Sendable {
             + deviationLists.map(\.file) + (download.map { [$0] } ?? [])
         for file in named {
             let bytes = try Self.read(
-                folder.appendingPathComponent(file), limit: file == download ? DefaultTrustBundle.maximumSize : 64 << 20)
+                folder.appendingPathComponent(file), limit: file == download ? DefaultTrustBundle.maximumSize : 64 << 20
+            )
             guard let sum = checksums[file], Self.checksum(of: bytes) == sum else {
                 throw CMSError(.malformed, "\(file) differs from the checksum in SOURCES (or has none)")
             }
