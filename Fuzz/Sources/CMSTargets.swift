@@ -36,8 +36,20 @@ let securityObjectTarget = FuzzTarget(name: "sod") { input in
 }
 
 /// A CSCA master list as `emrtd masterlist` imports it: parsed, its signature and signer checked
-/// against the list's own certificates as roots, then added to a trust store.
+/// against the list's own certificates as roots, then added to a trust store; and the input as a
+/// deviation list (`emrtd trust update FILE.dl`, `--deviation-list`), checked under the
+/// certificates it carries, its deviations matched against them and the bundle written.
 let masterListTarget = FuzzTarget(name: "masterList") { input in
+    if let deviations = try? DeviationList(bytes: input) {
+        var store = TrustStore(deviations.signedData.certificates)
+        _ = store.add(deviationList: deviations).problems.map(\.description)
+        for certificate in deviations.signedData.certificates {
+            _ = store.deviations(signer: certificate, authority: certificate, documentCode: "P", documentNumber: "X")
+                .map(\.description)
+        }
+        _ = deviations.deviations.flatMap(\.descriptions).map(\.sentence)
+        _ = store.pem
+    }
     guard let list = try? MasterList(bytes: input) else { return }
     var store = TrustStore()
     let verification = store.add(masterList: list, roots: list.certificates, at: checkTime)

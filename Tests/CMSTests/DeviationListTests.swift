@@ -286,4 +286,32 @@ import Testing
                 ])
         }
     }
+
+    /// Every truncation and every single-bit change of a list either parses or is a `CMSError`,
+    /// and what parses is matched without a trap.
+    @Test func damagedListsAreErrors() throws {
+        let document = try Document()
+        let bytes = try Self.signed(
+            [
+                Self.deviation(
+                    [.type("P"), .issuerAndSerial(document.dsc), .numbers(["L898902C"])], type: Self.dgHashWrong,
+                    text: "t", dataGroup: 11)
+            ], by: document.specimen)
+        let store = TrustStore([document.csca])
+        var parsed = 0
+        var variants = (0..<bytes.count).map { Array(bytes.prefix($0)) }
+        for index in stride(from: 0, to: bytes.count, by: 3) {
+            var flipped = bytes
+            flipped[index] ^= 0x40
+            variants.append(flipped)
+        }
+        for variant in variants {
+            guard let list = try? DeviationList(bytes: variant) else { continue }
+            parsed += 1
+            var copy = store
+            _ = copy.add(deviationList: list)
+            _ = copy.deviations(signer: document.dsc, authority: document.csca)
+        }
+        #expect(parsed < variants.count)
+    }
 }

@@ -287,7 +287,14 @@ extension TrustStore {
     @discardableResult
     public mutating func add(deviationList: DeviationList) -> SignedListVerification {
         let verification = deviationList.verify(trustStore: self)
-        guard verification.isTrusted, let country = verification.root?.subject.country else { return verification }
+        guard verification.isTrusted else { return verification }
+        guard let country = verification.root?.subject.country else {
+            // A list must name the state it speaks for: its CSCA's country.
+            return SignedListVerification(
+                signer: verification.signer, root: verification.root, signatureValid: verification.signatureValid,
+                signerChainValid: false, signingTime: verification.signingTime,
+                problems: [.issuerNotFound(issuer: "a CSCA that names its country (C)")])
+        }
         var list = deviationList
         list.country = country
         if !deviationLists.contains(where: { $0.der == list.der }) { deviationLists.append(list) }
