@@ -133,23 +133,22 @@ enum TrustCommand: Command {
         var done: [String] = []
         var refused: [String] = []
 
-        /// Replaces the lines naming `file` (its `list`/`deviations`/`pkd` line and its checksum)
-        /// by `replacement`, or appends it when no line names it.
-        mutating func replace(file: String?, with replacement: [String]) {
-            let named = { (line: String) -> Bool in
-                guard let file else { return false }
-                let fields = line.split(separator: " ")
-                return
-                    (["list", "deviations", "pkd"].contains(fields.first.map(String.init) ?? "")
-                    && fields.dropFirst().first.map(String.init) == file)
-                    || (fields.first?.count == 64 && fields.count == 2 && String(fields[1]) == file)
+        /// Puts `entry` (a `list`, `deviations` or `pkd` line) and `checksum` in place of the lines
+        /// naming `file`, each where its predecessor was, or appends them when none names it.
+        mutating func replace(file: String?, entry: String, checksum: String) {
+            var replaced = false
+            lines = lines.map { line in
+                let fields = line.split(separator: " ").map(String.init)
+                guard let file, fields.count >= 2, fields[1] == file else { return line }
+                if ["list", "deviations", "pkd"].contains(fields[0]) {
+                    replaced = true
+                    return entry
+                }
+                return fields.count == 2 && fields[0].count == 64 ? checksum : line
             }
-            guard let first = lines.firstIndex(where: named) else {
-                lines += replacement
-                return
-            }
-            lines.removeAll(where: named)
-            lines.insert(contentsOf: replacement, at: min(first, lines.count))
+            guard !replaced else { return }
+            let end = (lines.lastIndex { !$0.isEmpty } ?? -1) + 1
+            lines.insert(contentsOf: [checksum, entry], at: end)
         }
 
         static func checksumLine(_ bytes: [UInt8], _ name: String) -> String {
@@ -200,7 +199,8 @@ enum TrustCommand: Command {
                     list, named: listName, from: "\(path)'s master list \(index + 1)", in: folder, &byCountry, &change)
             }
             if !download.certificates.isEmpty || !download.revocationLists.isEmpty {
-                change.replace(file: current.download, with: ["pkd  \(name)", FolderUpdate.checksumLine(bytes, name)])
+                change.replace(
+                    file: current.download, entry: "pkd  \(name)", checksum: FolderUpdate.checksumLine(bytes, name))
                 change.files[name] = bytes
                 change.done.append(
                     "\(name): its \(download.certificates.count(where: \.isDocumentSignerOnly)) Document Signers and "
@@ -271,11 +271,8 @@ enum TrustCommand: Command {
             return
         }
         change.replace(
-            file: replaced.file,
-            with: [
-                "list  \(name)  \(replaced.root)  \(UTCDateTime(signed).iso8601)",
-                FolderUpdate.checksumLine(candidate.der, name),
-            ])
+            file: replaced.file, entry: "list  \(name)  \(replaced.root)  \(UTCDateTime(signed).iso8601)",
+            checksum: FolderUpdate.checksumLine(candidate.der, name))
         change.files[replaced.file] = nil
         change.files[name] = candidate.der
         change.done.append("\(replaced.file) replaced by \(name) (signed \(UTCDateTime(signed).iso8601))")
@@ -288,7 +285,12 @@ enum TrustCommand: Command {
         _ candidate: DeviationList, bytes: [UInt8], named name: String, in folder: URL, _ current: BundleSources,
         _ change: inout FolderUpdate
     ) throws {
-        var store = try ProvenancedBundle.load().store
+        var store: TrustStore
+        do throws(CMSError) {
+            store = try DefaultTrustBundle.load()
+        } catch {
+            throw CommandFailure(error.reason)
+        }
         let verification = store.add(deviationList: candidate)
         guard verification.isTrusted, let signed = candidate.signingTime else {
             change.refused.append(
@@ -310,8 +312,8 @@ enum TrustCommand: Command {
             return
         }
         change.replace(
-            file: replaced?.file,
-            with: ["deviations  \(name)  \(UTCDateTime(signed).iso8601)", FolderUpdate.checksumLine(bytes, name)])
+            file: replaced?.file, entry: "deviations  \(name)  \(UTCDateTime(signed).iso8601)",
+            checksum: FolderUpdate.checksumLine(bytes, name))
         change.files[name] = bytes
         change.done.append(
             (replaced.map { "\($0.file) replaced by " } ?? "added ") + "\(name), the deviation list of "
