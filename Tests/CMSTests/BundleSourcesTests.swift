@@ -38,4 +38,17 @@ import Testing
     @Test func aMalformedListLineIsRefused() {
         #expect(throws: CMSError.self) { try BundleSources(text: "list  DE.ml  DE_ROOT.cer  yesterday") }
     }
+
+    /// `emrtd trust update`'s lines: deviation lists with their signing times, one PKD download;
+    /// neither counts towards the lists' age.
+    @Test func deviationAndDownloadLinesAreRead() throws {
+        let sources = try BundleSources(
+            text: Self.text + "\ndeviations  UT.dl  2026-11-01T00:00:00Z\npkd  icaopkd-001.ldif\n")
+        #expect(sources.deviationLists.map(\.file) == ["UT.dl"])
+        #expect(sources.deviationLists.first?.signingTime == Self.day(2026, 11, 1))
+        #expect(sources.download == "icaopkd-001.ldif")
+        #expect(sources.newestSigningTime == Self.day(2026, 5, 28).addingTimeInterval(6 * 3600 + 28 * 60 + 45))
+        #expect(throws: CMSError.self) { try BundleSources(text: "deviations  UT.dl") }
+        #expect(throws: CMSError.self) { try BundleSources(text: "pkd  a.ldif\npkd  b.ldif") }
+    }
 }
