@@ -276,6 +276,9 @@ import Testing
         ).store
         #expect(store.deviationLists.count == 1)
         #expect(document.verify(store).errors.count == 1)
+        // Given as a certificate file, it is refused by name: it vouches for no CSCA.
+        var certificates = TrustStore()
+        #expect(throws: CMSError.self) { try certificates.add(pemOrDer: list) }
 
         let stranger = try Document()
         #expect(throws: CMSError.self) {

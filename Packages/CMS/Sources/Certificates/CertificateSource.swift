@@ -22,6 +22,11 @@ public enum CertificateFile: Sendable {
             let signedData = try SignedData(contentInfo: node)
             if signedData.contentType == OID.cscaMasterList {
                 self = .masterList(try MasterList(signedData: signedData, der: Array(node.encodedBytes)))
+            } else if signedData.contentType == DeviationList.contentType {
+                throw CMSError(
+                    .unrecognizedInput,
+                    "a deviation list holds no certificate to trust (give it with --deviation-list or "
+                        + "`emrtd trust update`)")
             } else {
                 self = .securityObject(try DocumentSecurityObject(bytes: bytes))
             }
