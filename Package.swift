@@ -68,7 +68,7 @@ let libraries: [Library] = [
     Library(
         name: "Validation",
         dependencies: [
-            "Connector", "Emrtd", "Transport", "LDS", "MRZ", "JSON", "ASN1", "CryptoPrimitives", "Secrets", "Files",
+            "Connector", "Emrtd", "Transport", "LDS", "JSON", "ASN1", "CryptoPrimitives", "Secrets", "Files",
         ],
         testDependencies: ["ChipSimulator", "Connector"]),
 ]

@@ -136,6 +136,33 @@ import Transport
         #expect(transport.isComplete, "\(transport.failures)")
     }
 
+    /// The outcome the read takes, from the reader itself: the chip's answers are outcomes, a
+    /// lost card throws.
+    @Test func theOutcomeOfAReadIsTheReadersOwn() throws {
+        let dg1 = tlvFile(tag: 0x61, valueLength: 6)
+        let transport = ScriptedTransport([
+            exchange(select(0x0101), ok()),
+            exchange(readBinary(0, 4), ok(Array(dg1[0..<4]))),
+            exchange(readBinary(4, 4), ok(Array(dg1[4...]))),
+            exchange(select(0x010F), status(0x6A82)),
+            exchange(select(0x0103), status(0x6982)),
+            exchange(select(0x0105), ok()),
+            exchange(readBinary(0, 4), status(0x6F00)),
+            .failure("00A4020C02010B", .TagLost),
+        ])
+        var reader = FileReader(transport: transport, strategy: .selectThenHeader)
+        #expect(try reader.outcome(of: .dg1) == .success(dg1))
+        #expect(try reader.outcome(of: .dg15) == .notFound)
+        #expect(try reader.outcome(of: .dg3) == .denied)
+        guard case .failed(let reason) = try reader.outcome(of: .dg5) else {
+            Issue.record("6F00 is not a failed read")
+            return
+        }
+        #expect(reason.contains("6F00"))
+        #expect(throws: TransportError.TagLost) { try reader.outcome(of: .dg11) }
+        #expect(transport.isComplete, "\(transport.failures)")
+    }
+
     @Test func bareStatusWordsBecomeTypedErrors() throws {
         let transport = ScriptedTransport([
             exchange(select(0x010F), status(0x6A82)),

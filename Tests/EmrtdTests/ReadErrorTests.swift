@@ -58,7 +58,8 @@ import Transport
         var files = LdsMasterFile()
         files.com = [0x60, 0x00]
         files[.dg2] = [0x75, 0x00]
-        let json = files.json(denied: [.dg3])
+        files.deniedFiles = [.dg3]
+        let json = files.json
         guard case .object(let members) = json["lds1EmrtdApplication"] else {
             Issue.record("not an object")
             return

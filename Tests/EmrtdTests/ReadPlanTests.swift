@@ -33,4 +33,16 @@ import Testing
         #expect(plan.dataGroups == [.dg1, .dg2, .dg5, .dg7, .dg14, .dg15])
         #expect(Set(plan.dataGroups).count == plan.dataGroups.count)
     }
+
+    @Test func aSelectionNarrowsThePlanButNeverDropsDG1OrDG2() {
+        let listed: [LDSFileKind] = [.dg1, .dg2, .dg3, .dg11, .dg14, .dg15]
+        let minimal = ReadPlan(listed: listed, hashed: [1, 2, 3, 11, 14, 15], selected: [.dg14, .dg15])
+        #expect(minimal.dataGroups == [.dg14, .dg1, .dg2, .dg15])
+        #expect(minimal.mayBeRefused.isEmpty)
+        // Nothing selected: the two groups a document cannot do without.
+        #expect(ReadPlan(listed: listed, hashed: nil, selected: []).dataGroups == [.dg1, .dg2])
+        // An unselected unlisted group is not tried either.
+        #expect(ReadPlan(listed: [.dg1, .dg2], hashed: [1, 2], selected: [.dg15]).dataGroups == [.dg1, .dg2, .dg15])
+        #expect(ReadPlan(listed: listed, hashed: nil, selected: nil) == ReadPlan(listed: listed, hashed: nil))
+    }
 }

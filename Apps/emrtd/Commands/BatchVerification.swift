@@ -137,8 +137,8 @@ enum BatchVerification {
     /// One dump's JSON line and exit status (0, 3, or 1 when it could not be loaded).
     static func line(_ path: String, settings: VerifySettings) -> (String, Int32) {
         do {
-            let outcome = settings.verify(try DumpFiles(folder: path))
-            return (withPath(path, outcome.json).serialized(pretty: false), outcome.status)
+            let verification = try settings.verify(folder: path)
+            return (withPath(path, verification.json).serialized(pretty: false), verification.accepted ? 0 : 3)
         } catch {
             let failure = ReadError(.invalidArgument, error.message)
             let json = (try? JSONValue.parse(readErrorToJson(error: failure, prettyPrinted: false))) ?? .null

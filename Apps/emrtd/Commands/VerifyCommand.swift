@@ -4,6 +4,7 @@ import Foundation
 import JSON
 import LDS
 import MRZ
+import Output
 
 /// `emrtd verify`: Passive Authentication of files a dump wrote, offline.
 enum VerifyCommand: Command {
@@ -69,82 +70,28 @@ enum VerifyCommand: Command {
                 source: batch, settings: settings, jobs: try BatchVerification.jobs(jobs))
         }
         guard jobs == nil else { throw UsageError("--jobs goes with --batch") }
-        let files: DumpFiles
+        let verification: FileSetVerification
         switch (directory, sodFile) {
-        case (let directory?, nil): files = try DumpFiles(folder: directory)
-        case (nil, let sodFile?): files = try DumpFiles(sod: sodFile)
+        case (let directory?, nil): verification = try settings.verify(folder: directory)
+        case (nil, let sodFile?):
+            var files = LdsMasterFile()
+            files.sod = try readFile(sodFile, limit: InputLimit.ldsFile, what: "an LDS file")
+            verification = try settings.verify(files, sodPath: sodFile)
         default: throw UsageError("give exactly one of --dir, --sod and --batch")
         }
-        let outcome = settings.verify(files)
-        for warning in outcome.warnings { printError("emrtd verify: warning: \(warning)") }
-        print(outcome.json.serialized(pretty: true))
-        if strict && !outcome.checks.passesStrictMode {
-            printError("emrtd verify: strict mode: " + outcome.checks.unmetStrictRequirements.joined(separator: "; "))
+        for warning in verification.warnings { printError("emrtd verify: warning: \(warning)") }
+        print(verification.json.serialized(pretty: true))
+        if strict && !verification.checks.passesStrictMode {
+            printError(
+                "emrtd verify: strict mode: " + verification.checks.unmetStrictRequirements.joined(separator: "; "))
         }
-        return outcome.status
-    }
-}
-
-/// The files `verify` checks of one document: EF.SOD, parsed, and the data groups beside it.
-struct DumpFiles: Sendable {
-    let securityObject: DocumentSecurityObject
-    var dataGroups: [Int: [UInt8]] = [:]
-    /// What the folder holds that was not checked (misnamed files), said as warnings.
-    var notes: [String] = []
-
-    /// A folder in the dump layout (`SOD.bin`, `DG1.bin` … `DG16.bin`); each file bounded.
-    init(folder directory: String) throws(CommandFailure) {
-        let folder = URL(fileURLWithPath: directory)
-        let sodPath = folder.appendingPathComponent(LDSFileKind.sod.dumpFileName).path
-        var status = stat()
-        guard stat(directory, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
-            throw CommandFailure("\(directory) is not a directory (a dump folder, the layout `emrtd dump` writes)")
-        }
-        guard FileManager.default.fileExists(atPath: sodPath) else {
-            throw CommandFailure(
-                "\(directory) holds no \(LDSFileKind.sod.dumpFileName) (the layout `emrtd dump` writes)")
-        }
-        try self.init(sod: sodPath)
-        for number in 1...16 {
-            guard let file = LDSFileKind.dataGroup(number) else { continue }
-            let path = folder.appendingPathComponent(file.dumpFileName).path
-            if FileManager.default.fileExists(atPath: path) {
-                dataGroups[number] = try Self.read(path)
-            }
-        }
-        notes = Self.ignoredFiles(in: folder)
-    }
-
-    /// A lone EF.SOD (no data group beside it).
-    init(sod sodPath: String) throws(CommandFailure) {
-        do {
-            securityObject = try DocumentSecurityObject(bytes: Self.read(sodPath))
-        } catch let error as CMSError {
-            throw CommandFailure("\(sodPath) is not a readable EF.SOD: \(error.reason)")
-        } catch let error as CommandFailure {
-            throw error
-        } catch {
-            throw CommandFailure("\(sodPath): \(error)")
-        }
-    }
-
-    private static func read(_ path: String) throws(CommandFailure) -> [UInt8] {
-        try readFile(path, limit: InputLimit.ldsFile, what: "an LDS file")
-    }
-
-    /// Files of the folder that are not in the dump layout, named, so that a misnamed DG1
-    /// (`dg1.bin`, `EF_DG1.bin`) is seen rather than silently left out.
-    private static func ignoredFiles(in folder: URL) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        let layout = Set(LDSFileKind.allCases.map(\.dumpFileName))
-        return names.filter { $0.lowercased().hasSuffix(".bin") && !layout.contains($0) }.sorted().map {
-            "\($0) is not a file name of the dump layout (COM.bin, SOD.bin, DG1.bin … DG16.bin) and was not checked"
-        }
+        return verification.accepted ? 0 : 3
     }
 }
 
 /// What every document of one `verify` run is checked with: the trust store (loaded once, for a
-/// batch too), the time, the page and strict mode.
+/// batch too), the time, the page and strict mode. The verdict itself is the `Emrtd` package's
+/// (`FileSetVerification`); this reads the folder and names the files in errors.
 struct VerifySettings: Sendable {
     let trustStore: TrustStore
     let time: Date
@@ -153,31 +100,32 @@ struct VerifySettings: Sendable {
     /// What is amiss with the trusted CSCAs, among every document's warnings.
     let trustWarning: String?
 
-    /// The verdict of one document: the Passive Authentication verdict's JSON with `checks` and
-    /// `warnings` added, and the exit status it alone would give (0 accepted, 3 not).
-    func verify(_ files: DumpFiles) -> (json: JSONValue, warnings: [String], checks: DocumentChecks, status: Int32) {
-        var notes = files.notes
-        // DG1, when there, for its issuing state (the CSCA's country must match), its validity and
-        // the page comparison.
-        var chipZone: MachineReadableZone?
-        if let dg1 = files.dataGroups[1] {
-            do throws(LDSError) {
-                chipZone = try MRZDataGroup(dg1).machineReadableZone
-            } catch {
-                notes.append("DG1 does not parse: \(error.reason)")
-            }
+    /// A dump folder (`DumpLayout.read`: `SOD.bin`, `DG1.bin` … `DG16.bin`, each file bounded).
+    func verify(folder directory: String) throws(CommandFailure) -> FileSetVerification {
+        let dump: (files: LdsMasterFile, notes: [String])
+        do throws(OutputError) {
+            dump = try DumpLayout.read(directory)
+        } catch {
+            throw CommandFailure(error.reason)
         }
-        let verdict = PassiveAuthentication.verify(
-            files.securityObject, dataGroups: files.dataGroups, trustStore: trustStore, at: time,
-            issuingState: chipZone?.fields.issuingState, documentCode: chipZone?.fields.documentCode,
-            documentNumber: chipZone?.fields.documentNumber)
-        let checks = DocumentChecks(data: verdict, chip: nil, chipZone: chipZone, printedZone: printedZone, at: time)
-        // A known defect the issuing state lists is a warning too, whatever the verdict.
-        let deviations = verdict.errors.filter { $0.code == "listedDeviation" }.map(\.description)
-        let warnings = [trustWarning].compactMap { $0 } + notes + deviations + checks.warnings
-        let json = adding(
-            ["checks": checks.json, "warnings": .array(warnings.map(JSONValue.string))], to: verdict.json)
-        let accepted = verdict.status == .authenticated && (!strict || checks.passesStrictMode)
-        return (json, warnings, checks, accepted ? 0 : 3)
+        let sodPath = URL(fileURLWithPath: directory).appendingPathComponent(LDSFileKind.sod.dumpFileName).path
+        guard dump.files.sod != nil else {
+            throw CommandFailure(
+                "\(directory) holds no \(LDSFileKind.sod.dumpFileName) (the layout `emrtd dump` writes)")
+        }
+        return try verify(dump.files, sodPath: sodPath, notes: dump.notes)
+    }
+
+    /// The verdict of one file set (its EF.SOD read from `sodPath`, named when it does not parse).
+    func verify(_ files: LdsMasterFile, sodPath: String, notes: [String] = []) throws(CommandFailure)
+        -> FileSetVerification
+    {
+        do throws(ReadError) {
+            return try FileSetVerification(
+                files: files, trustStore: trustStore, at: time, printedZone: printedZone, strict: strict,
+                warnings: [trustWarning].compactMap { $0 } + notes)
+        } catch {
+            throw CommandFailure("\(sodPath) is not a readable EF.SOD: \(error.reason)")
+        }
     }
 }

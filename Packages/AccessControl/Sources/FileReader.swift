@@ -125,6 +125,25 @@ public struct FileReader: Sendable {
         return max(count, 1)
     }
 
+    /// Reads `file` whole and says how it went: what the chip answered (6A82, 6982, a broken
+    /// secure messaging session, a malformed or oversized file) is the outcome; only a link
+    /// failure throws, since the read cannot go on after it.
+    public mutating func outcome(of file: LDSFileKind) throws(TransportError) -> FileReadResult<[UInt8]> {
+        do throws(FileReadError) {
+            return .success(try read(file))
+        } catch {
+            switch error.code {
+            case .notFound: return .notFound
+            case .accessDenied: return .denied
+            case .secureMessaging: return .sessionEnded(error.reason)
+            case .transport:
+                if let transportError = error.transportError { throw transportError }
+                return .failed(error.reason)
+            case .tooLarge, .malformed, .truncated, .unexpectedStatus, .empty: return .failed(error.reason)
+            }
+        }
+    }
+
     /// Reads `file` whole (outer tag and length included): by its short EF identifier, or
     /// SELECTed first (in the current DF: the eMRTD application, or the MF for EF.CardAccess).
     public mutating func read(_ file: LDSFileKind) throws(FileReadError) -> [UInt8] {

@@ -52,22 +52,9 @@ public struct OpenedChip: Sendable {
 }
 
 /// Reads elementary files of the eMRTD application within `kind.maximumSize`. Link failures
-/// throw (`ReadError` of a transport kind, `cancelled`); what the chip answers is a result.
+/// throw (`ReadError` of a transport kind, `cancelled`); what the chip answers is a result
+/// (`AccessControl`'s `FileReadResult`, which its `FileReader` gives itself).
 public protocol ElementaryFileReader: Sendable {
     /// The file's bytes.
     func read(_ kind: LDSFileKind) throws(ReadError) -> FileReadResult<[UInt8]>
-}
-
-/// What reading (part of) one file gave.
-public enum FileReadResult<Value: Sendable & Hashable>: Sendable, Hashable {
-    case success(Value)
-    /// 6A82: the chip has no such file.
-    case notFound
-    /// 6982: the chip refuses it (DG3/DG4 without Extended Access Control).
-    case denied
-    /// The chip ended secure messaging (or broke the session) while this file was read: the
-    /// read stops, keeping what was read before.
-    case sessionEnded(String)
-    /// Another status word or malformed content; the reason says which.
-    case failed(String)
 }

@@ -22,14 +22,14 @@ import Transport
 ///    only if that data group is authenticated; a tampered one makes it `denied`.
 struct ChipAuthenticityProcedure {
     /// Where the key that PACE-CAM's proof was checked against came from.
-    enum KeySource {
+    enum KeySource: Sendable {
         case cardSecurity(CardSecurityVerification.Status)
         /// DG14 or DG15, checked by Passive Authentication.
         case signedDataGroup
     }
 
     /// How far one protocol got before Passive Authentication's verdict is known.
-    enum Progress {
+    enum Progress: Sendable {
         case notOffered
         case notRun(String)
         case denied(String)
@@ -238,15 +238,22 @@ struct ChipAuthenticityProcedure {
 
     /// What each protocol is worth once Passive Authentication has spoken: a key from DG14 or DG15
     /// counts only if that data group is authenticated, and from EF.CardSecurity only if it is.
-    func evidence(data: DataAuthenticationStatus) -> ChipEvidence {
-        ChipEvidence(
-            chipAuthenticationMapping: outcome(chipAuthenticationMapping, keyIn: 14, data: data, name: "PACE-CAM"),
-            chipAuthentication: outcome(chipAuthentication, keyIn: 14, data: data, name: "Chip Authentication"),
-            activeAuthentication: outcome(activeAuthentication, keyIn: 15, data: data, name: "Active Authentication"),
-            activeAuthenticationResponse: activeAuthenticationResponse)
+    func evidence(data: DataAuthenticationStatus) -> ChipEvidence { judge(data) }
+
+    /// `evidence(data:)` as a value the read hands to the assembly (`ReadEvidence.chipProtocols`).
+    var judge: @Sendable (DataAuthenticationStatus) -> ChipEvidence {
+        let (mapping, authentication, active) = (chipAuthenticationMapping, chipAuthentication, activeAuthentication)
+        let response = activeAuthenticationResponse
+        return { data in
+            ChipEvidence(
+                chipAuthenticationMapping: Self.outcome(mapping, keyIn: 14, data: data, name: "PACE-CAM"),
+                chipAuthentication: Self.outcome(authentication, keyIn: 14, data: data, name: "Chip Authentication"),
+                activeAuthentication: Self.outcome(active, keyIn: 15, data: data, name: "Active Authentication"),
+                activeAuthenticationResponse: response)
+        }
     }
 
-    private func outcome(_ progress: Progress, keyIn number: Int, data: DataAuthenticationStatus, name: String)
+    private static func outcome(_ progress: Progress, keyIn number: Int, data: DataAuthenticationStatus, name: String)
         -> ChipProtocolOutcome
     {
         switch progress {

@@ -19,16 +19,19 @@ public final class EmrtdReader: Sendable {
     public let trustStoreWarning: String?
     private let chipAccess: any ChipAccessProcedure
     private let clock: @Sendable () -> Date
+    /// The data groups to read (`ReadPlan`'s selection; DG1 and DG2 always); nil for every one.
+    public let dataGroups: Set<LDSFileKind>?
     private let running = Mutex<CancellableTransport?>(nil)
     private let busy = Atomic<Bool>(false)
 
     /// Builds the trust store (`TrustStore.assemble`: the built-in bundle unless switched off,
     /// plus `config.authorityCertificates`; an entry without a certificate is `invalidArgument`).
     /// `chipAccess` opens the chip and reads its files (the `AccessControl` package by default);
-    /// `clock` gives the time certificates are checked at, once per read.
+    /// `clock` gives the time certificates are checked at, once per read; `dataGroups` narrows
+    /// what every read takes (`emrtd serve`'s selection), nil for all the chip has.
     public init(
         config: ReaderConfig = ReaderConfig(), chipAccess: any ChipAccessProcedure = StandardChipAccess(),
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: @escaping @Sendable () -> Date = { Date() }, dataGroups: Set<LDSFileKind>? = nil
     ) throws(ReadError) {
         guard config.timeoutMs > 0 else { throw ReadError(.invalidArgument, "timeoutMs must be positive") }
         do throws(CMSError) {
@@ -43,6 +46,7 @@ public final class EmrtdReader: Sendable {
         self.config = config
         self.chipAccess = chipAccess
         self.clock = clock
+        self.dataGroups = dataGroups
     }
 
     /// Stops the running read before its next APDU; it fails with `cancelled`. No effect when
@@ -87,7 +91,8 @@ public final class EmrtdReader: Sendable {
 
         var procedure = ReadProcedure(
             recorder: recorder, listener: listener, trustStore: trustStore, checkTime: clock(),
-            activeAuthenticationChallenge: activeAuthenticationChallenge, renderImages: config.renderImages)
+            activeAuthenticationChallenge: activeAuthenticationChallenge, renderImages: config.renderImages,
+            selection: dataGroups)
         if let trustStoreWarning { procedure.warnings.append(trustStoreWarning) }
         do throws(ReadError) {
             return try procedure.run(link: link, accessKey: accessKey, chipAccess: chipAccess)
@@ -103,9 +108,17 @@ public final class EmrtdReader: Sendable {
     }
 }
 
-/// One read, step by step: open the chip, read EF.COM and EF.SOD, the data groups in the order
-/// of the `ReadPlan`, then Passive Authentication and the chip verdict. Holds what has been read
-/// so far, so that a failure keeps it.
+/// The first half of a read, as named steps, and the second half called at its end:
+///
+/// 1. `openChip`: access control (EF.CardAccess, PACE or BAC), the eMRTD application selected.
+/// 2. `readCommonAndSecurityObject`: EF.COM and EF.SOD, which make the `ReadPlan`.
+/// 3. `readDataGroups`: the plan's data groups in its order, with the chip protocols where they
+///    are due: `runChipProtocolsAfterDataGroup14` (PACE-CAM's check, Chip Authentication) before
+///    the first file after DG14, `runActiveAuthentication` before the files a chip may refuse.
+/// 4. `finishReading`: what the end of the plan (or a session that ended) leaves due.
+/// 5. `assemble`: `assembleTravelDocument` over the file set and the chip's evidence.
+///
+/// Holds what has been read so far, so that a failure keeps it.
 struct ReadProcedure {
     let recorder: DebugRecorder
     let listener: (any ReadListener)?
@@ -114,13 +127,15 @@ struct ReadProcedure {
     let checkTime: Date
     let activeAuthenticationChallenge: [UInt8]?
     let renderImages: Bool
+    /// The data groups the caller wants (`ReadPlan`'s selection); nil for every one.
+    let selection: Set<LDSFileKind>?
     var files = LdsMasterFile()
+    /// What acquiring tolerated, in the order it happened.
     var warnings: [String] = []
-    var deniedFiles: [LDSFileKind] = []
 
     init(
         recorder: DebugRecorder, listener: (any ReadListener)?, trustStore: TrustStore, checkTime: Date,
-        activeAuthenticationChallenge: [UInt8]?, renderImages: Bool
+        activeAuthenticationChallenge: [UInt8]?, renderImages: Bool, selection: Set<LDSFileKind>?
     ) {
         self.recorder = recorder
         self.listener = listener
@@ -128,75 +143,98 @@ struct ReadProcedure {
         self.checkTime = checkTime
         self.activeAuthenticationChallenge = activeAuthenticationChallenge
         self.renderImages = renderImages
+        self.selection = selection
+    }
+
+    /// Where the data-group loop stands: which chip protocols are still due, what they need.
+    struct DataGroupState {
+        /// DG14 parsed, once read (the chip protocols' offers).
+        var securityInfos: SecurityInfos?
+        var chipProtocolsDue = true
+        var activeAuthenticationDue = true
+        /// Why the chip ended secure messaging, and the files that were then not read.
+        var sessionEnded: String?
+        var unread: [LDSFileKind] = []
     }
 
     mutating func run(link: any APDUTransport, accessKey: AccessKey, chipAccess: any ChipAccessProcedure)
         throws(ReadError) -> TravelDocument
     {
+        let progress = ProgressReporter(listener: listener, recorder: recorder.isEnabled ? recorder : nil)
+        let opened = try openChip(link, accessKey: accessKey, chipAccess: chipAccess, progress: progress)
+        var chip = ChipAuthenticityProcedure(
+            channel: opened.channel, access: opened.access, trustStore: trustStore, checkTime: checkTime,
+            recorder: recorder)
+        let plan = try readCommonAndSecurityObject(with: opened.files)
+        var state = DataGroupState()
+        try readDataGroups(plan, with: opened.files, chip: &chip, state: &state, progress: progress)
+        try finishReading(chip: &chip, state: &state, progress: progress)
+        return try assemble(access: opened.access, chip: chip)
+    }
+
+    /// Step 1: access control opens the chip; EF.CardAccess and EF.CardSecurity join the file set.
+    private mutating func openChip(
+        _ link: any APDUTransport, accessKey: AccessKey, chipAccess: any ChipAccessProcedure,
+        progress: ProgressReporter
+    ) throws(ReadError) -> OpenedChip {
         listener?.onAccessEstablishmentStarted()
         recorder.note("access control started")
         let recorder = self.recorder
-        let progress = ProgressReporter(listener: listener, recorder: recorder.isEnabled ? recorder : nil)
         let opened = try chipAccess.open(link, accessKey: accessKey, observer: progress) { recorder.note($0) }
         recorder.note("access control done: \(opened.access.accessControlProtocol.rawValue)")
         files.cardAccess = opened.cardAccess
         files.cardSecurity = opened.cardSecurity
         warnings += opened.warnings
-        var chip = ChipAuthenticityProcedure(
-            channel: opened.channel, access: opened.access, trustStore: trustStore, checkTime: checkTime,
-            recorder: recorder)
+        return opened
+    }
 
-        // EF.COM and EF.SOD first: together they say which data groups to read. Both are
-        // mandatory; EF.COM must parse, a malformed EF.SOD is a `denied` data verdict.
-        let commonBytes = try readMandatoryFile(.com, with: opened.files)
+    /// Step 2: EF.COM and EF.SOD, which together say which data groups to read. Both are
+    /// mandatory; EF.COM must parse (its tag list plans the read), a malformed EF.SOD is left to
+    /// the assembly (a `denied` data verdict).
+    private mutating func readCommonAndSecurityObject(with reader: any ElementaryFileReader) throws(ReadError)
+        -> ReadPlan
+    {
+        let commonBytes = try readMandatoryFile(.com, with: reader)
         let common: CommonFile
         do throws(LDSError) {
             common = try CommonFile(commonBytes)
         } catch {
             throw ReadError(.read(.parseMasterFile), "EF.COM is malformed: \(error.reason)")
         }
-        let securityObjectBytes = try readMandatoryFile(.sod, with: opened.files)
-        var securityObject: DocumentSecurityObject?
-        do throws(CMSError) {
-            securityObject = try DocumentSecurityObject(bytes: securityObjectBytes)
-        } catch {
-            warnings.append("EF.SOD is malformed: \(error.reason)")
-        }
+        let securityObjectBytes = try readMandatoryFile(.sod, with: reader)
+        let securityObject = try? DocumentSecurityObject(bytes: securityObjectBytes)
         let plan = ReadPlan(
-            listed: common.dataGroups, hashed: securityObject.map { Array($0.dataGroupHashes.keys) })
-        let order = plan.dataGroups
-        recorder.note("read plan: \(order.map(\.rawValue).joined(separator: " "))")
+            listed: common.dataGroups, hashed: securityObject.map { Array($0.dataGroupHashes.keys) },
+            selected: selection)
+        recorder.note("read plan: \(plan.dataGroups.map(\.rawValue).joined(separator: " "))")
+        return plan
+    }
 
-        // Progress without a read of its own: each file's size is known once read, the rest
-        // are estimated (`ReadProgress`); the bytes of the file being read count as they arrive.
-        var sessionEnded: String?
-        var unread: [LDSFileKind] = []
+    /// Step 3: the data groups in the plan's order. DG14 comes first, and the chip protocols it
+    /// describes run before anything else is read, so that everything after travels under Chip
+    /// Authentication's keys (the next answer confirms them); Active Authentication runs before
+    /// the files the chip may refuse (unlisted ones, DG3 and DG4), after whose error answer some
+    /// chips end secure messaging. Progress needs no read of its own: each file's size is known
+    /// once read, the rest are estimated (`ReadProgress`).
+    private mutating func readDataGroups(
+        _ plan: ReadPlan, with reader: any ElementaryFileReader, chip: inout ChipAuthenticityProcedure,
+        state: inout DataGroupState, progress: ProgressReporter
+    ) throws(ReadError) {
+        let order = plan.dataGroups
         progress.begin(done: (files.com?.count ?? 0) + (files.sod?.count ?? 0), remaining: order)
-        // DG14 first (the read plan's order): the chip protocols it describes run before anything
-        // else is read, so that everything after travels under Chip Authentication's keys, and
-        // the next answer, under those keys, confirms it.
-        var securityInfos: SecurityInfos?
-        var chipProtocolsDue = true
-        // Active Authentication runs before the files the chip may refuse (unlisted ones, DG3 and
-        // DG4), after whose error answer some chips end secure messaging.
-        var activeAuthenticationKey: ActiveAuthenticationPublicKey?
-        var activeAuthenticationDue = true
         let dataGroup15Position = order.firstIndex(of: .dg15)
-        reading: for (position, kind) in order.enumerated() {
-            if chipProtocolsDue, !ReadPlan.chipAuthenticationFiles.contains(kind) {
-                chipProtocolsDue = false
-                securityInfos = parsed(.dg14) { (bytes) throws(LDSError) in try SecurityInfos(bytes, kind: .dg14) }
-                try chip.afterDataGroup14(securityInfos, cardSecurity: files.cardSecurity)
+        for (position, kind) in order.enumerated() {
+            if state.chipProtocolsDue, !ReadPlan.chipAuthenticationFiles.contains(kind) {
+                try runChipProtocolsAfterDataGroup14(&chip, state: &state)
             }
             // (An unlisted DG15 is read first: its key, though unsigned, is the document's.)
-            if activeAuthenticationDue, plan.mayBeRefused.contains(kind), files.dataGroups[1] != nil,
+            if state.activeAuthenticationDue, plan.mayBeRefused.contains(kind), files.dataGroups[1] != nil,
                 dataGroup15Position.map({ $0 < position }) ?? true
             {
-                activeAuthenticationDue = false
-                activeAuthenticationKey = activeAuthentication(&chip, securityInfos: securityInfos, run: true)
+                runActiveAuthentication(&chip, state: &state, run: true)
             }
             progress.reading(kind)
-            let result = try opened.files.read(kind)
+            let result = try reader.read(kind)
             try chip.confirm(result)
             progress.finished(kind, size: { if case .success(let bytes) = result { bytes.count } else { 0 } }())
             if ReadPlan.mandatoryDataGroups.contains(kind), let missing = Self.missing(kind, result) {
@@ -208,66 +246,87 @@ struct ReadProcedure {
             case .notFound:
                 recorder.note("\(kind.rawValue) is not on the chip")
             case .denied:
-                deny(kind)
+                files.deniedFiles.append(kind)
+                recorder.note("\(kind.rawValue) denied by the chip")
             case .failed(let reason):
                 warnings.append("\(kind.rawValue) could not be read: \(reason)")
             case .sessionEnded(let reason):
-                sessionEnded = reason
-                unread = Array(order.drop(while: { $0 != kind }))
-                break reading
+                state.sessionEnded = reason
+                state.unread = Array(order[position...])
+                return
             }
         }
-        if chipProtocolsDue {
-            // The plan held DG14 alone (or the session ended while it was read).
-            securityInfos = parsed(.dg14) { (bytes) throws(LDSError) in try SecurityInfos(bytes, kind: .dg14) }
-            if sessionEnded == nil { try chip.afterDataGroup14(securityInfos, cardSecurity: files.cardSecurity) }
+    }
+
+    /// Step 4: the chip protocols the plan did not reach (it held DG14 alone, or the session
+    /// ended), the mandatory data groups checked, then Active Authentication if still due.
+    private mutating func finishReading(
+        chip: inout ChipAuthenticityProcedure, state: inout DataGroupState, progress: ProgressReporter
+    ) throws(ReadError) {
+        if state.chipProtocolsDue {
+            if state.sessionEnded == nil {
+                try runChipProtocolsAfterDataGroup14(&chip, state: &state)
+            } else {
+                state.securityInfos = dataGroup14()
+            }
         }
-        if let sessionEnded {
+        if let sessionEnded = state.sessionEnded {
             warnings.append(
-                "the chip ended secure messaging (\(sessionEnded)); not read: \(unread.map(\.rawValue).joined(separator: ", "))"
-            )
+                "the chip ended secure messaging (\(sessionEnded)); not read: "
+                    + state.unread.map(\.rawValue).joined(separator: ", "))
         }
         progress.complete()
         for kind in ReadPlan.mandatoryDataGroups where files[kind] == nil {
             throw ReadError(
                 .read(.readingDataGroups),
-                "the chip ended secure messaging before \(kind.rawValue) was read: \(sessionEnded ?? "")")
+                "the chip ended secure messaging before \(kind.rawValue) was read: \(state.sessionEnded ?? "")")
         }
-        let machineReadableZone: MachineReadableZone
-        do throws(LDSError) {
-            machineReadableZone = try MRZDataGroup(files.dataGroups[1] ?? []).machineReadableZone
-        } catch {
-            throw ReadError(.read(.parseMasterFile), "DG1 is malformed: \(error.reason)")
+        if state.activeAuthenticationDue {
+            runActiveAuthentication(&chip, state: &state, run: state.sessionEnded == nil)
         }
-
-        if activeAuthenticationDue {
-            activeAuthenticationKey = activeAuthentication(
-                &chip, securityInfos: securityInfos, run: sessionEnded == nil)
-        }
-
-        listener?.onDataAuthenticationStarted()
-        recorder.note("passive authentication started")
-        let data = passiveAuthentication(securityObject: securityObject)
-        recorder.note("passive authentication: \(data.status.rawValue)")
-        warnings += chip.warnings
-        let chipStatus = ChipVerdict.decide(chip.evidence(data: data))
-        recorder.note("chip verdict: \(chipStatus.status.rawValue) (\(chipStatus.reason))")
-        return document(
-            opened: opened, common: common, machineReadableZone: machineReadableZone, data: data, chip: chipStatus,
-            securityInfos: securityInfos,
-            activeAuthenticationKey: activeAuthenticationKey)
     }
 
-    /// DG15's key, and Active Authentication with it when `run` and the rule calls for it.
-    private mutating func activeAuthentication(
-        _ chip: inout ChipAuthenticityProcedure, securityInfos: SecurityInfos?, run: Bool
-    ) -> ActiveAuthenticationPublicKey? {
-        let key = parsed(.dg15) { (bytes) throws(LDSError) in try ActiveAuthenticationPublicKey(bytes) }
-        if run {
-            chip.activeAuthentication(
-                publicKey: key, securityInfos: securityInfos, challenge: activeAuthenticationChallenge)
-        }
-        return key
+    /// Step 5: the second half, over what was read and what the chip proved.
+    private func assemble(access: EstablishedAccess, chip: ChipAuthenticityProcedure) throws(ReadError)
+        -> TravelDocument
+    {
+        listener?.onDataAuthenticationStarted()
+        recorder.note("passive authentication started")
+        let evidence = ReadEvidence(access: access, chipProtocols: chip.judge, warnings: warnings + chip.warnings)
+        var document = try assembleTravelDocument(
+            files: files, evidence: evidence, trustStore: trustStore, at: checkTime, renderImages: renderImages)
+        let (data, chipStatus) = (document.authenticationStatus.data, document.authenticationStatus.chip)
+        recorder.note("passive authentication: \(data.status.rawValue)")
+        recorder.note("chip verdict: \(chipStatus.status.rawValue) (\(chipStatus.reason))")
+        document.debugInfo = recorder.info(filesRead: nil)
+        return document
+    }
+
+    /// PACE-CAM's check, then Chip Authentication with DG14's offers (`ChipAuthenticityProcedure`).
+    private func runChipProtocolsAfterDataGroup14(
+        _ chip: inout ChipAuthenticityProcedure, state: inout DataGroupState
+    ) throws(ReadError) {
+        state.chipProtocolsDue = false
+        state.securityInfos = dataGroup14()
+        try chip.afterDataGroup14(state.securityInfos, cardSecurity: files.cardSecurity)
+    }
+
+    /// Active Authentication with DG15's key when `run` and the rule calls for it.
+    private func runActiveAuthentication(
+        _ chip: inout ChipAuthenticityProcedure, state: inout DataGroupState, run: Bool
+    ) {
+        state.activeAuthenticationDue = false
+        guard run else { return }
+        var parser = LenientParser(files: files)
+        let key = parser.parse(.dg15) { (bytes) throws(LDSError) in try ActiveAuthenticationPublicKey(bytes) }
+        chip.activeAuthentication(
+            publicKey: key, securityInfos: state.securityInfos, challenge: activeAuthenticationChallenge)
+    }
+
+    /// DG14 as the assembly parses it (its warnings are the assembly's to give).
+    private func dataGroup14() -> SecurityInfos? {
+        var parser = LenientParser(files: files)
+        return parser.parse(.dg14) { (bytes) throws(LDSError) in try SecurityInfos(bytes, kind: .dg14) }
     }
 
     /// Reads EF.COM or EF.SOD, without which there is no document.
@@ -283,7 +342,7 @@ struct ReadProcedure {
 
     /// Why a mandatory file (EF.COM, EF.SOD, DG1, DG2) is missing, nil when it was read.
     private static func missing(_ kind: LDSFileKind, _ result: FileReadResult<[UInt8]>) -> String? {
-        let name = kind == .com ? "EF.COM" : kind == .sod ? "EF.SOD" : kind.rawValue
+        let name = kind.fileName
         switch result {
         case .success: return nil
         case .notFound: return "\(name) is mandatory and is not on the chip (6A82)"
@@ -291,80 +350,5 @@ struct ReadProcedure {
         case .failed(let reason): return "\(name) is mandatory and could not be read: \(reason)"
         case .sessionEnded(let reason): return "the chip ended secure messaging while \(name) was read: \(reason)"
         }
-    }
-
-    /// The model of a file read, nil when it was not read or does not parse (a warning).
-    private mutating func parsed<Model: LDSFileModel>(
-        _ kind: LDSFileKind, _ parse: ([UInt8]) throws(LDSError) -> Model
-    ) -> Model? {
-        guard let bytes = files[kind] else { return nil }
-        let result = LDSFileParser.leniently(kind) { () throws(LDSError) in try parse(bytes) }
-        warnings += result.warnings
-        return result.model
-    }
-
-    private mutating func deny(_ kind: LDSFileKind) {
-        deniedFiles.append(kind)
-        recorder.note("\(kind.rawValue) denied by the chip")
-    }
-
-    /// Passive Authentication over what was read; without EF.SOD the verdict is `denied`.
-    private func passiveAuthentication(securityObject: DocumentSecurityObject?) -> DataAuthenticationStatus {
-        guard let securityObject else {
-            var verdict = PassiveAuthentication.verify(
-                securityObject: files.sod ?? [], dataGroups: files.dataGroups, trustStore: trustStore, at: checkTime)
-            verdict.status = .denied
-            if files.sod == nil {
-                // Without EF.SOD there is nothing to check against: say that, not "malformed".
-                verdict.errors = [.malformedSignedData("EF.SOD was not read, so no signature or hash can be checked")]
-            }
-            return verdict
-        }
-        return PassiveAuthentication.verify(
-            securityObject, dataGroups: files.dataGroups, trustStore: trustStore, at: checkTime)
-    }
-
-    /// Parses every file read into the document; a file that does not parse is a warning.
-    private mutating func document(
-        opened: OpenedChip, common: CommonFile, machineReadableZone: MachineReadableZone,
-        data: DataAuthenticationStatus, chip: ChipAuthenticationStatus, securityInfos: SecurityInfos?,
-        activeAuthenticationKey: ActiveAuthenticationPublicKey?
-    ) -> TravelDocument {
-        let renderImages = self.renderImages
-        var document = TravelDocument(
-            ldsMasterFile: files, ldsVersion: common.ldsVersion, unicodeVersion: common.unicodeVersion,
-            accessControlProtocolUsed: opened.access.accessControlProtocol, paceMapping: opened.access.paceMapping,
-            pace: opened.access.paceResult,
-            authenticationStatus: AuthenticationStatus(data: data, chip: chip),
-            machineReadableZoneInformation: machineReadableZone,
-            encodedIdentificationFeaturesFace: parsed(.dg2) { (bytes) throws(LDSError) in
-                try BiometricDataGroup(bytes, kind: .dg2, renderImages: renderImages)
-            },
-            encodedIdentificationFeaturesFinger: parsed(.dg3) { (bytes) throws(LDSError) in
-                try BiometricDataGroup(bytes, kind: .dg3, renderImages: renderImages)
-            },
-            encodedIdentificationFeaturesIris: parsed(.dg4) { (bytes) throws(LDSError) in
-                try BiometricDataGroup(bytes, kind: .dg4, renderImages: renderImages)
-            },
-            displayedPortrait: parsed(.dg5) { (bytes) throws(LDSError) in
-                try DisplayedImageDataGroup(bytes, kind: .dg5, renderImages: renderImages)
-            },
-            displayedSignatureOrUsualMark: parsed(.dg7) { (bytes) throws(LDSError) in
-                try DisplayedImageDataGroup(bytes, kind: .dg7, renderImages: renderImages)
-            },
-            additionalPersonalDetails: parsed(.dg11) { (bytes) throws(LDSError) in
-                try AdditionalPersonalDetails(bytes, renderImages: renderImages)
-            },
-            additionalDocumentDetails: parsed(.dg12) { (bytes) throws(LDSError) in
-                try AdditionalDocumentDetails(bytes, renderImages: renderImages)
-            },
-            optionalDetails: parsed(.dg13) { (bytes) throws(LDSError) in try OptionalDetails(bytes) },
-            securityOptions: securityInfos,
-            activeAuthenticationPublicKeyInfo: activeAuthenticationKey,
-            personsToNotify: parsed(.dg16) { (bytes) throws(LDSError) in try PersonsToNotify(bytes) },
-            deniedFiles: deniedFiles, warnings: [], debugInfo: nil)
-        document.warnings = warnings
-        document.debugInfo = recorder.info(filesRead: nil)
-        return document
     }
 }

@@ -1,9 +1,12 @@
 import JSON
 import LDS
 
-/// The raw bytes of every file read, exactly as the chip sent them (hash these, never a
+/// The file set of one document, the seam between the read's two halves: acquiring (a chip read,
+/// or a dump folder, `DumpLayout.read`) gives it, `assembleTravelDocument` makes the document of
+/// it. The raw bytes of every file, exactly as the chip sent them (hash these, never a
 /// re-encoding): EF.CardAccess and EF.CardSecurity from the master file, EF.COM, EF.SOD and
-/// DG1–DG16 from the eMRTD application. A file not read is nil.
+/// DG1–DG16 from the eMRTD application. A file not read is nil; one the chip refused is also in
+/// `deniedFiles`.
 public struct LdsMasterFile: Sendable, Hashable, JSONRepresentable {
     public var cardAccess: [UInt8]?
     public var cardSecurity: [UInt8]?
@@ -11,9 +14,13 @@ public struct LdsMasterFile: Sendable, Hashable, JSONRepresentable {
     public var sod: [UInt8]?
     /// DG1…DG16 by number.
     public var dataGroups: [Int: [UInt8]]
+    /// The files the chip refused (6982: DG3/DG4 without Extended Access Control), in the order
+    /// it refused them.
+    public var deniedFiles: [LDSFileKind]
 
     public init() {
         dataGroups = [:]
+        deniedFiles = []
     }
 
     public subscript(file: LDSFileKind) -> [UInt8]? {
@@ -43,14 +50,12 @@ public struct LdsMasterFile: Sendable, Hashable, JSONRepresentable {
 
     /// The reference's `LdsMasterFile`: `lds1EmrtdApplication` (`com`, `sod`, `dg1`…`dg16`
     /// without `dg6`, each an `ElementaryFile` `{"id", "bytes"}`), `cardAccess`, `cardSecurity`.
-    public var json: JSONValue { json(denied: []) }
-
-    /// As `json`, with the files the chip refused (6982) as `{"id", "bytes": null}`; a file not
-    /// on the chip is `null` (a document always has the mandatory four: a read without them fails).
-    public func json(denied: [LDSFileKind]) -> JSONValue {
+    /// A file the chip refused (6982) is `{"id", "bytes": null}`; a file not on the chip is
+    /// `null` (a document always has the mandatory four: a read without them fails).
+    public var json: JSONValue {
         let application = Self.applicationFiles.map { file -> JSONMember in
             let bytes = self[file]
-            let present = bytes != nil || denied.contains(file)
+            let present = bytes != nil || deniedFiles.contains(file)
             return JSONMember(
                 file.rawValue, present ? ["id": file.json, "bytes": .optional(bytes)] : .null)
         }

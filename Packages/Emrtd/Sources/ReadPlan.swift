@@ -13,6 +13,7 @@ import LDS
 ///   come after every listed file (and after Active Authentication, which the read runs before
 ///   `unlisted` and DG3/DG4). An unlisted DG14's key proves nothing, so nothing waits for it.
 /// - The rest by number.
+/// - With a selection (`emrtd serve`'s), only the selected data groups, DG1 and DG2 always.
 public struct ReadPlan: Sendable, Hashable {
     /// In the order to read them.
     public let dataGroups: [LDSFileKind]
@@ -32,16 +33,20 @@ public struct ReadPlan: Sendable, Hashable {
     /// - Parameters:
     ///   - listed: the data groups EF.COM lists (nil without a usable EF.COM).
     ///   - hashed: the data group numbers EF.SOD hashes (nil without a usable EF.SOD).
-    public init(listed: [LDSFileKind]?, hashed: [Int]?) {
+    ///   - selected: the data groups the caller wants, nil for every one; the mandatory DG1 and
+    ///     DG2 are read whatever it says (a document cannot be made without them).
+    public init(listed: [LDSFileKind]?, hashed: [Int]?, selected: Set<LDSFileKind>? = nil) {
         var wanted = Self.alwaysTried.union((listed ?? []).filter { $0.dataGroupNumber != nil })
         for number in hashed ?? [] {
             if let kind = LDSFileKind.dataGroup(number) { wanted.insert(kind) }
         }
+        if let selected { wanted.formIntersection(selected.union(Self.mandatoryDataGroups)) }
         let byNumber = { (a: LDSFileKind, b: LDSFileKind) in (a.dataGroupNumber ?? 0) < (b.dataGroupNumber ?? 0) }
         var unlisted: Set<LDSFileKind> = []
         if listed != nil || hashed != nil {
             let named = Set((listed ?? []) + (hashed ?? []).compactMap(LDSFileKind.dataGroup))
             unlisted = Self.alwaysTried.subtracting(named).subtracting(Self.mandatoryDataGroups)
+                .intersection(wanted)
         }
         let first = Self.chipAuthenticationFiles.filter { wanted.contains($0) && !unlisted.contains($0) }
         let last = Self.extendedAccessFiles.filter(wanted.contains)

@@ -41,35 +41,18 @@ public struct StandardChipAccess: ChipAccessProcedure {
 }
 
 /// `AccessControl.FileReader` behind the `ElementaryFileReader` seam: its Le ladder is state
-/// kept for the whole session, so it lives behind a lock.
+/// kept for the whole session, so it lives behind a lock. The reader gives the outcome itself;
+/// a link failure becomes the read's error.
 final class SessionFileReader: ElementaryFileReader {
     private let reader: Mutex<FileReader>
 
     init(_ reader: FileReader) { self.reader = Mutex(reader) }
 
     func read(_ kind: LDSFileKind) throws(ReadError) -> FileReadResult<[UInt8]> {
-        do throws(FileReadError) {
-            return .success(try reader.withLock { reader throws(FileReadError) in try reader.read(kind) })
+        do throws(TransportError) {
+            return try reader.withLock { reader throws(TransportError) in try reader.outcome(of: kind) }
         } catch {
-            return try Self.result(error)
+            throw ReadError(transport: error, during: "reading \(kind.rawValue)")
         }
-    }
-
-    private static func result<Value>(_ error: FileReadError) throws(ReadError) -> FileReadResult<Value> {
-        switch error.code {
-        case .notFound: return .notFound
-        case .accessDenied: return .denied
-        case .secureMessaging: return .sessionEnded(error.reason)
-        case .transport:
-            if let transportError = error.transportError {
-                throw transportFailure(transportError, error.file)
-            }
-            return .failed(error.reason)
-        case .tooLarge, .malformed, .truncated, .unexpectedStatus, .empty: return .failed(error.reason)
-        }
-    }
-
-    private static func transportFailure(_ error: TransportError, _ kind: LDSFileKind?) -> ReadError {
-        ReadError(transport: error, during: "reading \(kind?.rawValue ?? "a file")")
     }
 }

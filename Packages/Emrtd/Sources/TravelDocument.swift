@@ -51,13 +51,14 @@ public struct TravelDocument: Sendable {
     public var activeAuthenticationPublicKeyInfo: ActiveAuthenticationPublicKey?
     /// DG16.
     public var personsToNotify: PersonsToNotify?
-    /// Files the chip refused to give (6982: DG3/DG4 need Extended Access Control).
-    public var deniedFiles: [LDSFileKind]
     /// What was tolerated: missing mandatory files, files that did not parse, BAC used instead of
     /// PACE, a chip that ended secure messaging early…
     public var warnings: [String]
     /// The read's log and counters (the log only with `ReaderConfig.debug`).
     public var debugInfo: DebugInfo?
+
+    /// Files the chip refused to give (6982: DG3/DG4 need Extended Access Control).
+    public var deniedFiles: [LDSFileKind] { ldsMasterFile.deniedFiles }
 }
 
 /// The reference model's name for the PACE mapping type (`ICAO.PACEMapping`).
@@ -108,7 +109,7 @@ extension TravelDocument: JSONRepresentable {
     public var json: JSONValue {
         let emptyFace: JSONValue = ["faceImage": .null, "records": []]
         return [
-            "ldsMasterFile": ldsMasterFile.json(denied: deniedFiles),
+            "ldsMasterFile": ldsMasterFile.json,
             "ldsVersion": .optional(ldsVersion.map(CommonFile.dottedVersion)),
             "ldsVersionRaw": .optional(ldsVersion),
             "unicodeVersion": .optional(unicodeVersion.map(CommonFile.dottedVersion)),

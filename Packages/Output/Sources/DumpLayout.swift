@@ -5,7 +5,7 @@ import LDS
 import MRZ
 
 /// The dump layout `emrtd read --out` and `emrtd dump` write and `emrtd verify`, `emrtd report`
-/// and the simulator read back: each file read as `COM.bin`, `SOD.bin`, `DG1.bin`…, each image
+/// (`read`) and the simulator read back: each file read as `COM.bin`, `SOD.bin`, `DG1.bin`…, each image
 /// as `face-1.jpg`… with `face-1.png` beside a JPEG 2000 one, and the CSCA that signed a
 /// simulated document as `CSCA.der`.
 ///
@@ -82,6 +82,39 @@ public enum DumpLayout {
         } catch {
             throw OutputError(.cannotWrite, error.reason)
         }
+    }
+
+    /// A dump folder read back: its file set (`LdsMasterFile`, the first half of `emrtd verify`,
+    /// `verify --batch` and `report`, whose second half is the same as a chip read's), and what the
+    /// folder holds that is not in the layout (a misnamed `dg1.bin` is named, never silently left
+    /// out). Each file is read to `maximumFileSize`; a file the layout names that is missing is
+    /// absent from the set (the assembly says which mandatory one).
+    public static func read(_ directory: String) throws(OutputError) -> (files: LdsMasterFile, notes: [String]) {
+        var status = stat()
+        guard stat(directory, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
+            throw OutputError(
+                .cannotRead, "\(directory) is not a directory (a dump folder, the layout `emrtd dump` writes)")
+        }
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        } catch {
+            throw OutputError(.cannotRead, "cannot list \(directory): \(error.localizedDescription)")
+        }
+        var files = LdsMasterFile()
+        for kind in LDSFileKind.allCases where names.contains(kind.dumpFileName) {
+            do throws(FilesError) {
+                files[kind] = try CappedFile.read(
+                    directory + "/" + kind.dumpFileName, as: CappedFile.Kind("an LDS file", limit: maximumFileSize))
+            } catch {
+                throw OutputError(error.code == .tooLarge ? .tooLarge : .cannotRead, error.reason)
+            }
+        }
+        let layout = Set(LDSFileKind.allCases.map(\.dumpFileName))
+        let notes = names.filter { $0.lowercased().hasSuffix(".bin") && !layout.contains($0) }.sorted().map {
+            "\($0) is not a file name of the dump layout (COM.bin, SOD.bin, DG1.bin … DG16.bin) and was not checked"
+        }
+        return (files, notes)
     }
 
     /// Refuses a destination no dump may replace, whatever it is of: anything but a directory

@@ -81,7 +81,7 @@ public final class ValidationServer: Sendable {
 
     /// What the sessions share: the configuration, the sessions' connections, and idle
     /// readers per selection (an `EmrtdReader` builds its trust store once, when made, and reads
-    /// one document at a time; its chip access carries the selection).
+    /// one document at a time; its read plan carries the selection).
     final class Shared: Sendable {
         let config: ValidationServerConfig
         let log: @Sendable (JSONValue) -> Void
@@ -106,8 +106,7 @@ public final class ValidationServer: Sendable {
 
         func takeReader(for files: FilesToRead) throws(ReadError) -> EmrtdReader {
             if let reader = idleReaders.withLock({ $0[files]?.popLast() }) { return reader }
-            return try EmrtdReader(
-                config: config.reader, chipAccess: SelectedFileAccess(base: StandardChipAccess(), selection: files))
+            return try EmrtdReader(config: config.reader, dataGroups: files.dataGroups)
         }
 
         func give(back reader: EmrtdReader, for files: FilesToRead) {
