@@ -24,13 +24,14 @@ let libraries: [Library] = [
     Library(name: "ICAO", dependencies: ["ASN1", "JSON", "Arithmetic", "Secrets"]),
     Library(name: "MRZ", dependencies: ["CodedErrors", "ASN1", "JSON", "Secrets"], testResources: [.copy("Fixtures")]),
     Library(
-        name: "Arithmetic", dependencies: ["CodedErrors", "CGMP", "CFieldKernels", "Secrets"],
+        name: "Arithmetic", dependencies: ["CodedErrors", "ASN1", "CGMP", "CFieldKernels", "Secrets"],
         testDependencies: ["OpenSSLReference"]),
     Library(name: "CryptoPrimitives", dependencies: ["CodedErrors", "COpenSSL", "ICAO", "Secrets"]),
     Library(name: "Transport", dependencies: ["ASN1"]),
     Library(name: "PCSC", dependencies: ["Transport", "CPCSCLite"]),
     Library(
-        name: "SecureMessaging", dependencies: ["CodedErrors", "Transport", "CryptoPrimitives", "ICAO", "Secrets"]),
+        name: "SecureMessaging",
+        dependencies: ["CodedErrors", "ASN1", "Transport", "CryptoPrimitives", "ICAO", "Secrets"]),
     Library(
         name: "LDS",
         dependencies: ["CodedErrors", "ASN1", "JSON", "ICAO", "MRZ", "COpenJPEG", "CLibDeflate", "CPNGDeflate"],

@@ -1,3 +1,5 @@
+import ASN1
+
 /// The secure messaging data objects of ICAO 9303-11 §9.8 (ISO/IEC 7816-4 §10).
 enum SecureMessagingTag {
     /// Cryptogram without padding-content indicator (odd INS).
@@ -69,19 +71,9 @@ struct DataObjectIterator: IteratorProtocol {
         let start = index
         let tag = bytes[index]
         index += 1
-        guard index < end else { return malformed() }
-        var length = Int(bytes[index])
-        index += 1
-        if length >= 0x80 {
-            let lengthOfLength = length & 0x7F
-            guard (1...2).contains(lengthOfLength), end - index >= lengthOfLength else { return malformed() }
-            length = 0
-            for _ in 0..<lengthOfLength {
-                length = length << 8 | Int(bytes[index])
-                index += 1
-            }
-        }
-        guard end - index >= length else { return malformed() }
+        guard let read = try? ASN1Header.readLength(from: bytes[..<end], at: &index), let length = read,
+            end - index >= length
+        else { return malformed() }
         defer { index += length }
         return DataObjectLocation(tag: tag, start: start, value: index..<(index + length))
     }
