@@ -51,9 +51,10 @@ struct DataObjectLocation {
     let value: Range<Int>
 }
 
-/// The single-byte-tag data objects of `bytes[..<end]` with short or long (`81`/`82`) lengths, in
-/// order, without copying them; `isMalformed` turns true (and iteration stops) at anything
-/// truncated or longer than the input. SM data objects never use multi-byte tags or longer lengths.
+/// The single-byte-tag data objects of `bytes[..<end]` with short or long lengths (read by
+/// `ASN1Header.readLength`), in order, without copying them; `isMalformed` turns true (and
+/// iteration stops) at anything truncated, indefinite or longer than the input. SM data objects
+/// never use multi-byte tags.
 struct DataObjectIterator: IteratorProtocol {
     private let bytes: [UInt8]
     private let end: Int
@@ -71,9 +72,10 @@ struct DataObjectIterator: IteratorProtocol {
         let start = index
         let tag = bytes[index]
         index += 1
-        guard let read = try? ASN1Header.readLength(from: bytes[..<end], at: &index), let length = read,
-            end - index >= length
-        else { return malformed() }
+        // nil for a bad or an indefinite length alike: neither frames an SM data object
+        guard let length = try? ASN1Header.readLength(from: bytes[..<end], at: &index), end - index >= length else {
+            return malformed()
+        }
         defer { index += length }
         return DataObjectLocation(tag: tag, start: start, value: index..<(index + length))
     }

@@ -179,7 +179,7 @@ enum SecurityInfosWriter {
 
     /// ecdsa-plain-SHA1/224/256/384/512 (TR-03111 §5.2.1), the hash of ActiveAuthenticationInfo.
     static func signatureAlgorithm(_ hash: HashAlgorithm) -> ASN1ObjectIdentifier {
-        let arc =
+        let arc: UInt64 =
             switch hash {
             case .sha1: 1
             case .sha224: 2
