@@ -105,7 +105,8 @@ let package = Package(
             .target(name: "CFieldKernels", path: "Packages/Arithmetic/CFieldKernels"),
             // LDS's PNG writer in C (its own deflate coder for Up-filtered rows, libdeflate for the rest):
             // part of LDS, a target of its own only because SwiftPM compiles C apart.
-            .target(name: "CPNGDeflate", dependencies: ["CLibDeflate"], path: "Packages/LDS/CPNGDeflate"),
+            .target(
+                name: "CPNGDeflate", path: "Packages/LDS/CPNGDeflate", linkerSettings: [.linkedLibrary("deflate")]),
         ]
         + libraries.map {
             .target(name: $0.name, dependencies: $0.dependencies, path: "Packages/\($0.name)/Sources")
