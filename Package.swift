@@ -16,36 +16,45 @@ struct Library {
 }
 
 let libraries: [Library] = [
-    Library(name: "ASN1", dependencies: []),
-    Library(name: "Secrets", dependencies: []),
+    Library(name: "CodedErrors", dependencies: []),
+    Library(name: "ASN1", dependencies: ["CodedErrors"]),
+    Library(name: "Secrets", dependencies: ["CodedErrors"]),
     Library(name: "JSON", dependencies: []),
-    Library(name: "Files", dependencies: []),
+    Library(name: "Files", dependencies: ["CodedErrors"]),
     Library(name: "ICAO", dependencies: ["ASN1", "JSON", "Arithmetic", "Secrets"]),
-    Library(name: "MRZ", dependencies: ["ASN1", "JSON", "Secrets"], testResources: [.copy("Fixtures")]),
+    Library(name: "MRZ", dependencies: ["CodedErrors", "ASN1", "JSON", "Secrets"], testResources: [.copy("Fixtures")]),
     Library(
-        name: "Arithmetic", dependencies: ["CGMP", "CFieldKernels", "Secrets"], testDependencies: ["OpenSSLReference"]),
-    Library(name: "CryptoPrimitives", dependencies: ["COpenSSL", "ICAO", "Secrets"]),
+        name: "Arithmetic", dependencies: ["CodedErrors", "ASN1", "CGMP", "CFieldKernels", "Secrets"],
+        testDependencies: ["OpenSSLReference"]),
+    Library(name: "CryptoPrimitives", dependencies: ["CodedErrors", "COpenSSL", "ICAO", "Secrets"]),
     Library(name: "Transport", dependencies: ["ASN1"]),
     Library(name: "PCSC", dependencies: ["Transport", "CPCSCLite"]),
-    Library(name: "SecureMessaging", dependencies: ["Transport", "CryptoPrimitives", "ICAO", "Secrets"]),
     Library(
-        name: "LDS", dependencies: ["ASN1", "JSON", "ICAO", "MRZ", "COpenJPEG", "CLibDeflate"],
+        name: "SecureMessaging",
+        dependencies: ["CodedErrors", "ASN1", "Transport", "CryptoPrimitives", "ICAO", "Secrets"]),
+    Library(
+        name: "LDS",
+        dependencies: ["CodedErrors", "ASN1", "JSON", "ICAO", "MRZ", "COpenJPEG", "CLibDeflate", "CPNGDeflate"],
         testDependencies: ["CLibPNG"]),
-    Library(name: "CVCertificates", dependencies: ["ASN1", "ICAO", "Arithmetic", "CryptoPrimitives", "Secrets"]),
     Library(
-        name: "CMS", dependencies: ["ASN1", "JSON", "ICAO", "Arithmetic", "CryptoPrimitives", "Files"],
+        name: "CVCertificates",
+        dependencies: ["CodedErrors", "ASN1", "ICAO", "Arithmetic", "CryptoPrimitives", "Secrets"]),
+    Library(
+        name: "CMS", dependencies: ["CodedErrors", "ASN1", "JSON", "ICAO", "Arithmetic", "CryptoPrimitives", "Files"],
         testDependencies: ["ChipSimulator"]),
     Library(
-        name: "Seals", dependencies: ["ASN1", "JSON", "MRZ", "CMS", "CryptoPrimitives"],
+        name: "Seals", dependencies: ["CodedErrors", "ASN1", "JSON", "MRZ", "CMS", "CryptoPrimitives"],
         testDependencies: ["ChipSimulator"]),
     Library(
         name: "AccessControl",
         dependencies: [
+            "CodedErrors",
             "Transport", "SecureMessaging", "CryptoPrimitives", "ICAO", "MRZ", "LDS", "ASN1", "Arithmetic", "Secrets",
         ]),
     Library(
         name: "ChipAuthentication",
         dependencies: [
+            "CodedErrors",
             "Transport", "SecureMessaging", "Arithmetic", "CryptoPrimitives", "ICAO", "LDS", "CMS", "ASN1", "Secrets",
             "CVCertificates",
         ], testDependencies: ["OpenSSLReference", "CVCertificates"]),
@@ -56,18 +65,21 @@ let libraries: [Library] = [
             "Secrets",
         ]),
     Library(
-        name: "Output", dependencies: ["ASN1", "AccessControl", "CMS", "Emrtd", "Files", "ICAO", "LDS", "MRZ"],
+        name: "Output",
+        dependencies: ["CodedErrors", "ASN1", "AccessControl", "CMS", "Emrtd", "Files", "ICAO", "LDS", "MRZ"],
         testDependencies: ["ChipSimulator"]),
     Library(
         name: "ChipSimulator",
         dependencies: [
+            "CodedErrors",
             "Transport", "CryptoPrimitives", "Arithmetic", "ASN1", "ICAO", "LDS", "COpenSSL", "Secrets", "Files",
             "CVCertificates",
         ]),
-    Library(name: "Connector", dependencies: ["Transport", "MRZ", "JSON", "Secrets", "CLibWebSockets"]),
+    Library(name: "Connector", dependencies: ["CodedErrors", "Transport", "MRZ", "JSON", "Secrets", "CLibWebSockets"]),
     Library(
         name: "Validation",
         dependencies: [
+            "CodedErrors",
             "Connector", "Emrtd", "Transport", "LDS", "JSON", "ASN1", "CryptoPrimitives", "Secrets", "Files",
         ],
         testDependencies: ["ChipSimulator", "Connector"]),
@@ -92,6 +104,10 @@ let package = Package(
             // Arithmetic's field kernels in C (P-256, P-224: MULX/ADCX/ADOX chosen by CPUID, or portable):
             // written here, part of Arithmetic, a target of its own only because SwiftPM compiles C apart.
             .target(name: "CFieldKernels", path: "Packages/Arithmetic/CFieldKernels"),
+            // LDS's PNG writer in C (its own deflate coder for Up-filtered rows, libdeflate for the rest):
+            // part of LDS, a target of its own only because SwiftPM compiles C apart.
+            .target(
+                name: "CPNGDeflate", path: "Packages/LDS/CPNGDeflate", linkerSettings: [.linkedLibrary("deflate")]),
         ]
         + libraries.map {
             .target(name: $0.name, dependencies: $0.dependencies, path: "Packages/\($0.name)/Sources")

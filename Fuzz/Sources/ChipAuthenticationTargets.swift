@@ -124,7 +124,7 @@ enum FuzzKeys {
             ASN1Tag(0x6E),
             DER.set([
                 DER.sequence([
-                    DER.objectIdentifier(ProtocolIdentifiers.activeAuthentication), DER.integer(1),
+                    DER.objectIdentifier(ASN1ObjectIdentifier.activeAuthentication), DER.integer(1),
                     DER.objectIdentifier("0.4.0.127.0.7.1.1.4.1.3"),
                 ])
             ]))
@@ -166,7 +166,7 @@ enum FuzzKeys {
             let value = try? group.encodePublicValue(group.power(group.g, 2))
         else { return nil }
         let algorithm = DER.sequence([
-            DER.objectIdentifier(ProtocolIdentifiers.standardizedDomainParameters), DER.integer(0),
+            DER.objectIdentifier(ASN1ObjectIdentifier.standardizedDomainParameters), DER.integer(0),
         ])
         return try? SubjectPublicKeyInfo(DER.sequence([algorithm, DER.bitString(DER.unsignedInteger(value))]))
     }

@@ -148,7 +148,7 @@ extension ActiveAuthenticationInfo {
             ASN1Tag(0x6E),
             DER.set([
                 DER.sequence([
-                    DER.objectIdentifier(ProtocolIdentifiers.activeAuthentication), DER.integer(1),
+                    DER.objectIdentifier(ASN1ObjectIdentifier.activeAuthentication), DER.integer(1),
                     DER.objectIdentifier("0.4.0.127.0.7.1.1.4.1.3"),
                 ])
             ]))

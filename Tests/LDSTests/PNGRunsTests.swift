@@ -1,20 +1,21 @@
 import CLibDeflate
+import CPNGDeflate
 import Testing
 
 @testable import LDS
 
-/// The shim's own deflate coder (`clibdeflate_plan_runs`, `clibdeflate_write_runs`: one Huffman
+/// `CPNGDeflate`'s own deflate coder (`pngdeflate_plan_runs`, `pngdeflate_write_runs`: one Huffman
 /// block of literals and runs at distance 1), which writes most rendered PNGs: its streams are
 /// inflated by libdeflate and, framed as PNGs, read back by libpng, byte for byte.
 struct PNGRunsTests {
     /// Deflates `data` with the runs coder and inflates it with libdeflate's decompressor.
     static func roundTrip(_ data: [UInt8]) throws -> [UInt8] {
-        var plan = clibdeflate_runs_plan()
-        data.withUnsafeBufferPointer { clibdeflate_plan_runs($0.baseAddress, $0.count, &plan) }
+        var plan = pngdeflate_runs_plan()
+        data.withUnsafeBufferPointer { pngdeflate_plan_runs($0.baseAddress, $0.count, &plan) }
         var stream = [UInt8](repeating: 0, count: plan.size + 8)
         let written = data.withUnsafeBufferPointer { input in
             stream.withUnsafeMutableBufferPointer {
-                clibdeflate_write_runs(input.baseAddress, input.count, &plan, $0.baseAddress)
+                pngdeflate_write_runs(input.baseAddress, input.count, &plan, $0.baseAddress)
             }
         }
         #expect(written == 1, "the stream is not the planned size")

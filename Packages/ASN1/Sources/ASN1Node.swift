@@ -114,8 +114,9 @@ private struct Parser {
             throw ASN1Error(.tooDeep, "nesting deeper than \(maxDepth) at offset \(index - bytes.startIndex)")
         }
         let start = index
-        let tag = try ASN1Tag.read(from: bytes, at: &index)
-        guard let length = try readLength(at: &index) else {
+        let header = try ASN1Header.read(from: bytes, at: &index, rules: rules)
+        let tag = header.tag
+        guard let length = header.length else {
             return try indefiniteNode(tag: tag, start: start, index: &index, depth: depth)
         }
         guard length <= bytes.endIndex - index else {
@@ -165,27 +166,4 @@ private struct Parser {
             isIndefiniteLength: true)
     }
 
-    /// The definite length at `index`, or nil for the indefinite form.
-    private func readLength(at index: inout Int) throws(ASN1Error) -> Int? {
-        guard index < bytes.endIndex else { throw ASN1Error(.truncated, "length expected") }
-        let first = bytes[index]
-        index += 1
-        if first < 0x80 { return Int(first) }
-        if first == 0x80 { return nil }
-        let count = Int(first & 0x7F)
-        guard count <= 8, first != 0xFF else {
-            throw ASN1Error(.invalidLength, "length of \(count) bytes")
-        }
-        guard bytes.endIndex - index >= count else { throw ASN1Error(.truncated, "long-form length ends early") }
-        var length: UInt64 = 0
-        for byte in bytes[index..<(index + count)] {
-            length = length << 8 | UInt64(byte)
-        }
-        if rules == .der && (bytes[index] == 0 || length < 0x80) {
-            throw ASN1Error(.invalidLength, "non-minimal length in DER")
-        }
-        index += count
-        guard length <= UInt64(Int.max / 2) else { throw ASN1Error(.invalidLength, "length \(length) too large") }
-        return Int(length)
-    }
 }

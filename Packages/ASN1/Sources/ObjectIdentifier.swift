@@ -3,7 +3,7 @@
 /// Named `ASN1ObjectIdentifier` so it does not shadow the standard library's
 /// `ObjectIdentifier`.
 public struct ASN1ObjectIdentifier: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
-    public let arcs: [UInt64]
+    public private(set) var arcs: [UInt64]
 
     /// From dotted form, e.g. "0.4.0.127.0.7.2.2.4.2.4"; nil when malformed.
     public init?(dotted: String) {
@@ -75,5 +75,15 @@ public struct ASN1ObjectIdentifier: Hashable, Sendable, CustomStringConvertible,
     /// Whether `self` lies under `prefix` (or equals it).
     public func hasPrefix(_ prefix: ASN1ObjectIdentifier) -> Bool {
         arcs.count >= prefix.arcs.count && Array(arcs.prefix(prefix.arcs.count)) == prefix.arcs
+    }
+
+    /// This identifier with `more` arcs below it: `ASN1ObjectIdentifier.pace.appending(2, 2)`.
+    public func appending(_ more: UInt64...) -> ASN1ObjectIdentifier { appending(contentsOf: more) }
+
+    /// This identifier with the arcs of `more` below it.
+    public func appending(contentsOf more: [UInt64]) -> ASN1ObjectIdentifier {
+        var extended = self
+        extended.arcs += more
+        return extended
     }
 }

@@ -1,10 +1,11 @@
+import CodedErrors
 import ICAO
 import SecureMessaging
 import Transport
 
 /// Why the chip could not be opened.
-public struct AccessControlError: Error, Sendable, CustomStringConvertible {
-    public enum Code: String, Sendable, Hashable {
+public struct AccessControlError: CodedError {
+    public enum Code: String, ErrorCode {
         /// The chip refused the authentication: almost always a wrong access key (MRZ or CAN).
         case accessDenied
         /// The chip's answer failed a check (its MAC, the echo of our nonce): not the chip the

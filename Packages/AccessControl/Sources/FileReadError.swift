@@ -1,10 +1,11 @@
+import CodedErrors
 import LDS
 import SecureMessaging
 import Transport
 
 /// Why a file could not be read.
-public struct FileReadError: Error, Sendable, CustomStringConvertible {
-    public enum Code: String, Sendable, Hashable {
+public struct FileReadError: CodedError {
+    public enum Code: String, ErrorCode {
         /// SELECT answered 6A82: the chip has no such file.
         case notFound
         /// 6982: the file exists but the access rights in force do not allow reading it (e.g. DG3

@@ -66,12 +66,12 @@ public struct CVCPrivateKey: Sendable, CustomStringConvertible, CustomReflectabl
             info.children[2].tag == .octetString
         else { throw CVCError(.malformed, "the private key is not a PKCS#8 PrivateKeyInfo") }
         let algorithm = try? ASN1ObjectIdentifier(content: algorithmNode.content)
-        if algorithm == "1.2.840.113549.1.1.1" {
+        if algorithm == .rsaEncryption {
             do { return .rsa(try RSAPrivateKey(privateKeyDER: copy)) } catch {
                 throw CVCError(.unusableKey, "the RSA private key: \(error)")
             }
         }
-        guard algorithm == "1.2.840.10045.2.1", info.children[1].children.count == 2 else {
+        guard algorithm == .ecPublicKey, info.children[1].children.count == 2 else {
             throw CVCError(.unsupported, "a private key of algorithm \(algorithm?.dotted ?? "?"), not EC or RSA")
         }
         let curve = try curve(info.children[1].children[1])
@@ -132,7 +132,7 @@ public struct CVCPrivateKey: Sendable, CustomStringConvertible, CustomReflectabl
                     let c = try CVCPublicKey.CurveParameters(curve)
                     parameters = DER.sequence([
                         DER.integer(1),
-                        DER.sequence([DER.objectIdentifier("1.2.840.10045.1.1"), DER.unsignedInteger(c.prime)]),
+                        DER.sequence([DER.objectIdentifier(.primeField), DER.unsignedInteger(c.prime)]),
                         DER.sequence([DER.octetString(c.a), DER.octetString(c.b)]),
                         DER.octetString(c.generator), DER.unsignedInteger(c.order), DER.unsignedInteger(c.cofactor),
                     ])
@@ -140,7 +140,7 @@ public struct CVCPrivateKey: Sendable, CustomStringConvertible, CustomReflectabl
                 var inner = DER.sequence([DER.integer(1), DER.octetString(scalarBytes)])
                 defer { inner.wipe() }
                 var outer = DER.sequence([
-                    DER.integer(0), DER.sequence([DER.objectIdentifier("1.2.840.10045.2.1"), parameters]),
+                    DER.integer(0), DER.sequence([DER.objectIdentifier(.ecPublicKey), parameters]),
                     DER.octetString(inner),
                 ])
                 return SecretBytes(consuming: &outer)

@@ -12,13 +12,11 @@ public struct CertificateHolderAuthorization: Sendable, Hashable, CustomStringCo
         /// id-ST: a signature terminal.
         case signatureTerminal
 
-        static let rolesArc = "0.4.0.127.0.7.3.1.2"
-
         public var objectIdentifier: ASN1ObjectIdentifier {
             switch self {
-            case .inspectionSystem: ASN1ObjectIdentifier(stringLiteral: Self.rolesArc + ".1")
-            case .authenticationTerminal: ASN1ObjectIdentifier(stringLiteral: Self.rolesArc + ".2")
-            case .signatureTerminal: ASN1ObjectIdentifier(stringLiteral: Self.rolesArc + ".3")
+            case .inspectionSystem: ASN1ObjectIdentifier.terminalRoles.appending(1)
+            case .authenticationTerminal: ASN1ObjectIdentifier.terminalRoles.appending(2)
+            case .signatureTerminal: ASN1ObjectIdentifier.terminalRoles.appending(3)
             }
         }
 

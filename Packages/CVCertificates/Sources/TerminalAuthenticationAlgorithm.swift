@@ -11,8 +11,6 @@ public enum TerminalAuthenticationAlgorithm: Sendable, Hashable, CustomStringCon
     /// RSASSA-PSS, MGF1 with the same hash, salt as long as the digest.
     case rsaPSS(HashAlgorithm)
 
-    static let taArc: ASN1ObjectIdentifier = "0.4.0.127.0.7.2.2.2"
-
     private static let table: [(TerminalAuthenticationAlgorithm, [UInt64])] = [
         (.rsaPKCS1(.sha1), [1, 1]), (.rsaPKCS1(.sha256), [1, 2]), (.rsaPSS(.sha1), [1, 3]),
         (.rsaPSS(.sha256), [1, 4]), (.rsaPKCS1(.sha512), [1, 5]), (.rsaPSS(.sha512), [1, 6]),
@@ -26,7 +24,8 @@ public enum TerminalAuthenticationAlgorithm: Sendable, Hashable, CustomStringCon
     /// The algorithm of an id-TA OID, nil for any other.
     public init?(objectIdentifier: ASN1ObjectIdentifier) {
         let arcs = objectIdentifier.arcs
-        guard arcs.count == Self.taArc.arcs.count + 2, Array(arcs.prefix(Self.taArc.arcs.count)) == Self.taArc.arcs,
+        guard objectIdentifier.hasPrefix(.terminalAuthentication),
+            arcs.count == ASN1ObjectIdentifier.terminalAuthentication.arcs.count + 2,
             let entry = Self.table.first(where: { $0.1 == Array(arcs.suffix(2)) })
         else { return nil }
         self = entry.0
@@ -34,8 +33,7 @@ public enum TerminalAuthenticationAlgorithm: Sendable, Hashable, CustomStringCon
 
     public var objectIdentifier: ASN1ObjectIdentifier {
         let suffix = Self.table.first { $0.0 == self }?.1 ?? []
-        return ASN1ObjectIdentifier(
-            stringLiteral: ([Self.taArc.dotted] + suffix.map(String.init)).joined(separator: "."))
+        return ASN1ObjectIdentifier.terminalAuthentication.appending(contentsOf: suffix)
     }
 
     public var hash: HashAlgorithm {

@@ -1,9 +1,10 @@
+import CodedErrors
 import Transport
 
 /// Every failure of this package: a code to branch on, a reason for people, and the chip's status
 /// word or the link's error when one caused it.
-public struct ChipAuthenticationError: Error, Sendable, CustomStringConvertible {
-    public enum Code: String, Sendable, Hashable {
+public struct ChipAuthenticationError: CodedError {
+    public enum Code: String, ErrorCode {
         /// The key or parameters the chip names cannot be used (not on the curve, unknown
         /// parameters, a key of another algorithm): the protocol was not started.
         case unusableKey
@@ -32,6 +33,4 @@ public struct ChipAuthenticationError: Error, Sendable, CustomStringConvertible 
         self.statusWord = statusWord
         self.transportError = transportError
     }
-
-    public var description: String { "\(code.rawValue): \(reason)" }
 }

@@ -1,9 +1,10 @@
 import Transport
 
-/// One authentication protocol on the chip's side (BAC and PACE now; Chip Authentication and
-/// Active Authentication next): the instructions it answers and the state it keeps between them. The
-/// chip routes every command with one of `instructions` to it after secure messaging has been
-/// removed, and acts on the outcome: the answer, a change of secure-messaging session, access.
+/// One authentication protocol on the chip's side (BAC, PACE with GM/IM/CAM, Chip Authentication,
+/// Terminal Authentication, Active Authentication): the instructions it answers and the state it
+/// keeps between them. The chip routes every command with one of `instructions` to it after
+/// secure messaging has been removed, and acts on the outcome: the answer, a change of
+/// secure-messaging session, access.
 ///
 /// Adding a protocol is adding a type that conforms and registering it in
 /// `ProtocolHandlerRegistry.standard(for:)`.

@@ -74,10 +74,10 @@ public struct RSAKeyPair: Sendable, CustomStringConvertible, CustomReflectable {
         }
     }
 
-    /// The DER SubjectPublicKeyInfo (rsaEncryption, NULL parameters), as DG15 holds it.
+    /// The DER SubjectPublicKeyInfo (ASN1ObjectIdentifier.rsaEncryption, NULL parameters), as DG15 holds it.
     public func subjectPublicKeyInfo() throws(ChipSimulatorError) -> [UInt8] {
         DER.sequence([
-            DER.sequence([DER.objectIdentifier(Self.rsaEncryption), DER.null()]),
+            DER.sequence([DER.objectIdentifier(ASN1ObjectIdentifier.rsaEncryption), DER.null()]),
             DER.bitString(
                 DER.sequence([
                     DER.unsignedInteger(modulus.minimalBytes), DER.unsignedInteger(publicExponent.minimalBytes),
@@ -87,8 +87,6 @@ public struct RSAKeyPair: Sendable, CustomStringConvertible, CustomReflectable {
 
     public var description: String { "RSAKeyPair(\(modulusBits) bits, private key redacted)" }
     public var customMirror: Mirror { Mirror(self, children: [:]) }
-
-    static let rsaEncryption: ASN1ObjectIdentifier = "1.2.840.113549.1.1.1"
 
     /// n, e and d out of a libcrypto key.
     private init(_ key: OpaquePointer) throws(ChipSimulatorError) {

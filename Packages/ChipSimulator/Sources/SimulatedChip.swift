@@ -12,8 +12,9 @@ import Transport
 /// off a protected command, the fault injector (`FaultInjector`) may cut the exchange short,
 /// chained parts are joined (`CommandChain`), and the plain command goes to the file system
 /// (`ChipFileSystem`: SELECT, READ BINARY) or to the protocol handler registered for its
-/// instruction (`ProtocolHandlerRegistry`: BAC, PACE), whose outcome may open, replace or end the
-/// session and grant access to the files.
+/// instruction (`ProtocolHandlerRegistry`: BAC, PACE with GM/IM/CAM, Chip Authentication, Terminal
+/// Authentication, Active Authentication), whose outcome may open, replace or end the session and
+/// grant access to the files.
 ///
 /// It answers like a card: every problem is a status word, never a thrown error, except the
 /// `tagLost` fault, which breaks the link as a card leaving the field does.

@@ -1,4 +1,5 @@
 import COpenSSL
+import CodedErrors
 import ICAO
 import Secrets
 

@@ -1,4 +1,5 @@
 import COpenSSL
+import CodedErrors
 import Secrets
 
 /// The hash functions ICAO 9303 uses (KDF, EF.SOD digests, signatures).

@@ -1,3 +1,5 @@
+import CodedErrors
+
 /// ISO/IEC 7816-4 padding (= ISO/IEC 9797-1 padding method 2): one `80` byte,
 /// then `00` bytes up to a multiple of the block size. Always adds at least one
 /// byte, so a full block of input gains a full block of padding.

@@ -54,9 +54,9 @@ public enum KeyAgreementDomain: Sendable, Hashable {
             let algorithm = try fields.next("algorithm").objectIdentifier()
             let parameters = try fields.next("parameters")
             switch algorithm {
-            case ProtocolIdentifiers.standardizedDomainParameters:
+            case ASN1ObjectIdentifier.standardizedDomainParameters:
                 return .standardized(try parameters.intValue())
-            case "1.2.840.10045.2.1":  // id-ecPublicKey
+            case .ecPublicKey:
                 let (_, _, _, id, explicit) = try SubjectPublicKeyInfo.ecParameters(parameters)
                 if let id { return .standardized(id) }
                 if let explicit { return .explicitCurve(explicit) }
@@ -65,7 +65,7 @@ public enum KeyAgreementDomain: Sendable, Hashable {
                 {
                     return .standardized(named.id)
                 }
-            case "1.2.840.10046.2.1":  // dhpublicnumber: DomainParameters ::= SEQUENCE { p, g, q, … }
+            case .dhPublicNumber:  // DomainParameters ::= SEQUENCE { p, g, q, … }
                 var group = try parameters.sequenceFields("DomainParameters")
                 return .group(
                     p: Array(try group.next("p").unsignedIntegerBytes()),

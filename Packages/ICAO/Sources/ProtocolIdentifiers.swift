@@ -1,31 +1,5 @@
 import ASN1
 
-/// The object identifiers of ICAO 9303-11 §9.2 and BSI TR-03110-3 that name protocols in
-/// SecurityInfos and in MSE:Set AT. Arcs under bsi-de protocols smartcard (0.4.0.127.0.7.2.2).
-public enum ProtocolIdentifiers {
-    /// id-PK: Chip Authentication public keys (`.1` DH, `.2` ECDH).
-    public static let publicKey: ASN1ObjectIdentifier = "0.4.0.127.0.7.2.2.1"
-    /// id-TA: Terminal Authentication.
-    public static let terminalAuthentication: ASN1ObjectIdentifier = "0.4.0.127.0.7.2.2.2"
-    /// id-CA: Chip Authentication (`.1` DH, `.2` ECDH, then the cipher).
-    public static let chipAuthentication: ASN1ObjectIdentifier = "0.4.0.127.0.7.2.2.3"
-    /// id-PACE (`.1` DH-GM, `.2` ECDH-GM, `.3` DH-IM, `.4` ECDH-IM, `.6` ECDH-CAM, then the cipher).
-    public static let pace: ASN1ObjectIdentifier = "0.4.0.127.0.7.2.2.4"
-    /// standardizedDomainParameters (an AlgorithmIdentifier whose parameter is an ID, 9303-11 §9.5.1).
-    public static let standardizedDomainParameters: ASN1ObjectIdentifier = "0.4.0.127.0.7.1.2"
-    /// id-AA: Active Authentication (ActiveAuthenticationInfo in DG14).
-    public static let activeAuthentication: ASN1ObjectIdentifier = "2.23.136.1.1.5"
-
-    /// The key agreement of an id-PK or id-CA key-agreement arc (1 DH, 2 ECDH).
-    static func keyAgreement(arc: UInt64) -> KeyAgreement? {
-        switch arc {
-        case 1: .dh
-        case 2: .ecdh
-        default: nil
-        }
-    }
-}
-
 /// A PACE protocol: mapping, key agreement and cipher, as one id-PACE OID names them (ICAO
 /// 9303-11 Table "PACE object identifiers"; there is no DH-CAM and no CAM with 3DES).
 public struct PACEProtocol: Sendable, Hashable, CustomStringConvertible {
@@ -44,7 +18,7 @@ public struct PACEProtocol: Sendable, Hashable, CustomStringConvertible {
     /// The protocol a full id-PACE-…-cipher OID names; nil for any other OID.
     public init?(_ identifier: ASN1ObjectIdentifier) {
         let arcs = identifier.arcs
-        guard identifier.hasPrefix(ProtocolIdentifiers.pace), arcs.count == 11,
+        guard identifier.hasPrefix(ASN1ObjectIdentifier.pace), arcs.count == 11,
             let family = Self.family(arc: arcs[9]), let cipher = BlockCipher(protocolArc: arcs[10])
         else { return nil }
         self.init(mapping: family.mapping, keyAgreement: family.keyAgreement, cipher: cipher)
@@ -74,7 +48,7 @@ public struct PACEProtocol: Sendable, Hashable, CustomStringConvertible {
 
     /// The id-PACE OID of this protocol.
     public var identifier: ASN1ObjectIdentifier {
-        ASN1ObjectIdentifier(stringLiteral: "\(ProtocolIdentifiers.pace.dotted).\(familyArc).\(cipher.protocolArc)")
+        ASN1ObjectIdentifier.pace.appending(familyArc, cipher.protocolArc)
     }
 
     /// `id-PACE-ECDH-GM-AES-CBC-CMAC-128` and so on.
@@ -97,8 +71,8 @@ public struct ChipAuthenticationProtocol: Sendable, Hashable, CustomStringConver
     /// The protocol a full id-CA-…-cipher OID names; nil for any other OID.
     public init?(_ identifier: ASN1ObjectIdentifier) {
         let arcs = identifier.arcs
-        guard identifier.hasPrefix(ProtocolIdentifiers.chipAuthentication), arcs.count == 11,
-            let keyAgreement = ProtocolIdentifiers.keyAgreement(arc: arcs[9]),
+        guard identifier.hasPrefix(ASN1ObjectIdentifier.chipAuthentication), arcs.count == 11,
+            let keyAgreement = Self.keyAgreement(arc: arcs[9]),
             let cipher = BlockCipher(protocolArc: arcs[10])
         else { return nil }
         self.init(keyAgreement: keyAgreement, cipher: cipher)
@@ -107,18 +81,25 @@ public struct ChipAuthenticationProtocol: Sendable, Hashable, CustomStringConver
     /// The key agreement of an id-CA-DH/ECDH or id-PK-DH/ECDH OID (with or without the cipher arc).
     public static func keyAgreement(of identifier: ASN1ObjectIdentifier) -> KeyAgreement? {
         guard
-            identifier.hasPrefix(ProtocolIdentifiers.chipAuthentication)
-                || identifier.hasPrefix(ProtocolIdentifiers.publicKey),
+            identifier.hasPrefix(ASN1ObjectIdentifier.chipAuthentication)
+                || identifier.hasPrefix(ASN1ObjectIdentifier.chipAuthenticationPublicKey),
             identifier.arcs.count >= 10
         else { return nil }
-        return ProtocolIdentifiers.keyAgreement(arc: identifier.arcs[9])
+        return Self.keyAgreement(arc: identifier.arcs[9])
     }
 
     /// The id-CA OID of this protocol.
     public var identifier: ASN1ObjectIdentifier {
-        ASN1ObjectIdentifier(
-            stringLiteral:
-                "\(ProtocolIdentifiers.chipAuthentication.dotted).\(keyAgreement == .dh ? 1 : 2).\(cipher.protocolArc)")
+        ASN1ObjectIdentifier.chipAuthentication.appending(keyAgreement == .dh ? 1 : 2, cipher.protocolArc)
+    }
+
+    /// The key agreement of an id-PK or id-CA key-agreement arc (1 DH, 2 ECDH).
+    private static func keyAgreement(arc: UInt64) -> KeyAgreement? {
+        switch arc {
+        case 1: .dh
+        case 2: .ecdh
+        default: nil
+        }
     }
 
     /// `id-CA-ECDH-AES-CBC-CMAC-128` and so on.

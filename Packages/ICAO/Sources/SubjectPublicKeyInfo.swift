@@ -54,7 +54,7 @@ public struct SubjectPublicKeyInfo: Sendable, Hashable, JSONRepresentable {
         public let cofactor: [UInt8]?
 
         public init(
-            fieldType: ASN1ObjectIdentifier? = "1.2.840.10045.1.1", prime: [UInt8], a: [UInt8], b: [UInt8],
+            fieldType: ASN1ObjectIdentifier? = .primeField, prime: [UInt8], a: [UInt8], b: [UInt8],
             generator: [UInt8], order: [UInt8], cofactor: [UInt8]?
         ) {
             self.fieldType = fieldType
@@ -141,33 +141,33 @@ public struct SubjectPublicKeyInfo: Sendable, Hashable, JSONRepresentable {
         let identifier = try algorithmFields.next("algorithm").objectIdentifier()
         let parameters = algorithmFields.next()
         let key = Array(try keyNode.expect(.bitString, "subjectPublicKey").bitString().bytes)
-        switch identifier.dotted {
-        case "1.2.840.113549.1.1.1", "1.2.840.113549.1.1.10":  // rsaEncryption, RSASSA-PSS
+        switch identifier {
+        case .rsaEncryption, .rsassaPSS:
             algorithm = .rsa
             var rsaKey = try ASN1Node.parse(key, maxDepth: 4).fields
             modulus = try rsaKey.next("modulus").magnitude()
             exponent = try rsaKey.next("publicExponent").magnitude()
             keySize = modulus.map(Self.bitLength)
-        case "1.2.840.10045.2.1", "0.4.0.127.0.7.2.2.1.2":  // ecPublicKey, id-PK-ECDH
+        case .ecPublicKey, .chipAuthenticationPublicKey.appending(2):  // id-PK-ECDH
             algorithm = .ec
             if let parameters {
                 let ec = try Self.ecParameters(parameters)
                 (encoding, curveName, keySize, standardizedId, ecParameters) = ec
                 if encoding == .named { namedCurve = try parameters.objectIdentifier() }
             }
-        case "1.2.840.113549.1.3.1", "1.2.840.10046.2.1", "0.4.0.127.0.7.2.2.1.1":  // PKCS#3, X9.42, id-PK-DH
+        case .dhKeyAgreement, .dhPublicNumber, .chipAuthenticationPublicKey.appending(1):  // PKCS#3, X9.42, id-PK-DH
             algorithm = .dh
             if let parameters, parameters.tag == .sequence {
                 var group = parameters.fields
                 dhParameters = DHDomainParameters(
                     prime: try group.next("p").magnitude(), generator: try group.next("g").magnitude(),
-                    order: identifier.dotted == "1.2.840.10046.2.1" ? try group.next("q").magnitude() : nil)
+                    order: identifier == .dhPublicNumber ? try group.next("q").magnitude() : nil)
                 encoding = .explicit
                 keySize = dhParameters.map { Self.bitLength($0.prime) }
             } else if let parameters {
                 (encoding, curveName, keySize, standardizedId) = try Self.standardized(parameters)
             }
-        case "0.4.0.127.0.7.1.2":  // standardizedDomainParameters: EC or DH by the ID
+        case .standardizedDomainParameters:  // EC or DH by the ID
             if let parameters {
                 (encoding, curveName, keySize, standardizedId) = try Self.standardized(parameters)
                 algorithm = (standardizedId ?? 0) <= 2 ? .dh : .ec

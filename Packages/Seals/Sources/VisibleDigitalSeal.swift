@@ -254,14 +254,17 @@ struct SealReader {
 
     /// A DER length: one byte below 80, else 81–83 and that many bytes, minimal (9303-13 §2.4).
     mutating func derLength(_ what: String) throws(SealError) -> Int {
-        let first = try byte("\(what) length")
-        guard first & 0x80 != 0 else { return Int(first) }
-        let count = Int(first & 0x7F)
-        guard (1...3).contains(count) else { throw SealError(.malformed, "\(what): length byte \(first)") }
-        let length = try bytes(count, "\(what) length").reduce(0) { $0 << 8 | Int($1) }
-        guard length >= 0x80, length >> (8 * (count - 1)) != 0 else {
-            throw SealError(.malformed, "\(what): a length of \(length) not written in its shortest form")
+        guard offset < bytes.count else { throw SealError(.malformed, "the seal ends before its \(what) length") }
+        let first = bytes[offset]
+        var index = offset
+        let length: Int?
+        do {
+            length = try ASN1Header.readLength(from: bytes[...], at: &index, rules: .der)
+        } catch {
+            throw SealError(.malformed, "\(what) length: \(error.reason)")
         }
+        guard let length, index - offset <= 4 else { throw SealError(.malformed, "\(what): length byte \(first)") }
+        offset = index
         return length
     }
 }

@@ -1,3 +1,5 @@
+import ASN1
+
 /// The secure messaging data objects of ICAO 9303-11 §9.8 (ISO/IEC 7816-4 §10).
 enum SecureMessagingTag {
     /// Cryptogram without padding-content indicator (odd INS).
@@ -49,9 +51,10 @@ struct DataObjectLocation {
     let value: Range<Int>
 }
 
-/// The single-byte-tag data objects of `bytes[..<end]` with short or long (`81`/`82`) lengths, in
-/// order, without copying them; `isMalformed` turns true (and iteration stops) at anything
-/// truncated or longer than the input. SM data objects never use multi-byte tags or longer lengths.
+/// The single-byte-tag data objects of `bytes[..<end]` with short or long lengths (read by
+/// `ASN1Header.readLength`), in order, without copying them; `isMalformed` turns true (and
+/// iteration stops) at anything truncated, indefinite or longer than the input. SM data objects
+/// never use multi-byte tags.
 struct DataObjectIterator: IteratorProtocol {
     private let bytes: [UInt8]
     private let end: Int
@@ -69,19 +72,10 @@ struct DataObjectIterator: IteratorProtocol {
         let start = index
         let tag = bytes[index]
         index += 1
-        guard index < end else { return malformed() }
-        var length = Int(bytes[index])
-        index += 1
-        if length >= 0x80 {
-            let lengthOfLength = length & 0x7F
-            guard (1...2).contains(lengthOfLength), end - index >= lengthOfLength else { return malformed() }
-            length = 0
-            for _ in 0..<lengthOfLength {
-                length = length << 8 | Int(bytes[index])
-                index += 1
-            }
+        // nil for a bad or an indefinite length alike: neither frames an SM data object
+        guard let length = try? ASN1Header.readLength(from: bytes[..<end], at: &index), end - index >= length else {
+            return malformed()
         }
-        guard end - index >= length else { return malformed() }
         defer { index += length }
         return DataObjectLocation(tag: tag, start: start, value: index..<(index + length))
     }

@@ -1,3 +1,4 @@
+import CodedErrors
 import Transport
 
 /// Why secure messaging could not protect a command or accept a response.
@@ -7,8 +8,8 @@ import Transport
 /// trusted to match the chip's, so the reader must run access control again
 /// (BAC or PACE) for fresh keys rather than limp on. The session remembers the
 /// failure and refuses further commands with `sessionBroken`.
-public struct SecureMessagingError: Error, Sendable, Hashable, CustomStringConvertible {
-    public enum Code: String, Sendable, Hashable {
+public struct SecureMessagingError: CodedError, Hashable {
+    public enum Code: String, ErrorCode {
         /// The command cannot be protected (already protected, too long). The session is intact.
         case invalidCommand
         /// The keys do not fit a secure messaging session. No session exists.

@@ -19,16 +19,10 @@ public struct StatusWord: Sendable, Hashable, CustomStringConvertible {
     public static let selectedFileInvalidated = StatusWord(0x6283)
     /// 6300: verification failed (e.g. a wrong PACE password).
     public static let verificationFailed = StatusWord(0x6300)
-    /// 6581: memory failure.
-    public static let memoryFailure = StatusWord(0x6581)
     /// 6700: wrong length (Lc or Le).
     public static let wrongLength = StatusWord(0x6700)
-    /// 6882: secure messaging not supported.
-    public static let secureMessagingNotSupported = StatusWord(0x6882)
     /// 6982: security status not satisfied (access denied).
     public static let securityStatusNotSatisfied = StatusWord(0x6982)
-    /// 6983: authentication method blocked.
-    public static let authenticationMethodBlocked = StatusWord(0x6983)
     /// 6984: reference data not usable.
     public static let referenceDataNotUsable = StatusWord(0x6984)
     /// 6985: conditions of use not satisfied.

@@ -13,11 +13,6 @@ public struct BigInt: Sendable {
             __gmpz_init(value)
         }
 
-        init(copying other: Storage) {
-            value = .allocate(capacity: 1)
-            __gmpz_init_set(value, other.value)
-        }
-
         deinit {
             let allocated = Int(value.pointee._mp_alloc)
             if allocated > 0, let limbs = value.pointee._mp_d {
@@ -35,14 +30,6 @@ public struct BigInt: Sendable {
     /// Read access to the `mpz_t`.
     func withMPZ<R>(_ body: (UnsafePointer<__mpz_struct>) throws -> R) rethrows -> R {
         try body(storage.value)
-    }
-
-    /// Write access to the `mpz_t`, after making the storage unique.
-    mutating func withMutableMPZ<R>(_ body: (UnsafeMutablePointer<__mpz_struct>) throws -> R) rethrows -> R {
-        if !isKnownUniquelyReferenced(&storage) {
-            storage = Storage(copying: storage)
-        }
-        return try body(storage.value)
     }
 
     /// A new integer computed by `body` into a fresh `mpz_t`.

@@ -1,3 +1,4 @@
+import ASN1
 import Secrets
 
 /// An ECDSA signature (r, s).
@@ -128,7 +129,7 @@ public enum ECDSASignatureFormat: Sendable, Hashable {
     case plain
 }
 
-/// Just enough DER for an ECDSA signature (Arithmetic does not depend on the ASN1 package).
+/// Just enough DER for an ECDSA signature: two INTEGERs in a SEQUENCE, framed by ASN1's header reader.
 struct MinimalDERReader {
     let bytes: [UInt8]
     var offset = 0
@@ -140,23 +141,16 @@ struct MinimalDERReader {
     mutating func read(tag: UInt8) throws -> [UInt8] {
         func fail(_ reason: String) -> ArithmeticError { ArithmeticError(.malformedSignature, reason) }
         guard offset + 2 <= bytes.count, bytes[offset] == tag else { throw fail("expected tag \(tag)") }
-        offset += 1
-        let first = Int(bytes[offset])
-        offset += 1
-        var length = first
-        if first & 0x80 != 0 {
-            let count = first & 0x7F
-            guard count >= 1, count <= 2, offset + count <= bytes.count else { throw fail("bad DER length") }
-            length = 0
-            for _ in 0..<count {
-                length = length << 8 | Int(bytes[offset])
-                offset += 1
-            }
-            guard length >= 0x80, count == 1 || length >= 0x100 else { throw fail("non-minimal DER length") }
+        var index = offset
+        let header: ASN1Header
+        do {
+            header = try ASN1Header.read(from: bytes[...], at: &index, rules: .der)
+        } catch {
+            throw fail("bad DER header: \(error.reason)")
         }
-        guard length <= bytes.count - offset else { throw fail("DER length past the end") }
-        defer { offset += length }
-        return Array(bytes[offset..<offset + length])
+        guard let length = header.length, length <= bytes.count - index else { throw fail("DER length past the end") }
+        offset = index + length
+        return Array(bytes[index..<offset])
     }
 
     mutating func readPositiveInteger() throws -> BigInt {

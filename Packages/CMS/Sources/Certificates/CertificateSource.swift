@@ -20,7 +20,7 @@ public enum CertificateFile: Sendable {
             self = .securityObject(try DocumentSecurityObject(bytes: bytes))
         } else if node.tag == .sequence, node.children.first?.tag == .objectIdentifier {
             let signedData = try SignedData(contentInfo: node)
-            if signedData.contentType == OID.cscaMasterList {
+            if signedData.contentType == ASN1ObjectIdentifier.cscaMasterList {
                 self = .masterList(try MasterList(signedData: signedData, der: Array(node.encodedBytes)))
             } else if signedData.contentType == DeviationList.contentType {
                 throw CMSError(

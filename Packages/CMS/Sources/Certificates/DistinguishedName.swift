@@ -56,24 +56,21 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
         relativeNames.joined().first { $0.type == type }?.value
     }
 
-    public var country: String? { value(of: Self.countryName)?.uppercased() }
-    public var organization: String? { value(of: Self.organizationName) }
-    public var commonName: String? { value(of: Self.commonNameType) }
-
-    static let countryName: ASN1ObjectIdentifier = "2.5.4.6"
-    static let organizationName: ASN1ObjectIdentifier = "2.5.4.10"
-    static let commonNameType: ASN1ObjectIdentifier = "2.5.4.3"
+    public var country: String? { value(of: .countryName)?.uppercased() }
+    public var organization: String? { value(of: .organizationName) }
+    public var commonName: String? { value(of: .commonName) }
 
     /// RFC 4514 short names, then the attribute names of X.520 and PKCS #9 that CSCA and DSC
     /// names carry (`serialNumber`, `emailAddress`…, as OpenSSL writes them); any other type is
     /// written as its OID with a `#`-hex value.
     private static let shortNames: [ASN1ObjectIdentifier: String] = [
-        "2.5.4.3": "CN", "2.5.4.7": "L", "2.5.4.8": "ST", "2.5.4.10": "O", "2.5.4.11": "OU", "2.5.4.6": "C",
+        .commonName: "CN", "2.5.4.7": "L", "2.5.4.8": "ST", .organizationName: "O", .organizationalUnitName: "OU",
+        .countryName: "C",
         "2.5.4.9": "STREET", "0.9.2342.19200300.100.1.25": "DC", "0.9.2342.19200300.100.1.1": "UID",
         "2.5.4.4": "SN", "2.5.4.5": "serialNumber", "2.5.4.12": "title", "2.5.4.42": "GN", "2.5.4.43": "initials",
         "2.5.4.44": "generationQualifier", "2.5.4.46": "dnQualifier", "2.5.4.65": "pseudonym",
         "2.5.4.97": "organizationIdentifier", "2.5.4.17": "postalCode", "2.5.4.15": "businessCategory",
-        "1.2.840.113549.1.9.1": "emailAddress",
+        .emailAddress: "emailAddress",
     ]
 
     /// The RFC 4514 string: last RDN first, `+` inside a multi-valued RDN.

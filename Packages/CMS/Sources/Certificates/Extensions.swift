@@ -1,7 +1,7 @@
 import ASN1
 import Foundation
 
-/// The certificate extensions Passive Authentication acts on; others are kept by OID.
+/// The certificate extensions Passive Authentication acts on; others are kept by ASN1ObjectIdentifier.
 ///
 /// ```
 /// Extensions ::= SEQUENCE SIZE (1..MAX) OF Extension
@@ -58,23 +58,23 @@ public struct CertificateExtensions: Sendable, Hashable {
         let what = oid.name ?? oid.dotted
         try reading(what) { () throws(ASN1Error) in
             switch oid {
-            case OID.subjectKeyIdentifier:
+            case ASN1ObjectIdentifier.subjectKeyIdentifier:
                 subjectKeyIdentifier = Array(try ASN1Node.parse(value).octetString())
-            case OID.authorityKeyIdentifier:
+            case ASN1ObjectIdentifier.authorityKeyIdentifier:
                 let node = try ASN1Node.parse(value).expect(.sequence, "AuthorityKeyIdentifier")
                 authorityKeyIdentifier = node.child(.contextSpecific(0, constructed: false)).map { Array($0.content) }
-            case OID.keyUsage:
+            case ASN1ObjectIdentifier.keyUsage:
                 let (bytes, _) = try ASN1Node.parse(value).bitString()
                 var raw: UInt16 = 0
                 for (index, byte) in bytes.prefix(2).enumerated() {
                     for bit in 0..<8 where byte & (0x80 >> bit) != 0 { raw |= 1 << (index * 8 + bit) }
                 }
                 keyUsage = KeyUsage(rawValue: raw)
-            case OID.basicConstraints:
+            case ASN1ObjectIdentifier.basicConstraints:
                 let node = try ASN1Node.parse(value).expect(.sequence, "BasicConstraints")
                 isCertificateAuthority = try node.child(.boolean)?.booleanValue() ?? false
                 pathLengthConstraint = try node.child(.integer)?.intValue()
-            case OID.privateKeyUsagePeriod:
+            case ASN1ObjectIdentifier.privateKeyUsagePeriod:
                 let node = try ASN1Node.parse(value).expect(.sequence, "PrivateKeyUsagePeriod")
                 func time(_ number: UInt32) throws(ASN1Error) -> Date? {
                     guard let field = node.child(.contextSpecific(number, constructed: false)) else { return nil }

@@ -19,10 +19,10 @@ extension SubjectPublicKeyInfo {
                 _ = try fields.next("publicExponent").unsignedIntegerBytes()
             }
         }
-        guard algorithmIdentifier == OID.ecPublicKey else { return }
+        guard algorithmIdentifier == ASN1ObjectIdentifier.ecPublicKey else { return }
         switch parameterEncoding {
         case .explicit:
-            guard let fieldType = ecParameters?.fieldType, fieldType == OID.primeField else {
+            guard let fieldType = ecParameters?.fieldType, fieldType == ASN1ObjectIdentifier.primeField else {
                 throw CMSError(.unsupported, "EC field type \(ecParameters?.fieldType?.dotted ?? "missing")")
             }
             try reading("SpecifiedECDomain") { () throws(ASN1Error) in try Self.checkUnsignedIntegers(node) }
@@ -55,9 +55,9 @@ extension SubjectPublicKeyInfo {
     }
 
     /// Whether this is an id-ecPublicKey key (ECDSA), as opposed to a chip's id-PK-ECDH key.
-    var isECDSAKey: Bool { algorithmIdentifier == OID.ecPublicKey }
+    var isECDSAKey: Bool { algorithmIdentifier == ASN1ObjectIdentifier.ecPublicKey }
 
-    /// "RSA", "EC" or the algorithm's OID.
+    /// "RSA", "EC" or the algorithm's ASN1ObjectIdentifier.
     public var algorithmName: String {
         if algorithm == .rsa { return "RSA" }
         if isECDSAKey { return "EC" }
@@ -72,5 +72,5 @@ extension SubjectPublicKeyInfo {
     }
 
     /// brainpoolP160r1: named by some certificates though outside ICAO 9303-11's table.
-    static let otherCurveBits: [ASN1ObjectIdentifier: Int] = ["1.3.36.3.3.2.8.1.1.1": 160]
+    static let otherCurveBits: [ASN1ObjectIdentifier: Int] = [.brainpoolP160r1: 160]
 }

@@ -23,7 +23,7 @@ public struct MasterList: Sendable {
     }
 
     init(signedData: SignedData, der: [UInt8]) throws(CMSError) {
-        guard signedData.contentType == OID.cscaMasterList else {
+        guard signedData.contentType == ASN1ObjectIdentifier.cscaMasterList else {
             throw CMSError(.malformed, "eContentType \(signedData.contentType) is not id-icao-cscaMasterList")
         }
         guard let content = signedData.content else { throw CMSError(.malformed, "master list has no eContent") }

@@ -25,7 +25,8 @@ public struct DocumentSecurityObject: Sendable {
     /// The eContentTypes real documents use: ldsSecurityObject, id-data (e.g. China), and the
     /// pre-standard ICAO and SDU (Netherlands) OIDs.
     static let acceptedContentTypes: Set<ASN1ObjectIdentifier> = [
-        OID.ldsSecurityObject, OID.data, "1.3.27.1.1.1", "1.2.528.1.1006.1.20.1",
+        ASN1ObjectIdentifier.ldsSecurityObject, ASN1ObjectIdentifier.data, ASN1ObjectIdentifier.ldsSecurityObjectDraft,
+        ASN1ObjectIdentifier.ldsSecurityObjectSDU,
     ]
 
     /// Parses EF.SOD as read from the chip (`77` tag), or a bare ContentInfo.

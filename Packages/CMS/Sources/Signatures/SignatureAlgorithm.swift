@@ -32,21 +32,21 @@ public enum SignatureAlgorithm: Sendable, Hashable, CustomStringConvertible {
     }
 
     private static let fixed: [ASN1ObjectIdentifier: SignatureAlgorithm] = [
-        "1.2.840.113549.1.1.5": .rsaPKCS1(.sha1),
-        "1.2.840.113549.1.1.14": .rsaPKCS1(.sha224),
-        "1.2.840.113549.1.1.11": .rsaPKCS1(.sha256),
-        "1.2.840.113549.1.1.12": .rsaPKCS1(.sha384),
-        "1.2.840.113549.1.1.13": .rsaPKCS1(.sha512),
-        "1.2.840.10045.4.1": .ecdsa(.sha1),
-        "1.2.840.10045.4.3.1": .ecdsa(.sha224),
-        "1.2.840.10045.4.3.2": .ecdsa(.sha256),
-        "1.2.840.10045.4.3.3": .ecdsa(.sha384),
-        "1.2.840.10045.4.3.4": .ecdsa(.sha512),
-        "0.4.0.127.0.7.1.1.4.1.1": .ecdsa(.sha1),
-        "0.4.0.127.0.7.1.1.4.1.2": .ecdsa(.sha224),
-        "0.4.0.127.0.7.1.1.4.1.3": .ecdsa(.sha256),
-        "0.4.0.127.0.7.1.1.4.1.4": .ecdsa(.sha384),
-        "0.4.0.127.0.7.1.1.4.1.5": .ecdsa(.sha512),
+        .sha1WithRSAEncryption: .rsaPKCS1(.sha1),
+        .sha224WithRSAEncryption: .rsaPKCS1(.sha224),
+        .sha256WithRSAEncryption: .rsaPKCS1(.sha256),
+        .sha384WithRSAEncryption: .rsaPKCS1(.sha384),
+        .sha512WithRSAEncryption: .rsaPKCS1(.sha512),
+        .ecdsaWithSHA1: .ecdsa(.sha1),
+        .ecdsaWithSHA224: .ecdsa(.sha224),
+        .ecdsaWithSHA256: .ecdsa(.sha256),
+        .ecdsaWithSHA384: .ecdsa(.sha384),
+        .ecdsaWithSHA512: .ecdsa(.sha512),
+        .ecdsaPlainSignatures.appending(1): .ecdsa(.sha1),
+        .ecdsaPlainSignatures.appending(2): .ecdsa(.sha224),
+        .ecdsaPlainSignatures.appending(3): .ecdsa(.sha256),
+        .ecdsaPlainSignatures.appending(4): .ecdsa(.sha384),
+        .ecdsaPlainSignatures.appending(5): .ecdsa(.sha512),
     ]
 
     /// The scheme a signature-algorithm OID names by itself (with its hash), nil for an OID that
@@ -65,11 +65,11 @@ public enum SignatureAlgorithm: Sendable, Hashable, CustomStringConvertible {
             return
         }
         switch identifier.algorithm {
-        case OID.rsassaPSS:
+        case ASN1ObjectIdentifier.rsassaPSS:
             self = try Self.pss(identifier.meaningfulParameters)
-        case OID.rsaEncryption where digest != nil:
+        case ASN1ObjectIdentifier.rsaEncryption where digest != nil:
             self = .rsaPKCS1(digest ?? .sha256)
-        case OID.ecPublicKey where digest != nil:
+        case ASN1ObjectIdentifier.ecPublicKey where digest != nil:
             self = .ecdsa(digest ?? .sha256)
         default:
             throw CMSError(.unsupported, "signature algorithm \(identifier.algorithm)")
@@ -93,7 +93,7 @@ public enum SignatureAlgorithm: Sendable, Hashable, CustomStringConvertible {
                 hash = try HashAlgorithm(digestAlgorithm: AlgorithmIdentifier(inner))
             case .contextSpecific(1, constructed: true):
                 let mask = try AlgorithmIdentifier(inner)
-                guard mask.algorithm == OID.mgf1, let maskHash = mask.meaningfulParameters else {
+                guard mask.algorithm == ASN1ObjectIdentifier.mgf1, let maskHash = mask.meaningfulParameters else {
                     throw CMSError(.unsupported, "PSS mask generation \(mask.algorithm)")
                 }
                 mgf1Hash = try HashAlgorithm(digestAlgorithm: AlgorithmIdentifier(maskHash))

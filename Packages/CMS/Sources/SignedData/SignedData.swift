@@ -2,7 +2,8 @@ import ASN1
 import CryptoPrimitives
 import Foundation
 
-/// A CMS SignedData (RFC 5652) from its ContentInfo, BER with indefinite lengths accepted.
+/// A CMS SignedData (RFC 5652) from its ContentInfo, BER with indefinite lengths accepted; the
+/// envelope is `ASN1.SignedDataEnvelope`'s, the certificates and SignerInfos are parsed here.
 ///
 /// ```
 /// ContentInfo ::= SEQUENCE { contentType ContentType, content [0] EXPLICIT ANY DEFINED BY contentType }
@@ -31,42 +32,14 @@ public struct SignedData: Sendable {
     }
 
     init(contentInfo node: ASN1Node) throws(CMSError) {
-        let signedData = try reading("ContentInfo") { () throws(ASN1Error) in
-            var fields = try node.sequenceFields("ContentInfo")
-            let type = try fields.next("contentType").objectIdentifier()
-            guard type == OID.signedData else {
-                throw ASN1Error(.invalidValue, "contentType is \(type), not id-signedData")
-            }
-            return try node.requiredChild(.contextSpecific(0, constructed: true), "content")
-                .wrapped("SignedData").expect(.sequence, "SignedData")
-        }
-        let (version, encapsulated, certificateSet, signerSet) = try reading("SignedData") { () throws(ASN1Error) in
-            var fields = signedData.fields
-            let version = try fields.next("version").intValue()
-            _ = try fields.next("digestAlgorithms")
-            let encapsulated = try fields.next("encapContentInfo")
-            let certificates = fields.next(optional: .contextSpecific(0, constructed: true))
-            _ = fields.next(optional: .contextSpecific(1, constructed: true))
-            // signerInfos is the last field; anything between the CRLs and it is ignored, as before.
-            guard let signers = fields.remaining.last, signers.tag == .set else {
-                throw ASN1Error(.missingElement, "SignerInfos SET missing")
-            }
-            return (version, encapsulated, certificates, signers)
-        }
-        self.version = version
-        (contentType, content) = try reading("EncapsulatedContentInfo") { () throws(ASN1Error) in
-            var fields = try encapsulated.sequenceFields("EncapsulatedContentInfo")
-            let type = try fields.next("eContentType").objectIdentifier()
-            let content = try fields.next(optional: .contextSpecific(0, constructed: true)).map {
-                (wrapper: ASN1Node) throws(ASN1Error) in Array(try wrapper.wrapped("eContent").octetString())
-            }
-            return (type, content)
-        }
-        certificates = try (certificateSet?.children ?? []).filter { $0.tag == .sequence }.map {
+        let envelope = try reading("SignedData") { () throws(ASN1Error) in try SignedDataEnvelope(contentInfo: node) }
+        version = envelope.version
+        contentType = envelope.contentType
+        content = envelope.content
+        certificates = try (envelope.certificates ?? []).filter { $0.tag == .sequence }.map {
             node throws(CMSError) in try Certificate(node: node)
         }
-        let signerNodes = signerSet.children
-        signerInfos = try signerNodes.map { node throws(CMSError) in try SignerInfo(node) }
+        signerInfos = try envelope.signerInfos.map { node throws(CMSError) in try SignerInfo(node) }
     }
 
     /// The certificates in this SignedData that `signer.identifier` names.
@@ -219,13 +192,13 @@ public struct SignedAttributes: Sendable {
             guard values[type] == nil else { throw CMSError(.malformed, "signed attribute \(type) appears twice") }
             values[type] = value
         }
-        contentType = try values[OID.contentType].map { node throws(CMSError) in
+        contentType = try values[ASN1ObjectIdentifier.contentType].map { node throws(CMSError) in
             try reading("contentType attribute") { () throws(ASN1Error) in try node.objectIdentifier() }
         }
-        messageDigest = try values[OID.messageDigest].map { node throws(CMSError) in
+        messageDigest = try values[ASN1ObjectIdentifier.messageDigest].map { node throws(CMSError) in
             try reading("messageDigest attribute") { () throws(ASN1Error) in Array(try node.octetString()) }
         }
-        signingTime = try values[OID.signingTime].map { node throws(CMSError) in
+        signingTime = try values[ASN1ObjectIdentifier.signingTime].map { node throws(CMSError) in
             try reading("signingTime attribute") { () throws(ASN1Error) in try node.time() }
         }
     }

@@ -15,11 +15,6 @@ import ICAO
 ///     signatureAlgorithm OBJECT IDENTIFIER }
 /// ```
 enum SecurityInfosWriter {
-    static let ecPublicKey: ASN1ObjectIdentifier = "1.2.840.10045.2.1"
-    static let primeField: ASN1ObjectIdentifier = "1.2.840.10045.1.1"
-    static let dhPublicNumber: ASN1ObjectIdentifier = "1.2.840.10046.2.1"
-    /// ecdsa-plain-signatures (BSI TR-03111), followed by the hash's arc.
-    static let ecdsaPlainSignatures = "0.4.0.127.0.7.1.1.4.1"
 
     /// DG14 (tag 6E): per Chip Authentication key a ChipAuthenticationInfo (unless the layout
     /// leaves it out) and a ChipAuthenticationPublicKeyInfo, with the key ID when the key has one;
@@ -40,7 +35,7 @@ enum SecurityInfosWriter {
         if case .ecdsa(_, let hash, _) = credentials.activeAuthenticationKey?.algorithm {
             infos.append(
                 DER.sequence([
-                    DER.objectIdentifier(ProtocolIdentifiers.activeAuthentication), DER.integer(1),
+                    DER.objectIdentifier(ASN1ObjectIdentifier.activeAuthentication), DER.integer(1),
                     DER.objectIdentifier(signatureAlgorithm(hash)),
                 ]))
         }
@@ -69,7 +64,8 @@ enum SecurityInfosWriter {
                 parameters = try specifiedDomain(curve)
             }
             info = DER.sequence([
-                DER.sequence([DER.objectIdentifier(ecPublicKey), parameters]), DER.bitString(pair.publicKey),
+                DER.sequence([DER.objectIdentifier(ASN1ObjectIdentifier.ecPublicKey), parameters]),
+                DER.bitString(pair.publicKey),
             ])
         }
         return DER.tlv(.application(15, constructed: true), info)
@@ -106,7 +102,7 @@ enum SecurityInfosWriter {
     static func clutter(before offer: PACEOffer) -> [[UInt8]] {
         [
             DER.sequence([DER.objectIdentifier("1.3.6.1.4.1.99999.1"), DER.integer(1)]),
-            DER.sequence([DER.objectIdentifier("0.4.0.127.0.7.2.2.2"), DER.integer(2)]),
+            DER.sequence([DER.objectIdentifier(.terminalAuthentication), DER.integer(2)]),
             DER.sequence([DER.objectIdentifier("0.4.0.127.0.7.2.2.4.9.9"), DER.integer(2), DER.integer(13)]),
             DER.sequence([DER.objectIdentifier(offer.paceProtocol.identifier), DER.integer(2)]),
         ]
@@ -119,8 +115,8 @@ enum SecurityInfosWriter {
         throws(ChipSimulatorError) -> [UInt8]
     {
         let pair = key.keyPair
-        let protocolIdentifier = ASN1ObjectIdentifier(
-            stringLiteral: "\(ProtocolIdentifiers.publicKey.dotted).\(pair.keyAgreement == .dh ? 1 : 2)")
+        let protocolIdentifier = ASN1ObjectIdentifier.chipAuthenticationPublicKey.appending(
+            pair.keyAgreement == .dh ? 1 : 2)
         let algorithm: [UInt8]
         let standardID: Int?
         switch pair.domainParameters {
@@ -129,18 +125,20 @@ enum SecurityInfosWriter {
         }
         if !layout.explicitDomainParameters, let standardID {
             algorithm = DER.sequence([
-                DER.objectIdentifier(ProtocolIdentifiers.standardizedDomainParameters), DER.integer(standardID),
+                DER.objectIdentifier(ASN1ObjectIdentifier.standardizedDomainParameters), DER.integer(standardID),
             ])
         } else {
             switch pair.domainParameters {
             case .ellipticCurve(let curve):
-                algorithm = DER.sequence([DER.objectIdentifier(ecPublicKey), try specifiedDomain(curve)])
+                algorithm = DER.sequence([
+                    DER.objectIdentifier(ASN1ObjectIdentifier.ecPublicKey), try specifiedDomain(curve),
+                ])
             case .dhGroup(let group):
                 guard let order = group.subgroupOrder else {
                     throw ChipSimulatorError("explicit DH parameters need the subgroup order")
                 }
                 algorithm = DER.sequence([
-                    DER.objectIdentifier(dhPublicNumber),
+                    DER.objectIdentifier(ASN1ObjectIdentifier.dhPublicNumber),
                     DER.sequence([
                         DER.unsignedInteger(group.p.minimalBytes), DER.unsignedInteger(group.g.minimalBytes),
                         DER.unsignedInteger(order.minimalBytes),
@@ -163,7 +161,9 @@ enum SecurityInfosWriter {
             let length = curve.coordinateLength
             return DER.sequence([
                 DER.integer(1),
-                DER.sequence([DER.objectIdentifier(primeField), DER.unsignedInteger(curve.p.minimalBytes)]),
+                DER.sequence([
+                    DER.objectIdentifier(ASN1ObjectIdentifier.primeField), DER.unsignedInteger(curve.p.minimalBytes),
+                ]),
                 DER.sequence([
                     DER.octetString(try curve.a.bytes(length: length)),
                     DER.octetString(try curve.b.bytes(length: length)),
@@ -179,7 +179,7 @@ enum SecurityInfosWriter {
 
     /// ecdsa-plain-SHA1/224/256/384/512 (TR-03111 §5.2.1), the hash of ActiveAuthenticationInfo.
     static func signatureAlgorithm(_ hash: HashAlgorithm) -> ASN1ObjectIdentifier {
-        let arc =
+        let arc: UInt64 =
             switch hash {
             case .sha1: 1
             case .sha224: 2
@@ -187,6 +187,6 @@ enum SecurityInfosWriter {
             case .sha384: 4
             case .sha512: 5
             }
-        return ASN1ObjectIdentifier(stringLiteral: "\(ecdsaPlainSignatures).\(arc)")
+        return ASN1ObjectIdentifier.ecdsaPlainSignatures.appending(arc)
     }
 }

@@ -14,26 +14,19 @@ import Foundation
 /// DataGroupHash ::= SEQUENCE { dataGroupNumber DataGroupNumber, dataGroupHashValue OCTET STRING }
 /// ```
 enum SecurityObjectWriter {
-    static let signedData: ASN1ObjectIdentifier = "1.2.840.113549.1.7.2"
-    static let ldsSecurityObject: ASN1ObjectIdentifier = "2.23.136.1.1.1"
-    /// id-SecurityObject (BSI TR-03110-3 A.1.2.?), EF.CardSecurity's content type.
-    static let securityObjectContentType: ASN1ObjectIdentifier = "0.4.0.127.0.7.3.2.1"
-    static let sha256: ASN1ObjectIdentifier = "2.16.840.1.101.3.4.2.1"
-    static let contentTypeAttribute: ASN1ObjectIdentifier = "1.2.840.113549.1.9.3"
-    static let messageDigestAttribute: ASN1ObjectIdentifier = "1.2.840.113549.1.9.4"
-    static let signingTimeAttribute: ASN1ObjectIdentifier = "1.2.840.113549.1.9.5"
 
     /// EF.SOD (tag 77) hashing every data group in `dataGroups` (number → file bytes) with SHA-256.
     static func securityObject(
         dataGroups: [Int: [UInt8]], signer: TestKeyPair, signerCertificate: [UInt8], signingTime: Date
     ) throws(ChipSimulatorError) -> [UInt8] {
-        let sha256Identifier = DER.sequence([DER.objectIdentifier(sha256)])
+        let sha256Identifier = DER.sequence([DER.objectIdentifier(ASN1ObjectIdentifier.sha256)])
         let hashes = dataGroups.keys.sorted().map { number in
             DER.sequence([DER.integer(number), DER.octetString(HashAlgorithm.sha256.hash(dataGroups[number] ?? []))])
         }
         let content = DER.sequence([DER.integer(0), sha256Identifier, DER.sequence(hashes)])
         let signed = try contentInfo(
-            contentType: ldsSecurityObject, content: content, signer: signer, signerCertificate: signerCertificate,
+            contentType: ASN1ObjectIdentifier.ldsSecurityObject, content: content, signer: signer,
+            signerCertificate: signerCertificate,
             signingTime: signingTime)
         return DER.tlv(.application(23, constructed: true), signed)
     }
@@ -44,27 +37,27 @@ enum SecurityObjectWriter {
         securityInfos: [UInt8], signer: TestKeyPair, signerCertificate: [UInt8], signingTime: Date
     ) throws(ChipSimulatorError) -> [UInt8] {
         try contentInfo(
-            contentType: securityObjectContentType, content: securityInfos, signer: signer,
+            contentType: ASN1ObjectIdentifier.securityObject, content: securityInfos, signer: signer,
             signerCertificate: signerCertificate,
             signingTime: signingTime)
     }
 
-    /// ContentInfo { signedData, SignedData { version 3, SHA-256, eContent of `contentType`, the
+    /// ContentInfo { ASN1ObjectIdentifier.signedData, SignedData { version 3, SHA-256, eContent of `contentType`, the
     /// signer's certificate, one SignerInfo with contentType, messageDigest and signingTime } }.
     static func contentInfo(
         contentType: ASN1ObjectIdentifier, content: [UInt8], signer: TestKeyPair, signerCertificate: [UInt8],
         signingTime: Date
     ) throws(ChipSimulatorError) -> [UInt8] {
-        let sha256Identifier = DER.sequence([DER.objectIdentifier(sha256)])
+        let sha256Identifier = DER.sequence([DER.objectIdentifier(ASN1ObjectIdentifier.sha256)])
         let attributes = [
             DER.sequence([
-                DER.objectIdentifier(contentTypeAttribute), DER.set([DER.objectIdentifier(contentType)]),
+                DER.objectIdentifier(ASN1ObjectIdentifier.contentType), DER.set([DER.objectIdentifier(contentType)]),
             ]),
             DER.sequence([
-                DER.objectIdentifier(messageDigestAttribute),
+                DER.objectIdentifier(ASN1ObjectIdentifier.messageDigest),
                 DER.set([DER.octetString(HashAlgorithm.sha256.hash(content))]),
             ]),
-            DER.sequence([DER.objectIdentifier(signingTimeAttribute), DER.set([DER.time(signingTime)])]),
+            DER.sequence([DER.objectIdentifier(ASN1ObjectIdentifier.signingTime), DER.set([DER.time(signingTime)])]),
         ]
         // The signature covers the attributes as a DER SET; they travel as [0] IMPLICIT.
         let signedAttributes = DER.set(attributes)
@@ -77,7 +70,7 @@ enum SecurityObjectWriter {
             try issuerAndSerialNumber(of: signerCertificate),
             sha256Identifier,
             DER.tlv(.contextSpecific(0, constructed: true), attributesContent),
-            DER.sequence([DER.objectIdentifier(TestCertificate.ecdsaWithSHA256)]),
+            DER.sequence([DER.objectIdentifier(ASN1ObjectIdentifier.ecdsaWithSHA256)]),
             DER.octetString(signature),
         ])
         let signed = DER.sequence([
@@ -91,7 +84,8 @@ enum SecurityObjectWriter {
             DER.set([signerInfo]),
         ])
         return DER.sequence([
-            DER.objectIdentifier(signedData), DER.tlv(.contextSpecific(0, constructed: true), signed),
+            DER.objectIdentifier(ASN1ObjectIdentifier.signedData),
+            DER.tlv(.contextSpecific(0, constructed: true), signed),
         ])
     }
 

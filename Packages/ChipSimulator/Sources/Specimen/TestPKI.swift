@@ -69,7 +69,7 @@ enum TestCertificate {
     /// `Name` from (short attribute name, value) pairs: C as PrintableString, others UTF8String.
     static func name(_ attributes: [(String, String)]) -> [UInt8] {
         let types: [String: ASN1ObjectIdentifier] = [
-            "C": "2.5.4.6", "O": "2.5.4.10", "OU": "2.5.4.11", "CN": "2.5.4.3",
+            "C": .countryName, "O": .organizationName, "OU": .organizationalUnitName, "CN": .commonName,
         ]
         return DER.sequence(
             attributes.compactMap { attribute in
@@ -98,17 +98,17 @@ enum TestCertificate {
         // keyUsage: keyCertSign + cRLSign (bits 5, 6) for a CSCA, digitalSignature (bit 0) otherwise.
         let keyUsage = isAuthority ? DER.bitString([0x06], unusedBits: 1) : DER.bitString([0x80], unusedBits: 7)
         var extensions = [
-            extensionField("2.5.29.15", critical: true, keyUsage),
-            extensionField("2.5.29.14", critical: false, DER.octetString(subjectKeyIdentifier)),
+            extensionField(.keyUsage, critical: true, keyUsage),
+            extensionField(.subjectKeyIdentifier, critical: false, DER.octetString(subjectKeyIdentifier)),
             extensionField(
-                "2.5.29.35", critical: false,
+                .authorityKeyIdentifier, critical: false,
                 DER.sequence([DER.tlv(.contextSpecific(0, constructed: false), authorityKeyIdentifier)])),
         ]
         if isAuthority {
             extensions.append(
-                extensionField("2.5.29.19", critical: true, DER.sequence([DER.boolean(true), DER.integer(0)])))
+                extensionField(.basicConstraints, critical: true, DER.sequence([DER.boolean(true), DER.integer(0)])))
         }
-        let signatureAlgorithm = DER.sequence([DER.objectIdentifier(Self.ecdsaWithSHA256)])
+        let signatureAlgorithm = DER.sequence([DER.objectIdentifier(ASN1ObjectIdentifier.ecdsaWithSHA256)])
         let toBeSigned = DER.sequence([
             DER.tlv(.contextSpecific(0, constructed: true), DER.integer(2)),
             DER.integer(serial),
@@ -152,5 +152,4 @@ enum TestCertificate {
         return DER.sequence(fields)
     }
 
-    static let ecdsaWithSHA256: ASN1ObjectIdentifier = "1.2.840.10045.4.3.2"
 }

@@ -85,12 +85,4 @@ public enum LDSFileKind: String, Sendable, CaseIterable, JSONEnum {
         guard let first = bytes.first else { return nil }
         return allCases.first { $0.outerTag == first }
     }
-
-    /// Whether a reader may go on without this file (a parse failure is then a warning).
-    public var isOptional: Bool {
-        switch self {
-        case .com, .sod, .dg1: false
-        default: true
-        }
-    }
 }

@@ -18,11 +18,11 @@ public enum SecurityInfo: Sendable, Equatable, JSONRepresentable {
     case activeAuthentication(ActiveAuthenticationInfo)
     case unknown(UnknownSecurityInfo)
 
-    private static let pacePrefix = ProtocolIdentifiers.pace
-    private static let chipAuthenticationPrefix = ProtocolIdentifiers.chipAuthentication
-    private static let publicKeyPrefix = ProtocolIdentifiers.publicKey
-    private static let terminalAuthentication = ProtocolIdentifiers.terminalAuthentication
-    private static let activeAuthentication = ProtocolIdentifiers.activeAuthentication
+    private static let pacePrefix = ASN1ObjectIdentifier.pace
+    private static let chipAuthenticationPrefix = ASN1ObjectIdentifier.chipAuthentication
+    private static let publicKeyPrefix = ASN1ObjectIdentifier.chipAuthenticationPublicKey
+    private static let terminalAuthentication = ASN1ObjectIdentifier.terminalAuthentication
+    private static let activeAuthentication = ASN1ObjectIdentifier.activeAuthentication
 
     /// The key agreement an id-PACE, id-CA or id-PK OID names (its tenth arc).
     static func keyAgreement(of identifier: ASN1ObjectIdentifier) -> KeyAgreement? {
@@ -280,7 +280,7 @@ public struct DomainParameterInfo: Sendable, Equatable, JSONRepresentable {
         var fields = parameters.fields
         algorithm = try fields.next("algorithm").objectIdentifier()
         standardizedDomainParameterId =
-            algorithm.dotted == "0.4.0.127.0.7.1.2" ? try fields.next("parameters").intValue() : nil
+            algorithm == .standardizedDomainParameters ? try fields.next("parameters").intValue() : nil
         if let id = standardizedDomainParameterId {
             curveName = StandardizedDomainParameters(id: id)?.name
         } else if let explicit = fields.next(optional: .sequence) {

@@ -85,33 +85,16 @@ public struct CardSecurity: LDSFileModel, Equatable {
 
     public init(_ bytes: [UInt8]) throws(LDSError) {
         let (contentInfo, outerWarnings) = try OuterTLV.parse(bytes, kind: .cardSecurity)
-        let (type, content) = try asn1 { () throws(ASN1Error) -> (ASN1ObjectIdentifier, [UInt8]) in
-            // ContentInfo ::= SEQUENCE { contentType OBJECT IDENTIFIER, content [0] EXPLICIT ANY }
-            var contentFields = contentInfo.fields
-            let contentType = try contentFields.next("contentType").objectIdentifier()
-            guard contentType.dotted == "1.2.840.113549.1.7.2" else {
-                throw ASN1Error(.invalidValue, "ContentInfo is \(contentType.dotted), not signedData")
-            }
-            let signedData = try contentInfo.requiredChild(.contextSpecific(0, constructed: true), "content")
-                .wrapped("SignedData")
-            // SignedData ::= SEQUENCE { version, digestAlgorithms SET, encapContentInfo, … }
-            var signedFields = try signedData.sequenceFields("SignedData")
-            _ = try signedFields.next("version")
-            _ = try signedFields.next("digestAlgorithms")
-            // EncapsulatedContentInfo ::= SEQUENCE { eContentType OBJECT IDENTIFIER,
-            //     eContent [0] EXPLICIT OCTET STRING OPTIONAL }
-            let encapsulated = try signedFields.next("encapContentInfo").expect(.sequence, "EncapsulatedContentInfo")
-            var encapsulatedFields = encapsulated.fields
-            let type = try encapsulatedFields.next("eContentType").objectIdentifier()
-            let content = try encapsulated.requiredChild(.contextSpecific(0, constructed: true), "eContent")
-                .wrapped("eContent").octetString()
-            return (type, Array(content))
+        let envelope = try asn1 { () throws(ASN1Error) in try SignedDataEnvelope(contentInfo: contentInfo) }
+        guard let content = envelope.content else {
+            throw LDSError(.malformed, "EF.CardSecurity: the SignedData carries no eContent")
         }
+        let type = envelope.contentType
         let (set, rest) = try asn1 { () throws(ASN1Error) in
             try ASN1Node.parsePrefix(content, rules: .ber, maxDepth: OuterTLV.maximumDepth)
         }
         var warnings = outerWarnings
-        if type.dotted != "0.4.0.127.0.7.3.2.1" {
+        if type != .securityObject {
             warnings.append("eContentType \(type.dotted) is not id-SecurityObject")
         }
         if !rest.isEmpty { warnings.append("\(rest.count) bytes after the signed SecurityInfos ignored") }

@@ -1,11 +1,12 @@
 import CLibDeflate
+import CPNGDeflate
 import Synchronization
 
 /// Encodes 8-bit pixels as PNG: every row filtered with Up, the whole image deflated at once,
-/// framed as one IDAT chunk (`clibdeflate_write_png` in `CLibDeflate`'s shim).
+/// framed as one IDAT chunk (`pngdeflate_write_png` in `CPNGDeflate`).
 ///
 /// Chosen for speed where the size stays reasonable: deflate was most of a face's rendering after
-/// OpenJPEG's decode. Most images are deflated by the shim's own coder, one Huffman code for
+/// OpenJPEG's decode. Most images are deflated by `CPNGDeflate`'s own coder, one Huffman code for
 /// literals and runs of a repeated byte with no search for earlier matches: on the images of
 /// ../shared/data it is two to three times as fast as libdeflate's level 1 on a face (bsi2008's
 /// PNG 14 % larger, 296 → 340 KB), three times on an iris (+9 %, 42 → 46 KB), and eight times as
@@ -26,9 +27,9 @@ enum PNGEncoder {
             throw LDSError(.imageDecoding, "libdeflate could not allocate a compressor")
         }
         defer { compressor.putBack() }
-        var output = clibdeflate_png()
+        var output = pngdeflate_png()
         let written = image.samples.withUnsafeBufferPointer { samples in
-            clibdeflate_write_png(
+            pngdeflate_write_png(
                 compressor.pointer, samples.baseAddress, width, height, Int32(image.layout.channels), &output)
         }
         guard written == 1, let bytes = output.bytes else {
