@@ -51,7 +51,7 @@ let libraries: [Library] = [
         name: "Emrtd",
         dependencies: [
             "Transport", "SecureMessaging", "AccessControl", "ChipAuthentication", "ICAO", "MRZ", "LDS", "CMS", "JSON",
-            "Secrets",
+            "Secrets", "CVCertificates",
         ]),
     Library(
         name: "Output", dependencies: ["ASN1", "AccessControl", "CMS", "Emrtd", "Files", "ICAO", "LDS", "MRZ"],

@@ -87,7 +87,8 @@ public final class EmrtdReader: Sendable {
 
         var procedure = ReadProcedure(
             recorder: recorder, listener: listener, trustStore: trustStore, checkTime: clock(),
-            activeAuthenticationChallenge: activeAuthenticationChallenge, renderImages: config.renderImages)
+            activeAuthenticationChallenge: activeAuthenticationChallenge, renderImages: config.renderImages,
+            terminal: config.terminal)
         if let trustStoreWarning { procedure.warnings.append(trustStoreWarning) }
         do throws(ReadError) {
             return try procedure.run(link: link, accessKey: accessKey, chipAccess: chipAccess)
@@ -114,13 +115,14 @@ struct ReadProcedure {
     let checkTime: Date
     let activeAuthenticationChallenge: [UInt8]?
     let renderImages: Bool
+    let terminal: TerminalConfiguration?
     var files = LdsMasterFile()
     var warnings: [String] = []
     var deniedFiles: [LDSFileKind] = []
 
     init(
         recorder: DebugRecorder, listener: (any ReadListener)?, trustStore: TrustStore, checkTime: Date,
-        activeAuthenticationChallenge: [UInt8]?, renderImages: Bool
+        activeAuthenticationChallenge: [UInt8]?, renderImages: Bool, terminal: TerminalConfiguration?
     ) {
         self.recorder = recorder
         self.listener = listener
@@ -128,6 +130,7 @@ struct ReadProcedure {
         self.checkTime = checkTime
         self.activeAuthenticationChallenge = activeAuthenticationChallenge
         self.renderImages = renderImages
+        self.terminal = terminal
     }
 
     mutating func run(link: any APDUTransport, accessKey: AccessKey, chipAccess: any ChipAccessProcedure)
@@ -144,7 +147,7 @@ struct ReadProcedure {
         warnings += opened.warnings
         var chip = ChipAuthenticityProcedure(
             channel: opened.channel, access: opened.access, trustStore: trustStore, checkTime: checkTime,
-            recorder: recorder)
+            recorder: recorder, terminal: terminal)
 
         // EF.COM and EF.SOD first: together they say which data groups to read. Both are
         // mandatory; EF.COM must parse, a malformed EF.SOD is a `denied` data verdict.
@@ -194,6 +197,7 @@ struct ReadProcedure {
             {
                 activeAuthenticationDue = false
                 activeAuthenticationKey = activeAuthentication(&chip, securityInfos: securityInfos, run: true)
+                try chip.terminalAuthentication(dataGroup1: files.dataGroups[1], securityInfos: securityInfos)
             }
             progress.reading(kind)
             let result = try opened.files.read(kind)
@@ -254,7 +258,7 @@ struct ReadProcedure {
         recorder.note("chip verdict: \(chipStatus.status.rawValue) (\(chipStatus.reason))")
         return document(
             opened: opened, common: common, machineReadableZone: machineReadableZone, data: data, chip: chipStatus,
-            securityInfos: securityInfos,
+            terminal: chip.terminalAuthentication, securityInfos: securityInfos,
             activeAuthenticationKey: activeAuthenticationKey)
     }
 
@@ -327,7 +331,8 @@ struct ReadProcedure {
     /// Parses every file read into the document; a file that does not parse is a warning.
     private mutating func document(
         opened: OpenedChip, common: CommonFile, machineReadableZone: MachineReadableZone,
-        data: DataAuthenticationStatus, chip: ChipAuthenticationStatus, securityInfos: SecurityInfos?,
+        data: DataAuthenticationStatus, chip: ChipAuthenticationStatus, terminal: TerminalAuthenticationStatus,
+        securityInfos: SecurityInfos?,
         activeAuthenticationKey: ActiveAuthenticationPublicKey?
     ) -> TravelDocument {
         let renderImages = self.renderImages
@@ -335,7 +340,7 @@ struct ReadProcedure {
             ldsMasterFile: files, ldsVersion: common.ldsVersion, unicodeVersion: common.unicodeVersion,
             accessControlProtocolUsed: opened.access.accessControlProtocol, paceMapping: opened.access.paceMapping,
             pace: opened.access.paceResult,
-            authenticationStatus: AuthenticationStatus(data: data, chip: chip),
+            authenticationStatus: AuthenticationStatus(data: data, chip: chip, terminal: terminal),
             machineReadableZoneInformation: machineReadableZone,
             encodedIdentificationFeaturesFace: parsed(.dg2) { (bytes) throws(LDSError) in
                 try BiometricDataGroup(bytes, kind: .dg2, renderImages: renderImages)
