@@ -33,7 +33,10 @@ struct TerminalOptions {
             }
             return TerminalOptions(configuration: nil)
         }
-        guard (keyFile == nil) != (signerCommand == nil) else {
+        guard keyFile == nil || signerCommand == nil else {
+            throw UsageError("--terminal-key and --terminal-signer exclude each other")
+        }
+        guard keyFile != nil || signerCommand != nil else {
             throw UsageError(
                 "--terminal-certificates needs the IS key: --terminal-key FILE or --terminal-signer COMMAND")
         }
