@@ -45,9 +45,9 @@ struct TerminalOptions {
         do throws(ReadError) {
             if let keyFile {
                 var key = try readFile(keyFile, limit: maximumKeyFile, what: "a PKCS#8 key")
-                defer { key.wipe() }
+                let secret = SecretBytes(consuming: &key)
                 return TerminalOptions(
-                    configuration: try TerminalConfiguration(certificates: certificates, privateKey: SecretBytes(key)))
+                    configuration: try TerminalConfiguration(certificates: certificates, privateKey: secret))
             }
             // A signer that exits before reading its input must not end emrtd with SIGPIPE.
             signal(SIGPIPE, SIG_IGN)
