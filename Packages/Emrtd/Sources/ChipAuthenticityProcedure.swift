@@ -56,7 +56,7 @@ struct ChipAuthenticityProcedure {
     var activeAuthenticationResponse: [UInt8]?
     /// What Chip Authentication agreed: Terminal Authentication signs its ephemeral key.
     var chipAuthenticationOutcome: ChipAuthenticationV1.Outcome?
-    var terminalAuthentication: TerminalAuthenticationStatus
+    var terminalAuthenticationStatus: TerminalAuthenticationStatus
     var warnings: [String] = []
 
     init(
@@ -69,7 +69,7 @@ struct ChipAuthenticityProcedure {
         self.checkTime = checkTime
         self.recorder = recorder
         self.terminal = terminal
-        terminalAuthentication =
+        terminalAuthenticationStatus =
             terminal == nil
             ? .notConfigured
             : TerminalAuthenticationStatus(
@@ -255,13 +255,13 @@ struct ChipAuthenticityProcedure {
     /// Terminal Authentication v1 before DG3 and DG4, when a terminal is configured: EF.CVCA's
     /// trust points, the path from one of them to the IS certificate, the challenge signed over
     /// ID_PICC (DG1's document number and check digit, `dataGroup1`). Anything short of success
-    /// leaves DG3 and DG4 closed and says why in `terminalAuthentication`; only a link failure
+    /// leaves DG3 and DG4 closed and says why in `terminalAuthenticationStatus`; only a link failure
     /// fails the read.
     mutating func terminalAuthentication(dataGroup1: [UInt8]?, securityInfos: SecurityInfos?) throws(ReadError) {
         guard let terminal else { return }
         let notRun = { (reason: String) in TerminalAuthenticationStatus(.notRun, reason) }
         guard let channel else {
-            terminalAuthentication = notRun("the chip was opened without a secure channel to run it on")
+            terminalAuthenticationStatus = notRun("the chip was opened without a secure channel to run it on")
             return
         }
         guard let chipAuthenticationOutcome, channel.failure == nil else {
@@ -271,7 +271,7 @@ struct ChipAuthenticityProcedure {
                 case .notOffered: "DG14 offers no Chip Authentication"
                 default: "Chip Authentication did not finish"
                 }
-            terminalAuthentication = notRun(
+            terminalAuthenticationStatus = notRun(
                 "Terminal Authentication v1 binds to Chip Authentication's ephemeral key, and Chip Authentication "
                     + "did not run: \(why)")
             return
@@ -283,7 +283,7 @@ struct ChipAuthenticityProcedure {
             // ID_PICC: the MRZ information's start, the document number and its check digit.
             documentIdentifier = try accessKeyFromMrz(mrz: zone).withPasswordBytes { Array($0.dropLast(14)) }
         } catch {
-            terminalAuthentication = notRun("DG1 gives no document number to sign (ID_PICC): \(error)")
+            terminalAuthenticationStatus = notRun("DG1 gives no document number to sign (ID_PICC): \(error)")
             return
         }
         let recorder = self.recorder
@@ -295,7 +295,7 @@ struct ChipAuthenticityProcedure {
             do throws(ChipAuthenticationError) {
                 path = try TerminalAuthenticationV1.path(from: terminal.certificates, trustPoints: trustPoints)
             } catch {
-                terminalAuthentication = notRun(error.reason)
+                terminalAuthenticationStatus = notRun(error.reason)
                 warnings.append("Terminal Authentication was not run, so DG3 and DG4 stay closed: \(error.reason)")
                 return
             }
@@ -303,7 +303,7 @@ struct ChipAuthenticityProcedure {
                 certificates: path, documentIdentifier: documentIdentifier,
                 chipAuthentication: chipAuthenticationOutcome, signer: terminal.signer, over: channel
             ) { recorder.note($0) }
-            terminalAuthentication = TerminalAuthenticationStatus(
+            terminalAuthenticationStatus = TerminalAuthenticationStatus(
                 .succeeded,
                 "the chip accepted \(authenticated.holderReference) (\(authenticated.authorization))",
                 certificates: path.map(\.holderReference))
@@ -314,12 +314,12 @@ struct ChipAuthenticityProcedure {
             recorder.note("terminal authentication: \(error.reason)")
             // Before a path was chosen, the chip refused EF.CVCA: it names no trust point to run to.
             let ran = !path.isEmpty
-            terminalAuthentication = TerminalAuthenticationStatus(
+            terminalAuthenticationStatus = TerminalAuthenticationStatus(
                 ran ? .failed : .notRun, ran ? error.reason : "EF.CVCA gives no trust point: \(error.reason)",
                 certificates: path.map(\.holderReference), statusWord: error.statusWord.map(Self.hex))
             warnings.append(
                 "Terminal Authentication \(ran ? "failed" : "was not run"), so DG3 and DG4 stay closed: "
-                    + terminalAuthentication.reason)
+                    + terminalAuthenticationStatus.reason)
         }
     }
 

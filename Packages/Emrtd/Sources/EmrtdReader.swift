@@ -258,7 +258,7 @@ struct ReadProcedure {
         recorder.note("chip verdict: \(chipStatus.status.rawValue) (\(chipStatus.reason))")
         return document(
             opened: opened, common: common, machineReadableZone: machineReadableZone, data: data, chip: chipStatus,
-            terminal: chip.terminalAuthentication, securityInfos: securityInfos,
+            terminal: chip.terminalAuthenticationStatus, securityInfos: securityInfos,
             activeAuthenticationKey: activeAuthenticationKey)
     }
 
