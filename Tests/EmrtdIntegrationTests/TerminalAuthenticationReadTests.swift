@@ -16,7 +16,7 @@ import Testing
 @Suite struct TerminalAuthenticationReadTests {
     typealias PKI = TerminalAuthenticationTests.PKI
 
-    static let mrz = { () throws -> AccessKey in
+    static func mrz() throws -> AccessKey {
         try AccessKey.mrz(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623")
     }
 
@@ -51,7 +51,7 @@ import Testing
                 config: ReaderConfig(
                     useBuiltInAuthorityCertificates: false, authorityCertificates: [specimen.countrySigningCertificate],
                     renderImages: false, terminal: terminal))
-            return try reader.read(transport: chip, accessKey: try accessKey ?? mrz())
+            return try reader.read(transport: chip, accessKey: try accessKey ?? TerminalAuthenticationReadTests.mrz())
         }
     }
 

@@ -42,10 +42,10 @@ struct TerminalOptions {
         }
         var certificates: [[UInt8]] = []
         for source in sources { certificates += try loadCertificates(source) }
+        var key = try keyFile.map { try readFile($0, limit: maximumKeyFile, what: "a PKCS#8 key") } ?? []
+        let secret = SecretBytes(consuming: &key)
         do throws(ReadError) {
-            if let keyFile {
-                var key = try readFile(keyFile, limit: maximumKeyFile, what: "a PKCS#8 key")
-                let secret = SecretBytes(consuming: &key)
+            if keyFile != nil {
                 return TerminalOptions(
                     configuration: try TerminalConfiguration(certificates: certificates, privateKey: secret))
             }
