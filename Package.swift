@@ -62,7 +62,7 @@ let libraries: [Library] = [
         name: "Emrtd",
         dependencies: [
             "Transport", "SecureMessaging", "AccessControl", "ChipAuthentication", "ICAO", "MRZ", "LDS", "CMS", "JSON",
-            "Secrets",
+            "Secrets", "CVCertificates",
         ]),
     Library(
         name: "Output",

@@ -1,4 +1,5 @@
 import ASN1
+import CVCertificates
 import ChipAuthentication
 import ICAO
 import LDS
@@ -67,6 +68,40 @@ let activeAuthenticationTarget = FuzzTarget(name: "activeAuthentication") { inpu
     }
 }
 
+/// `terminalAuthentication`: the chip's side of Terminal Authentication v1. The first byte is the
+/// length of EF.CVCA, then EF.CVCA (its trust points pick the path through a fixed CVCA → DV → IS
+/// chain, `FuzzKeys.terminalChain`), then the chip's plain answers as `chipAuthentication` takes
+/// them: to MSE:Set DST and PSO:Verify Certificate per certificate, MSE:Set AT, GET CHALLENGE and
+/// EXTERNAL AUTHENTICATE. Properties: a run that succeeds returns the path's terminal; a refusal
+/// carries the status word that refused.
+let terminalAuthenticationTarget = FuzzTarget(name: "terminalAuthentication") { input in
+    guard let cvcaLength = input.first else { return }
+    let cvca = Array(input.dropFirst().prefix(Int(cvcaLength)))
+    var answers: [[UInt8]] = []
+    var rest = input.dropFirst(1 + cvca.count)
+    while let length = rest.first {
+        let answer = Array(rest.dropFirst().prefix(Int(length)))
+        answers.append(answer)
+        rest = rest.dropFirst(1 + answer.count)
+    }
+    guard let session = try? knownSession(aes: true) else { return }
+    let chip = ProtectingChip(session: session, answers: answers)
+    let channel = SecureChannel(base: chip, session: session)
+    let (certificates, signer) = FuzzKeys.terminalChain
+    do throws(ChipAuthenticationError) {
+        let path = try TerminalAuthenticationV1.path(
+            from: certificates, trustPoints: try TerminalAuthenticationV1.trustPoints(cvcaFile: cvca))
+        let terminal = try TerminalAuthenticationV1.run(
+            certificates: path, documentIdentifier: Array("L898902C<3".utf8),
+            chipAuthentication: FuzzKeys.terminalChipAuthentication, signer: signer, over: channel)
+        fuzzCheck(terminal.holderReference == path.last?.holderReference, "authenticated another terminal")
+    } catch {
+        if error.code == .refused || error.code == .verificationFailed {
+            fuzzCheck(error.statusWord.map { !$0.isSuccess } ?? false, "a refusal without a refusing status word")
+        }
+    }
+}
+
 /// A chip that unwraps each protected command with its own copy of the session and protects the
 /// next scripted plain answer in reply; past the script (or for an answer shorter than a status
 /// word) the card leaves the field.
@@ -100,6 +135,37 @@ enum FuzzKeys {
     static let fixedRandom = RandomSource { (count) throws(SecretsError) in
         SecretBytes([UInt8](repeating: 0x5A, count: count))
     }
+
+    /// A CVCA (`FZCVCA00001`), a DV and an inspection system on P-256 with keys from
+    /// `fixedRandom`, given out of order as a terminal's folder does, and the terminal's signer.
+    static let terminalChain: ([CVCertificate], TerminalAuthenticationV1.Signer) = {
+        let algorithm = TerminalAuthenticationAlgorithm.ecdsa(.sha256)
+        let from = CVCDate(year: 2026, month: 1, day: 1)
+        let until = CVCDate(year: 2027, month: 12, day: 31)
+        guard let curve = StandardizedDomainParameters.secp256r1.curve, let from, let until,
+            let key = try? CVCPrivateKey.generateECDSA(on: curve, random: fixedRandom),
+            let publicKey = try? key.publicKey(algorithm: algorithm, includingCurve: true)
+        else { fatalError("the fuzz target's terminal key does not build") }
+        func issue(_ authority: String, _ holder: String, _ role: CertificateHolderAuthorization.Role) -> CVCertificate
+        {
+            guard
+                let certificate = try? CVCertificate.issue(
+                    authorityReference: authority, publicKey: publicKey, holderReference: holder,
+                    authorization: .init(inspectionSystem: role, rights: [.readDG3, .readDG4]), effectiveDate: from,
+                    expirationDate: until, signer: key, signingAlgorithm: algorithm)
+            else { fatalError("the fuzz target's certificates do not build") }
+            return certificate
+        }
+        let chain = [
+            issue("FZDV00001", "FZIS00001", .terminal), issue("FZCVCA00001", "FZCVCA00001", .cvca),
+            issue("FZCVCA00001", "FZDV00001", .domesticDocumentVerifier),
+        ]
+        return (chain, { data in try key.sign(data, algorithm: algorithm, random: fixedRandom) })
+    }()
+
+    /// Chip Authentication's outcome Terminal Authentication binds to: ECDH, AES-128, a fixed key.
+    static let terminalChipAuthentication = ChipAuthenticationV1.Outcome(
+        offer: chipAuthenticationOffers[1], cipher: .aes128, compressedTerminalKey: [UInt8](repeating: 0x5A, count: 32))
 
     /// The vectors' real DG15 (RSA-1792) and the challenge its recorded signature answers.
     static let rsaActiveAuthentication: (SubjectPublicKeyInfo, ActiveAuthenticationInfo?, [UInt8]) = {

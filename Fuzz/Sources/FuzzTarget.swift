@@ -11,7 +11,7 @@ let allTargets: [String: FuzzTarget] = Dictionary(
     uniqueKeysWithValues: ([
         asn1Target, mrzTarget, biometricTarget, jpeg2000Target, secureMessagingTarget, x509Target, signedDataTarget,
         securityObjectTarget, masterListTarget, pkdTarget, chipTarget, paceTarget, chipAuthenticationTarget,
-        activeAuthenticationTarget, validationMessageTarget, cvcTarget, sealTarget,
+        activeAuthenticationTarget, validationMessageTarget, cvcTarget, sealTarget, terminalAuthenticationTarget,
     ]
         + ldsFileTargets).map {
             ($0.name, $0)

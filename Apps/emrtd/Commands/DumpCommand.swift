@@ -21,6 +21,7 @@ enum DumpCommand: Command {
         standard error (secrets redacted). emrtd read --help describes the other options.
         \(ReadCommand.dumpRules)
         \(AccessOptions.usage)
+        \(TerminalOptions.usage)
         Exit status: 0 read and written, 1 no reader, no card, access control failed (wrong MRZ or
         CAN), the read failed or a file could not be written, 2 wrong command line, 3 a --strict
         requirement not met.

@@ -24,6 +24,7 @@ enum ReadCommand: Command {
                           [--access auto|pace|bac] [--csca FILE]... [--crl FILE]... [--masterlist FILE.ml --ml-root CERT]...
                           [--deviation-list FILE]... [--no-builtin] [--at ISO8601] [--json] [--out DIR [--replace]] [--report FILE.html]
                           [--challenge HEX] [--debug] [--no-render] [--watch] [--strict | --require authenticated]
+                          [--terminal-certificates DIR|FILE... (--terminal-key FILE | --terminal-signer COMMAND)]
 
         Opens the chip (PACE when it offers it, else BAC; --access below), reads EF.COM, EF.SOD and
         every data group, checks them by Passive Authentication against the trusted CSCAs
@@ -69,6 +70,7 @@ enum ReadCommand: Command {
         (--mrz L898902C 690806 940623, or --can 123456: the simulated chip's default CAN); it is
         signed at --at, so its certificates are valid at the check time.
         \(AccessOptions.usage)
+        \(TerminalOptions.usage)
         The simulated chip's options:
         \(SimulatedChipOptions.usage)
         \(SimulatedChipLimits.usage)
@@ -105,6 +107,7 @@ enum ReadCommand: Command {
         let chipLimits = try SimulatedChipLimits.read(&arguments)
         let access = try AccessOptions.read(&arguments)
         let trust = try TrustOptions.read(&arguments, builtIn: false)
+        let terminal = try TerminalOptions.read(&arguments)
         let json = arguments.flag("--json")
         var output = try arguments.option("--out")
         let replace = arguments.flag("--replace")
@@ -161,8 +164,10 @@ enum ReadCommand: Command {
                     try credentials.restoreKeys(fromDirectory: URL(fileURLWithPath: directory))
                     simulatedChip = chipOptions.configuration(files: files, credentials: credentials)
                 } else {
+                    // A chip with Terminal Authentication gets the rich specimen, whose DG3 it opens.
                     let specimen = try Specimen.generate(
-                        faceSize: chipLimits.faceSize, at: trust.time, credentials: credentials,
+                        rich: chipOptions.terminalAuthentication != nil, faceSize: chipLimits.faceSize, at: trust.time,
+                        credentials: credentials,
                         layout: chipOptions.layout)
                     simulatedChip = chipOptions.configuration(files: specimen.files, credentials: specimen.credentials)
                     simulatorKeys = try specimen.credentials.keysFile()
@@ -179,7 +184,7 @@ enum ReadCommand: Command {
                 useBuiltInAuthorityCertificates: trust.trustsDefaultBundle, authorityCertificates: authorities,
                 timeoutMs: readerOptions.timeoutMilliseconds,
                 debug: debug || report != nil,
-                renderImages: renderImages),
+                renderImages: renderImages, terminal: terminal.configuration),
             preferences: access.preferences, challenge: challenge, json: json, debug: debug, output: output,
             replace: replace, report: report, simulatorCSCA: simulatorCSCA, simulatorKeys: simulatorKeys,
             origin: readerName ?? "simulator", clock: trust.clock,

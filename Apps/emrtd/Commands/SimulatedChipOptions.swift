@@ -65,7 +65,8 @@ struct SimulatedChipOptions {
         --terminal-trust-point FILE gives the chip Terminal Authentication (EAC) with that CVCA
         certificate (emrtd cvc make-pki) as its trust point, named by EF.CVCA, and --chip-date
         YYYY-MM-DD as its date (default today): DG3 and DG4 open to an inspection system whose
-        chain the chip verifies, as its CHAT grants.
+        chain the chip verifies, as its CHAT grants (`emrtd read --simulator` then generates the rich
+        specimen, which has a DG3).
         A generated specimen's DG14, DG15 and EF.CardSecurity are written for these keys; a
         directory's files are served as they are, with fresh keys behind them.
         """

@@ -27,6 +27,13 @@ public enum ChipAuthenticationV1 {
         /// Comp(PK_PCD), the terminal's ephemeral key compressed (an EC point's x, SHA-1 of a DH
         /// value): what Terminal Authentication's signature binds to this session.
         public let compressedTerminalKey: [UInt8]
+
+        /// An outcome recorded elsewhere: a replayed session, the `terminalAuthentication` fuzz target.
+        public init(offer: ChipAuthenticationOffer, cipher: BlockCipher, compressedTerminalKey: [UInt8]) {
+            self.offer = offer
+            self.cipher = cipher
+            self.compressedTerminalKey = compressedTerminalKey
+        }
     }
 
     /// Runs Chip Authentication with `offer` over `channel` (the secure channel of BAC or PACE)

@@ -51,6 +51,29 @@ public enum TerminalAuthenticationV1 {
         return objects.map { String(decoding: $0.content, as: UTF8.self) }
     }
 
+    /// EF.CVCA's trust points, read over `channel`: SELECT by its file identifier (011C unless
+    /// DG14's TerminalAuthenticationInfo names another) and one READ BINARY of its 36 bytes.
+    /// - Throws: `.refused` when the chip has no EF.CVCA or refuses it (the status word attached);
+    ///   `.protocolViolation` for a file that is not one or two CARs.
+    public static func readTrustPoints(fileIdentifier: [UInt8]? = nil, over channel: SecureChannel)
+        throws(ChipAuthenticationError) -> [String]
+    {
+        let identifier = fileIdentifier ?? [0x01, 0x1C]
+        guard identifier.count == 2 else {
+            throw ChipAuthenticationError(
+                .protocolViolation, "DG14 names EF.CVCA by \(identifier.count) bytes, not a file identifier")
+        }
+        try send(CommandAPDU(ins: 0xA4, p1: 0x02, p2: 0x0C, data: identifier), over: channel, step: "SELECT EF.CVCA")
+        let answer = try ChipCommand.exchange(
+            CommandAPDU(ins: 0xB0, p1: 0, p2: 0, expectedLength: 36), over: channel, step: "READ BINARY of EF.CVCA")
+        guard answer.statusWord.isSuccess || answer.statusWord == .endOfFileReached else {
+            throw ChipAuthenticationError(
+                .refused, "READ BINARY of EF.CVCA: the chip answered \(answer.statusWord)",
+                statusWord: answer.statusWord)
+        }
+        return try trustPoints(cvcaFile: answer.data)
+    }
+
     /// Runs Terminal Authentication over `channel` (re-keyed by Chip Authentication, whose outcome
     /// gives Comp(PK_PCD)). `documentIdentifier` is ID_PICC: the document number and its check
     /// digit as the MRZ prints them. Returns the terminal's certificate.

@@ -1,9 +1,11 @@
 import AccessControl
 import CMS
+import CVCertificates
 import ChipAuthentication
 import Foundation
 import ICAO
 import LDS
+import MRZ
 import Secrets
 import SecureMessaging
 import Transport
@@ -14,10 +16,13 @@ import Transport
 /// 1. Right after DG14: PACE-CAM's proof is checked (the key from EF.CardSecurity, else from
 ///    DG14); when it holds, Chip Authentication is not needed. Otherwise Chip Authentication runs
 ///    with DG14's strongest offer and re-keys the channel, and the next file operation, under the
-///    new keys, confirms it (`confirm`). A Chip Authentication that fails fails the read
+///    new keys, confirms it (`confirm`); after PACE-CAM only for Terminal Authentication. A Chip Authentication that fails fails the read
 ///    (`ReadError.chipAuthentication`): the chip may be a clone.
 /// 2. After the data groups: Active Authentication, when DG15 holds a key and either the caller
 ///    gave a challenge or neither Chip Authentication nor PACE-CAM proved the chip.
+/// 2b. Before DG3 and DG4: Terminal Authentication v1 when the caller configured a terminal; it
+///    binds to Chip Authentication's ephemeral key, so it runs only after Chip Authentication.
+///    Its failure is a warning (the chip then keeps DG3 and DG4 closed), never a read failure.
 /// 3. After Passive Authentication (`evidence`): a protocol whose key came from DG14 or DG15 counts
 ///    only if that data group is authenticated; a tampered one makes it `denied`.
 struct ChipAuthenticityProcedure {
@@ -44,21 +49,31 @@ struct ChipAuthenticityProcedure {
     let trustStore: TrustStore
     let checkTime: Date
     let recorder: DebugRecorder
+    let terminal: TerminalConfiguration?
     var chipAuthenticationMapping = Progress.notOffered
     var chipAuthentication = Progress.notOffered
     var activeAuthentication = Progress.notOffered
     var activeAuthenticationResponse: [UInt8]?
+    /// What Chip Authentication agreed: Terminal Authentication signs its ephemeral key.
+    var chipAuthenticationOutcome: ChipAuthenticationV1.Outcome?
+    var terminalAuthenticationStatus: TerminalAuthenticationStatus
     var warnings: [String] = []
 
     init(
         channel: SecureChannel?, access: EstablishedAccess, trustStore: TrustStore, checkTime: Date,
-        recorder: DebugRecorder
+        recorder: DebugRecorder, terminal: TerminalConfiguration? = nil
     ) {
         self.channel = channel
         self.access = access
         self.trustStore = trustStore
         self.checkTime = checkTime
         self.recorder = recorder
+        self.terminal = terminal
+        terminalAuthenticationStatus =
+            terminal == nil
+            ? .notConfigured
+            : TerminalAuthenticationStatus(
+                .notRun, "the read did not reach DG3 or DG4 (neither EF.COM nor EF.SOD lists them)")
     }
 
     var isAwaitingConfirmation: Bool {
@@ -79,7 +94,8 @@ struct ChipAuthenticityProcedure {
             }
             return
         }
-        if case .proved = chipAuthenticationMapping {
+        // With a terminal configured it runs all the same: Terminal Authentication v1 binds to its key.
+        if case .proved = chipAuthenticationMapping, terminal == nil {
             chipAuthentication = .notRun("PACE-CAM already proved the chip, so Chip Authentication was not needed")
             return
         }
@@ -93,7 +109,7 @@ struct ChipAuthenticityProcedure {
         for offer in offers {
             recorder.note("chip authentication started: \(offer)")
             do throws(ChipAuthenticationError) {
-                _ = try ChipAuthenticationV1.run(offer, over: channel) { recorder.note($0) }
+                chipAuthenticationOutcome = try ChipAuthenticationV1.run(offer, over: channel) { recorder.note($0) }
                 chipAuthentication = .awaitingConfirmation
                 return
             } catch {
@@ -232,6 +248,85 @@ struct ChipAuthenticityProcedure {
                 warnings.append("Active Authentication failed: \(error.reason)")
             }
         }
+    }
+
+    // MARK: Terminal Authentication
+
+    /// Terminal Authentication v1 before DG3 and DG4, when a terminal is configured: EF.CVCA's
+    /// trust points, the path from one of them to the IS certificate, the challenge signed over
+    /// ID_PICC (DG1's document number and check digit, `dataGroup1`). Anything short of success
+    /// leaves DG3 and DG4 closed and says why in `terminalAuthenticationStatus`; only a link failure
+    /// fails the read.
+    mutating func terminalAuthentication(dataGroup1: [UInt8]?, securityInfos: SecurityInfos?) throws(ReadError) {
+        guard let terminal else { return }
+        let notRun = { (reason: String) in TerminalAuthenticationStatus(.notRun, reason) }
+        guard let channel else {
+            terminalAuthenticationStatus = notRun("the chip was opened without a secure channel to run it on")
+            return
+        }
+        guard let chipAuthenticationOutcome, channel.failure == nil else {
+            let why: String =
+                switch chipAuthentication {
+                case .notRun(let reason): reason
+                case .notOffered: "DG14 offers no Chip Authentication"
+                default: "Chip Authentication did not finish"
+                }
+            terminalAuthenticationStatus = notRun(
+                "Terminal Authentication v1 binds to Chip Authentication's ephemeral key, and Chip Authentication "
+                    + "did not run: \(why)")
+            return
+        }
+        var documentIdentifier: [UInt8] = []
+        defer { documentIdentifier.wipe() }
+        do {
+            let zone = try MRZDataGroup(dataGroup1 ?? []).machineReadableZone
+            // ID_PICC: the MRZ information's start, the document number and its check digit.
+            documentIdentifier = try accessKeyFromMrz(mrz: zone).withPasswordBytes { Array($0.dropLast(14)) }
+        } catch {
+            terminalAuthenticationStatus = notRun("DG1 gives no document number to sign (ID_PICC): \(error)")
+            return
+        }
+        let recorder = self.recorder
+        var path: [CVCertificate] = []
+        do throws(ChipAuthenticationError) {
+            let trustPoints = try TerminalAuthenticationV1.readTrustPoints(
+                fileIdentifier: securityInfos?.terminalAuthenticationInfos.first?.efCVCAFileId, over: channel)
+            recorder.note("terminal authentication: EF.CVCA names \(trustPoints.joined(separator: " and "))")
+            do throws(ChipAuthenticationError) {
+                path = try TerminalAuthenticationV1.path(from: terminal.certificates, trustPoints: trustPoints)
+            } catch {
+                terminalAuthenticationStatus = notRun(error.reason)
+                warnings.append("Terminal Authentication was not run, so DG3 and DG4 stay closed: \(error.reason)")
+                return
+            }
+            let authenticated = try TerminalAuthenticationV1.run(
+                certificates: path, documentIdentifier: documentIdentifier,
+                chipAuthentication: chipAuthenticationOutcome, signer: terminal.signer, over: channel
+            ) { recorder.note($0) }
+            terminalAuthenticationStatus = TerminalAuthenticationStatus(
+                .succeeded,
+                "the chip accepted \(authenticated.holderReference) (\(authenticated.authorization))",
+                certificates: path.map(\.holderReference))
+        } catch {
+            if let transportError = error.transportError {
+                throw ReadError(transport: transportError, during: "Terminal Authentication")
+            }
+            recorder.note("terminal authentication: \(error.reason)")
+            // Before a path was chosen, the chip refused EF.CVCA: it names no trust point to run to.
+            let ran = !path.isEmpty
+            terminalAuthenticationStatus = TerminalAuthenticationStatus(
+                ran ? .failed : .notRun, ran ? error.reason : "EF.CVCA gives no trust point: \(error.reason)",
+                certificates: path.map(\.holderReference), statusWord: error.statusWord.map(Self.hex))
+            warnings.append(
+                "Terminal Authentication \(ran ? "failed" : "was not run"), so DG3 and DG4 stay closed: "
+                    + terminalAuthenticationStatus.reason)
+        }
+    }
+
+    /// A status word as its four hex digits.
+    private static func hex(_ statusWord: StatusWord) -> String {
+        let digits = String(statusWord.rawValue, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
     // MARK: The evidence

@@ -92,7 +92,7 @@ public final class EmrtdReader: Sendable {
         var procedure = ReadProcedure(
             recorder: recorder, listener: listener, trustStore: trustStore, checkTime: clock(),
             activeAuthenticationChallenge: activeAuthenticationChallenge, renderImages: config.renderImages,
-            selection: dataGroups)
+            selection: dataGroups, terminal: config.terminal)
         if let trustStoreWarning { procedure.warnings.append(trustStoreWarning) }
         do throws(ReadError) {
             return try procedure.run(link: link, accessKey: accessKey, chipAccess: chipAccess)
@@ -129,13 +129,15 @@ struct ReadProcedure {
     let renderImages: Bool
     /// The data groups the caller wants (`ReadPlan`'s selection); nil for every one.
     let selection: Set<LDSFileKind>?
+    let terminal: TerminalConfiguration?
     var files = LdsMasterFile()
     /// What acquiring tolerated, in the order it happened.
     var warnings: [String] = []
 
     init(
         recorder: DebugRecorder, listener: (any ReadListener)?, trustStore: TrustStore, checkTime: Date,
-        activeAuthenticationChallenge: [UInt8]?, renderImages: Bool, selection: Set<LDSFileKind>?
+        activeAuthenticationChallenge: [UInt8]?, renderImages: Bool, selection: Set<LDSFileKind>?,
+        terminal: TerminalConfiguration?
     ) {
         self.recorder = recorder
         self.listener = listener
@@ -144,6 +146,7 @@ struct ReadProcedure {
         self.activeAuthenticationChallenge = activeAuthenticationChallenge
         self.renderImages = renderImages
         self.selection = selection
+        self.terminal = terminal
     }
 
     /// Where the data-group loop stands: which chip protocols are still due, what they need.
@@ -164,7 +167,7 @@ struct ReadProcedure {
         let opened = try openChip(link, accessKey: accessKey, chipAccess: chipAccess, progress: progress)
         var chip = ChipAuthenticityProcedure(
             channel: opened.channel, access: opened.access, trustStore: trustStore, checkTime: checkTime,
-            recorder: recorder)
+            recorder: recorder, terminal: terminal)
         let plan = try readCommonAndSecurityObject(with: opened.files)
         var state = DataGroupState()
         try readDataGroups(plan, with: opened.files, chip: &chip, state: &state, progress: progress)
@@ -232,6 +235,7 @@ struct ReadProcedure {
                 dataGroup15Position.map({ $0 < position }) ?? true
             {
                 runActiveAuthentication(&chip, state: &state, run: true)
+                try chip.terminalAuthentication(dataGroup1: files.dataGroups[1], securityInfos: state.securityInfos)
             }
             progress.reading(kind)
             let result = try reader.read(kind)
@@ -292,7 +296,9 @@ struct ReadProcedure {
     {
         listener?.onDataAuthenticationStarted()
         recorder.note("passive authentication started")
-        let evidence = ReadEvidence(access: access, chipProtocols: chip.judge, warnings: warnings + chip.warnings)
+        let evidence = ReadEvidence(
+            access: access, chipProtocols: chip.judge, warnings: warnings + chip.warnings,
+            terminal: chip.terminalAuthenticationStatus)
         var document = try assembleTravelDocument(
             files: files, evidence: evidence, trustStore: trustStore, at: checkTime, renderImages: renderImages)
         let (data, chipStatus) = (document.authenticationStatus.data, document.authenticationStatus.chip)

@@ -1,5 +1,6 @@
 /// How an `EmrtdReader` reads: which CSCAs it trusts, how long it waits for the chip, whether it
-/// keeps a debug log, and whether it renders JPEG 2000 images.
+/// keeps a debug log, whether it renders JPEG 2000 images, and the inspection system it
+/// authenticates as to read DG3 and DG4.
 public struct ReaderConfig: Sendable {
     /// Trust the CSCA bundle built from `masterlist/` (see masterlist/README.md).
     public var useBuiltInAuthorityCertificates: Bool
@@ -17,15 +18,20 @@ public struct ReaderConfig: Sendable {
     /// mostly compressing the PNG; a back end that keeps or forwards the image's own bytes
     /// turns it off, and every image keeps its bytes, format and pixel size either way.
     public var renderImages: Bool
+    /// Terminal Authentication's certificates and signer: with them the read authenticates as
+    /// an inspection system after Chip Authentication and reads DG3 and DG4 as its certificate
+    /// allows; without them (nil) DG3 and DG4 stay denied (`authenticationStatus.terminal`).
+    public var terminal: TerminalConfiguration?
 
     public init(
         useBuiltInAuthorityCertificates: Bool = true, authorityCertificates: [[UInt8]] = [], timeoutMs: Int = 5000,
-        debug: Bool = false, renderImages: Bool = true
+        debug: Bool = false, renderImages: Bool = true, terminal: TerminalConfiguration? = nil
     ) {
         self.useBuiltInAuthorityCertificates = useBuiltInAuthorityCertificates
         self.authorityCertificates = authorityCertificates
         self.timeoutMs = timeoutMs
         self.debug = debug
         self.renderImages = renderImages
+        self.terminal = terminal
     }
 }

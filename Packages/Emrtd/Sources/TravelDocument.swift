@@ -31,7 +31,7 @@ public struct TravelDocument: Sendable {
     public var machineReadableZoneInformation: MachineReadableZone
     /// DG2.
     public var encodedIdentificationFeaturesFace: BiometricDataGroup?
-    /// DG3 (Extended Access Control protects it: usually denied).
+    /// DG3 (Extended Access Control protects it: denied unless Terminal Authentication opened it).
     public var encodedIdentificationFeaturesFinger: BiometricDataGroup?
     /// DG4 (usually denied, as DG3).
     public var encodedIdentificationFeaturesIris: BiometricDataGroup?
@@ -70,6 +70,9 @@ public struct AuthenticationStatus: Sendable {
     public var data: DataAuthenticationStatus
     /// Chip Authentication, PACE-CAM or Active Authentication.
     public var chip: ChipAuthenticationStatus
+    /// Terminal Authentication (this project's, beside the reference's two verdicts): whether
+    /// the read authenticated as an inspection system to open DG3 and DG4, and why not.
+    public var terminal: TerminalAuthenticationStatus
 }
 
 /// The chip verdict: did the chip prove it holds the private key the signed data names?
@@ -105,7 +108,7 @@ extension TravelDocument: JSONRepresentable {
     /// The document as the reference model's JSON contract shapes it (`Packages/Output/README.md`
     /// states the rules): every key of its `TravelDocument`, absent values `null`, bytes as padded
     /// base64, enums by case name. Added: `pace` (the PACE run), `deniedFiles`, and the versions
-    /// as stored (`ldsVersionRaw`, `unicodeVersionRaw`).
+    /// as stored (`ldsVersionRaw`, `unicodeVersionRaw`), `authenticationStatus.terminal`.
     public var json: JSONValue {
         let emptyFace: JSONValue = ["faceImage": .null, "records": []]
         return [
@@ -154,7 +157,7 @@ func paceJSON(_ pace: PACEResult) -> JSONValue {
 
 extension AuthenticationStatus: JSONRepresentable {
     public var json: JSONValue {
-        ["data": data.json, "chip": chip.json]
+        ["data": data.json, "chip": chip.json, "terminal": terminal.json]
     }
 }
 

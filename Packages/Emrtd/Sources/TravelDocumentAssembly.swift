@@ -17,20 +17,26 @@ public struct ReadEvidence: Sendable {
     /// What acquiring tolerated (BAC instead of PACE, a file that could not be read, a session
     /// that ended early, a chip protocol not run), first among the document's warnings.
     public var warnings: [String]
+    /// Whether Terminal Authentication opened DG3 and DG4, and why not.
+    public var terminal: TerminalAuthenticationStatus
 
     public init(
         access: EstablishedAccess, chipProtocols: (@Sendable (DataAuthenticationStatus) -> ChipEvidence)?,
-        warnings: [String] = []
+        warnings: [String] = [], terminal: TerminalAuthenticationStatus = .notConfigured
     ) {
         self.access = access
         self.chipProtocols = chipProtocols
         self.warnings = warnings
+        self.terminal = terminal
     }
 
     /// Files from a dump folder: no chip answered. A dump does not record the access protocol,
     /// so the document says BAC, the one every eMRTD has; the chip verdict says it came from a dump.
     public static func dump(warnings: [String] = []) -> ReadEvidence {
-        ReadEvidence(access: .bac, chipProtocols: nil, warnings: warnings)
+        ReadEvidence(
+            access: .bac, chipProtocols: nil, warnings: warnings,
+            terminal: TerminalAuthenticationStatus(
+                .notRun, "the files come from a dump, not a chip: no terminal authenticated to it"))
     }
 }
 
@@ -79,7 +85,7 @@ public func assembleTravelDocument(
         ldsMasterFile: files, ldsVersion: common.ldsVersion, unicodeVersion: common.unicodeVersion,
         accessControlProtocolUsed: evidence.access.accessControlProtocol, paceMapping: evidence.access.paceMapping,
         pace: evidence.access.paceResult,
-        authenticationStatus: AuthenticationStatus(data: data.verdict, chip: chip),
+        authenticationStatus: AuthenticationStatus(data: data.verdict, chip: chip, terminal: evidence.terminal),
         machineReadableZoneInformation: machineReadableZone,
         encodedIdentificationFeaturesFace: parser.parse(.dg2) { (bytes) throws(LDSError) in
             try BiometricDataGroup(bytes, kind: .dg2, renderImages: renderImages)

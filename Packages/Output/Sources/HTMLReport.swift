@@ -344,6 +344,12 @@ public enum HTMLReport {
         if let active = chip.activeAuthentication {
             html += "<tr><th>Active Authentication</th><td>\(badge(active.rawValue))</td></tr>"
         }
+        let terminal = document.authenticationStatus.terminal
+        if terminal.status != .notConfigured {
+            html +=
+                "<tr><th>Terminal Authentication (DG3, DG4)</th><td>\(badge(terminal.status.rawValue)) "
+                + "\(escape(terminal.reason))</td></tr>"
+        }
         return html + "</table>\n"
     }
 

@@ -33,6 +33,10 @@ public func textSummary(of document: TravelDocument, elapsed: Duration) -> Strin
     for error in data.errors { lines.append("           \(error)") }
     let chip = document.authenticationStatus.chip
     lines.append("chip:      \(chip.status.rawValue): \(chip.reason)")
+    let terminal = document.authenticationStatus.terminal
+    if terminal.status != .notConfigured {
+        lines.append("terminal:  \(terminal.status.rawValue): \(terminal.reason)")
+    }
     for warning in document.warnings { lines.append("warning:   \(warning)") }
     let milliseconds = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
     if let debugInfo = document.debugInfo {
