@@ -34,8 +34,8 @@ let libraries: [Library] = [
     Library(name: "CVCertificates", dependencies: ["ASN1", "ICAO", "Arithmetic", "CryptoPrimitives", "Secrets"]),
     Library(name: "CMS", dependencies: ["ASN1", "JSON", "ICAO", "Arithmetic", "CryptoPrimitives", "Files"]),
     Library(
-        name: "Seals", dependencies: ["ASN1", "JSON", "MRZ", "CMS", "CryptoPrimitives"],
-        testDependencies: ["ChipSimulator"]),
+        name: "Seals", dependencies: ["ASN1", "JSON", "MRZ", "CMS", "CryptoPrimitives", "CLibDeflate"],
+        testDependencies: ["ChipSimulator", "CLibDeflate"]),
     Library(
         name: "AccessControl",
         dependencies: [
