@@ -407,4 +407,37 @@ enum SealVectors {
     /// `zlib.compress(bytes(10), 9)` with its last five bytes (end of the deflate stream and Adler-32)
     /// replaced by zeros.
     static let idbCorruptStream = "RDB1CPDNGGYEAAEAAAAAAAA"
+    // VDS-NC made once with Python `cryptography` (fresh P-256 CSCAs C=UT and C=DE, each with a
+    // signer CN=NC, valid 2026-01-01 to 2035-12-30), each signature over a canonical form written
+    // by hand from RFC 8785's number rules and §3.2.4 example, not by this project's code.
+    /// `hdr.is` UTO (ICAO's Utopia, alpha-2 UT), signed by UT; `msg.numbers` in non-canonical
+    /// spellings, signed as `[1e+30,4.5,6,0.002,1e-27,0,333333333.33333325,1424953923781206.2,
+    /// 9007199254740992]`.
+    static let vdsncNumbersUTO = #"""
+        {"sig": {"sigvl": "MFJJOyegSGMEDPvrWaqIw7zMbiEcXiDjE8c8ABDWAwjdGiPOEVh0-nNKLYACXLgVEsImK0hunVjJ-SpEhYJEiw", "alg": "ES256", "cer": "MIIBSzCB86ADAgECAgFOMAoGCCqGSM49BAMCMCQxCzAJBgNVBAYTAlVUMRUwEwYDVQQDDAxVVCBTZWFsIENTQ0EwHhcNMjYwMTAxMDAwMDAwWhcNMzUxMjMwMDAwMDAwWjAaMQswCQYDVQQGEwJVVDELMAkGA1UEAwwCTkMwWTATBgcqhkjOPQIBBggqhkjOPQMBBwNCAAQOmtMXfrUeN4a8o3odtXo0yQYoMFo0Eor-zkuRfaBIXcT6ELDmRx5yGmMlexGf_OLdY_kqhftmzHg-FnE48lhdoyAwHjAOBgNVHQ8BAf8EBAMCB4AwDAYDVR0TAQH_BAIwADAKBggqhkjOPQQDAgNHADBEAiAIv53LNaV9HkvwrDI7BW-JuJ0c9USzWgms2gAxM0eOZAIgHFKETkJZEEdL9sHKRXAJfLlPB24uHudLI2McFBsvNNY"}, "data": {"msg": {"pid": {"n": "Smith Bill"}, "numbers": [1E30, 4.50, 6, 2e-3, 0.000000000000000000000000001, -0.0, 333333333.33333325, 1424953923781206.25, 9007199254740993]}, "hdr": {"v": 1, "t": "icao.test", "is": "UTO"}}}
+        """#
+    /// `hdr.is` DEU signed by the UT signer: a valid signature from the wrong country.
+    static let vdsncDEUSignedByUT = #"""
+        {"sig": {"sigvl": "ppnYYobdAzFpgojgC7SXNv9iSffvHFVg9_f3gfaHnLqd8DmQes1V8Of-w1DDKOoYTOdUwLBIaHTyJ6g5dsLSFg", "alg": "ES256", "cer": "MIIBSzCB86ADAgECAgFOMAoGCCqGSM49BAMCMCQxCzAJBgNVBAYTAlVUMRUwEwYDVQQDDAxVVCBTZWFsIENTQ0EwHhcNMjYwMTAxMDAwMDAwWhcNMzUxMjMwMDAwMDAwWjAaMQswCQYDVQQGEwJVVDELMAkGA1UEAwwCTkMwWTATBgcqhkjOPQIBBggqhkjOPQMBBwNCAAQOmtMXfrUeN4a8o3odtXo0yQYoMFo0Eor-zkuRfaBIXcT6ELDmRx5yGmMlexGf_OLdY_kqhftmzHg-FnE48lhdoyAwHjAOBgNVHQ8BAf8EBAMCB4AwDAYDVR0TAQH_BAIwADAKBggqhkjOPQQDAgNHADBEAiAIv53LNaV9HkvwrDI7BW-JuJ0c9USzWgms2gAxM0eOZAIgHFKETkJZEEdL9sHKRXAJfLlPB24uHudLI2McFBsvNNY"}, "data": {"hdr": {"t": "icao.test", "v": 1, "is": "DEU"}, "msg": {"pid": {"n": "Smith Bill"}}}}
+        """#
+    /// `hdr.is` D (Germany's ICAO code) signed by the DE signer.
+    static let vdsncDSignedByDE = #"""
+        {"sig": {"sigvl": "c-uSSNzoXBchBOUZY8HMQrlEqlbg8fQqrac52yS-FGZIdpTVjpmAIpxIuG9Z_PO2WMkn4S4B2Wa6kSt7k0E-lQ", "alg": "ES256", "cer": "MIIBTDCB86ADAgECAgFOMAoGCCqGSM49BAMCMCQxCzAJBgNVBAYTAkRFMRUwEwYDVQQDDAxERSBTZWFsIENTQ0EwHhcNMjYwMTAxMDAwMDAwWhcNMzUxMjMwMDAwMDAwWjAaMQswCQYDVQQGEwJERTELMAkGA1UEAwwCTkMwWTATBgcqhkjOPQIBBggqhkjOPQMBBwNCAASZPhUHqUovbNTvUzTRoeEfuF_D2nmooP2zWm73gv1uWkjNA9Z2gYFHKqK8dXxCk98K2-ncnrs0eaQVgZGgI4cOoyAwHjAOBgNVHQ8BAf8EBAMCB4AwDAYDVR0TAQH_BAIwADAKBggqhkjOPQQDAgNIADBFAiBfXNKUhMrpFBLNLWh7dWqC9Q6PU9TUVFjUPr5wfiS9nAIhANKb_qFdbC463ZSqTvCXxQRSBT_vsCmgKod4xsu5Dq25"}, "data": {"hdr": {"t": "icao.test", "v": 1, "is": "D"}, "msg": {"pid": {"n": "Smith Bill"}}}}
+        """#
+    /// The UT CSCA of the made VDS-NC, base64.
+    static let vdsncCSCAUT = """
+        MIIBXTCCAQOgAwIBAgIBATAKBggqhkjOPQQDAjAkMQswCQYDVQQGEwJVVDEVMBMGA1UEAwwMVVQgU2VhbCBDU0NBMB4XDTI2MDEw
+        MTAwMDAwMFoXDTM1MTIzMDAwMDAwMFowJDELMAkGA1UEBhMCVVQxFTATBgNVBAMMDFVUIFNlYWwgQ1NDQTBZMBMGByqGSM49AgEG
+        CCqGSM49AwEHA0IABKNvwo9Qf5pXgYonnBsn0suW2PYCdQkdfyJHA1zp3Y4PdOGJiEZlYjZtFB2rdgNhvT7q7WP1YJHshQkOoyp0
+        Q86jJjAkMA4GA1UdDwEB/wQEAwIBBjASBgNVHRMBAf8ECDAGAQH/AgEAMAoGCCqGSM49BAMCA0gAMEUCIQCs+cCg6XhTwLzNOFI/
+        QCijVUO21N67paVX4V0keHk/dgIgUsxP5yfiv8UjlqkJF4GfKlD1OJ7DEiYdGVGQH0pUtFU=
+        """
+    /// The DE CSCA of the made VDS-NC, base64.
+    static let vdsncCSCADE = """
+        MIIBXjCCAQOgAwIBAgIBATAKBggqhkjOPQQDAjAkMQswCQYDVQQGEwJERTEVMBMGA1UEAwwMREUgU2VhbCBDU0NBMB4XDTI2MDEw
+        MTAwMDAwMFoXDTM1MTIzMDAwMDAwMFowJDELMAkGA1UEBhMCREUxFTATBgNVBAMMDERFIFNlYWwgQ1NDQTBZMBMGByqGSM49AgEG
+        CCqGSM49AwEHA0IABCQ4korNK+ZVhTTj0BbXuFz4okmLViQMmuYWwkQ9Ey68YrLnz/dswyFAJ+k45Szmu/0/jAOftXEHyphtKtWJ
+        rOSjJjAkMA4GA1UdDwEB/wQEAwIBBjASBgNVHRMBAf8ECDAGAQH/AgEAMAoGCCqGSM49BAMCA0kAMEYCIQDBtPS1XBJpIhlS9ZPH
+        UszsjAfj3HDDwfG0rm7/Nanh5AIhAK7QYTyOV9qX8sx8IMj2X9SYxOQ93WS2vuy/H3hNTqe5
+        """
 }
