@@ -183,11 +183,8 @@ enum SealVerifier {
             SealSignerKeyUsagePolicy(), RevocationPolicy(trustStore, at: time),
         ]).verify(signer, candidates: candidates)
         var chainValid = chain.isValid
-        if candidates.isEmpty {
-            errors.append(.chain(.issuerNotFound(issuer: signer.issuer.rfc4514)))
-        } else {
-            errors += chain.problems.map(SealVerificationError.chain)
-        }
+        // With no candidate the verifier's one problem is issuerNotFound, naming the signer's issuer.
+        errors += chain.problems.map(SealVerificationError.chain)
         if let authority = chain.issuer, let signerCountry = signer.subject.country,
             let authorityCountry = authority.subject.country, signerCountry != authorityCountry
         {
