@@ -43,8 +43,8 @@ let libraries: [Library] = [
         name: "CMS", dependencies: ["CodedErrors", "ASN1", "JSON", "ICAO", "Arithmetic", "CryptoPrimitives", "Files"],
         testDependencies: ["ChipSimulator"]),
     Library(
-        name: "Seals", dependencies: ["CodedErrors", "ASN1", "JSON", "MRZ", "CMS", "CryptoPrimitives"],
-        testDependencies: ["ChipSimulator"]),
+        name: "Seals", dependencies: ["CodedErrors", "ASN1", "JSON", "MRZ", "CMS", "CryptoPrimitives", "CLibDeflate"],
+        testDependencies: ["ChipSimulator", "CLibDeflate"]),
     Library(
         name: "AccessControl",
         dependencies: [

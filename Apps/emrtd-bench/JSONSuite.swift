@@ -47,6 +47,7 @@ private func foundationObject(_ value: JSONValue) -> Any {
     case .null: return NSNull()
     case .bool(let flag): return flag
     case .integer(let number): return number
+    case .number(let number): return number
     case .string(let text): return text
     case .array(let elements): return elements.map(foundationObject)
     case .object(let members):

@@ -2,11 +2,11 @@
 """Writes seal/: Visible Digital Seals made here (never ../shared's), signed by a fresh P-256 key
 certified by a fresh CSCA (signer C=UT, CN=TS, serial 5C; CSCA C=UT, CN=UT Seal CSCA), so that the seal target's inputs reach
 the signature check: a VDS v4 residence permit, a v3 visa (MRV-B, duration, passport number), the
-visa as hexadecimal text, a VDS-NC, and an IDB (RDB1…). Python `cryptography` (Debian's python3-cryptography).
+visa as hexadecimal text, a VDS-NC, and an IDB (RDB1…), also zlib-compressed (RDB1D…). Python `cryptography` (Debian's python3-cryptography).
 Run from the repository root: python3 Fuzz/Seeds/make-seal-seeds.py [DIR], DIR receiving the
 CSCA and the signer (csca.der, signer.der) for a test that verifies these seals."""
 import sys
-import base64, datetime, json, os
+import base64, datetime, json, os, zlib
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec, utils
@@ -75,11 +75,14 @@ idb_header = c40("UTO") + b"\x01" + hashlib.sha1(cert.public_bytes(serialization
 idb_header += b"\x00" + int("03012026").to_bytes(3, "big")
 group = tlv(0x81, c40("ATD  RESIDORCE  ROLAND              6525845096USA7008038M2201018      06")) + tlv(0x86, b"\x0e")
 idb_body = idb_header + tlv(0x61, group)
-idb = "RDB1B" + base64.b32encode(idb_body + tlv(0x7F, sign(idb_body))).decode().rstrip("=")
+idb_payload = idb_body + tlv(0x7F, sign(idb_body))
+idb = "RDB1B" + base64.b32encode(idb_payload).decode().rstrip("=")
+idb_compressed = "RDB1D" + base64.b32encode(zlib.compress(idb_payload, 9)).decode().rstrip("=")
 out = os.path.join(os.path.dirname(__file__), "seal")
 os.makedirs(out, exist_ok=True)
 for file, content in [("residence-permit.bin", permit), ("visa.bin", visa), ("visa.hex", visa.hex().upper().encode()),
-                      ("vds-nc.json", json.dumps(nc).encode()), ("idb.txt", idb.encode())]:
+                      ("vds-nc.json", json.dumps(nc).encode()), ("idb.txt", idb.encode()),
+                      ("idb-compressed.txt", idb_compressed.encode())]:
     open(os.path.join(out, file), "wb").write(content)
 if len(sys.argv) > 1:
     for file, certificate in [("csca.der", csca), ("signer.der", cert)]:

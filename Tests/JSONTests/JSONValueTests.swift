@@ -63,7 +63,7 @@ struct JSONValueTests {
         let value = try JSONValue.parse(text)
         #expect(value["a"] == .array([.integer(-12), .null, .bool(false), .string("é😀/")]))
         #expect(try JSONValue.parse(value.serialized(pretty: true)) == value)
-        #expect(throws: JSONParseError.self) { try JSONValue.parse("{\"a\": 1.5}") }
+        #expect(try JSONValue.parse("{\"a\": 1.5}")["a"] == .number(1.5))
         #expect(throws: JSONParseError.self) { try JSONValue.parse("[1,]") }
         #expect(throws: JSONParseError.self) { try JSONValue.parse(String(repeating: "[", count: 100)) }
     }
@@ -72,5 +72,49 @@ struct JSONValueTests {
         let value: JSONValue = ["a": [1, [:]], "b": []]
         #expect(value.serialized(pretty: true) == "{\n  \"a\": [\n    1,\n    {}\n  ],\n  \"b\": []\n}")
         #expect(value.serialized(.compact) == value.serialized())
+    }
+
+    /// RFC 8785 Appendix B: IEEE 754 doubles and their ECMAScript text (the finite ones).
+    @Test(
+        arguments: [
+            (0x0000_0000_0000_0000, "0"), (0x8000_0000_0000_0000, "0"), (0x0000_0000_0000_0001, "5e-324"),
+            (0x8000_0000_0000_0001, "-5e-324"), (0x7FEF_FFFF_FFFF_FFFF, "1.7976931348623157e+308"),
+            (0xFFEF_FFFF_FFFF_FFFF, "-1.7976931348623157e+308"), (0x4340_0000_0000_0000, "9007199254740992"),
+            (0xC340_0000_0000_0000, "-9007199254740992"), (0x4430_0000_0000_0000, "295147905179352830000"),
+            (0x44B5_2D02_C7E1_4AF5, "9.999999999999997e+22"), (0x44B5_2D02_C7E1_4AF6, "1e+23"),
+            (0x44B5_2D02_C7E1_4AF7, "1.0000000000000001e+23"), (0x444B_1AE4_D6E2_EF4E, "999999999999999700000"),
+            (0x444B_1AE4_D6E2_EF4F, "999999999999999900000"), (0x444B_1AE4_D6E2_EF50, "1e+21"),
+            (0x3EB0_C6F7_A0B5_ED8C, "9.999999999999997e-7"), (0x3EB0_C6F7_A0B5_ED8D, "0.000001"),
+            (0x41B3_DE43_5555_5553, "333333333.3333332"), (0x41B3_DE43_5555_5554, "333333333.33333325"),
+            (0x41B3_DE43_5555_5555, "333333333.3333333"), (0x41B3_DE43_5555_5556, "333333333.3333334"),
+            (0x41B3_DE43_5555_5557, "333333333.33333343"), (0xBECB_F647_612F_3696, "-0.0000033333333333333333"),
+            (0x4314_3FF3_C1CB_0959, "1424953923781206.2"),
+        ] as [(UInt64, String)])
+    func rfc8785NumberVectors(_ bits: UInt64, _ expected: String) throws {
+        let value = Double(bitPattern: bits)
+        #expect(JSONValue.ecmaScriptText(value) == expected)
+        // The text reads back as the same double (-0 as 0).
+        let read = try JSONValue.parse(expected)
+        switch read {
+        case .integer(let integer): #expect(Double(integer) == value)
+        case .number(let number): #expect(number.bitPattern == (value == 0 ? 0 : bits))
+        default: Issue.record("\(expected) read as \(read)")
+        }
+    }
+
+    /// RFC 8785 §3.2.4's numbers, spelt otherwise; NaN and infinities (no JSON text holds them) as
+    /// `JSON.stringify` writes them.
+    @Test func numbersParsedAndWrittenInECMAScriptForm() throws {
+        let value = try JSONValue.parse("[1E30, 4.50, 6, 2e-3, 0.000000000000000000000000001, -0.0, 1e-7, 123e-2]")
+        #expect(value.serialized() == "[1e+30,4.5,6,0.002,1e-27,0,1e-7,1.23]")
+        #expect(JSONValue.number(.nan).serialized() == "null")
+        #expect(JSONValue.number(-.infinity).serialized() == "null")
+        #expect(try JSONValue.parse("99999999999999999999") == .number(1e20))
+    }
+
+    @Test func numbersOutsideRFC8259Refused() {
+        for text in ["01", "-", "1.", ".5", "1e", "1e+", "+1", "-01.5", "1e400", "-1e400", "0x10"] {
+            #expect(throws: JSONParseError.self, "\(text)") { try JSONValue.parse(text) }
+        }
     }
 }

@@ -2,8 +2,9 @@ extension JSONValue {
     /// Nesting deeper than this is refused (the reader's own documents stay far below it).
     static let maximumParseDepth = 64
 
-    /// Parses JSON text (RFC 8259), e.g. to check what the CLI printed. Numbers that are not
-    /// integers are refused: no model here carries one.
+    /// Parses JSON text (RFC 8259), e.g. to check what the CLI printed or a VDS-NC. A number is
+    /// an `integer` when it has no fraction or exponent and fits `Int`, else a `number` (the
+    /// nearest double); one beyond a double's range is refused.
     public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
         var parser = JSONTextParser(bytes: Array(text.utf8))
         let value = try parser.value(depth: 0)
@@ -78,18 +79,45 @@ private struct JSONTextParser {
             if consume("null") { return .null }
             if consume("true") { return .bool(true) }
             if consume("false") { return .bool(false) }
-            return .integer(try integer())
+            return try number()
         }
     }
 
-    mutating func integer() throws(JSONParseError) -> Int {
+    /// RFC 8259's number: `-`, an integer part without leading zeros, an optional fraction and
+    /// exponent.
+    mutating func number() throws(JSONParseError) -> JSONValue {
         let start = index
         if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
-        while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
-        guard let value = Int(String(decoding: bytes[start..<index], as: UTF8.self)) else {
-            throw failure("integer expected")
+        let integerDigits = skipDigits()
+        guard integerDigits > 0 else { throw failure("number expected") }
+        guard integerDigits == 1 || bytes[index - integerDigits] != UInt8(ascii: "0") else {
+            throw failure("a number with a leading zero")
         }
-        return value
+        var isInteger = true
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard skipDigits() > 0 else { throw failure("digits expected after the decimal point") }
+            isInteger = false
+        }
+        if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
+            guard skipDigits() > 0 else { throw failure("digits expected in the exponent") }
+            isInteger = false
+        }
+        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        if isInteger, let value = Int(text) { return .integer(value) }
+        guard let value = Double(text), value.isFinite else { throw failure("a number beyond a double's range") }
+        return .number(value)
+    }
+
+    /// Moves past ASCII digits; how many there were.
+    mutating func skipDigits() -> Int {
+        let start = index
+        while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+        return index - start
     }
 
     mutating func string() throws(JSONParseError) -> String {

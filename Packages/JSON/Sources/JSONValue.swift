@@ -9,6 +9,9 @@ public indirect enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case integer(Int)
+    /// A number that is not an integer, or one beyond `Int`, as read (a VDS-NC's data may hold
+    /// one); written in ECMAScript's form (`ecmaScriptText(_:)`).
+    case number(Double)
     case string(String)
     case array([JSONValue])
     case object([JSONMember])
@@ -74,6 +77,7 @@ public indirect enum JSONValue: Sendable, Equatable {
         case .null: output += "null"
         case .bool(let value): output += value ? "true" : "false"
         case .integer(let value): output += String(value)
+        case .number(let value): output += Self.ecmaScriptText(value)
         case .string(let value): Self.writeString(value, to: &output)
         case .array(let elements):
             writeContainer(
@@ -210,6 +214,44 @@ extension JSONValue: ExpressibleByIntegerLiteral {
 
 extension JSONValue: ExpressibleByBooleanLiteral {
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+}
+
+extension JSONValue {
+    /// ECMAScript's Number::toString (ECMA-262 §6.1.6.1.20), the form RFC 8785 signs numbers in:
+    /// the fewest significant digits that read back as the same double (Swift's `description`
+    /// finds them, the closest when several do), then plain digits for decimal exponents up to 21
+    /// and down to -6, `d.ddde±n` beyond. `-0` is `0`; a non-finite value, which no JSON text
+    /// holds, is `null` as `JSON.stringify` writes it.
+    public static func ecmaScriptText(_ value: Double) -> String {
+        guard value.isFinite else { return "null" }
+        guard value != 0 else { return "0" }
+        // `description` is "d.ddd", "d.ddde±x" or "0.000ddd": its digits and decimal exponent.
+        let text = value.magnitude.description
+        let parts = text.split(separator: "e", maxSplits: 1)
+        let mantissa = parts[0].split(separator: ".", maxSplits: 1)
+        var digits = Array(mantissa.joined())
+        var point = mantissa[0].count + (parts.count == 2 ? Int(parts[1]) ?? 0 : 0)
+        while digits.first == "0" {
+            digits.removeFirst()
+            point -= 1
+        }
+        while digits.last == "0" { digits.removeLast() }
+        let significand = String(digits)
+        let count = digits.count
+        let sign = value < 0 ? "-" : ""
+        if count <= point && point <= 21 {
+            return sign + significand + String(repeating: "0", count: point - count)
+        }
+        if 0 < point && point <= 21 {
+            return sign + significand.prefix(point) + "." + significand.dropFirst(point)
+        }
+        if -6 < point && point <= 0 {
+            return sign + "0." + String(repeating: "0", count: -point) + significand
+        }
+        let exponent = point - 1
+        let fraction = count > 1 ? "." + significand.dropFirst() : ""
+        return sign + significand.prefix(1) + fraction + "e" + (exponent < 0 ? "-" : "+") + String(exponent.magnitude)
+    }
 }
 
 /// A model with a JSON form (see `JSONValue` for the shape rules).

@@ -1,3 +1,4 @@
+import CLibDeflate
 import CryptoPrimitives
 
 /// An ICAO Datastructure for Barcode (IDB, Doc 9303-13 of 2024): `RDB1` (or `NDB1`), a flag
@@ -7,6 +8,9 @@ import CryptoPrimitives
 public struct IDBSeal: Sendable, Hashable {
     /// The longest IDB text read: its payload within `VisibleDigitalSeal.maximumLength`.
     public static let maximumLength = VisibleDigitalSeal.maximumLength * 8 / 5 + 8
+    /// The most a compressed payload may inflate to: eight times the longest payload read, room
+    /// for any barcode's data while a zip bomb stops at a fixed, small allocation.
+    public static let maximumInflatedLength = VisibleDigitalSeal.maximumLength * 8
 
     public let issuingCountry: String
     /// 1 ECDSA with SHA-256, 2 SHA-384, 3 SHA-512; nil for an unsigned barcode.
@@ -32,9 +36,9 @@ public struct IDBSeal: Sendable, Hashable {
             (0x41...0x44).contains(characters[4])
         else { throw SealError(.malformed, "an IDB starts RDB1 or NDB1 and a flag A–D") }
         let flag = characters[4] - 0x41
-        guard flag & 2 == 0 else { throw SealError(.unsupported, "a zlib-compressed IDB") }
         let isSigned = flag & 1 == 1
-        let payload = try Self.base32(characters[5...])
+        let encoded = try Self.base32(characters[5...])
+        let payload = flag & 2 == 0 ? encoded : try Self.inflate(encoded)
         var reader = SealReader(payload)
         issuingCountry = try C40.decode(reader.bytes(2, "IDB country"))
         if isSigned {
@@ -76,6 +80,36 @@ public struct IDBSeal: Sendable, Hashable {
         case 2: .sha384
         case 3: .sha512
         default: nil
+        }
+    }
+
+    /// The zlib stream (RFC 1950) of a compressed IDB, inflated by libdeflate into a buffer of
+    /// `maximumInflatedLength` bytes: a stream that needs more is refused, as is one followed by
+    /// bytes of its own.
+    private static func inflate(_ stream: [UInt8]) throws(SealError) -> [UInt8] {
+        guard let decompressor = libdeflate_alloc_decompressor() else {
+            throw SealError(.tooLarge, "no memory to inflate a compressed IDB")
+        }
+        defer { libdeflate_free_decompressor(decompressor) }
+        var output = [UInt8](repeating: 0, count: maximumInflatedLength)
+        var consumed = 0
+        var produced = 0
+        let result = stream.withUnsafeBytes { input in
+            output.withUnsafeMutableBytes { buffer in
+                libdeflate_zlib_decompress_ex(
+                    decompressor, input.baseAddress, input.count, buffer.baseAddress, buffer.count, &consumed,
+                    &produced)
+            }
+        }
+        switch result {
+        case LIBDEFLATE_SUCCESS where consumed == stream.count:
+            return Array(output[..<produced])
+        case LIBDEFLATE_SUCCESS:
+            throw SealError(.malformed, "a compressed IDB has \(stream.count - consumed) bytes after its zlib stream")
+        case LIBDEFLATE_INSUFFICIENT_SPACE:
+            throw SealError(.tooLarge, "a compressed IDB that inflates past \(maximumInflatedLength) bytes")
+        default:
+            throw SealError(.malformed, "a compressed IDB whose zlib stream is corrupt")
         }
     }
 

@@ -40,6 +40,9 @@ public enum SealVerificationError: Sendable, Hashable, CustomStringConvertible {
     case unsigned
     /// The signer certificate and its CSCA are of different countries (9303-12 §7.1.1).
     case countryMismatch(signer: String, authority: String)
+    /// A VDS-NC's issuing state (`hdr.is`, three letters) is not the signer certificate's country
+    /// (two letters), by ISO 3166 and ICAO's own codes (`CMS.IssuingStateCountry`).
+    case issuingCountryMismatch(issuingCountry: String, signer: String)
     /// A rule of the signer certificate's chain (the same rules as a Document Signer's).
     case chain(PassiveAuthenticationError)
 
@@ -50,6 +53,7 @@ public enum SealVerificationError: Sendable, Hashable, CustomStringConvertible {
         case .signatureUnusable: "signatureUnusable"
         case .unsigned: "unsigned"
         case .countryMismatch: "countryMismatch"
+        case .issuingCountryMismatch: "issuingCountryMismatch"
         case .chain(let error): error.code
         }
     }
@@ -64,6 +68,8 @@ public enum SealVerificationError: Sendable, Hashable, CustomStringConvertible {
         case .unsigned: "the seal has no signature zone"
         case .countryMismatch(let signer, let authority):
             "the signer certificate's country \(signer) is not its CSCA's \(authority)"
+        case .issuingCountryMismatch(let issuingCountry, let signer):
+            "the seal's issuing country \(issuingCountry) is not its signer certificate's country \(signer)"
         case .chain(let error): error.description
         }
     }
@@ -102,7 +108,7 @@ extension Seal {
         case .nonConstrained(let seal):
             return SealVerifier.verdict(
                 signature: seal.signature, over: seal.signedBytes, hash: seal.hashAlgorithm,
-                signer: seal.signerCertificate, trustStore: trustStore, at: time)
+                signer: seal.signerCertificate, trustStore: trustStore, at: time, issuingCountry: seal.issuingCountry)
         }
     }
 }
@@ -137,9 +143,11 @@ extension IDBSeal {
 }
 
 enum SealVerifier {
+    /// `issuingCountry`, when given, must be the signer certificate's country (a signer without
+    /// one, or a code neither ISO 3166 nor ICAO's, is not held against it).
     static func verdict(
         signature: [UInt8]?, over signedBytes: [UInt8], hash: HashAlgorithm?, signer: Certificate,
-        trustStore: TrustStore, at time: Date
+        trustStore: TrustStore, at time: Date, issuingCountry: String? = nil
     ) -> SealVerdict {
         var errors: [SealVerificationError] = []
         let key = signer.publicKey
@@ -175,21 +183,25 @@ enum SealVerifier {
             SealSignerKeyUsagePolicy(), RevocationPolicy(trustStore, at: time),
         ]).verify(signer, candidates: candidates)
         var chainValid = chain.isValid
-        if candidates.isEmpty {
-            errors.append(.chain(.issuerNotFound(issuer: signer.issuer.rfc4514)))
-        } else {
-            errors += chain.problems.map(SealVerificationError.chain)
-        }
+        // With no candidate the verifier's one problem is issuerNotFound, naming the signer's issuer.
+        errors += chain.problems.map(SealVerificationError.chain)
         if let authority = chain.issuer, let signerCountry = signer.subject.country,
             let authorityCountry = authority.subject.country, signerCountry != authorityCountry
         {
             errors.append(.countryMismatch(signer: signerCountry, authority: authorityCountry))
             chainValid = false
         }
+        var countryMatches = true
+        if let issuingCountry, let signerCountry = signer.subject.country,
+            IssuingStateCountry.matches(cscaCountry: signerCountry, issuingState: issuingCountry) == false
+        {
+            errors.append(.issuingCountryMismatch(issuingCountry: issuingCountry, signer: signerCountry))
+            countryMatches = false
+        }
         let status: SealVerdict.Status =
-            signatureValid && chainValid
-            ? .authenticated
-            : signatureValid && candidates.isEmpty ? .authorityCertificatesNotProvided : .denied
+            !countryMatches || !signatureValid
+            ? .denied
+            : chainValid ? .authenticated : candidates.isEmpty ? .authorityCertificatesNotProvided : .denied
         return SealVerdict(
             status: status, signatureValid: signatureValid, certificateChainValid: chainValid,
             signatureAlgorithm: SignatureAlgorithm.ecdsa(hash).description, signerCertificate: signer,

@@ -92,8 +92,9 @@ public struct VisibleDigitalSealNonConstrained: Sendable, Equatable {
 }
 
 /// RFC 8785 (JSON Canonicalization Scheme) for the values `JSONValue` holds: members sorted by
-/// their keys' UTF-16 code units, no whitespace, strings escaped as ECMAScript's JSON.stringify.
-/// Integers only: `JSONValue` has no other numbers.
+/// their keys' UTF-16 code units, no whitespace, strings escaped and numbers written as
+/// ECMAScript's JSON.stringify does. Every number is a double there, so an integer is written as
+/// the double nearest it (beyond 2^53 that may differ from its digits).
 enum CanonicalJSON {
     static func text(_ value: JSONValue) -> String {
         var output = ""
@@ -105,7 +106,8 @@ enum CanonicalJSON {
         switch value {
         case .null: output += "null"
         case .bool(let flag): output += flag ? "true" : "false"
-        case .integer(let number): output += String(number)
+        case .integer(let number): output += JSONValue.ecmaScriptText(Double(number))
+        case .number(let number): output += JSONValue.ecmaScriptText(number)
         case .string(let text): writeString(text, to: &output)
         case .array(let elements):
             output += "["
