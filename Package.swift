@@ -78,6 +78,8 @@ let package = Package(
     products: libraries.map { .library(name: $0.name, targets: [$0.name]) } + [
         .executable(name: "emrtd", targets: ["emrtd"]),
         .executable(name: "emrtd-bench", targets: ["emrtd-bench"]),
+        // libemrtd, the C ABI (include/emrtd.h): Tools/build-release.sh builds .build/release/libEmrtdC.so.
+        .library(name: "EmrtdC", type: .dynamic, targets: ["EmrtdC"]),
     ],
     targets: systemLibraries.map {
         .systemLibrary(name: $0, path: "Packages/System/\($0)")
@@ -90,6 +92,19 @@ let package = Package(
             // Arithmetic's field kernels in C (P-256, P-224: MULX/ADCX/ADOX chosen by CPUID, or portable):
             // written here, part of Arithmetic, a target of its own only because SwiftPM compiles C apart.
             .target(name: "CFieldKernels", path: "Packages/Arithmetic/CFieldKernels"),
+            // include/emrtd.h as a module, so that EmrtdC's exports use the header's own structs.
+            .systemLibrary(name: "CEmrtdABI", path: "Packages/EmrtdC/CEmrtdABI"),
+            // The C ABI's exports; the library's SONAME is libemrtd.so.0 (its major version).
+            .target(
+                name: "EmrtdC",
+                dependencies: [
+                    "CEmrtdABI", "Emrtd", "CMS", "LDS", "MRZ", "JSON", "ASN1", "Transport", "Files", "Output",
+                ],
+                path: "Packages/EmrtdC/Sources",
+                linkerSettings: [.unsafeFlags(["-Xlinker", "-soname=libemrtd.so.0"])]),
+            .testTarget(
+                name: "EmrtdCTests", dependencies: ["EmrtdC", "CEmrtdABI", "TestSupport", "JSON"],
+                path: "Tests/EmrtdCTests"),
         ]
         + libraries.map {
             .target(name: $0.name, dependencies: $0.dependencies, path: "Packages/\($0.name)/Sources")
