@@ -19,7 +19,7 @@ def test_parses_a_passport_zone():
     assert zone["travelDocumentType"] == "td3"
     assert zone["td1"] is None and zone["td2"] is None
     fields = zone["td3"]
-    assert fields["documentNumber"]["value"] == "L898902C3"
+    assert fields["passportNumber"]["value"] == "L898902C3"
     assert fields["dateOfBirth"]["value"] == "740812"
     assert zone["lines"] == TD3.split("\n")
 

@@ -143,24 +143,31 @@ struct ReadOptions {
 
     /// `{"mrz": {"documentNumber", "dateOfBirth", "dateOfExpiry"}}` or `{"can": "123456"}`.
     private static func accessKey(_ value: JSONValue) throws(ReadError) -> AccessKey {
-        let what = "the accessKey"
-        let key = try RequestObject(value, what: what, allowed: ["mrz", "can"])
-        do throws(MRZError) {
-            switch (key["mrz"], try key.string("can")) {
-            case (let mrz?, nil):
-                let fields = try RequestObject(
-                    mrz, what: "the accessKey's mrz", allowed: ["documentNumber", "dateOfBirth", "dateOfExpiry"])
-                guard let number = try fields.string("documentNumber"), let birth = try fields.string("dateOfBirth"),
-                    let expiry = try fields.string("dateOfExpiry")
-                else {
-                    throw ReadError(.invalidArgument, "the accessKey's mrz needs documentNumber, dateOfBirth and dateOfExpiry")
-                }
-                return try AccessKey.mrz(documentNumber: number, dateOfBirth: birth, dateOfExpiry: expiry)
-            case (nil, let can?):
-                return try AccessKey.can(value: can)
-            default:
-                throw ReadError(.invalidArgument, "the accessKey needs exactly one of \"mrz\" and \"can\"")
+        let key = try RequestObject(value, what: "the accessKey", allowed: ["mrz", "can"])
+        switch (key["mrz"], try key.string("can")) {
+        case (let mrz?, nil):
+            let fields = try RequestObject(
+                mrz, what: "the accessKey's mrz", allowed: ["documentNumber", "dateOfBirth", "dateOfExpiry"])
+            guard let number = try fields.string("documentNumber"), let birth = try fields.string("dateOfBirth"),
+                let expiry = try fields.string("dateOfExpiry")
+            else {
+                throw ReadError(
+                    .invalidArgument, "the accessKey's mrz needs documentNumber, dateOfBirth and dateOfExpiry")
             }
+            return try checked { () throws(MRZError) in
+                try AccessKey.mrz(documentNumber: number, dateOfBirth: birth, dateOfExpiry: expiry)
+            }
+        case (nil, let can?):
+            return try checked { () throws(MRZError) in try AccessKey.can(value: can) }
+        default:
+            throw ReadError(.invalidArgument, "the accessKey needs exactly one of \"mrz\" and \"can\"")
+        }
+    }
+
+    /// A key the MRZ package refuses is the caller's mistake (`invalidArgument`, naming the field).
+    private static func checked(_ make: () throws(MRZError) -> AccessKey) throws(ReadError) -> AccessKey {
+        do throws(MRZError) {
+            return try make()
         } catch {
             throw ReadError(.invalidArgument, error.reason)
         }

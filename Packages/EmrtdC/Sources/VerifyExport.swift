@@ -28,7 +28,9 @@ struct DumpFiles {
         do throws(CMSError) {
             securityObject = try DocumentSecurityObject(bytes: sod)
         } catch {
-            throw ReadError(.invalidArgument, "\(source)'s \(LDSFileKind.sod.dumpFileName) is not a readable EF.SOD: \(error.reason)")
+            throw ReadError(
+                .invalidArgument,
+                "\(source)'s \(LDSFileKind.sod.dumpFileName) is not a readable EF.SOD: \(error.reason)")
         }
         for number in 1...16 {
             if let kind = LDSFileKind.dataGroup(number), let bytes = files[kind.dumpFileName] {
@@ -50,7 +52,8 @@ struct DumpFiles {
                 .invalidArgument, "\(directory) is not a directory (a dump folder, the layout `emrtd dump` writes)")
         }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        let wanted = Set([LDSFileKind.sod] + (1...16).compactMap(LDSFileKind.dataGroup).map(\.dumpFileName))
+        let kinds: [LDSFileKind] = [.sod] + (1...16).compactMap { LDSFileKind.dataGroup($0) }
+        let wanted = Set(kinds.map(\.dumpFileName))
         var files: [String: [UInt8]] = [:]
         for name in names {
             guard wanted.contains(name) else {
@@ -107,7 +110,8 @@ private func verify(_ files: DumpFiles, options: RequestObject, trust: TrustStor
             throw ReadError(.invalidArgument, "mrzLines is not a valid MRZ: \(error.reason)")
         }
     }
-    let handle = try trust ?? TrustStoreHandle(useBuiltIn: true, entries: [])
+    let handle: TrustStoreHandle
+    if let trust { handle = trust } else { handle = try TrustStoreHandle(useBuiltIn: true, entries: []) }
     return verifyDump(
         files, trustStore: handle.store, trustWarning: handle.warning, at: time, printedZone: printedZone
     ).serialized(pretty: true)
