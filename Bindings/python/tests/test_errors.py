@@ -81,7 +81,7 @@ def test_chip_authentication_of_a_clone(emrtd_bin):
     with SimulatedChip(emrtd_bin, "--chip-fault", "clone") as chip:
         error = read_error(chip)
     assert error.code == "chip_authentication"
-    assert "dg14" in error.debug_info["filesRead"]["filesRead"]
+    assert error.debug_info["filesRead"]["lds1EmrtdApplication"]["dg14"]["bytes"]
 
 
 def test_read_error_when_a_mandatory_file_is_missing(emrtd_bin):
@@ -89,7 +89,9 @@ def test_read_error_when_a_mandatory_file_is_missing(emrtd_bin):
         document = emrtd.read(chip, KEY, render_images=False)
     with tempfile.TemporaryDirectory() as folder:
         for file in document["ldsMasterFile"]["lds1EmrtdApplication"].values():
-            if file and file["bytes"] and file["id"] != "dg2":
+            # Without DG2, and without DG14 and DG15: a dump's chip has fresh keys, which Chip and
+            # Active Authentication would find out first.
+            if file and file["bytes"] and file["id"] not in ("dg2", "dg14", "dg15"):
                 name = "COM" if file["id"] == "com" else file["id"].upper()
                 with open(os.path.join(folder, name + ".bin"), "wb") as out:
                     out.write(base64.b64decode(file["bytes"]))

@@ -16,7 +16,7 @@ KEY = emrtd.AccessKey.mrz(*SPECIMEN_KEY)
 
 def assert_genuine(document):
     assert document["authenticationStatus"]["data"]["status"] == "authenticated"
-    assert document["machineReadableZoneInformation"]["td3"]["passportNumber"]["value"].startswith("L898902C")
+    assert document["machineReadableZoneInformation"]["machineReadableZone"]["lines"][1].startswith("L898902C<")
     assert document["ldsMasterFile"]["lds1EmrtdApplication"]["dg2"]["bytes"]
 
 
