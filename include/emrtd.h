@@ -92,11 +92,11 @@ typedef struct emrtd_transport {
      * buffer of `response_capacity` bytes, at least EMRTD_RESPONSE_CAPACITY), its length in
      * *response_length. Status words such as 6982 are answers, not failures: return them with
      * EMRTD_TRANSPORT_OK. Returns an EMRTD_TRANSPORT_* code; a length over the capacity fails the
-     * read. The transport applies its own timeout too.
+     * read. The transport applies its own timeout too. Required (NULL is EMRTD_INVALID_ARGUMENT).
      */
     int32_t (*transceive)(void *context, const uint8_t *command, size_t command_length, uint8_t *response,
                           size_t response_capacity, size_t *response_length);
-    /* Nonzero when the link carries extended-length APDUs. */
+    /* Nonzero when the link carries extended-length APDUs (NULL: short APDUs only). */
     int32_t (*supports_extended_length)(void *context);
     /*
      * Optional (NULL: no events): the read's progress as JSON, the React Native ReadEvent form,

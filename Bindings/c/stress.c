@@ -27,14 +27,23 @@ static char *read_file(const char *path, size_t *length) {
 static long counts[4][2]; /* parse, verify, read, trust store × as expected, not */
 static const char *names[] = {"parse", "verify", "read", "trust store"};
 
-/* Frees the answer and counts whether the status was the expected one. */
+/* Frees the answer and counts whether the status was the expected one (every call but a trust
+   store made writes text). */
 static void check(int call, emrtd_status status, emrtd_status expected, char *json) {
-    if (status != EMRTD_OUT_OF_MEMORY && json == NULL) status = -1;
+    if (json == NULL && status != EMRTD_OUT_OF_MEMORY && !(call == 3 && status == EMRTD_OK)) status = -1;
     if (status != expected && counts[call][1] < 5) fprintf(stderr, "%s: status %d, expected %d: %s\n",
                                                           names[call], status, expected, json ? json : "");
     counts[call][status == expected ? 0 : 1]++;
     emrtd_free(json);
 }
+
+/* One call: its status taken before its text is looked at (function arguments have no order). */
+#define CHECK(call, expression, expected)                                                                  \
+    do {                                                                                                   \
+        json = NULL;                                                                                       \
+        emrtd_status status_ = (expression);                                                               \
+        check(call, status_, expected, json);                                                              \
+    } while (0)
 
 int main(int argc, char **argv) {
     if (argc != 9) {
@@ -59,7 +68,7 @@ int main(int argc, char **argv) {
     emrtd_trust_store *trust = NULL;
     char *json = NULL;
     size_t length = 0;
-    check(3, emrtd_trust_store_create(0, &csca, 1, &trust, &json, &length), EMRTD_OK, (char *)"");
+    CHECK(3, emrtd_trust_store_create(0, &csca, 1, &trust, &json, &length), EMRTD_OK);
     emrtd_file files[] = {{"SOD.bin", (const uint8_t *)sod, sod_length},
                           {"DG1.bin", (const uint8_t *)dg1, dg1_length},
                           {"DG2.bin", (const uint8_t *)dg2, dg2_length}};
@@ -85,29 +94,27 @@ int main(int argc, char **argv) {
             /* Every other read with a cancelled token: it fails before its first APDU. */
             int cancelled = (i / read_every) % 2 == 0;
             if (cancelled) emrtd_cancel(token);
-            check(2, emrtd_read(&transport, options, (size_t)options_length, trust, token, &json, &length),
-                  cancelled ? EMRTD_CANCELLED : EMRTD_OK, json);
+            CHECK(2, emrtd_read(&transport, options, (size_t)options_length, trust, token, &json, &length), cancelled ? EMRTD_CANCELLED : EMRTD_OK);
             emrtd_cancel_token_free(token);
             pcsc_link_close(&link);
             continue;
         }
         switch (i % 8) {
-        case 0: check(0, emrtd_parse_mrz(lines, strlen(lines), &json, &length), EMRTD_OK, json); break;
-        case 1: check(0, emrtd_parse_mrz(bad_utf8, strlen(bad_utf8), &json, &length), EMRTD_INVALID_ARGUMENT, json); break;
-        case 2: check(0, emrtd_parse_mrz(NULL, 40, &json, &length), EMRTD_INVALID_ARGUMENT, json); break;
-        case 3: check(0, emrtd_parse_mrz("[\"P<", 4, &json, &length), EMRTD_INVALID_ARGUMENT, json); break;
+        case 0: CHECK(0, emrtd_parse_mrz(lines, strlen(lines), &json, &length), EMRTD_OK); break;
+        case 1: CHECK(0, emrtd_parse_mrz(bad_utf8, strlen(bad_utf8), &json, &length), EMRTD_INVALID_ARGUMENT); break;
+        case 2: CHECK(0, emrtd_parse_mrz(NULL, 40, &json, &length), EMRTD_INVALID_ARGUMENT); break;
+        case 3: CHECK(0, emrtd_parse_mrz("[\"P<", 4, &json, &length), EMRTD_INVALID_ARGUMENT); break;
         case 4:
-            check(1, emrtd_verify_files(files, 3, at, strlen(at), trust, &json, &length), EMRTD_OK, json);
+            CHECK(1, emrtd_verify_files(files, 3, at, strlen(at), trust, &json, &length), EMRTD_OK);
             break;
-        case 5: check(1, emrtd_verify(dir_request, (size_t)dir_length, trust, &json, &length), EMRTD_OK, json); break;
+        case 5: CHECK(1, emrtd_verify(dir_request, (size_t)dir_length, trust, &json, &length), EMRTD_OK); break;
         case 6:
-            check(1, emrtd_verify_files(files + 1, 2, at, strlen(at), trust, &json, &length), EMRTD_INVALID_ARGUMENT,
-                  json);
+            CHECK(1, emrtd_verify_files(files + 1, 2, at, strlen(at), trust, &json, &length), EMRTD_INVALID_ARGUMENT);
             break;
         case 7: {
             emrtd_trust_store *store = NULL;
             emrtd_buffer junk = {(const uint8_t *)"junk", 4};
-            check(3, emrtd_trust_store_create(0, &junk, 1, &store, &json, &length), EMRTD_INVALID_ARGUMENT, json);
+            CHECK(3, emrtd_trust_store_create(0, &junk, 1, &store, &json, &length), EMRTD_INVALID_ARGUMENT);
             break;
         }
         }
