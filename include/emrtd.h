@@ -20,8 +20,9 @@
  * - No global state and no global lock: calls run at once on any number of threads. The only
  *   state that outlives a call is an emrtd_trust_store (immutable once made, shareable by
  *   threads) and an emrtd_cancel_token.
- * - Secrets: the library wipes its copies of the access key and every derived key when a read
- *   ends; the caller's options buffer is the caller's to wipe.
+ * - Secrets: the access key, once parsed, and every key derived from it live in storage the
+ *   library wipes when the read ends. The options' JSON text is parsed into ordinary strings,
+ *   freed but not wiped; the caller's options buffer is the caller's to wipe.
  */
 #ifndef EMRTD_H
 #define EMRTD_H
