@@ -43,6 +43,7 @@ grep -c '"type":"progress"' "$work/c-events.txt" | sed 's/^/C example: progress 
 
 echo "== ${STRESS_CALLS:-10000} ABI calls under Valgrind"
 valgrind --quiet --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite \
+    --suppressions=Bindings/c/swift.supp \
     --error-exitcode=1 "$work/c/stress" "${STRESS_CALLS:-10000}" "${STRESS_READS:-100}" \
     "$EMRTD_TEST_PCSC_READER" L898902C 690806 940623 "$work/csca.pem" "$work/dump"
 echo "test-bindings.sh: all passed"

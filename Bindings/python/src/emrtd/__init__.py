@@ -266,31 +266,41 @@ def read(
     if not token:
         raise MemoryError("libemrtd could not make a cancel token")
     outcome: list = []
+    finished = threading.Event()
 
     def run() -> None:
-        outcome.append(
-            _native.call(
-                lib.emrtd_read,
-                ctypes.byref(callbacks.struct),
-                data,
-                len(data),
-                store.handle if store else None,
-                token,
+        try:
+            outcome.append(
+                _native.call(
+                    lib.emrtd_read,
+                    ctypes.byref(callbacks.struct),
+                    data,
+                    len(data),
+                    store.handle if store else None,
+                    token,
+                )
             )
-        )
+        finally:
+            finished.set()
 
-    worker = threading.Thread(target=run, name="emrtd-read", daemon=True)
+    # The read runs on a thread of its own so that this one can take Ctrl-C (a foreign call
+    # cannot be interrupted) and cancel it; an Event, not Thread.join, is waited on, because an
+    # interrupted join can report a running thread as ended (CPython 3.11).
     interrupted = False
+    threading.Thread(target=run, name="emrtd-read", daemon=True).start()
     try:
-        worker.start()
-        while worker.is_alive():
+        while not finished.is_set():
             try:
-                worker.join(0.05)
+                finished.wait(0.05)
             except KeyboardInterrupt:
                 interrupted = True
                 lib.emrtd_cancel(token)
     finally:
-        worker.join()
+        while not finished.is_set():  # a second Ctrl-C: still never free what the read uses
+            try:
+                finished.wait()
+            except KeyboardInterrupt:
+                interrupted = True
         lib.emrtd_cancel_token_free(token)
         if store:
             store.close()
