@@ -94,14 +94,19 @@ let package = Package(
             .target(name: "CFieldKernels", path: "Packages/Arithmetic/CFieldKernels"),
             // include/emrtd.h as a module, so that EmrtdC's exports use the header's own structs.
             .systemLibrary(name: "CEmrtdABI", path: "Packages/EmrtdC/CEmrtdABI"),
-            // The C ABI's exports; the library's SONAME is libemrtd.so.0 (its major version).
+            // The C ABI's exports; the library's SONAME is libemrtd.so.0 (its major version). In
+            // release the Swift runtime and Foundation are linked in statically (SwiftPM's
+            // --static-swift-stdlib covers executables only), their symbols kept inside the library.
             .target(
                 name: "EmrtdC",
                 dependencies: [
                     "CEmrtdABI", "Emrtd", "CMS", "LDS", "MRZ", "JSON", "ASN1", "Transport", "Files", "Output",
                 ],
                 path: "Packages/EmrtdC/Sources",
-                linkerSettings: [.unsafeFlags(["-Xlinker", "-soname=libemrtd.so.0"])]),
+                linkerSettings: [
+                    .unsafeFlags(["-Xlinker", "-soname=libemrtd.so.0"]),
+                    .unsafeFlags(["-static-stdlib"], .when(configuration: .release)),
+                ]),
             .testTarget(
                 name: "EmrtdCTests", dependencies: ["EmrtdC", "CEmrtdABI", "TestSupport", "JSON"],
                 path: "Tests/EmrtdCTests"),
