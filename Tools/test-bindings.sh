@@ -3,8 +3,9 @@
 # one release build) and installed into a fresh virtual environment, its pytest suite run against
 # `emrtd simulate` and the simulator behind a pcscd of its own (Tools/simulator.sh), the C example
 # (Bindings/c) compiled with gcc against include/emrtd.h and libemrtd and run on the same
-# simulator, and the stress program's ABI calls under Valgrind (no leak, no invalid access).
-#   Tools/test-bindings.sh [--skip-build]      # STRESS_CALLS (default 10000), STRESS_READS (100)
+# simulator, and the stress program's ABI calls under AddressSanitizer (10,000) and Valgrind
+# (300: it runs the library 50 times slower): no leak, no invalid access.
+#   Tools/test-bindings.sh [--skip-build]   # STRESS_CALLS (10000), STRESS_READS (100), VALGRIND_CALLS (300)
 # Needs Tools/setup.sh's packages (python3-venv, python3-pytest, python3-pyscard, gcc, valgrind,
 # the PC/SC rig) and root for the simulator's namespaces; makes everything else it uses.
 set -euo pipefail
@@ -41,9 +42,14 @@ grep -q '"status": "authenticated"' "$work/c-example.txt" \
     || { cat "$work/c-example.txt"; echo "test-bindings.sh: the C example's read is not authenticated" >&2; exit 1; }
 grep -c '"type":"progress"' "$work/c-events.txt" | sed 's/^/C example: progress events: /'
 
-echo "== ${STRESS_CALLS:-10000} ABI calls under Valgrind"
-valgrind --quiet --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite \
-    --suppressions=Bindings/c/swift.supp \
-    --error-exitcode=1 "$work/c/stress" "${STRESS_CALLS:-10000}" "${STRESS_READS:-100}" \
-    "$EMRTD_TEST_PCSC_READER" L898902C 690806 940623 "$work/csca.pem" "$work/dump"
+stress() {  # calls reads [runner...]
+    local calls=$1 reads=$2; shift 2
+    "$@" "$calls" "$reads" "$EMRTD_TEST_PCSC_READER" L898902C 690806 940623 "$work/csca.pem" "$work/dump"
+}
+echo "== ${STRESS_CALLS:-10000} ABI calls under AddressSanitizer and LeakSanitizer"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 LSAN_OPTIONS=suppressions=$root/Bindings/c/lsan.supp \
+    stress "${STRESS_CALLS:-10000}" "${STRESS_READS:-100}" "$work/c/stress-asan"
+echo "== ${VALGRIND_CALLS:-300} ABI calls under Valgrind (the library's own accesses checked too)"
+stress "${VALGRIND_CALLS:-300}" 3 valgrind --quiet --leak-check=full --errors-for-leak-kinds=definite \
+    --show-leak-kinds=definite --suppressions=Bindings/c/swift.supp --error-exitcode=1 "$work/c/stress"
 echo "test-bindings.sh: all passed"
