@@ -34,7 +34,7 @@ struct EmrtdCTests {
             #"["P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C36UTO7408122F1204159ZE184226B<<<<<10"]"#)
         #expect(status == Int32(EMRTD_OK))
         #expect(json?["travelDocumentType"] == .string("td3"))
-        #expect(json?["td3"]?["documentNumber"]?["value"] == .string("L898902C3"))
+        #expect(json?["td3"]?["passportNumber"]?["value"] == .string("L898902C3"))
     }
 
     @Test func refusesWhatIsNotAZone() {
