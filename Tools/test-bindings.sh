@@ -17,7 +17,7 @@ cleanup() { Tools/simulator.sh stop >/dev/null 2>&1 || true; rm -rf "$work"; }
 trap cleanup EXIT
 
 wheel=$(Tools/build-python.sh "$@" | tail -1)
-export EMRTD_BIN=$root/.build/release/emrtd
+export EMRTD_BIN=${EMRTD_BIN:-$root/.build/release/emrtd}
 echo "== wheel: $wheel"
 
 # A fresh environment from Debian's Python; its site packages give pyscard and pytest, the
