@@ -6,7 +6,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" != "--skip-build" ]; then
-    Tools/build-release.sh >&2
+    # The library alone: a release build of every target also builds Tests/TestSupport, which
+    # imports Testing, absent from release builds.
+    Tools/build-release.sh --product EmrtdC >&2
 fi
 library=.build/release/libEmrtdC.so
 [ -f "$library" ] || { echo "build-python.sh: no $library (Tools/build-release.sh builds it)" >&2; exit 1; }

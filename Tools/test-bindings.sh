@@ -17,6 +17,7 @@ cleanup() { Tools/simulator.sh stop >/dev/null 2>&1 || true; rm -rf "$work"; }
 trap cleanup EXIT
 
 wheel=$(Tools/build-python.sh "$@" | tail -1)
+if [ "${1:-}" != "--skip-build" ]; then Tools/build-release.sh --product emrtd; fi
 export EMRTD_BIN=${EMRTD_BIN:-$root/.build/release/emrtd}
 echo "== wheel: $wheel"
 
