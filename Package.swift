@@ -92,6 +92,8 @@ let package = Package(
     products: libraries.map { .library(name: $0.name, targets: [$0.name]) } + [
         .executable(name: "emrtd", targets: ["emrtd"]),
         .executable(name: "emrtd-bench", targets: ["emrtd-bench"]),
+        // libemrtd, the C ABI (include/emrtd.h): Tools/build-release.sh builds .build/release/libEmrtdC.so.
+        .library(name: "EmrtdC", type: .dynamic, targets: ["EmrtdC"]),
     ],
     targets: systemLibraries.map {
         .systemLibrary(name: $0, path: "Packages/System/\($0)")
@@ -108,6 +110,24 @@ let package = Package(
             // part of LDS, a target of its own only because SwiftPM compiles C apart.
             .target(
                 name: "CPNGDeflate", path: "Packages/LDS/CPNGDeflate", linkerSettings: [.linkedLibrary("deflate")]),
+            // include/emrtd.h as a module, so that EmrtdC's exports use the header's own structs.
+            .systemLibrary(name: "CEmrtdABI", path: "Packages/EmrtdC/CEmrtdABI"),
+            // The C ABI's exports; the library's SONAME is libemrtd.so.0 (its major version). In
+            // release the Swift runtime and Foundation are linked in statically (SwiftPM's
+            // --static-swift-stdlib covers executables only), their symbols kept inside the library.
+            .target(
+                name: "EmrtdC",
+                dependencies: [
+                    "CEmrtdABI", "Emrtd", "CMS", "LDS", "MRZ", "JSON", "ASN1", "Transport", "Files", "Output",
+                ],
+                path: "Packages/EmrtdC/Sources",
+                linkerSettings: [
+                    .unsafeFlags(["-Xlinker", "-soname=libemrtd.so.0"]),
+                    .unsafeFlags(["-static-stdlib"], .when(configuration: .release)),
+                ]),
+            .testTarget(
+                name: "EmrtdCTests", dependencies: ["EmrtdC", "CEmrtdABI", "TestSupport", "JSON"],
+                path: "Tests/EmrtdCTests"),
         ]
         + libraries.map {
             .target(name: $0.name, dependencies: $0.dependencies, path: "Packages/\($0.name)/Sources")

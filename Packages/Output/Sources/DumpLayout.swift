@@ -101,17 +101,30 @@ public enum DumpLayout {
         } catch {
             throw OutputError(.cannotRead, "cannot list \(directory): \(error.localizedDescription)")
         }
-        var files = LdsMasterFile()
+        var named: [String: [UInt8]] = [:]
         for kind in LDSFileKind.allCases where names.contains(kind.dumpFileName) {
             do throws(FilesError) {
-                files[kind] = try CappedFile.read(
+                named[kind.dumpFileName] = try CappedFile.read(
                     directory + "/" + kind.dumpFileName, as: CappedFile.Kind("an LDS file", limit: maximumFileSize))
             } catch {
                 throw OutputError(error.code == .tooLarge ? .tooLarge : .cannotRead, error.reason)
             }
         }
+        return files(named: named, otherNames: names.filter { named[$0] == nil })
+    }
+
+    /// The file set of files named as a dump names them (`SOD.bin`, `DG1.bin` …: a folder's, or a
+    /// host's files in memory through the C ABI), and a note for each other `.bin` name.
+    public static func files(named: [String: [UInt8]], otherNames: [String] = []) -> (
+        files: LdsMasterFile, notes: [String]
+    ) {
+        var files = LdsMasterFile()
+        for kind in LDSFileKind.allCases {
+            if let bytes = named[kind.dumpFileName] { files[kind] = bytes }
+        }
         let layout = Set(LDSFileKind.allCases.map(\.dumpFileName))
-        let notes = names.filter { $0.lowercased().hasSuffix(".bin") && !layout.contains($0) }.sorted().map {
+        let others = Set(otherNames + named.keys.filter { !layout.contains($0) })
+        let notes = others.filter { $0.lowercased().hasSuffix(".bin") }.sorted().map {
             "\($0) is not a file name of the dump layout (COM.bin, SOD.bin, DG1.bin … DG16.bin) and was not checked"
         }
         return (files, notes)

@@ -1,0 +1,312 @@
+"""Read and verify ICAO 9303 electronic travel documents through libemrtd.
+
+The document, the MRZ and the verdicts come back as dicts in the reference model's JSON shapes
+(``travelDocumentToJson``, ``parseMrz``, ``emrtd verify``); failures raise :class:`ReadError`,
+whose fields are ``readErrorToJson``'s. The transport is the host's: any object with
+``transceive(apdu: bytes) -> bytes`` and ``supports_extended_length() -> bool``
+(:class:`emrtd.transports.PcscTransport` is one).
+"""
+
+from __future__ import annotations
+
+import base64
+import ctypes
+import datetime
+import json
+import os
+import threading
+from typing import Any, Callable, Iterable, Mapping, Optional, Protocol, Sequence, Union
+
+from . import _native
+from ._native import lib
+
+__version__ = "0.1.0"
+__all__ = [
+    "AccessKey",
+    "ReadError",
+    "Transport",
+    "TransportError",
+    "library_version",
+    "parse_mrz",
+    "read",
+    "verify",
+]
+
+
+class Transport(Protocol):
+    """The link to the chip: one raw command APDU in, the raw response (data, SW1 SW2) out."""
+
+    def transceive(self, apdu: bytes) -> bytes: ...
+
+    def supports_extended_length(self) -> bool: ...
+
+
+class TransportError(Exception):
+    """Raised by a transport when the link fails; ``kind`` is ``tag_lost``, ``timeout``,
+    ``cancelled`` or ``io`` (the reference's TransportError cases). Any other exception a
+    transport raises counts as ``io``, and becomes the ReadError's ``__cause__``."""
+
+    _CODES = {
+        "tag_lost": _native.TRANSPORT_TAG_LOST,
+        "timeout": _native.TRANSPORT_TIMEOUT,
+        "cancelled": _native.TRANSPORT_CANCELLED,
+        "io": _native.TRANSPORT_IO,
+    }
+
+    def __init__(self, kind: str, message: str = "") -> None:
+        if kind not in self._CODES:
+            raise ValueError(f"kind must be one of {', '.join(self._CODES)}, not {kind!r}")
+        super().__init__(message or kind)
+        self.kind = kind
+
+
+class ReadError(Exception):
+    """A call of libemrtd failed: ``readErrorToJson``'s fields.
+
+    ``code`` is ``invalid_argument``, ``access_control``, ``chip_authentication``,
+    ``not_connected``, ``read``, ``cancelled`` or ``nfc_unavailable``; ``message`` the sentence
+    for people; ``reason`` the cause without the prefix (None when cancelled); ``kind`` the
+    ``read`` error's kind (``readingDataGroups``, ``parseMasterFile``, ``unknown``);
+    ``debug_info`` the files and log of the failed read; ``json`` the whole object.
+    """
+
+    def __init__(self, error: Mapping[str, Any]) -> None:
+        super().__init__(error.get("message") or error.get("code"))
+        self.json = dict(error)
+        self.code: str = error.get("code", "unknown")
+        self.message: str = error.get("message", "")
+        self.reason: Optional[str] = error.get("reason")
+        self.kind: Optional[str] = error.get("kind")
+        self.debug_info: Optional[dict] = error.get("debugInfo")
+
+
+class AccessKey:
+    """What opens the chip: the MRZ's document number and dates, or the card access number.
+    Its text is kept only until the read; its repr is redacted."""
+
+    def __init__(self, json_form: dict) -> None:
+        self._json = json_form
+
+    @classmethod
+    def mrz(cls, document_number: str, date_of_birth: str, date_of_expiry: str) -> "AccessKey":
+        """BAC or PACE with the MRZ; dates as YYMMDD."""
+        return cls(
+            {"mrz": {"documentNumber": document_number, "dateOfBirth": date_of_birth, "dateOfExpiry": date_of_expiry}}
+        )
+
+    @classmethod
+    def can(cls, value: str) -> "AccessKey":
+        """PACE with the card access number printed on the document."""
+        return cls({"can": value})
+
+    def __repr__(self) -> str:
+        return f"AccessKey.{next(iter(self._json))}(<redacted>)"
+
+
+def library_version() -> str:
+    """The version of the libemrtd this package loaded."""
+    return lib.emrtd_version().decode()
+
+
+def _answer(status: int, text: Optional[str]) -> Any:
+    if status == _native.OUT_OF_MEMORY or text is None:
+        raise MemoryError("libemrtd could not allocate its answer")
+    value = json.loads(text)
+    if status != _native.OK:
+        raise ReadError(value)
+    return value
+
+
+def parse_mrz(text: Union[str, Sequence[str]]) -> dict:
+    """Parses a machine readable zone (the reference's ``parseMrz``): its lines as one text
+    (blank lines ignored) or a list. Returns the MachineReadableZone JSON; raises ReadError
+    ``invalid_argument`` for anything that is not a zone."""
+    lines = [line for line in text.splitlines() if line.strip()] if isinstance(text, str) else list(text)
+    request = json.dumps(lines).encode()
+    return _answer(*_native.call(lib.emrtd_parse_mrz, request, len(request)))
+
+
+class _TrustStore:
+    """An emrtd_trust_store: the built-in bundle plus the caller's CSCAs (PEM or DER bytes)."""
+
+    def __init__(self, csca: Iterable[bytes]) -> None:
+        entries = [bytes(entry) for entry in csca]
+        buffers = (_native.Buffer * max(len(entries), 1))(*[_native.Buffer(e, len(e)) for e in entries])
+        self.handle = ctypes.c_void_p()
+        status, text = _native.call(
+            lib.emrtd_trust_store_create, 1, buffers, len(entries), ctypes.byref(self.handle)
+        )
+        if status != _native.OK:
+            _answer(status, text)
+
+    def close(self) -> None:
+        lib.emrtd_trust_store_free(self.handle)
+        self.handle = ctypes.c_void_p()
+
+
+def _time(at: Union[None, str, datetime.date, datetime.datetime]) -> Optional[str]:
+    if at is None or isinstance(at, str):
+        return at
+    if isinstance(at, datetime.datetime):
+        if at.tzinfo is not None:
+            at = at.astimezone(datetime.timezone.utc).replace(tzinfo=None)
+        return at.strftime("%Y-%m-%dT%H:%M:%SZ")
+    return at.isoformat()
+
+
+def verify(
+    path_or_files: Union[str, "os.PathLike[str]", Mapping[str, bytes]],
+    *,
+    csca: Optional[Iterable[bytes]] = None,
+    at: Union[None, str, datetime.date, datetime.datetime] = None,
+    mrz_lines: Optional[Sequence[str]] = None,
+) -> dict:
+    """Verifies a dump offline: the JSON ``emrtd verify --dir`` prints (Passive Authentication,
+    ``checks``, ``warnings``), whether or not the data is authenticated.
+
+    ``path_or_files``: a dump folder, or its files by dump name (``{"SOD.bin": b"...", "DG1.bin":
+    ...}``). ``csca``: PEM or DER certificates added to the built-in bundle. ``at``: when
+    certificates and expiry are checked (default now). ``mrz_lines``: the printed MRZ, compared
+    with DG1. Raises ReadError ``invalid_argument`` for a dump that cannot be loaded.
+    """
+    request: dict[str, Any] = {}
+    if isinstance(path_or_files, Mapping):
+        request["files"] = {name: base64.b64encode(bytes(data)).decode() for name, data in path_or_files.items()}
+    else:
+        request["dir"] = os.fspath(path_or_files)
+    if at is not None:
+        request["at"] = _time(at)
+    if mrz_lines is not None:
+        request["mrzLines"] = list(mrz_lines)
+    data = json.dumps(request).encode()
+    store = _TrustStore(csca) if csca is not None else None
+    try:
+        return _answer(*_native.call(lib.emrtd_verify, data, len(data), store.handle if store else None))
+    finally:
+        if store:
+            store.close()
+
+
+class _Callbacks:
+    """The transport and listener as C callbacks, kept alive for the read. The library calls
+    ``transceive`` on its worker thread and the listener on the reading thread; ctypes takes the
+    GIL for each."""
+
+    def __init__(self, transport: Transport, listener: Optional[Callable[[dict], None]]) -> None:
+        self.transport = transport
+        self.listener = listener
+        self.error: Optional[BaseException] = None
+        self.struct = _native.Transport(
+            None,
+            _native.TRANSCEIVE(self._transceive),
+            _native.SUPPORTS_EXTENDED_LENGTH(self._supports_extended_length),
+            _native.LISTENER(self._event) if listener else _native.LISTENER(),
+        )
+
+    def _transceive(self, _context, command, command_length, response, capacity, response_length) -> int:
+        try:
+            answer = bytes(self.transport.transceive(ctypes.string_at(command, command_length)))
+        except TransportError as error:
+            return TransportError._CODES[error.kind]
+        except BaseException as error:  # noqa: BLE001 - a callback must not raise into C
+            self.error = error
+            return _native.TRANSPORT_IO
+        if len(answer) > capacity:
+            self.error = ValueError(f"the transport answered {len(answer)} bytes, more than {capacity}")
+            return _native.TRANSPORT_IO
+        ctypes.memmove(response, answer, len(answer))
+        response_length[0] = len(answer)
+        return _native.TRANSPORT_OK
+
+    def _supports_extended_length(self, _context) -> int:
+        try:
+            return 1 if self.transport.supports_extended_length() else 0
+        except BaseException as error:  # noqa: BLE001
+            self.error = error
+            return 0
+
+    def _event(self, _context, event, length) -> None:
+        try:
+            self.listener(json.loads(event[:length]))
+        except BaseException as error:  # noqa: BLE001 - a listener's failure does not stop the read
+            self.error = self.error or error
+
+
+def read(
+    transport: Transport,
+    access_key: AccessKey,
+    *,
+    challenge: Optional[bytes] = None,
+    csca: Optional[Iterable[bytes]] = None,
+    listener: Optional[Callable[[dict], None]] = None,
+    timeout_ms: int = 5000,
+    debug: bool = False,
+    render_images: bool = True,
+) -> dict:
+    """Reads the document on ``transport`` (blocking; the GIL is released while the library
+    works, and Ctrl-C cancels the read before its next APDU, then raises KeyboardInterrupt).
+
+    Returns ``travelDocumentToJson``'s dict; raises :class:`ReadError`. ``challenge``: 8 bytes
+    for Active Authentication. ``csca``: PEM or DER certificates added to the built-in bundle.
+    ``listener`` gets each event as a dict: ``{"type": "accessStarted"}``, ``{"type":
+    "progress", "id": "dg2", "percentage": 40}``, ``{"type": "dataAuthenticationStarted"}``.
+    """
+    options: dict[str, Any] = {
+        "accessKey": access_key._json,
+        "timeoutMs": timeout_ms,
+        "debug": debug,
+        "renderImages": render_images,
+    }
+    if challenge is not None:
+        options["activeAuthenticationChallenge"] = base64.b64encode(bytes(challenge)).decode()
+    data = json.dumps(options).encode()
+    callbacks = _Callbacks(transport, listener)
+    store = _TrustStore(csca) if csca is not None else None
+    token = lib.emrtd_cancel_token_create()
+    if not token:
+        raise MemoryError("libemrtd could not make a cancel token")
+    outcome: list = []
+    finished = threading.Event()
+
+    def run() -> None:
+        try:
+            outcome.append(
+                _native.call(
+                    lib.emrtd_read,
+                    ctypes.byref(callbacks.struct),
+                    data,
+                    len(data),
+                    store.handle if store else None,
+                    token,
+                )
+            )
+        finally:
+            finished.set()
+
+    # The read runs on a thread of its own so that this one can take Ctrl-C (a foreign call
+    # cannot be interrupted) and cancel it; an Event, not Thread.join, is waited on, because an
+    # interrupted join can report a running thread as ended (CPython 3.11).
+    interrupted = False
+    threading.Thread(target=run, name="emrtd-read", daemon=True).start()
+    try:
+        while not finished.is_set():
+            try:
+                finished.wait(0.05)
+            except KeyboardInterrupt:
+                interrupted = True
+                lib.emrtd_cancel(token)
+    finally:
+        while not finished.is_set():  # a second Ctrl-C: still never free what the read uses
+            try:
+                finished.wait()
+            except KeyboardInterrupt:
+                interrupted = True
+        lib.emrtd_cancel_token_free(token)
+        if store:
+            store.close()
+    if interrupted:
+        raise KeyboardInterrupt
+    try:
+        return _answer(*outcome[0])
+    except ReadError as error:
+        raise error from callbacks.error
