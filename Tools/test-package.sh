@@ -57,10 +57,18 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 installed=true
-if ! $sudo dpkg -i "$deb" >&2; then
+# Other jobs on the machine may hold dpkg's lock for a while (apt-get waits for it, dpkg does not).
+for attempt in $(seq 60); do
+    if $sudo dpkg -i "$deb" 2>"$work/dpkg.log" >&2; then break; fi
+    if grep -q 'lock' "$work/dpkg.log" && [ "$attempt" -lt 60 ]; then
+        sleep 5
+        continue
+    fi
+    cat "$work/dpkg.log" >&2
     say "installing emrtd's Depends"
     apt_get -f install >&2
-fi
+    break
+done
 [ "$(dpkg-query -W -f='${Status}' emrtd)" = "install ok installed" ] || fail "emrtd is not installed"
 dpkg -L emrtd >"$files"
 
@@ -96,7 +104,7 @@ if [ -f "$samples/AT_EF_SOD.bin" ]; then
     look=$(run emrtd verify --sod "$home/AT/SOD.bin" --no-builtin) || true
     start=$(json 'value["documentSignerCertificate"]["notBefore"]' <<<"$look") ||
         fail "emrtd verify --sod printed no DSC: $look"
-    at=$(date -u -d "$start + 1 day" +%Y-%m-%dT%H:%M:%SZ)
+    at=$(date -u -d "@$(($(date -u -d "$start" +%s) + 86400))" +%Y-%m-%dT%H:%M:%SZ)
     verdict=$(run emrtd verify --sod "$home/AT/SOD.bin" --at "$at") || true
     [ "$(json 'value["certificateChainValid"]' <<<"$verdict")" = True ] ||
         fail "Austria's EF.SOD does not chain to the installed bundle: $verdict"
@@ -111,10 +119,10 @@ fi
 # The manual: every page renders without a warning from groff.
 for page in $(grep -E '^/usr/share/man/man1/.*\.1\.gz$' "$files"); do
     name=$(basename "$page" .1.gz)
-    warnings=$(MANWIDTH=80 run man --warnings=all "$name" 2>&1 >/dev/null) || fail "man $name: exit $?"
+    warnings=$(run env MANWIDTH=80 man --warnings=all "$name" 2>&1 >/dev/null) || fail "man $name: exit $?"
     [ -z "$warnings" ] || fail "man $name: $warnings"
 done
-MANWIDTH=80 run man emrtd-verify | grep -q -- '--no-builtin' || fail "man emrtd-verify does not describe --no-builtin"
+run env MANWIDTH=80 man emrtd-verify | grep -q -- '--no-builtin' || fail "man emrtd-verify does not describe --no-builtin"
 say "ok: man emrtd and $(grep -c '/man1/emrtd-' "$files") command pages render"
 
 # Completion, as bash runs it: the commands, then a command's options and their values.

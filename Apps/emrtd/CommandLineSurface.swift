@@ -2,7 +2,7 @@
 /// prints), so that the completions follow the help rather than a list kept beside it.
 struct CommandLineSurface {
     /// What an option's value is, told by the placeholder the usage writes after it.
-    enum Value: Equatable {
+    enum Value {
         /// A flag: no value.
         case none
         /// A file (`FILE`, `FILE.ml`, `CERT`, `PNG|JPEG`…).
@@ -110,7 +110,7 @@ struct CommandLineSurface {
         let trimmed = String(placeholder)
         guard !trimmed.isEmpty, !trimmed.hasPrefix("-"), trimmed != "|" else { return .none }
         let alternatives = trimmed.split(separator: "|").map(String.init)
-        let first = alternatives[0]
+        guard let first = alternatives.first else { return .none }
         if first.first?.isUppercase == true {
             if first.hasPrefix("DIR") { return .directory }
             if ["FILE", "CERT", "PNG", "OUT", "DUMP"].contains(where: { first.hasPrefix($0) }) { return .file }

@@ -7,9 +7,9 @@ import Foundation
 /// its continuation lines indented), then paragraphs whose lines start at the margin, and
 /// tables or lists indented. Paragraph lines are joined and filled by the pager; indented lines
 /// are kept as written.
-enum ManualPage {
+@MainActor enum ManualPage {
     /// The page of `emrtd` itself: its usage, and every command's page named under SEE ALSO.
-    @MainActor static func general() -> String {
+    static func general() -> String {
         page(
             name: "emrtd", summary: "read and verify ICAO Doc 9303 electronic travel documents",
             usage: generalUsage(), seeAlso: allCommands.map { "emrtd-\($0.name)" })

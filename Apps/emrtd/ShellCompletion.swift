@@ -14,7 +14,7 @@ enum ShellCompletion {
     }
 
     private static func bash(_ surfaces: [(command: any Command.Type, surface: CommandLineSurface)]) -> String {
-        let commands = surfaces.map(\.command.name) + ["--help", "--version"]
+        let commands = surfaces.map { $0.command.name } + ["--help", "--version"]
         var values: [String] = []
         var words: [String] = []
         for (command, surface) in surfaces {
@@ -33,7 +33,7 @@ enum ShellCompletion {
                 case .text: values.append("        \(pattern)) return ;;")
                 }
             }
-            let options = surface.options.map(\.name) + ["--help"]
+            let options = surface.options.map { $0.name } + ["--help"]
             words.append(
                 "        \(command.name)) subcommands='\(surface.subcommands.joined(separator: " "))'"
                     + " options='\(options.joined(separator: " "))' ;;")
