@@ -17,7 +17,7 @@ struct CommandLineSurface {
 
     /// The words after the command that name a form of it (`trust list`, `cvc make-pki`).
     var subcommands: [String] = []
-    /// Every option the usage names, in the order it first names them, with its value.
+    /// Every option the usage names, in the order it first names them, with its value, and `--help`.
     var options: [(name: String, value: Value)] = []
 
     /// The surface of `command`; a usage that says `[any option of emrtd OTHER]` takes OTHER's too.
@@ -38,8 +38,11 @@ struct CommandLineSurface {
             seen.insert(word)
             let inSynopsis = position < synopsisLength
             let next = position + 1 < allWords.count ? allWords[position + 1] : ""
-            options.append((word, Self.value(after: next, inSynopsis: inSynopsis)))
+            // `[--no-render]`, `--watch)`: a bracket or a stop right after the name ends a flag.
+            let closed = !allWords[position].hasSuffix(word)
+            options.append((word, closed ? .none : Self.value(after: next, inSynopsis: inSynopsis)))
         }
+        if !seen.contains("--help") { options.append(("--help", .none)) }
         let marker = "any option of emrtd "
         if let range = text.range(of: marker),
             let other = commands.first(where: {
@@ -111,7 +114,7 @@ struct CommandLineSurface {
         guard !trimmed.isEmpty, !trimmed.hasPrefix("-"), trimmed != "|" else { return .none }
         let alternatives = trimmed.split(separator: "|").map(String.init)
         guard let first = alternatives.first else { return .none }
-        if first.first?.isUppercase == true {
+        if first.first?.isUppercase == true, first.allSatisfy({ !$0.isLowercase }) {
             if first.hasPrefix("DIR") { return .directory }
             if ["FILE", "CERT", "PNG", "OUT", "DUMP"].contains(where: { first.hasPrefix($0) }) { return .file }
             return .text

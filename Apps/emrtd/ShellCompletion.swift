@@ -33,7 +33,7 @@ enum ShellCompletion {
                 case .text: values.append("        \(pattern)) return ;;")
                 }
             }
-            let options = surface.options.map { $0.name } + ["--help"]
+            let options = surface.options.map { $0.name }
             words.append(
                 "        \(command.name)) subcommands='\(surface.subcommands.joined(separator: " "))'"
                     + " options='\(options.joined(separator: " "))' ;;")
@@ -76,7 +76,6 @@ enum ShellCompletion {
                 case .text: return "'*\(name):value: '"
                 }
             }
-            specifications.append("'--help'")
             if !surface.subcommands.isEmpty {
                 specifications.append("'1: :{compadd -- \(surface.subcommands.joined(separator: " ")); _files}'")
             }
