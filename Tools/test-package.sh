@@ -29,10 +29,10 @@ deb=$(Tools/package-deb.sh)
 version=$(dpkg-deb --field "$deb" Version)
 say "checking $deb"
 
-# lintian (Debian's): errors fail, warnings are printed.
-if ! command -v lintian >/dev/null; then
-    apt_get install lintian >/dev/null || true
-fi
+# lintian (Debian's): errors fail, warnings are printed. zsh parses the zsh completion.
+for tool in lintian zsh; do
+    command -v "$tool" >/dev/null || apt_get install "$tool" >/dev/null || true
+done
 if command -v lintian >/dev/null; then
     lintian --fail-on error --display-info "$deb" >&2 || fail "lintian reports errors (above)"
 else
@@ -59,7 +59,10 @@ trap 'exit 130' INT TERM
 installed=true
 # Other jobs on the machine may hold dpkg's lock for a while (apt-get waits for it, dpkg does not).
 for attempt in $(seq 60); do
-    if $sudo dpkg -i "$deb" 2>"$work/dpkg.log" >&2; then break; fi
+    if $sudo dpkg -i "$deb" >"$work/dpkg.log" 2>&1; then
+        cat "$work/dpkg.log" >&2
+        break
+    fi
     if grep -q 'lock' "$work/dpkg.log" && [ "$attempt" -lt 60 ]; then
         sleep 5
         continue
@@ -137,7 +140,7 @@ complete_words() {
 if command -v zsh >/dev/null; then
     zsh -n /usr/share/zsh/vendor-completions/_emrtd || fail "zsh cannot parse _emrtd"
 else
-    say "skipped: zsh is not installed (the zsh completion is not parsed)"
+    prerequisite "zsh (Debian package zsh)"
 fi
 say "ok: bash completion"
 
@@ -147,6 +150,7 @@ unit=/lib/systemd/system/emrtd-serve.service
 if command -v systemd-analyze >/dev/null; then
     analysis=$(systemd-analyze verify "$unit" 2>&1) || fail "systemd-analyze verify $unit: $analysis"
     [ -z "$analysis" ] || say "systemd-analyze verify: $analysis"
+    say "ok: systemd-analyze verify $unit"
 else
     prerequisite "systemd-analyze (Debian package systemd)"
 fi
