@@ -26,6 +26,8 @@ import Foundation
         let body = lines.dropFirst(synopsis.count)
         var roff = [
             ".TH \(quoted(name.uppercased())) 1 \"\" \(quoted("emrtd \(version)")) \"emrtd manual\"",
+            // Left-aligned and unhyphenated: option and page names stay whole, as typed.
+            ".nh", ".ad l",
             ".SH NAME", "\(escape(name)) \\- \(escape(summary))",
             ".SH SYNOPSIS", ".nf",
         ]

@@ -44,7 +44,7 @@ import Testing
             // No line of text is taken for a request.
             for line in page.output.split(separator: "\n") where line.hasPrefix(".") || line.hasPrefix("'") {
                 #expect(
-                    ["TH", "SH", "PP", "nf", "fi", "BR"].contains { line.dropFirst().hasPrefix($0) },
+                    ["TH", "nh", "ad", "SH", "PP", "nf", "fi", "BR"].contains { line.dropFirst().hasPrefix($0) },
                     "\(command): \(line)")
             }
         }
