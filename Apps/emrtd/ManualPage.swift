@@ -58,7 +58,11 @@ import Foundation
             roff.append(escape(line))
         }
         if verbatim { roff.append(".fi") }
-        roff += [".SH SEE ALSO", seeAlso.map { ".BR \($0) (1)" }.joined(separator: ",\n")]
+        // `\-`: a page name does not break at its hyphen.
+        roff += [
+            ".SH SEE ALSO",
+            seeAlso.map { ".BR \($0.replacingOccurrences(of: "-", with: "\\-")) (1)" }.joined(separator: ",\n"),
+        ]
         return roff.joined(separator: "\n") + "\n"
     }
 

@@ -34,7 +34,7 @@ import Testing
         #expect(general.status == 0)
         #expect(general.output.hasPrefix(".TH \"EMRTD\" 1 "))
         for command in commands {
-            #expect(general.output.contains(".BR emrtd-\(command) (1)"), "emrtd(1) does not name emrtd-\(command)(1)")
+            #expect(general.output.contains(".BR emrtd\\-\(command) (1)"), "emrtd(1) does not name emrtd-\(command)(1)")
             let usage = try Subprocess.run(emrtd, [command, "--help"]).output
             let page = try Subprocess.run(emrtd, ["help", "--man", command])
             #expect(page.status == 0, "\(command): \(page.errorOutput)")
