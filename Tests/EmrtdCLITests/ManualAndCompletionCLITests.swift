@@ -40,7 +40,13 @@ import Testing
             #expect(page.status == 0, "\(command): \(page.errorOutput)")
             #expect(page.output.hasPrefix(".TH \"EMRTD-\(command.uppercased())\" 1 "))
             #expect(page.output.contains(".SH SYNOPSIS\n.nf\nemrtd \(command)"), "\(command): no synopsis")
-            #expect(try Self.options(page.output, roff: true) == Self.options(usage), "\(command): options differ")
+            // The page is the usage and the one-line summary `emrtd --help` lists (its NAME line).
+            let summary =
+                try Subprocess.run(emrtd, ["--help"]).output.components(separatedBy: "\n")
+                .first { $0.hasPrefix("  \(command) ") } ?? ""
+            #expect(
+                try Self.options(page.output, roff: true) == Self.options(usage).union(Self.options(summary)),
+                "\(command): options differ")
             // No line of text is taken for a request.
             for line in page.output.split(separator: "\n") where line.hasPrefix(".") || line.hasPrefix("'") {
                 #expect(
@@ -62,7 +68,7 @@ import Testing
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("emrtd-man-\(UUID()).1")
             try page.write(to: file, atomically: true, encoding: .utf8)
             defer { try? FileManager.default.removeItem(at: file) }
-            let rendered = try Subprocess.run(groff, ["-man", "-Tutf8", "-ww", "-k", file.path])
+            let rendered = try Subprocess.run(groff, ["-man", "-Tutf8", "-ww", "-k", "-P-cbou", file.path])
             #expect(rendered.status == 0 && rendered.errorOutput.isEmpty, "\(command): \(rendered.errorOutput)")
             #expect(rendered.output.contains("DESCRIPTION"))
         }
