@@ -6,6 +6,9 @@ set -euo pipefail
 packages=(
     # system-library targets
     libgmp-dev libssl-dev libopenjp2-7-dev libpcsclite-dev libdeflate-dev libpng-dev pkg-config
+    # the release build (Tools/build-release.sh): Foundation linked statically needs libcurl's
+    # development library (FoundationNetworking); Tools/test-package.sh installs lintian itself
+    libcurl4-openssl-dev
     # the validation server and client (CLibWebSockets); nginx in front of several servers
     # (Tools/scale.sh), python3 for the test result server (Tools/result-server.py)
     libwebsockets-dev nginx python3

@@ -58,6 +58,41 @@ let exitStatusTable = """
          nothing to import, an import that would shrink the bundle (masterlist)
     """
 
+/// `emrtd help [COMMAND]`, and the forms a package build runs to make its manual and completions
+/// from the same text (left out of the usage, which is for people): `help --man [COMMAND]` prints
+/// the roff page, `help --completion bash|zsh` the completion script.
+@MainActor func help(_ arguments: [String]) -> Int32 {
+    func command(_ name: String) -> (any Command.Type)? {
+        if let command = allCommands.first(where: { $0.name == name }) { return command }
+        printError("emrtd help: unknown command '\(name)' (see 'emrtd --help')")
+        return nil
+    }
+    let first = arguments.first
+    if arguments.isEmpty {
+        print(generalUsage())
+    } else if first == "--man", arguments.count <= 2 {
+        if arguments.count == 1 {
+            print(ManualPage.general(), terminator: "")
+        } else {
+            guard let command = command(arguments[1]) else { return 2 }
+            print(ManualPage.command(command), terminator: "")
+        }
+    } else if first == "--completion", arguments.count == 2 {
+        guard let shell = ShellCompletion.Shell(rawValue: arguments[1]) else {
+            printError("emrtd help: --completion takes bash or zsh")
+            return 2
+        }
+        print(ShellCompletion.script(for: shell), terminator: "")
+    } else if let first, arguments.count == 1, !first.hasPrefix("-") {
+        guard let command = command(first) else { return 2 }
+        print(command.usage)
+    } else {
+        printError("emrtd help: usage: emrtd help [COMMAND] (see 'emrtd --help')")
+        return 2
+    }
+    return 0
+}
+
 @MainActor func runMain() -> Int32 {
     var arguments = Array(CommandLine.arguments.dropFirst())
     guard let first = arguments.first else {
@@ -65,9 +100,11 @@ let exitStatusTable = """
         return 2
     }
     switch first {
-    case "--help", "-h", "help":
+    case "--help", "-h":
         print(generalUsage())
         return 0
+    case "help":
+        return help(Array(arguments.dropFirst()))
     case "--version":
         print("emrtd \(version)")
         return 0
