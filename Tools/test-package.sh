@@ -85,6 +85,17 @@ run() { (cd "$home" && env -i PATH=/usr/bin:/bin HOME="$home" LANG=C.UTF-8 "$@")
 if ldd /usr/bin/emrtd | grep -E 'not found|libswift|libFoundation|libdispatch'; then
     fail "/usr/bin/emrtd needs a library Debian does not install or the Swift runtime (above)"
 fi
+# The C ABI as a C host finds it: the header and pkg-config file installed, libemrtd.so.0 loaded
+# by the dynamic linker from the package's place, its version the package's.
+cat >"$work/abi.c" <<'EOF'
+#include <emrtd.h>
+#include <stdio.h>
+int main(void) { puts(emrtd_version()); return 0; }
+EOF
+# shellcheck disable=SC2046
+gcc -o "$work/abi" "$work/abi.c" $(pkg-config --cflags --libs emrtd) || fail "a C host does not build against libemrtd"
+[ "$(run "$work/abi")" = "$version" ] || fail "libemrtd's emrtd_version() is not $version"
+say "ok: a C program builds with pkg-config emrtd and loads libemrtd.so.0"
 [ -e /usr/local/share/emrtd/csca.pem ] && say "note: /usr/local/share/emrtd/csca.pem comes before /usr/share's"
 
 json() { python3 -c "import json, sys; value = json.load(sys.stdin); print(eval(sys.argv[1]))" "$1"; }
