@@ -2,6 +2,7 @@ import CEmrtdABI
 import Emrtd
 import Foundation
 import JSON
+import LDS
 import MRZ
 import Output
 
@@ -22,7 +23,13 @@ func dumpFiles(folder directory: String) throws(ReadError) -> DumpFiles {
 }
 
 /// One verification: the request's time and printed zone, the caller's store or the built-in one.
-private func verify(_ files: DumpFiles, options: RequestObject, trust: TrustStoreHandle?) throws(ReadError) -> String {
+private func verify(_ files: DumpFiles, source: String, options: RequestObject, trust: TrustStoreHandle?)
+    throws(ReadError) -> String
+{
+    let securityObjectName = LDSFileKind.sod.dumpFileName
+    guard files.files.sod != nil else {
+        throw ReadError(.invalidArgument, "\(source) holds no \(securityObjectName) (the layout `emrtd dump` writes)")
+    }
     let time = try options.time("at") ?? Date()
     var printedZone: MachineReadableZone?
     if let lines = try options.strings("mrzLines") {
@@ -35,10 +42,14 @@ private func verify(_ files: DumpFiles, options: RequestObject, trust: TrustStor
     let handle: TrustStoreHandle
     if let trust { handle = trust } else { handle = try TrustStoreHandle(useBuiltIn: true, entries: []) }
     // `emrtd verify --dir`'s own verdict (`FileSetVerification`), so both print the same JSON.
-    return try FileSetVerification(
-        files: files.files, trustStore: handle.store, at: time, printedZone: printedZone,
-        warnings: [handle.warning].compactMap { $0 } + files.notes
-    ).json.serialized(pretty: true)
+    do throws(ReadError) {
+        return try FileSetVerification(
+            files: files.files, trustStore: handle.store, at: time, printedZone: printedZone,
+            warnings: [handle.warning].compactMap { $0 } + files.notes
+        ).json.serialized(pretty: true)
+    } catch {
+        throw ReadError(.invalidArgument, "\(source)'s \(securityObjectName) is not a readable EF.SOD: \(error.reason)")
+    }
 }
 
 /// `emrtd_verify`: a dump folder or files in base64, as JSON.
@@ -53,9 +64,11 @@ public func emrtdVerify(
         let request = try RequestObject(
             RequestObject.parse(text, what: what), what: what, allowed: ["dir", "files", "at", "mrzLines"])
         let files: DumpFiles
+        let source: String
         switch (try request.string("dir"), request["files"]) {
         case (let directory?, nil):
             files = try dumpFiles(folder: directory)
+            source = directory
         case (nil, let object?):
             guard case .object(let members) = object else {
                 throw ReadError(.invalidArgument, "\(what)'s \"files\" must be an object of file names to base64")
@@ -68,10 +81,11 @@ public func emrtdVerify(
                 named[member.key] = [UInt8](data)
             }
             files = DumpLayout.files(named: named)
+            source = "the files given"
         default:
             throw ReadError(.invalidArgument, "\(what) needs exactly one of \"dir\" and \"files\"")
         }
-        return try verify(files, options: request, trust: TrustStoreHandle.borrow(trust))
+        return try verify(files, source: source, options: request, trust: TrustStoreHandle.borrow(trust))
     }
 }
 
@@ -108,6 +122,8 @@ public func emrtdVerifyFiles(
                 RequestObject.parse(
                     callerText(optionsJSON, optionsLength, limit: mrzRequestLimit, what: what), what: what),
                 what: what, allowed: ["at", "mrzLines"])
-        return try verify(DumpLayout.files(named: named), options: options, trust: TrustStoreHandle.borrow(trust))
+        return try verify(
+            DumpLayout.files(named: named), source: "the files given", options: options,
+            trust: TrustStoreHandle.borrow(trust))
     }
 }
