@@ -118,7 +118,7 @@ let package = Package(
             .target(
                 name: "EmrtdC",
                 dependencies: [
-                    "CEmrtdABI", "Emrtd", "CMS", "LDS", "MRZ", "JSON", "ASN1", "Transport", "Files", "Output",
+                    "CEmrtdABI", "Emrtd", "CMS", "LDS", "MRZ", "JSON", "ASN1", "Transport", "Output",
                 ],
                 path: "Packages/EmrtdC/Sources",
                 linkerSettings: [
