@@ -91,7 +91,7 @@ minimize_crasher() {
     FUZZ_TARGET="$target" "$binary" "${limits[@]}" -minimize_crash=1 -max_total_time="$seconds" \
         -exact_artifact_path="$crasher.min" "$crasher" || true
     echo "== minimised: $crasher.min ($(wc -c <"$crasher.min") bytes)"
-    od -Ax -tx1z -v "$crasher.min" | head -40
+    od -Ax -tx1z -v -N 640 "$crasher.min" # the first 40 lines
 }
 
 # From history.tsv, per target: the run that counts, that is the latest clean run (exit 0) that met

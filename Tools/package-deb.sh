@@ -89,7 +89,7 @@ declare -A packages=()
 for binary in "${binaries[@]}"; do
     for needed in $(objdump -p "$binary" | awk '$1 == "NEEDED" { print $2 }'); do
         [ "$needed" = libemrtd.so.0 ] && continue
-        path=$(ldconfig -p | awk -v name="$needed" '$1 == name && /x86-64/ { print $NF; exit }')
+        path=$(ldconfig -p | awk -v name="$needed" '$1 == name && /x86-64/ && !found { print $NF; found = 1 }')
         [ -n "$path" ] || fail "$(basename "$binary") needs $needed, which the dynamic linker does not find"
         package=$(owner "$path") || fail "$(basename "$binary") needs $needed ($path), which no Debian package owns"
         packages[$package]=1
@@ -111,7 +111,7 @@ chmod 0644 "$share/csca.pem"
 man="$root/usr/share/man/man1"
 mkdir -p "$man"
 "$emrtd" help --man >"$man/emrtd.1"
-commands=$("$emrtd" --help | awk '/^commands:/ { listed = 1; next } listed && /^$/ { exit } listed { print $1 }')
+commands=$("$emrtd" --help | awk '/^commands:/ { listed = 1; next } /^$/ { listed = 0 } listed { print $1 }')
 [ -n "$commands" ] || fail "emrtd --help lists no commands"
 for command in $commands; do
     "$emrtd" help --man "$command" >"$man/emrtd-$command.1"

@@ -39,7 +39,7 @@ else
     prerequisite "lintian (Debian package lintian)"
 fi
 
-if dpkg-query -W -f='${Status}' emrtd 2>/dev/null | grep -q installed; then
+if [[ $(dpkg-query -W -f='${Status}' emrtd 2>/dev/null) == *installed* ]]; then
     fail "emrtd is installed on this machine already; this script installs and purges its own"
 fi
 work=$(mktemp -d)
@@ -136,7 +136,7 @@ for page in $(grep -E '^/usr/share/man/man1/.*\.1\.gz$' "$files"); do
     warnings=$(run env MANWIDTH=80 man --warnings=all "$name" 2>&1 >/dev/null) || fail "man $name: exit $?"
     [ -z "$warnings" ] || fail "man $name: $warnings"
 done
-run env MANWIDTH=80 man emrtd-verify | grep -q -- '--no-builtin' || fail "man emrtd-verify does not describe --no-builtin"
+[[ $(run env MANWIDTH=80 man emrtd-verify) == *--no-builtin* ]] || fail "man emrtd-verify does not describe --no-builtin"
 say "ok: man emrtd and $(grep -c '/man1/emrtd-' "$files") command pages render"
 
 # Completion, as bash runs it: the commands, then a command's options and their values.
@@ -198,7 +198,7 @@ say "ok: the unit's command line serves on $listen's form and stops on SIGTERM"
 # Purge: nothing of the package is left, its conffile and /etc/emrtd included.
 $sudo dpkg --purge emrtd >&2
 installed=false
-dpkg-query -W emrtd 2>/dev/null | grep -q . && fail "dpkg still knows emrtd after the purge"
+[ -n "$(dpkg-query -W emrtd 2>/dev/null)" ] && fail "dpkg still knows emrtd after the purge"
 left=$(while read -r path; do
     [ "$path" = /. ] && continue
     [ -e "$path" ] || [ -L "$path" ] || continue
