@@ -8,7 +8,11 @@ import Seals
 /// header, r‖s checked with ECDSA P-256/SHA-256) against OpenSSL's `EVP_DigestVerify` on the
 /// same signed bytes with the key made ready once; then with the signer's chain to its CSCA
 /// against OpenSSL doing both verifications (`X509_verify` and the seal's). The seal is
-/// Fuzz/Seeds/make-seal-seeds.py's visa.
+/// Fuzz/Seeds/make-seal-seeds.py's visa. Both sides run the same ECDSA verifications (one, then
+/// two: the CSCA's over the signer, the signer's over the seal; no self-signature checked on
+/// either side) and are warmed and interleaved alike by `compare`; emrtd's side also decodes the
+/// seal, looks the signer up and applies the chain's policies (issuer link, validity, key usage,
+/// countries), which OpenSSL's side skips: the same work and a little more on emrtd's side.
 let sealSuite = Suite(name: "seal", title: "seal: emrtd decode + verify vs OpenSSL ECDSA verification") { run in
     guard let bytes = Hex.decode(SealBenchFixture.visa.filter { !$0.isWhitespace }),
         let cscaDER = Data(base64Encoded: SealBenchFixture.csca).map(Array.init),

@@ -103,9 +103,15 @@ import Transport
             ])
         let session = try ChipAccess.open(
             transport, accessKey: example.accessKey, random: .replaying(example.random), log: log.append)
+        // PK_PICC as the chip sent it (an uncompressed point), for Terminal Authentication's ID_PICC.
+        let chipKey = try #require(session.access.paceResult?.chipEphemeralPublicKey)
+        #expect(chipKey.count == 65 && chipKey.first == 0x04)
         #expect(
             session.access
-                == .pace(PACEResult(paceProtocol: example.offer.paceProtocol, parameterId: 13, password: .mrz)))
+                == .pace(
+                    PACEResult(
+                        paceProtocol: example.offer.paceProtocol, parameterId: 13, password: .mrz,
+                        chipEphemeralPublicKey: chipKey)))
         #expect(session.warnings.isEmpty)
         #expect(session.cardAccess == cardAccess)
         #expect(session.channel.currentSession.sendSequenceCounter.last == 2)

@@ -21,7 +21,14 @@ import Transport
         let session = try ChipAccess.open(transport, accessKey: AppendixD.accessKey(), random: .replaying(Self.random))
         #expect(transport.isComplete, "\(transport.failures)")
         let paceProtocol = try #require(PACEProtocol(TripleDESPACEChip.protocolIdentifier))
-        #expect(session.access == .pace(PACEResult(paceProtocol: paceProtocol, parameterId: 12, password: .mrz)))
+        let chipKey = try #require(session.access.paceResult?.chipEphemeralPublicKey)
+        #expect(chipKey.count == 65 && chipKey.first == 0x04)
+        #expect(
+            session.access
+                == .pace(
+                    PACEResult(
+                        paceProtocol: paceProtocol, parameterId: 12, password: .mrz, chipEphemeralPublicKey: chipKey)
+                ))
         let chipSession = try #require(chip.session)
         #expect(session.channel.currentSession.encryptionKey == chipSession.encryptionKey)
         #expect(session.channel.currentSession.macKey == chipSession.macKey)

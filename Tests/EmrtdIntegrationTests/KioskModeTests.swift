@@ -58,6 +58,56 @@ import Testing
         }
     }
 
+    /// The kiosk as an inspection system: with the terminal group (read by the same
+    /// `TerminalOptions` as every read) a card trusting the test PKI (`emrtd cvc make-pki`) gives up
+    /// DG3 after Terminal Authentication; without it Terminal Authentication is `notConfigured`.
+    @Test func readsDG3AsAnInspectionSystem() throws {
+        if PCSCReadTests.skipUnlessRigAvailable() { return }
+        let state = try PCSCReadTests.temporaryDirectory("emrtd-kiosk-terminal")
+        defer { try? FileManager.default.removeItem(at: state) }
+        let script = Prerequisites.repositoryRoot.appendingPathComponent("Tools/simulator.sh").path
+        let rig = ["EMRTD_SIMULATOR_STATE": state.path, "EMRTD_BIN": PCSCReadTests.emrtd]
+        let pcsc = ["PCSCLITE_CSOCK_NAME": state.appendingPathComponent("run/pcscd.comm").path]
+        let pki = state.appendingPathComponent("pki").path
+        let made = try Subprocess.run(
+            PCSCReadTests.emrtd, ["cvc", "make-pki", pki, "--from", "2026-01-01", "--until", "2027-12-31"])
+        try #require(made.status == 0, "\(made.combinedOutput)")
+        let chipOptions = ["--terminal-trust-point", pki + "/cvca.cvcert", "--chip-date", "2026-06-01"]
+        let terminal = ["--terminal-certificates", pki, "--terminal-key", pki + "/is.pkcs8"]
+        // The rich specimen's dump with its DG3 (read as the inspection system) and its CSCA.
+        let dump = state.appendingPathComponent("dump")
+        let dumped = try Subprocess.run(
+            PCSCReadTests.emrtd,
+            ["read", "--simulator", "--mrz", "L898902C", "690806", "940623", "--out", dump.path] + chipOptions
+                + terminal)
+        try #require(dumped.status == 0, "\(dumped.combinedOutput)")
+        try #require(FileManager.default.fileExists(atPath: dump.appendingPathComponent("DG3.bin").path))
+        let started = try Subprocess.run(script, ["start", dump.path] + chipOptions, environment: rig)
+        defer { _ = try? Subprocess.run(script, ["stop"], environment: rig) }
+        try #require(started.status == 0, "simulator.sh start: \(started.combinedOutput)")
+        let lines = state.appendingPathComponent("lines.txt")
+        try Data(Self.zone.utf8).write(to: lines)
+
+        for (options, status) in [(terminal, "succeeded"), ([], "notConfigured")] {
+            let watch = try Background(
+                [
+                    "read", "--reader", Self.reader, "--watch", "--mrz-lines", "-", "--csca",
+                    dump.appendingPathComponent("CSCA.der").path, "--no-builtin", "--json",
+                ] + options, input: lines, directory: state, environment: pcsc)
+            #expect(watch.wait { watch.errorText.contains("read 1 done") }, "\(watch.errorText)")
+            let removed = try Subprocess.run(script, ["remove"], environment: rig)
+            #expect(removed.status == 0, "\(removed.combinedOutput)")
+            #expect(watch.exitStatus() == 0, "\(watch.errorText)")
+            let document = try JSONValue.parse(watch.outputText)
+            #expect(document["authenticationStatus"]?["terminal"]?["status"] == .string(status), "\(watch.outputText)")
+            #expect(document["deniedFiles"] == (options.isEmpty ? .array(["dg3"]) : .array([])))
+            if status == "succeeded" {
+                let inserted = try Subprocess.run(script, ["insert", dump.path] + chipOptions, environment: rig)
+                try #require(inserted.status == 0, "\(inserted.combinedOutput)")
+            }
+        }
+    }
+
     @Test func readsCardAfterCardUntilTheInputEnds() throws {
         if PCSCReadTests.skipUnlessRigAvailable() { return }
         let state = try PCSCReadTests.temporaryDirectory("emrtd-kiosk")

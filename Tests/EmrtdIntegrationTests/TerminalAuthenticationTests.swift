@@ -61,9 +61,13 @@ import Transport
         let channel: SecureChannel
         let chipAuthentication: ChipAuthenticationV1.Outcome
         let specimen: Specimen
+        let access: EstablishedAccess
 
-        init(trusting pki: PKI, chipAuthentication name: String = "ECDH-AES-128:13") throws {
-            let credentials = Credentials(chipAuthenticationKeys: [try ChipAuthenticationKey.generate(named: name)])
+        /// With `paceOffer` the chip offers that PACE and the session is opened by it, else by BAC.
+        init(trusting pki: PKI, chipAuthentication name: String = "ECDH-AES-128:13", paceOffer: String? = nil) throws {
+            let credentials = Credentials(
+                paceOffers: try paceOffer.map { [try PACEOffer(named: $0)] } ?? [],
+                chipAuthenticationKeys: [try ChipAuthenticationKey.generate(named: name)])
             specimen = try Specimen.generate(rich: true, credentials: credentials)
             var files = specimen.files
             files[dataGroup: 3] = BiometricDataGroup.encodedFinger(
@@ -78,6 +82,7 @@ import Transport
                 chip,
                 accessKey: try AccessKey.mrz(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623"))
             channel = opened.channel
+            access = opened.access
             let dg14 = try SecurityInfos(try #require(specimen.files[dataGroup: 14]), kind: .dg14)
             let offer = try #require(ChipAuthenticationOffer.offers(in: dg14).offers.first)
             chipAuthentication = try ChipAuthenticationV1.run(offer, over: channel)
@@ -115,7 +120,8 @@ import Transport
         }
 
         func authenticate(
-            _ pki: PKI, certificates: [CVCertificate]? = nil, signer: TerminalAuthenticationV1.Signer? = nil
+            _ pki: PKI, certificates: [CVCertificate]? = nil, signer: TerminalAuthenticationV1.Signer? = nil,
+            chipIdentifier: [UInt8] = Array("L898902C<3".utf8)
         )
             throws -> CVCertificate
         {
@@ -127,8 +133,7 @@ import Transport
                 try certificates
                 ?? TerminalAuthenticationV1.path(from: [pki.terminal, pki.cvca, pki.dv], trustPoints: trustPoints)
             return try TerminalAuthenticationV1.run(
-                certificates: path, documentIdentifier: Array("L898902C<3".utf8),
-                chipAuthentication: chipAuthentication,
+                certificates: path, documentIdentifier: chipIdentifier, chipAuthentication: chipAuthentication,
                 signer: signer ?? TerminalAuthenticationV1.signer(key: pki.terminalKey, algorithm: pki.algorithm),
                 over: channel)
         }
@@ -143,6 +148,36 @@ import Transport
         (.rsaPSS(.sha256), 0),
         (.rsaPSS(.sha512), 0),
     ]
+
+    /// ID_PICC, the chip's identifier the terminal signs with the challenge (9303-11 §7.1.2,
+    /// TR-03110-3 B.11.1), written here from the standard apart from the reader's and the
+    /// simulator's code: after BAC the document number and its check digit as the MRZ prints them;
+    /// after PACE Comp(PK_PICC), the x coordinate of the chip's ephemeral point of PACE's key
+    /// agreement (P-256 here: 32 bytes of 04‖x‖y). The other identifier is refused (6300), and
+    /// DG3 stays closed until the right one is signed.
+    @Test(arguments: [nil, "ECDH-GM-AES-128:12", "ECDH-IM-AES-256:12"])
+    func theSignedChipIdentifierFollowsTheAccessProtocol(paceOffer: String?) throws {
+        let pki = try PKI(.ecdsa(.sha256))
+        let session = try Session(trusting: pki, paceOffer: paceOffer)
+        let documentNumber = Array("L898902C<3".utf8)
+        let right: [UInt8]
+        let wrong: [UInt8]
+        if paceOffer != nil {
+            let chipKey = try #require(session.access.paceResult?.chipEphemeralPublicKey)
+            #expect(chipKey.count == 65 && chipKey.first == 0x04)
+            (right, wrong) = (Array(chipKey[1...32]), documentNumber)
+        } else {
+            #expect(session.access.paceResult == nil)
+            (right, wrong) = (documentNumber, [UInt8](repeating: 0x42, count: 32))
+        }
+        #expect {
+            try session.authenticate(pki, chipIdentifier: wrong)
+        } throws: { ($0 as? ChipAuthenticationError)?.statusWord == .verificationFailed }
+        #expect(try session.read(Self.dg3).0 == .securityStatusNotSatisfied)
+        #expect(try session.authenticate(pki, chipIdentifier: right).holderReference == "UTIS00001")
+        let (status, data) = try session.read(Self.dg3)
+        #expect(status.isSuccess && data.first == 0x63, "DG3: \(status)")
+    }
 
     @Test(arguments: algorithms)
     func terminalAuthenticationOpensDG3AndDG4(algorithm: TerminalAuthenticationAlgorithm, curve: Int) throws {

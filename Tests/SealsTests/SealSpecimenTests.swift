@@ -61,4 +61,32 @@ struct SealSpecimenTests {
         #expect(verdict.status == .authorityCertificatesNotProvided)
         #expect(verdict.signatureValid)
     }
+
+    /// The VDS header's issuing country against the signer certificate's (C=UT) by the table the
+    /// document check uses (`IssuingStateCountry`): `UTO` (ICAO's own code) is UT's; `FRA` and
+    /// Germany's `D` (padded `D  ` in the header) are not, so those seals are denied with both codes
+    /// named, though their signatures verify and their chains hold — with or without the CSCA.
+    @Test(arguments: [("UTO", nil), ("FRA", "FRA"), ("D", "D"), ("DEU", "DEU")] as [(String, String?)])
+    func issuingCountryAgainstTheSigner(_ country: String, _ mismatch: String?) throws {
+        let made = try SealSpecimen.make(
+            reference: 0x5E03, features: [(2, .c40(Self.twoLines))],
+            issuingCountry: country.padding(
+                toLength: 3, withPad: " ", startingAt: 0))
+        let signer = try Certificate(derEncoded: made.signerCertificate)
+        let chained = TrustStore([try Certificate(derEncoded: made.countrySigningCertificate), signer])
+        for store in [chained, TrustStore([signer])] {
+            let verdict = try Seal(barcode: made.seal).verify(trustStore: store, at: Date())
+            #expect(verdict.signatureValid, "\(verdict.errors)")
+            if let mismatch {
+                #expect(verdict.status == .denied)
+                #expect(verdict.errors.contains(.issuingCountryMismatch(issuingCountry: mismatch, signer: "UT")))
+                #expect(verdict.certificateChainValid == (store.certificates.count == 2))
+            } else {
+                #expect(!verdict.errors.map(\.code).contains("issuingCountryMismatch"))
+                #expect(
+                    verdict.status
+                        == (store.certificates.count == 2 ? .authenticated : .authorityCertificatesNotProvided))
+            }
+        }
+    }
 }

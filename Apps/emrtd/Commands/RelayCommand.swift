@@ -159,7 +159,9 @@ extension RelayCommand {
         _ credentials: Credentials, options: SimulatedChipOptions, writingTo directory: String?
     ) throws -> (ChipFiles, Credentials) {
         do {
-            let specimen = try Specimen.generate(credentials: credentials, layout: options.layout)
+            // A chip with Terminal Authentication gets the rich specimen, whose DG3 it opens (as `read`).
+            let specimen = try Specimen.generate(
+                rich: options.terminalAuthentication != nil, credentials: credentials, layout: options.layout)
             if let directory {
                 let url = URL(fileURLWithPath: directory)
                 try specimen.files.write(to: url)

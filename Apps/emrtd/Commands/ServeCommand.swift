@@ -15,6 +15,7 @@ enum ServeCommand: Command {
                            [--csca FILE]... [--no-builtin] [--render]
                            [--step-timeout S] [--session-timeout S] [--post-timeout S] [--max-sessions N]
                            [--outbox DIR] [--delivery-retry-seconds S] [--delivery-backoff-ms MS]
+                           [--terminal-certificates DIR|FILE... (--terminal-key FILE | --terminal-signer COMMAND)]
 
         Listens on exactly ADDRESS:PORT, an IPv4 address or a bracketed IPv6 one (127.0.0.1:8443,
         [::1]:8443; 0.0.0.0 or [::] for every address of that family; port 0: any free port, logged)
@@ -42,6 +43,9 @@ enum ServeCommand: Command {
         hello), more are closed 4007. A connection has 2 s to send its hello (else 4004); at most
         32 per source address and 256 in all may wait for theirs (more are closed 4007 at once).
         One JSON line per event on standard error (never a key). Runs until SIGINT or SIGTERM.
+        The server is the inspection system of every session: a session that asks for every file
+        (filesToRead "all") then gets DG3 and DG4 where the chip lets it.
+        \(TerminalOptions.usage)
         Exit status: 0 stopped by a signal, 1 cannot listen or bad files, 2 wrong command line.
         """
 
@@ -65,6 +69,7 @@ enum ServeCommand: Command {
         let deliveryRetry =
             try seconds(arguments.option("--delivery-retry-seconds"), "--delivery-retry-seconds") ?? 24 * 3600
         let deliveryBackoff = try seconds(arguments.option("--delivery-backoff-ms"), "--delivery-backoff-ms") ?? 1000
+        let terminal = try TerminalOptions.read(&arguments)
         guard try arguments.positionals().isEmpty else { throw UsageError("unexpected arguments") }
         guard (certificate == nil) == (key == nil) else { throw UsageError("give --tls-cert and --tls-key together") }
         guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]),
@@ -87,7 +92,7 @@ enum ServeCommand: Command {
             reader: ReaderConfig(
                 useBuiltInAuthorityCertificates: !noBuiltIn,
                 authorityCertificates: try cscaFiles.map(readCertificateFile),
-                renderImages: render),
+                renderImages: render, terminal: terminal.configuration),
             stepTimeout: .seconds(stepTimeout), sessionTimeout: .seconds(sessionTimeout),
             postTimeout: .seconds(postTimeout), maximumSessions: maximumSessions)
         config.tlsCertificateFile = certificate

@@ -4,8 +4,9 @@ import Emrtd
 import Foundation
 import Secrets
 
-/// The terminal group `read` and `dump` share: Terminal Authentication v1 as an inspection
-/// system, which opens DG3 (fingerprints) and DG4 (irises): `--terminal-certificates DIR|FILE`…
+/// The terminal group of every command that reads a chip itself (`read` and `dump`, `read --watch`,
+/// `serve` for its sessions; not `relay`, whose chip the server reads): Terminal Authentication v1
+/// as an inspection system, which opens DG3 (fingerprints) and DG4 (irises): `--terminal-certificates DIR|FILE`…
 /// and the IS key, `--terminal-key FILE` or `--terminal-signer COMMAND`.
 struct TerminalOptions {
     /// Nil when no terminal option was given.

@@ -40,15 +40,19 @@ public struct PACEResult: Sendable, Hashable {
     /// PACE-CAM only: what the chip sent to prove its static key, verified after DG14 or
     /// EF.CardSecurity is read.
     public let chipAuthenticationMapping: ChipAuthenticationMappingData?
+    /// PK_PICC, the chip's ephemeral key of step 3 as it sent it (a point 04‖x‖y, or a DH value):
+    /// Terminal Authentication after PACE signs its compressed form as the chip's identifier.
+    public let chipEphemeralPublicKey: [UInt8]
 
     public init(
         paceProtocol: PACEProtocol, parameterId: Int?, password: PACEPassword,
-        chipAuthenticationMapping: ChipAuthenticationMappingData? = nil
+        chipAuthenticationMapping: ChipAuthenticationMappingData? = nil, chipEphemeralPublicKey: [UInt8] = []
     ) {
         self.paceProtocol = paceProtocol
         self.parameterId = parameterId
         self.password = password
         self.chipAuthenticationMapping = chipAuthenticationMapping
+        self.chipEphemeralPublicKey = chipEphemeralPublicKey
     }
 
     /// The standardized parameters `parameterId` names; nil for a chip's own.

@@ -92,14 +92,11 @@ public enum ChipAuthenticationV1 {
             throw ChipAuthenticationError(.secureMessaging, error.reason)
         }
         log("Chip Authentication: secure messaging re-keyed (\(chipProtocol.cipher), SSC 0)")
-        let encoded = keyPair.publicKey.encoded
-        let compressed: [UInt8]
-        if case .curve = domain {
-            compressed = Array(encoded.dropFirst().prefix((encoded.count - 1) / 2))
-        } else {
-            compressed = HashAlgorithm.sha1.hash(encoded)
-        }
-        return Outcome(offer: offer, cipher: chipProtocol.cipher, compressedTerminalKey: compressed)
+        let isPoint: Bool
+        if case .curve = domain { isPoint = true } else { isPoint = false }
+        return Outcome(
+            offer: offer, cipher: chipProtocol.cipher,
+            compressedTerminalKey: TerminalAuthenticationV1.compressed(keyPair.publicKey.encoded, isPoint: isPoint))
     }
 
     /// An ephemeral key pair and the secret it agrees with the chip's static key. A DH secret that

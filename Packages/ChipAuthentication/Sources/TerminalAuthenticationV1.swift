@@ -1,5 +1,6 @@
 import ASN1
 import CVCertificates
+import CryptoPrimitives
 import SecureMessaging
 import Transport
 
@@ -74,9 +75,17 @@ public enum TerminalAuthenticationV1 {
         return try trustPoints(cvcaFile: answer.data)
     }
 
+    /// Comp(), 9303-11's compression of an ephemeral public key: an EC point's x coordinate (of
+    /// 04‖x‖y), SHA-1 of a DH value. Comp(PK_PCD) of Chip Authentication, and ID_PICC after PACE.
+    public static func compressed(_ encoded: [UInt8], isPoint: Bool) -> [UInt8] {
+        isPoint ? Array(encoded.dropFirst().prefix((encoded.count - 1) / 2)) : HashAlgorithm.sha1.hash(encoded)
+    }
+
     /// Runs Terminal Authentication over `channel` (re-keyed by Chip Authentication, whose outcome
-    /// gives Comp(PK_PCD)). `documentIdentifier` is ID_PICC: the document number and its check
-    /// digit as the MRZ prints them. Returns the terminal's certificate.
+    /// gives Comp(PK_PCD)). `documentIdentifier` is ID_PICC (9303-11 §7.1.2, TR-03110-3 B.11.1):
+    /// after PACE Comp(PK_PICC), the chip's ephemeral PACE key compressed (`compressed`); after
+    /// BAC the document number and its check digit as the MRZ prints them. Returns the terminal's
+    /// certificate.
     ///
     /// - Throws: `.refused` naming the certificate the chip refused (its status word attached);
     ///   `.verificationFailed` when the chip refuses the signature; `.internalFailure` when the

@@ -36,12 +36,12 @@ struct ProtocolHandlerRegistry: Sendable {
                 chipAuthenticationKeys: credentials.chipAuthenticationKeys.map(\.keyPair), faults: faults.paceFaults,
                 nonceLength: configuration.paceNonceLength)
         if pace != nil || !credentials.chipAuthenticationKeys.isEmpty {
-            // ID_PICC: the document number and its check digit, the key seed's start.
+            // ID_PICC after BAC: the document number and its check digit, the key seed's start.
             let terminalAuthentication = configuration.terminalAuthentication.flatMap { setup in
                 mrz.map { password in
                     TerminalAuthenticationState(
                         setup: setup,
-                        documentIdentifier: password.keySeedInput.withUnsafeBytes { Array($0.dropLast(14)) })
+                        documentNumber: password.keySeedInput.withUnsafeBytes { Array($0.dropLast(14)) })
                 }
             }
             handlers.append(

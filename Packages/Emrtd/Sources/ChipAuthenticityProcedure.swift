@@ -254,7 +254,7 @@ struct ChipAuthenticityProcedure {
 
     /// Terminal Authentication v1 before DG3 and DG4, when a terminal is configured: EF.CVCA's
     /// trust points, the path from one of them to the IS certificate, the challenge signed over
-    /// ID_PICC (DG1's document number and check digit, `dataGroup1`). Anything short of success
+    /// ID_PICC (`chipIdentifier`). Anything short of success
     /// leaves DG3 and DG4 closed and says why in `terminalAuthenticationStatus`; only a link failure
     /// fails the read.
     mutating func terminalAuthentication(dataGroup1: [UInt8]?, securityInfos: SecurityInfos?) throws(ReadError) {
@@ -279,9 +279,7 @@ struct ChipAuthenticityProcedure {
         var documentIdentifier: [UInt8] = []
         defer { documentIdentifier.wipe() }
         do {
-            let zone = try MRZDataGroup(dataGroup1 ?? []).machineReadableZone
-            // ID_PICC: the MRZ information's start, the document number and its check digit.
-            documentIdentifier = try accessKeyFromMrz(mrz: zone).withPasswordBytes { Array($0.dropLast(14)) }
+            documentIdentifier = try Self.chipIdentifier(access: access, dataGroup1: dataGroup1)
         } catch {
             terminalAuthenticationStatus = notRun("DG1 gives no document number to sign (ID_PICC): \(error)")
             return
@@ -321,6 +319,18 @@ struct ChipAuthenticityProcedure {
                 "Terminal Authentication \(ran ? "failed" : "was not run"), so DG3 and DG4 stay closed: "
                     + terminalAuthenticationStatus.reason)
         }
+    }
+
+    /// ID_PICC, the chip's identifier Terminal Authentication signs (9303-11 §7.1.2, TR-03110-3
+    /// B.11.1): after PACE Comp(PK_PICC), the chip's ephemeral key of PACE's key agreement
+    /// compressed; after BAC the document number and its check digit, the MRZ information's start.
+    static func chipIdentifier(access: EstablishedAccess, dataGroup1: [UInt8]?) throws -> [UInt8] {
+        if let pace = access.paceResult {
+            return TerminalAuthenticationV1.compressed(
+                pace.chipEphemeralPublicKey, isPoint: pace.paceProtocol.keyAgreement == .ecdh)
+        }
+        let zone = try MRZDataGroup(dataGroup1 ?? []).machineReadableZone
+        return try accessKeyFromMrz(mrz: zone).withPasswordBytes { Array($0.dropLast(14)) }
     }
 
     /// A status word as its four hex digits.

@@ -40,8 +40,9 @@ public enum SealVerificationError: Sendable, Hashable, CustomStringConvertible {
     case unsigned
     /// The signer certificate and its CSCA are of different countries (9303-12 §7.1.1).
     case countryMismatch(signer: String, authority: String)
-    /// A VDS-NC's issuing state (`hdr.is`, three letters) is not the signer certificate's country
-    /// (two letters), by ISO 3166 and ICAO's own codes (`CMS.IssuingStateCountry`).
+    /// The seal's issuing country (a VDS or IDB header's, a VDS-NC's `hdr.is`) is not the signer
+    /// certificate's country (two letters), by ISO 3166 and ICAO's own codes
+    /// (`CMS.IssuingStateCountry`, the table the document's check uses).
     case issuingCountryMismatch(issuingCountry: String, signer: String)
     /// A rule of the signer certificate's chain (the same rules as a Document Signer's).
     case chain(PassiveAuthenticationError)
@@ -93,7 +94,7 @@ extension Seal {
             }
             return SealVerifier.verdict(
                 signature: seal.signature, over: seal.signedBytes, hash: nil, signer: signer, trustStore: trustStore,
-                at: checkTime)
+                at: checkTime, issuingCountry: seal.header.issuingCountry)
         case .idb(let seal):
             guard let signer = seal.signerCertificate(in: trustStore) else {
                 let reference = seal.certificateReference.map { Hex.encode($0) } ?? "none (unsigned)"
@@ -104,7 +105,7 @@ extension Seal {
             }
             return SealVerifier.verdict(
                 signature: seal.signature, over: seal.signedBytes, hash: seal.hashAlgorithm, signer: signer,
-                trustStore: trustStore, at: time)
+                trustStore: trustStore, at: time, issuingCountry: seal.issuingCountry)
         case .nonConstrained(let seal):
             return SealVerifier.verdict(
                 signature: seal.signature, over: seal.signedBytes, hash: seal.hashAlgorithm,
@@ -144,7 +145,8 @@ extension IDBSeal {
 
 enum SealVerifier {
     /// `issuingCountry`, when given, must be the signer certificate's country (a signer without
-    /// one, or a code neither ISO 3166 nor ICAO's, is not held against it).
+    /// one, or a code neither ISO 3166 nor ICAO's, is not held against it); a C40 header pads a
+    /// short code with spaces (`D  `), which are not part of it.
     static func verdict(
         signature: [UInt8]?, over signedBytes: [UInt8], hash: HashAlgorithm?, signer: Certificate,
         trustStore: TrustStore, at time: Date, issuingCountry: String? = nil
@@ -192,7 +194,7 @@ enum SealVerifier {
             chainValid = false
         }
         var countryMatches = true
-        if let issuingCountry, let signerCountry = signer.subject.country,
+        if let issuingCountry = issuingCountry?.filter({ $0 != " " }), let signerCountry = signer.subject.country,
             IssuingStateCountry.matches(cscaCountry: signerCountry, issuingState: issuingCountry) == false
         {
             errors.append(.issuingCountryMismatch(issuingCountry: issuingCountry, signer: signerCountry))

@@ -162,7 +162,7 @@ public enum PasswordAuthenticatedConnectionEstablishment {
             session,
             PACEResult(
                 paceProtocol: paceProtocol, parameterId: parameterId, password: password,
-                chipAuthenticationMapping: chipAuthenticationMapping)
+                chipAuthenticationMapping: chipAuthenticationMapping, chipEphemeralPublicKey: chipKey.encoded)
         )
     }
 

@@ -87,7 +87,12 @@ struct ChipAuthenticationHandler: ProtocolHandler {
                         ? .incorrectParameters : .conditionsNotSatisfied)
             }
             defer { self.pace = pace }
-            return pace.handle(command, context: context)
+            let outcome = pace.handle(command, context: context)
+            // PACE opened this session: Terminal Authentication's ID_PICC is now its Comp(PK_PICC).
+            if outcome.grantsAccess, let key = pace.establishedChipKey {
+                terminalAuthentication?.openedByPACE(chipKey: key.encoded, isPoint: key.isPoint)
+            }
+            return outcome
         }
     }
 
@@ -198,13 +203,10 @@ struct ChipAuthenticationHandler: ProtocolHandler {
         } catch {
             return ProtocolOutcome(.incorrectData)
         }
-        // Comp(PK_PCD) for Terminal Authentication: an EC point's x, SHA-1 of a DH value.
-        let encoded = Array(ephemeralKey)
-        if case .ellipticCurve = key.keyPair.domainParameters {
-            terminalAuthentication?.compressedTerminalKey = Array(encoded.dropFirst().prefix((encoded.count - 1) / 2))
-        } else {
-            terminalAuthentication?.compressedTerminalKey = HashAlgorithm.sha1.hash(encoded)
-        }
+        let isPoint: Bool
+        if case .ellipticCurve = key.keyPair.domainParameters { isPoint = true } else { isPoint = false }
+        terminalAuthentication?.compressedTerminalKey = TerminalAuthenticationState.compressed(
+            Array(ephemeralKey), isPoint: isPoint)
         let response = ResponseAPDU(data: answer, statusWord: .success)
         return ProtocolOutcome(response, session: faults.contains(.keepsOldKeys) ? .keep : .replaceKeys(sessionKeys))
     }

@@ -59,6 +59,8 @@ struct PACEHandler: ProtocolHandler {
     private let faults: Set<PACEFault>
     private let nonceLength: PACENonceLength
     private var stage = Stage.idle
+    /// PK_PICC of the run that last opened a session, as sent (for Terminal Authentication's ID_PICC).
+    private(set) var establishedChipKey: (encoded: [UInt8], isPoint: Bool)?
 
     var instructions: Set<UInt8> { [Self.manageSecurityEnvironment, Self.generalAuthenticate] }
     var interpretsChaining: Bool { true }
@@ -305,6 +307,9 @@ struct PACEHandler: ProtocolHandler {
         }
         guard let session = ChipSession(keys: keys) else { throw StepFailure(status: .noPreciseDiagnosis) }
         stage = .idle
+        let isPoint: Bool
+        if case .modp = mapped.group { isPoint = false } else { isPoint = true }
+        establishedChipKey = (chipKeyEncoding, isPoint)
         var outcome = Self.answer(objects)
         outcome.session = .establish(session)
         outcome.grantsAccess = true

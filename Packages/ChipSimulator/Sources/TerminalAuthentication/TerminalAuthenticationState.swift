@@ -1,5 +1,6 @@
 import ASN1
 import CVCertificates
+import CryptoPrimitives
 import Transport
 
 /// Terminal Authentication v1 on the chip (TR-03110 v1.11 B.3, 9303-11 §7.1), after Chip
@@ -14,8 +15,11 @@ import Transport
 /// DV's), 6985 a step out of order.
 struct TerminalAuthenticationState: Sendable {
     let setup: TerminalAuthenticationSetup
-    /// ID_PICC: the document number and its check digit.
-    let documentIdentifier: [UInt8]
+    /// ID_PICC after BAC: the document number and its check digit (TR-03110 v1.11 B.11.1).
+    let documentNumber: [UInt8]
+    /// ID_PICC after PACE (9303-11 §7.1.2, TR-03110-3 B.11.1): Comp(PK_PICC), this chip's ephemeral
+    /// key of the PACE that opened the session; nil when BAC opened it.
+    private var compressedPACEKey: [UInt8]?
     var currentDate: CVCDate
     /// Comp(PK_PCD) of the Chip Authentication that ran in this session.
     var compressedTerminalKey: [UInt8]?
@@ -26,9 +30,9 @@ struct TerminalAuthenticationState: Sendable {
     private var selected: String?
     private var challenge: [UInt8]?
 
-    init(setup: TerminalAuthenticationSetup, documentIdentifier: [UInt8]) {
+    init(setup: TerminalAuthenticationSetup, documentNumber: [UInt8]) {
         self.setup = setup
-        self.documentIdentifier = documentIdentifier
+        self.documentNumber = documentNumber
         currentDate = setup.currentDate
         known = [:]
         reset()
@@ -44,6 +48,17 @@ struct TerminalAuthenticationState: Sendable {
         selected = nil
         challenge = nil
         compressedTerminalKey = nil
+        compressedPACEKey = nil
+    }
+
+    /// PACE opened the session with `chipKey` as PK_PICC: the chip's identifier is Comp(PK_PICC).
+    mutating func openedByPACE(chipKey: [UInt8], isPoint: Bool) {
+        compressedPACEKey = Self.compressed(chipKey, isPoint: isPoint)
+    }
+
+    /// Comp() of 9303-11: an EC point's x coordinate (of 04‖x‖y), SHA-1 of a DH value.
+    static func compressed(_ encoded: [UInt8], isPoint: Bool) -> [UInt8] {
+        isPoint ? Array(encoded.dropFirst().prefix((encoded.count - 1) / 2)) : HashAlgorithm.sha1.hash(encoded)
     }
 
     /// MSE:Set DST: the key that checks the next certificate.
@@ -106,7 +121,7 @@ struct TerminalAuthenticationState: Sendable {
         guard let name = selected, let entry = known[name], let challenge, let compressedTerminalKey else {
             return (.conditionsNotSatisfied, nil)
         }
-        let message = documentIdentifier + challenge + compressedTerminalKey
+        let message = (compressedPACEKey ?? documentNumber) + challenge + compressedTerminalKey
         guard (try? entry.key.isValidSignature(signature, of: message, holder: name)) == true else {
             selected = nil
             return (.verificationFailed, nil)
