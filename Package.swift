@@ -126,7 +126,7 @@ let package = Package(
                     .unsafeFlags(["-static-stdlib"], .when(configuration: .release)),
                 ]),
             .testTarget(
-                name: "EmrtdCTests", dependencies: ["EmrtdC", "CEmrtdABI", "TestSupport", "JSON"],
+                name: "EmrtdCTests", dependencies: ["EmrtdC", "CEmrtdABI", "Emrtd", "TestSupport", "JSON"],
                 path: "Tests/EmrtdCTests"),
         ]
         + libraries.map {
