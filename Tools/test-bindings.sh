@@ -33,6 +33,25 @@ export EMRTD_TEST_PCSC_READER="Virtual PCD 00 00" EMRTD_TEST_PCSC_CSCA=$work/csc
 echo "== pytest (the installed wheel)"
 (cd "$work" && "$work/venv/bin/python" -m pytest -q -p no:cacheprovider "$root/Bindings/python/tests")
 
+# The library exports the C ABI alone (Packages/EmrtdC/emrtd.map): every function the header
+# declares, and no other global or weak symbol but the version node LIBEMRTD_0 (an absolute
+# symbol the linker defines for symbol versioning). The .dynsym also holds LOCAL entries: Swift
+# metadata the code reaches through the GOT (R_X86_64_GLOB_DAT) and Dispatch's thread-local
+# __dispatch_tsd (R_X86_64_DTPMOD64), kept there for those dynamic relocations and made LOCAL by
+# the version script: the dynamic linker binds no other object to a LOCAL symbol.
+echo "== libemrtd's exports"
+readelf --dyn-syms --wide "$root/.build/release/libEmrtdC.so" >"$work/dynsym.txt"
+awk '$1 ~ /^[0-9]+:$/ && $5 != "LOCAL" && $7 != "UND" && $8 != "" { sub(/@.*/, "", $8); print $8 }' "$work/dynsym.txt" \
+    | sort -u >"$work/exported.txt"
+grep -o '\bemrtd_[a-z_]*(' include/emrtd.h | tr -d '(' | sort -u >"$work/declared.txt"
+printf 'LIBEMRTD_0\n' | sort - "$work/declared.txt" >"$work/allowed.txt"
+if ! diff "$work/allowed.txt" "$work/exported.txt" >"$work/exports.diff"; then
+    cat "$work/exports.diff" >&2
+    echo "test-bindings.sh: libemrtd's exports are not the header's functions alone ('>': exported, not declared)" >&2
+    exit 1
+fi
+echo "libemrtd exports the header's $(grep -c . "$work/declared.txt") functions and nothing else"
+
 echo "== C example"
 make -s -C Bindings/c OUT="$work/c" LIBDIR="$root/.build/release"
 "$EMRTD_BIN" read --reader "$EMRTD_TEST_PCSC_READER" --mrz L898902C 690806 940623 --no-builtin \
