@@ -114,7 +114,9 @@ let package = Package(
             .systemLibrary(name: "CEmrtdABI", path: "Packages/EmrtdC/CEmrtdABI"),
             // The C ABI's exports; the library's SONAME is libemrtd.so.0 (its major version). In
             // release the Swift runtime and Foundation are linked in statically (SwiftPM's
-            // --static-swift-stdlib covers executables only), their symbols kept inside the library.
+            // --static-swift-stdlib covers executables only), and the version script
+            // Packages/EmrtdC/emrtd.map exports the header's functions alone: every other symbol
+            // stays inside the library. (Release only: in debug the test bundle links EmrtdC too.)
             .target(
                 name: "EmrtdC",
                 dependencies: [
@@ -124,9 +126,12 @@ let package = Package(
                 linkerSettings: [
                     .unsafeFlags(["-Xlinker", "-soname=libemrtd.so.0"]),
                     .unsafeFlags(["-static-stdlib"], .when(configuration: .release)),
+                    .unsafeFlags(
+                        ["-Xlinker", "--version-script=\(Context.packageDirectory)/Packages/EmrtdC/emrtd.map"],
+                        .when(configuration: .release)),
                 ]),
             .testTarget(
-                name: "EmrtdCTests", dependencies: ["EmrtdC", "CEmrtdABI", "TestSupport", "JSON"],
+                name: "EmrtdCTests", dependencies: ["EmrtdC", "CEmrtdABI", "Emrtd", "TestSupport", "JSON"],
                 path: "Tests/EmrtdCTests"),
         ]
         + libraries.map {

@@ -1,3 +1,4 @@
+import Emrtd
 import Foundation
 
 /// The subcommands `emrtd` knows, in the order `--help` lists them.
@@ -7,7 +8,8 @@ let allCommands: [any Command.Type] = [
     RelayCommand.self, TokenCommand.self, ReportCommand.self, CVCCommand.self, SealCommand.self,
 ]
 
-let version = "0.1.0"
+/// `Emrtd`'s, the one version the CLI, libemrtd and the packages share.
+let version = "\(emrtdReleaseVersion)"
 
 func printError(_ message: String) {
     var standardError = StandardError()

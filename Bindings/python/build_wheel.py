@@ -3,9 +3,12 @@
 is a zip with METADATA, WHEEL and RECORD), so that it builds where pip cannot reach PyPI.
 
     build_wheel.py LIBEMRTD.so OUT-DIR     # prints the wheel's path
+
+The wheel's version is the library's own (emrtd_version()), so there is no second one to forget.
 """
 
 import base64
+import ctypes
 import hashlib
 import pathlib
 import sys
@@ -24,7 +27,10 @@ def record_line(name: str, data: bytes) -> str:
 def main() -> int:
     library, out = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
     project = tomllib.loads((HERE / "pyproject.toml").read_text())["project"]
-    name, version = project["name"], project["version"]
+    name = project["name"]
+    emrtd_version = ctypes.CDLL(str(library.resolve())).emrtd_version
+    emrtd_version.restype = ctypes.c_char_p
+    version = emrtd_version().decode()
     info = f"{name}-{version}.dist-info"
     files = {f"emrtd/{path.name}": path.read_bytes() for path in sorted((HERE / "src" / "emrtd").iterdir())
              if path.is_file() and path.suffix in (".py", ".typed")}

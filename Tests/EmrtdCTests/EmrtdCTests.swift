@@ -1,4 +1,5 @@
 import CEmrtdABI
+import Emrtd
 import EmrtdC
 import JSON
 import Testing
@@ -26,6 +27,15 @@ struct EmrtdCTests {
                 call { emrtdParseMrz(bytes.baseAddress, bytes.count, $0, $1) }
             }
         }
+    }
+
+    /// `emrtd_version()` is `Emrtd`'s one version, the same static text on every call (a host
+    /// keeps the pointer and never frees it).
+    @Test func versionIsEmrtdsStaticText() {
+        let first = emrtdVersion()
+        #expect(String(cString: first) == "\(emrtdReleaseVersion)")
+        #expect(emrtdVersion() == first)
+        #expect(String(cString: first).first?.isNumber == true)
     }
 
     @Test func parsesTheSpecimenPassportZone() {

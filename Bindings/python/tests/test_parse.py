@@ -1,5 +1,8 @@
 """emrtd.parse_mrz: the reference's parseMrz through the C ABI."""
 
+import importlib.metadata
+import re
+
 import pytest
 
 import emrtd
@@ -50,4 +53,7 @@ def test_refuses_what_is_not_a_zone(text, reason):
 
 
 def test_the_library_is_the_packages_version():
-    assert emrtd.library_version() == emrtd.__version__
+    # The installed wheel's metadata against the library it loaded (build_wheel.py reads one from
+    # the other), and the version a Debian version can be.
+    assert importlib.metadata.version("emrtd") == emrtd.library_version() == emrtd.__version__
+    assert re.fullmatch(r"[0-9][0-9A-Za-z.+~]*", emrtd.library_version())

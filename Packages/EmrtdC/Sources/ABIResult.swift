@@ -93,11 +93,11 @@ func callerBytes(_ pointer: UnsafePointer<UInt8>?, _ length: Int, limit: Int, wh
     return Array(UnsafeBufferPointer(start: pointer, count: length))
 }
 
-/// `emrtd_version`: static text, never freed (the same version as `emrtd --version`).
+/// `emrtd_version`: static text, never freed (`Emrtd`'s `emrtdReleaseVersion`, which `emrtd
+/// --version` prints: a literal in the library's read-only data, NUL-terminated).
 @_cdecl("emrtd_version")
 public func emrtdVersion() -> UnsafePointer<CChar> {
-    let version: StaticString = "0.1.0"
-    return UnsafeRawPointer(version.utf8Start).assumingMemoryBound(to: CChar.self)
+    UnsafeRawPointer(emrtdReleaseVersion.utf8Start).assumingMemoryBound(to: CChar.self)
 }
 
 /// `emrtd_free`: text the library returned.

@@ -20,7 +20,8 @@ from typing import Any, Callable, Iterable, Mapping, Optional, Protocol, Sequenc
 from . import _native
 from ._native import lib
 
-__version__ = "0.1.0"
+# The library's version is the package's: the wheel's metadata is taken from it too (build_wheel.py).
+__version__ = lib.emrtd_version().decode()
 __all__ = [
     "AccessKey",
     "ReadError",
