@@ -27,9 +27,9 @@ import Testing
     @Test(arguments: [false, true])
     func thePrintedZoneOpensTheChipWithAWarning(pace: Bool) throws {
         let specimen = try Self.specimen()
-        let key = try accessKeyFromMrz(mrz: try parseMrz(lines: Self.lines))
+        let key = try AccessPassword.printed(in: try parseMrz(lines: Self.lines))
         let document = try SecureReadTests.reader(specimen).read(
-            transport: try Self.chip(specimen, pace: pace), accessKey: key)
+            transport: try Self.chip(specimen, pace: pace), accessPassword: key)
         #expect(document.accessControlProtocolUsed == (pace ? .pace : .bac))
         #expect(document.authenticationStatus.data.status == .authenticated)
         #expect(
@@ -40,7 +40,7 @@ import Testing
     @Test(arguments: [false, true])
     func fieldsAloneAreRefusedAndTheReasonSaysWhy(pace: Bool) throws {
         let specimen = try Self.specimen()
-        let key = try AccessKey.mrz(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623")
+        let key = AccessKey.mrz(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623")
         #expect {
             try SecureReadTests.reader(specimen).read(transport: try Self.chip(specimen, pace: pace), accessKey: key)
         } throws: { error in

@@ -76,7 +76,8 @@ import Transport
                         trustPoint: pki.cvca, currentDate: CVCDate(year: 2026, month: 6, day: 1)!)))
             let opened = try ChipAccess.open(
                 chip,
-                accessKey: try AccessKey.mrz(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623"))
+                accessKey: try AccessPassword.mrz(
+                    documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623"))
             channel = opened.channel
             let dg14 = try SecurityInfos(try #require(specimen.files[dataGroup: 14]), kind: .dg14)
             let offer = try #require(ChipAuthenticationOffer.offers(in: dg14).offers.first)

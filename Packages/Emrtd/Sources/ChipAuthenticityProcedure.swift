@@ -281,7 +281,7 @@ struct ChipAuthenticityProcedure {
         do {
             let zone = try MRZDataGroup(dataGroup1 ?? []).machineReadableZone
             // ID_PICC: the MRZ information's start, the document number and its check digit.
-            documentIdentifier = try accessKeyFromMrz(mrz: zone).withPasswordBytes { Array($0.dropLast(14)) }
+            documentIdentifier = try AccessPassword.printed(in: zone).withPasswordBytes { Array($0.dropLast(14)) }
         } catch {
             terminalAuthenticationStatus = notRun("DG1 gives no document number to sign (ID_PICC): \(error)")
             return
