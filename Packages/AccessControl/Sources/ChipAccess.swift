@@ -77,7 +77,7 @@ public enum ChipAccess {
                 error.code, error.accessProtocol,
                 error.reason + "; the key used check digits computed from the document number and dates: if the "
                     + "printed MRZ shows other check digits (some documents are issued so), give the printed zone "
-                    + "(--mrz-lines), whose check digits the chip's key uses",
+                    + "(--mrz-lines; AccessPassword.printed(in:)), whose check digits the chip's key uses",
                 statusWord: error.statusWord, transportError: error.transportError)
         }
     }
