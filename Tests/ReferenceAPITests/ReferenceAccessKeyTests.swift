@@ -45,6 +45,14 @@ import Testing
         #expect(Self.spelled(key) == "mrz L898902C3 740812 120415")
     }
 
+    /// "document number including any TD1/TD2 overflow, raw dates".
+    @Test func accessKeyFromMrzTakesTheWholeNumberOfALongTd1() throws {
+        let zone = try parseMrz(lines: [
+            "I<UTOD23145890<7349<<<<<<<<<<<", "7408122F1204159UTO<<<<<<<<<<<6", "ERIKSSON<<ANNA<MARIA<<<<<<<<<<",
+        ])
+        #expect(Self.spelled(accessKeyFromMrz(mrz: zone)) == "mrz D23145890734 740812 120415")
+    }
+
     @Test(arguments: [
         (["P<UTOERIKSSON<<ANNA<MARIA"], "2 or 3 lines"),
         (["P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C36UTO"], "equal length"),
