@@ -37,7 +37,7 @@ let paceSuite = Suite(
 ) { run in
     EAC_init()
     let can = "123456"
-    let accessKey = try AccessKey.can(value: can)
+    let accessKey = try AccessPassword.can(value: can)
     for row in paceRows
     where run.options.parameterIDs.map({ $0.contains(row.parameters.id) }) ?? true {
         guard let paceProtocol = PACEProtocol(mapping: row.mapping, keyAgreement: row.keyAgreement, cipher: row.cipher),
@@ -145,7 +145,7 @@ private let paceRows: [PACERow] = [PACEMapping.genericMapping, .integratedMappin
 /// the link charges. Under the table, per read: APDUs, bytes on the link and that link time.
 func benchWholeRead(_ run: BenchRun) throws {
     let specimen = try Specimen.generate()
-    let accessKey = try AccessKey.mrz(documentNumber: "L898902C<", dateOfBirth: "690806", dateOfExpiry: "940623")
+    let accessKey = try AccessPassword.mrz(documentNumber: "L898902C<", dateOfBirth: "690806", dateOfExpiry: "940623")
     let reader = try EmrtdReader(
         config: ReaderConfig(
             useBuiltInAuthorityCertificates: false, authorityCertificates: [specimen.countrySigningCertificate],
@@ -165,7 +165,7 @@ func benchWholeRead(_ run: BenchRun) throws {
     func read(pace: Bool) throws -> (seconds: Double, statistics: LinkStatistics) {
         let card = try chip(pace: pace)
         let start = DispatchTime.now().uptimeNanoseconds
-        let document = try reader.read(transport: card, accessKey: accessKey)
+        let document = try reader.read(transport: card, accessPassword: accessKey)
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         guard document.accessControlProtocolUsed == (pace ? .pace : .bac) else {
             throw BenchFailure("the read used \(document.accessControlProtocolUsed.rawValue)")

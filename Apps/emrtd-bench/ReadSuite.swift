@@ -28,7 +28,7 @@ let readSuite = Suite(
         ("424 kbit/s 30 ms", LinkModel(bitsPerSecond: 424_000, latencyPerExchange: .milliseconds(30))),
         ("424 kbit/s 5 ms", LinkModel(bitsPerSecond: 424_000, latencyPerExchange: .milliseconds(5))),
     ]
-    let key = try AccessKey.mrz(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623")
+    let key = try AccessPassword.mrz(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623")
     for target in [12_000, 40_000, 90_000] {
         let base = try Specimen.generate(rich: true).files
         let rest = base.application.filter { $0.key != ChipFiles.dataGroupIdentifier(2) }.values.reduce(0) {

@@ -57,8 +57,8 @@ let chipTarget = FuzzTarget(name: "chip") { input in
 }
 
 /// The MRZ of the ICAO 9303-11 Appendix D example.
-private let specimenKey: AccessKey = {
-    guard let key = try? AccessKey.mrz(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623")
+private let specimenKey: AccessPassword = {
+    guard let key = try? AccessPassword.mrz(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623")
     else { fatalError("the specimen MRZ is valid") }
     return key
 }()

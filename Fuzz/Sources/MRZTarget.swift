@@ -8,7 +8,7 @@ let mrzTarget = FuzzTarget(name: "mrz") { input in
     let text = String(decoding: input, as: UTF8.self)
     var lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
     if lines.count > 1, lines.last == "" { lines.removeLast() }
-    guard let zone = try? parseMrz(lines: lines) else { return }
+    guard let zone = try? MachineReadableZone.parse(lines: lines) else { return }
     for position in positions(in: zone) {
         fuzzCheck(
             zone.lines.indices.contains(position.lineIndex) && 0 <= position.startIndex
@@ -18,7 +18,7 @@ let mrzTarget = FuzzTarget(name: "mrz") { input in
         )
     }
     _ = zone.fields
-    _ = try? accessKeyFromMrz(mrz: zone)
+    _ = try? AccessPassword.printed(in: zone)
     _ = machineReadableZoneToJson(mrz: zone)
 }
 

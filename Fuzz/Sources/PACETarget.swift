@@ -54,7 +54,7 @@ let paceTarget = FuzzTarget(name: "pace") { input in
 /// One run to record: what the chip offers and which password the reader holds.
 struct PACEScenario: Sendable {
     let offer: ChipSimulator.PACEOffer
-    let accessKey: AccessKey
+    let accessKey: AccessPassword
     let configuration: ChipConfiguration
 }
 
@@ -106,8 +106,8 @@ struct PACERecording: Sendable {
         try configuration.offerPACE([offer], only: true)
         let key =
             can
-            ? try AccessKey.can(value: Self.can)
-            : try AccessKey.mrz(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623")
+            ? try AccessPassword.can(value: Self.can)
+            : try AccessPassword.mrz(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623")
         return PACEScenario(offer: offer, accessKey: key, configuration: configuration)
     }
 

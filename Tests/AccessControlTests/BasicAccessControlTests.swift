@@ -134,7 +134,7 @@ import Transport
     @Test func aCANCannotRunBAC() throws {
         let transport = ScriptedTransport([])
         let error = #expect(throws: AccessControlError.self) {
-            try BasicAccessControl.establish(accessKey: AccessKey.can(value: "123456"), over: transport)
+            try BasicAccessControl.establish(accessKey: AccessPassword.can(value: "123456"), over: transport)
         }
         #expect(error?.code == .notSupported)
         #expect(transport.playedSteps == 0)

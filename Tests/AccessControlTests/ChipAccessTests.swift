@@ -64,7 +64,8 @@ import Transport
     }
 
     @Test func aWrongMRZIsAnAccessControlErrorNamingBAC() throws {
-        let wrongKey = try AccessKey.mrz(documentNumber: "L898902C<", dateOfBirth: "690806", dateOfExpiry: "940624")
+        let wrongKey = try AccessPassword.mrz(
+            documentNumber: "L898902C<", dateOfBirth: "690806", dateOfExpiry: "940624")
         let transport = ScriptedTransport([
             .exchange(Self.selectMasterFile, "9000"),
             .exchange(Self.selectCardAccess, "6A82"),

@@ -37,8 +37,8 @@ enum AppendixD {
     ]
     static let efCom = hex("60145F0104303130365F36063034303030305C026175")
 
-    static func accessKey() throws -> AccessKey {
-        try AccessKey.mrz(documentNumber: documentNumber, dateOfBirth: dateOfBirth, dateOfExpiry: dateOfExpiry)
+    static func accessKey() throws -> AccessPassword {
+        try AccessPassword.mrz(documentNumber: documentNumber, dateOfBirth: dateOfBirth, dateOfExpiry: dateOfExpiry)
     }
 
     /// RND.IFD then K.IFD, as BAC asks for them.

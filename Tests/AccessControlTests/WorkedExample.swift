@@ -21,7 +21,7 @@ import Transport
 struct WorkedExample: Sendable {
     let protocolIdentifier: ASN1ObjectIdentifier
     var parameterId: Int?
-    let accessKey: AccessKey
+    let accessKey: AccessPassword
     /// The terminal's random bytes in the order the reader draws them: the mapping's private key
     /// (GM, CAM) or nonce t (IM), then the key agreement's private key.
     let random: [UInt8]

@@ -13,7 +13,7 @@ import Testing
             return
         }
         #expect(parsed == hello)
-        let key = try AccessKey.mrz(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623")
+        let key = try AccessPassword.mrz(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623")
         guard case .access(let sent, let files) = try ClientMessage.parse(ClientMessage.access(key, .minimalKYC).text)
         else {
             Issue.record("not an access")
@@ -21,7 +21,7 @@ import Testing
         }
         #expect(sent == key)
         #expect(files == .minimalKYC)
-        let can = try AccessKey.can(value: "123456")
+        let can = try AccessPassword.can(value: "123456")
         guard case .access(let sentCAN, _) = try ClientMessage.parse(ClientMessage.access(can, .all).text) else {
             Issue.record("not an access")
             return

@@ -18,7 +18,7 @@ import Transport
         let sessions = Mutex<[SecureMessagingSession]>([])
 
         func open(
-            _ transport: any APDUTransport, accessKey: AccessKey, observer: (any PlainAPDUObserver)?,
+            _ transport: any APDUTransport, accessKey: AccessPassword, observer: (any PlainAPDUObserver)?,
             log: @escaping @Sendable (String) -> Void
         ) throws(ReadError) -> OpenedChip {
             let opened = try base.open(transport, accessKey: accessKey, observer: observer, log: log)
@@ -62,7 +62,7 @@ import Transport
         let accessKey: AccessKey
         if setup == "pace-can" {
             try credentials.offerPACE([try PACEOffer(named: "ECDH-GM-AES-128:13")])
-            accessKey = try AccessKey.can(value: can)
+            accessKey = .can(value: can)
         } else {
             credentials.chipAuthenticationKeys = [try ChipAuthenticationKey.generate(named: "ECDH-AES-128:13")]
             accessKey = OrchestrationTests.accessKey

@@ -251,7 +251,7 @@ import Transport
     /// (no other PACE offer, no BAC with the same MRZ), so a chip that counts failures (and slows
     /// down or blocks) sees one (item 13). The error says a password was rejected.
     @Test func aWrongPasswordIsTriedOnce() throws {
-        let wrong = try AccessKey.mrz(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940624")
+        let wrong = AccessKey.mrz(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940624")
         let counter = CommandCounter(
             try Self.chip(pace: true, faults: []) {
                 try $0.offerPACE([

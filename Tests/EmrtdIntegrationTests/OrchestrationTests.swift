@@ -13,7 +13,7 @@ import Transport
 /// (see `PlainChipAccess`): files and their order, progress events, both verdicts, every
 /// tolerated fault and every error, and the JSON contract.
 @Suite struct OrchestrationTests {
-    static let accessKey = try! AccessKey.mrz(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623")
+    static let accessKey = AccessKey.mrz(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623")
 
     static func openChip(_ files: ChipFiles, faults: [ChipFault] = []) -> SimulatedChip {
         SimulatedChip(configuration: ChipConfiguration(files: files, enforcesAccessControl: false, faults: faults))

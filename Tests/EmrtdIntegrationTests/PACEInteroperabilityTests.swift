@@ -60,8 +60,8 @@ import Testing
             let chip = SimulatedChip(configuration: configuration)
             let key =
                 password == .mrz
-                ? try AccessKey.mrz(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623")
-                : try AccessKey.can(value: Self.can)
+                ? try AccessPassword.mrz(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623")
+                : try AccessPassword.can(value: Self.can)
             var session = try ChipAccess.open(
                 chip, accessKey: key, preferences: ChipAccessPreferences(allowsBACFallback: false))
             guard case .pace(let result) = session.access else {
@@ -87,7 +87,7 @@ import Testing
         try configuration.offerPACE([try PACEOffer(named: "ECDH-GM-AES-128:13")])
         let chip = SimulatedChip(configuration: configuration)
         #expect {
-            try ChipAccess.open(chip, accessKey: try AccessKey.can(value: "654321"))
+            try ChipAccess.open(chip, accessKey: try AccessPassword.can(value: "654321"))
         } throws: { error in
             guard let error = error as? AccessControlError else { return false }
             return error.code == .accessDenied && error.accessProtocol == .pace && error.statusWord?.rawValue == 0x6300
@@ -117,7 +117,7 @@ import Testing
             var configuration = ChipConfiguration(files: specimen.files, faults: [.pace(fault)])
             try configuration.offerPACE([try PACEOffer(named: offer)], only: true)
             let chip = SimulatedChip(configuration: configuration)
-            let key = try AccessKey.mrz(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623")
+            let key = try AccessPassword.mrz(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623")
             do throws(AccessControlError) {
                 let session = try ChipAccess.open(
                     chip, accessKey: key, preferences: ChipAccessPreferences(allowsBACFallback: false))
@@ -143,7 +143,7 @@ import Testing
         var configuration = ChipConfiguration(files: specimen.files, faults: [.pace(.unalignedNonce)])
         try configuration.offerPACE([try PACEOffer(named: "ECDH-GM-AES-256:13")], only: true)
         let chip = SimulatedChip(configuration: configuration)
-        let key = try AccessKey.mrz(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623")
+        let key = try AccessPassword.mrz(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623")
         let error = #expect(throws: AccessControlError.self) { try ChipAccess.open(chip, accessKey: key) }
         #expect(error?.accessProtocol == .pace)
         #expect(error?.code == .protocolViolation)
@@ -155,7 +155,7 @@ import Testing
         let specimen = try Self.specimen.get()
         var configuration = ChipConfiguration(files: specimen.files, faults: [.pace(.strippedSharedSecret)])
         try configuration.offerPACE([try PACEOffer(named: "DH-GM-AES-128:0")], only: true)
-        let key = try AccessKey.mrz(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623")
+        let key = try AccessPassword.mrz(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623")
         var restarts = 0
         for run in UInt64(0)..<Self.seededSessions {
             let chip = SimulatedChip(configuration: configuration, random: .seeded(2 * run))

@@ -10,7 +10,7 @@ import Transport
 /// the read's orchestration (order, progress, verdicts, errors), not access control.
 struct PlainChipAccess: ChipAccessProcedure {
     func open(
-        _ transport: any APDUTransport, accessKey: AccessKey, observer: (any PlainAPDUObserver)?,
+        _ transport: any APDUTransport, accessKey: AccessPassword, observer: (any PlainAPDUObserver)?,
         log: @escaping @Sendable (String) -> Void
     ) throws(ReadError) -> OpenedChip {
         let select = CommandAPDU(ins: 0xA4, p1: 0x04, p2: 0x0C, data: [0xA0, 0x00, 0x00, 0x02, 0x47, 0x10, 0x01])

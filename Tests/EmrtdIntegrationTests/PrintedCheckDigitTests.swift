@@ -27,9 +27,9 @@ import Testing
     @Test(arguments: [false, true])
     func thePrintedZoneOpensTheChipWithAWarning(pace: Bool) throws {
         let specimen = try Self.specimen()
-        let key = try accessKeyFromMrz(mrz: try parseMrz(lines: Self.lines))
+        let key = try AccessPassword.printed(in: try parseMrz(lines: Self.lines))
         let document = try SecureReadTests.reader(specimen).read(
-            transport: try Self.chip(specimen, pace: pace), accessKey: key)
+            transport: try Self.chip(specimen, pace: pace), accessPassword: key)
         #expect(document.accessControlProtocolUsed == (pace ? .pace : .bac))
         #expect(document.authenticationStatus.data.status == .authenticated)
         #expect(
@@ -40,12 +40,30 @@ import Testing
     @Test(arguments: [false, true])
     func fieldsAloneAreRefusedAndTheReasonSaysWhy(pace: Bool) throws {
         let specimen = try Self.specimen()
-        let key = try AccessKey.mrz(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623")
+        let key = AccessKey.mrz(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623")
         #expect {
             try SecureReadTests.reader(specimen).read(transport: try Self.chip(specimen, pace: pace), accessKey: key)
         } throws: { error in
             guard let error = error as? ReadError, error.kind == .accessControl else { return false }
             return error.reason.contains("printed zone") && error.reason.contains("check digits computed")
+        }
+    }
+
+    /// The reference's `accessKeyFromMrz` gives the zone's fields alone (its shape has no room
+    /// for printed check digits): the chip refuses it, and the reason names the way that opens it.
+    @Test func theReferenceKeyOfTheZoneIsRefusedWithTheWayOut() throws {
+        let specimen = try Self.specimen()
+        let key = accessKeyFromMrz(mrz: try parseMrz(lines: Self.lines))
+        guard case .mrz(let number, let birth, let expiry) = key else {
+            Issue.record("not an MRZ key: \(key)")
+            return
+        }
+        #expect([number, birth, expiry] == ["L898902C", "690806", "940623"])
+        #expect {
+            try SecureReadTests.reader(specimen).read(transport: try Self.chip(specimen, pace: true), accessKey: key)
+        } throws: { error in
+            guard let error = error as? ReadError, error.kind == .accessControl else { return false }
+            return error.reason.contains("AccessPassword.printed(in:)")
         }
     }
 }

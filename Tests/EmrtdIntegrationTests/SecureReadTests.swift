@@ -53,13 +53,13 @@ import Transport
 
     @Test func wrongKeyAndCANWithoutPACE() throws {
         let specimen = try Specimen.generate()
-        let wrong = try AccessKey.mrz(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940624")
+        let wrong = AccessKey.mrz(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940624")
         #expect {
             try Self.reader(specimen).read(transport: Self.chip(specimen), accessKey: wrong)
         } throws: { ($0 as? ReadError)?.kind == .accessControl }
         #expect {
             try Self.reader(specimen).read(
-                transport: Self.chip(specimen), accessKey: try AccessKey.can(value: "123456"))
+                transport: Self.chip(specimen), accessKey: .can(value: "123456"))
         } throws: { ($0 as? ReadError)?.kind == .accessControl }
     }
 

@@ -17,7 +17,7 @@ import Testing
     typealias PKI = TerminalAuthenticationTests.PKI
 
     static func mrz() throws -> AccessKey {
-        try AccessKey.mrz(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623")
+        .mrz(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623")
     }
 
     /// A specimen with a fingerprint in DG3 and an iris in DG4, both listed and signed, on a chip

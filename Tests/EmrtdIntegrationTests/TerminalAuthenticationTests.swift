@@ -80,7 +80,8 @@ import Transport
                         trustPoint: pki.cvca, currentDate: CVCDate(year: 2026, month: 6, day: 1)!)))
             let opened = try ChipAccess.open(
                 chip,
-                accessKey: try AccessKey.mrz(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623"))
+                accessKey: try AccessPassword.mrz(
+                    documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623"))
             channel = opened.channel
             access = opened.access
             let dg14 = try SecurityInfos(try #require(specimen.files[dataGroup: 14]), kind: .dg14)

@@ -46,7 +46,7 @@ import Testing
     private func differences(_ expected: Expected) -> [String] {
         let zone: MachineReadableZone
         do {
-            zone = try parseMrz(lines: expected.l)
+            zone = try MachineReadableZone.parse(lines: expected.l)
         } catch {
             return ["parse failed: \(error)"]
         }

@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct MRZJSONTests {
     private func object(_ lines: [String]) throws -> [String: Any] {
-        let json = machineReadableZoneToJson(mrz: try parseMrz(lines: lines))
+        let json = machineReadableZoneToJson(mrz: try MachineReadableZone.parse(lines: lines))
         return try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
     }
 
@@ -63,7 +63,9 @@ import Testing
     }
 
     @Test func prettyOutputIsTheSameDocument() throws {
-        let zone = try parseMrz(lines: ["I<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<", "D231458907UTO7408122F1204159<<<<<<<6"])
+        let zone = try MachineReadableZone.parse(lines: [
+            "I<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<", "D231458907UTO7408122F1204159<<<<<<<6",
+        ])
         let compact = machineReadableZoneToJson(mrz: zone)
         let pretty = machineReadableZoneToJson(mrz: zone, prettyPrinted: true)
         #expect(pretty.contains("\n") && !compact.contains("\n"))

@@ -47,7 +47,7 @@ import Testing
         ]
         let composite = digit("composite", parts.joined())
         let line2 = parts[0] + "UTO" + parts[1] + sex + parts[2] + parts[3] + composite
-        return try parseMrz(lines: [padded("P<UTO" + name, 44), line2])
+        return try MachineReadableZone.parse(lines: [padded("P<UTO" + name, 44), line2])
     }
 
     static func day(_ text: String) -> Date {
@@ -166,7 +166,7 @@ import Testing
         let digit = MRZComparison(printed: try Self.td3(breaking: "dateOfBirth"), chip: try Self.td3())
         #expect(digit.differingFields == ["dateOfBirthCheckDigit", "compositeCheckDigit"])
         let layout = MRZComparison(
-            printed: try parseMrz(lines: [
+            printed: try MachineReadableZone.parse(lines: [
                 "I<UTOD231458907<<<<<<<<<<<<<<<", "7408122F1204159UTO<<<<<<<<<<<6", "ERIKSSON<<ANNA<MARIA<<<<<<<<<<",
             ]), chip: try Self.td3())
         #expect(layout.differingFields.first == "travelDocumentType")

@@ -35,7 +35,7 @@ import Testing
     private func exercise(_ lines: [String]) throws {
         let zone: MachineReadableZone
         do {
-            zone = try parseMrz(lines: lines)
+            zone = try MachineReadableZone.parse(lines: lines)
         } catch {
             #expect(error.code == .invalidArgument)
             return
@@ -47,7 +47,7 @@ import Testing
         let json = machineReadableZoneToJson(mrz: zone)
         #expect(try JSONSerialization.jsonObject(with: Data(json.utf8)) is [String: Any])
         do {
-            _ = try accessKeyFromMrz(mrz: zone)
+            _ = try AccessPassword.printed(in: zone)
         } catch {
             #expect(error.code == .invalidArgument)
         }
@@ -86,16 +86,16 @@ import Testing
                 for keep in 0..<specimen[line].count {
                     var lines = specimen
                     lines[line] = String(specimen[line].prefix(keep))
-                    #expect(throws: MRZError.self) { try parseMrz(lines: lines) }
+                    #expect(throws: MRZError.self) { try MachineReadableZone.parse(lines: lines) }
                 }
-                #expect(throws: MRZError.self) { try parseMrz(lines: Array(specimen.prefix(line))) }
+                #expect(throws: MRZError.self) { try MachineReadableZone.parse(lines: Array(specimen.prefix(line))) }
             }
         }
     }
 
     @Test func hugeInputIsRejectedByItsShape() {
         let line = String(repeating: "<", count: 1_000_000)
-        #expect(throws: MRZError.self) { try parseMrz(lines: [line, line]) }
-        #expect(throws: MRZError.self) { try parseMrz(lines: Array(repeating: "<", count: 100_000)) }
+        #expect(throws: MRZError.self) { try MachineReadableZone.parse(lines: [line, line]) }
+        #expect(throws: MRZError.self) { try MachineReadableZone.parse(lines: Array(repeating: "<", count: 100_000)) }
     }
 }

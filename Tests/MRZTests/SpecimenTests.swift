@@ -9,7 +9,7 @@ import Testing
     }
 
     @Test func td1Specimen() throws {
-        let zone = try parseMrz(lines: [
+        let zone = try MachineReadableZone.parse(lines: [
             "I<UTOD231458907<<<<<<<<<<<<<<<", "7408122F1204159UTO<<<<<<<<<<<6", "ERIKSSON<<ANNA<MARIA<<<<<<<<<<",
         ])
         #expect(zone.travelDocumentType == .td1)
@@ -45,7 +45,7 @@ import Testing
 
     /// ICAO 9303-5 §4.2.4: a 12-character document number continued into the optional data.
     @Test func td1LongDocumentNumber() throws {
-        let zone = try parseMrz(lines: [
+        let zone = try MachineReadableZone.parse(lines: [
             "I<UTOD23145890<7349<<<<<<<<<<<", "7408122F1204159UTO<<<<<<<<<<<6", "ERIKSSON<<ANNA<MARIA<<<<<<<<<<",
         ])
         let td1 = try #require(zone.td1)
@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test func td3Specimen() throws {
-        let zone = try parseMrz(lines: [
+        let zone = try MachineReadableZone.parse(lines: [
             "P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C36UTO7408122F1204159ZE184226B<<<<<10",
         ])
         #expect(zone.travelDocumentType == .td3)
@@ -94,7 +94,9 @@ import Testing
     }
 
     @Test func td2Specimen() throws {
-        let zone = try parseMrz(lines: ["I<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<", "D231458907UTO7408122F1204159<<<<<<<6"])
+        let zone = try MachineReadableZone.parse(lines: [
+            "I<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<", "D231458907UTO7408122F1204159<<<<<<<6",
+        ])
         #expect(zone.travelDocumentType == .td2)
         let td2 = try #require(zone.td2)
         #expect(td2.name.positions == [position(0, 5, 35)])
@@ -105,7 +107,7 @@ import Testing
     }
 
     @Test func mrvASpecimen() throws {
-        let zone = try parseMrz(lines: [
+        let zone = try MachineReadableZone.parse(lines: [
             "V<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L8988901C4XXX4009078F96121096ZE184226B<<<<<<",
         ])
         #expect(zone.travelDocumentType == .mrvA)
@@ -122,7 +124,9 @@ import Testing
     }
 
     @Test func mrvBSpecimen() throws {
-        let zone = try parseMrz(lines: ["V<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<", "L8988901C4XXX4009078F9612109<<<<<<<<"])
+        let zone = try MachineReadableZone.parse(lines: [
+            "V<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<", "L8988901C4XXX4009078F9612109<<<<<<<<",
+        ])
         #expect(zone.travelDocumentType == .mrvB)
         let td2 = try #require(zone.td2)
         #expect(td2.optionalData == [MrzElement(value: "", raw: "<<<<<<<<", positions: [position(1, 28, 35)])])
@@ -132,7 +136,7 @@ import Testing
     }
 
     @Test func linesAreTrimmedAndUpperCased() throws {
-        let zone = try parseMrz(lines: [
+        let zone = try MachineReadableZone.parse(lines: [
             "  p<utoeriksson<<anna<maria<<<<<<<<<<<<<<<<<<<\t", "L898902C36UTO7408122F1204159ZE184226B<<<<<10\r",
         ])
         #expect(zone.lines[0] == "P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<")
@@ -140,7 +144,7 @@ import Testing
     }
 
     @Test func wrongCheckDigitsAreReportedNotThrown() throws {
-        let zone = try parseMrz(lines: [
+        let zone = try MachineReadableZone.parse(lines: [
             "P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C37UTO7408122F1204159ZE184226B<<<<<10",
         ])
         let td3 = try #require(zone.td3)
@@ -152,7 +156,7 @@ import Testing
 
     @Test func unknownDatePartsAreNull() throws {
         // 9303-3 §4.7: unknown parts of a date are fillers; the check digit counts them as 0.
-        let zone = try parseMrz(lines: [
+        let zone = try MachineReadableZone.parse(lines: [
             "P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C36UTO74<<<<1F1204159ZE184226B<<<<<18",
         ])
         let birth = try #require(zone.td3).dateOfBirth
@@ -163,7 +167,9 @@ import Testing
     }
 
     @Test func nameWithoutSecondaryIdentifier() throws {
-        let zone = try parseMrz(lines: ["I<UTOERIKSSON<<<<<<<<<<<<<<<<<<<<<<<", "D231458907UTO7408122F1204159<<<<<<<6"])
+        let zone = try MachineReadableZone.parse(lines: [
+            "I<UTOERIKSSON<<<<<<<<<<<<<<<<<<<<<<<", "D231458907UTO7408122F1204159<<<<<<<6",
+        ])
         let name = try #require(zone.td2).name
         #expect(name.primaryIdentifier == "ERIKSSON" && name.secondaryIdentifier == "" && name.value == "ERIKSSON")
     }
@@ -183,7 +189,7 @@ import Testing
         Array(repeating: "I<UTOD231458907<<<<<<<<<<<<<<<", count: 4),
     ])
     func invalidLayoutsThrow(lines: [String]) {
-        let error = #expect(throws: MRZError.self) { try parseMrz(lines: lines) }
+        let error = #expect(throws: MRZError.self) { try MachineReadableZone.parse(lines: lines) }
         #expect(error?.code == .invalidArgument)
         #expect(error?.reason.isEmpty == false)
     }
@@ -191,7 +197,7 @@ import Testing
 
 @Suite struct RedactionTests {
     @Test func zonesPrintWithoutTheirContent() throws {
-        let zone = try parseMrz(lines: [
+        let zone = try MachineReadableZone.parse(lines: [
             "P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C36UTO7408122F1204159ZE184226B<<<<<10",
         ])
         let printed: [Any] = [zone, try #require(zone.td3), zone.fields]
@@ -207,18 +213,22 @@ import Testing
 @Suite struct UnbrokenTextTests {
     @Test func dataGroupOneTextReadsAsItsLines() throws {
         let lines = ["P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C36UTO7408122F1204159ZE184226B<<<<<10"]
-        #expect(try parseMrz(unbrokenText: lines.joined()) == (try parseMrz(lines: lines)))
+        #expect(
+            try MachineReadableZone.parse(unbrokenText: lines.joined()) == (try MachineReadableZone.parse(lines: lines))
+        )
         let td1 = [
             "I<UTOD231458907<<<<<<<<<<<<<<<", "7408122F1204159UTO<<<<<<<<<<<6", "ERIKSSON<<ANNA<MARIA<<<<<<<<<<",
         ]
-        #expect(try parseMrz(unbrokenText: td1.joined()).travelDocumentType == .td1)
+        #expect(try MachineReadableZone.parse(unbrokenText: td1.joined()).travelDocumentType == .td1)
         let td2 = ["I<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<", "D231458907UTO7408122F1204159<<<<<<<6"]
-        #expect(try parseMrz(unbrokenText: td2.joined()).lines == td2)
+        #expect(try MachineReadableZone.parse(unbrokenText: td2.joined()).lines == td2)
     }
 
     @Test func otherLengthsThrow() {
         for length in [0, 1, 30, 71, 89, 91, 180] {
-            #expect(throws: MRZError.self) { try parseMrz(unbrokenText: String(repeating: "<", count: length)) }
+            #expect(throws: MRZError.self) {
+                try MachineReadableZone.parse(unbrokenText: String(repeating: "<", count: length))
+            }
         }
     }
 }

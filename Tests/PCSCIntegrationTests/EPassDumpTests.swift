@@ -129,7 +129,8 @@ import Transport
             let link = LoggingTransport(try context.connect(reader: EPassEmulator.readerName))
             var session = try ChipAccess.open(
                 link,
-                accessKey: AccessKey.mrz(documentNumber: "L898902C<", dateOfBirth: "690806", dateOfExpiry: "940623"))
+                accessKey: AccessPassword.mrz(
+                    documentNumber: "L898902C<", dateOfBirth: "690806", dateOfExpiry: "940623"))
             #expect(session.cardAccess == nil)
             #expect(try session.read(.com) == reference["COM"])
             #expect(try session.read(.dg1) == reference["DG1"])
@@ -142,7 +143,8 @@ import Transport
             let wrong = #expect(throws: AccessControlError.self) {
                 try ChipAccess.open(
                     link,
-                    accessKey: AccessKey.mrz(documentNumber: "L898902C<", dateOfBirth: "690806", dateOfExpiry: "940624")
+                    accessKey: AccessPassword.mrz(
+                        documentNumber: "L898902C<", dateOfBirth: "690806", dateOfExpiry: "940624")
                 )
             }
             #expect(wrong?.code == .accessDenied)
@@ -159,7 +161,7 @@ extension EPassDumpTests {
         try EPassEmulator.run {
             guard let reference = try Self.referenceFiles() else { return }
             let context = try PCSCContext()
-            let key = try AccessKey.mrz(documentNumber: "L898902C<", dateOfBirth: "690806", dateOfExpiry: "940623")
+            let key = try AccessPassword.mrz(documentNumber: "L898902C<", dateOfBirth: "690806", dateOfExpiry: "940623")
             var counts: [Bool: Int] = [:]
             for extended in [false, true] {
                 let link = LoggingTransport(

@@ -96,7 +96,7 @@ import Transport
             let steps = Mutex<[String]>([])
             let missing = #expect(throws: AccessControlError.self) {
                 try ChipAccess.open(
-                    link, accessKey: try AccessKey.can(value: NPAEmulator.can),
+                    link, accessKey: try AccessPassword.can(value: NPAEmulator.can),
                     log: { line in steps.withLock { $0.append(line) } })
             }
             #expect(missing?.code == .notSupported)
@@ -113,7 +113,7 @@ import Transport
             #expect(protected.starts(with: [0x99, 0x02, 0x6A, 0x82, 0x8E, 0x08]) && protected.count == 14)
 
             let wrong = #expect(throws: AccessControlError.self) {
-                try ChipAccess.open(link, accessKey: try AccessKey.can(value: "222223"))
+                try ChipAccess.open(link, accessKey: try AccessPassword.can(value: "222223"))
             }
             #expect(wrong?.code == .accessDenied)
             #expect(wrong?.accessProtocol == .pace)
@@ -124,7 +124,7 @@ import Transport
             let mrz = #expect(throws: AccessControlError.self) {
                 try ChipAccess.open(
                     link,
-                    accessKey: try AccessKey.mrz(
+                    accessKey: try AccessPassword.mrz(
                         documentNumber: NPAEmulator.documentNumber, dateOfBirth: NPAEmulator.dateOfBirth,
                         dateOfExpiry: NPAEmulator.dateOfExpiry))
             }

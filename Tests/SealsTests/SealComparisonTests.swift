@@ -8,7 +8,8 @@ struct SealComparisonTests {
 
     /// A visa's seal leaves the second line's optional data out: the page's is taken.
     @Test func visaMatchesItsPage() throws {
-        let comparison = try #require(SealComparison(seal: seal(SealVectors.madeVisa), page: parseMrz(lines: visaPage)))
+        let comparison = try #require(
+            SealComparison(seal: seal(SealVectors.madeVisa), page: MachineReadableZone.parse(lines: visaPage)))
         #expect(comparison.matches, "\(comparison.differences)")
         #expect(comparison.json["against"] == "page")
     }
@@ -16,14 +17,15 @@ struct SealComparisonTests {
     @Test func anotherNameOnThePage() throws {
         var page = visaPage
         page[0] = "VCD<<DENT<<ARTHUR<PETER<<<<<<<<<<<<<"
-        let comparison = try #require(SealComparison(seal: seal(SealVectors.madeVisa), page: parseMrz(lines: page)))
+        let comparison = try #require(
+            SealComparison(seal: seal(SealVectors.madeVisa), page: MachineReadableZone.parse(lines: page)))
         #expect(comparison.differences.map(\.field) == ["secondaryIdentifier"])
         #expect(comparison.differences.first?.seal == "ARTHUR PHILIP")
     }
 
     /// The visa names the passport it is in; the chip is another passport.
     @Test func passportNumberAgainstTheChip() throws {
-        let chip = try parseMrz(lines: [
+        let chip = try MachineReadableZone.parse(lines: [
             "P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C36UTO7408122F1204159ZE184226B<<<<<10",
         ])
         let comparison = try #require(SealComparison(seal: seal(SealVectors.madeVisa), chip: chip))

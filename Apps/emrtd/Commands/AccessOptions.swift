@@ -6,7 +6,7 @@ import MRZ
 /// `--mrz-lines -` reads the lines from standard input) and which protocols may run
 /// (`--access auto|pace|bac`).
 struct AccessOptions {
-    let accessKey: AccessKey
+    let accessKey: AccessPassword
     let preferences: ChipAccessPreferences
     /// The zone printed on the page, when the key came from `--mrz-lines`: `read` compares it with DG1.
     let printedZone: MachineReadableZone?
@@ -24,7 +24,7 @@ struct AccessOptions {
     /// The next zone on standard input (`--mrz-lines -`, as an OCR reader writes it): its 2 lines
     /// (TD2, TD3) or 3 (TD1, told by the first line's 30 characters), blank lines between zones
     /// skipped; nil at the end of the input (or when Ctrl-C interrupts the wait).
-    static func keyFromStandardInput() throws -> AccessKey? {
+    static func keyFromStandardInput() throws -> AccessPassword? {
         var lines: [String] = []
         while let line = readLine() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
@@ -34,7 +34,7 @@ struct AccessOptions {
         }
         guard !lines.isEmpty else { return nil }
         do throws(MRZError) {
-            return try accessKeyFromMrz(mrz: try parseMrz(lines: lines))
+            return try AccessPassword.printed(in: try MachineReadableZone.parse(lines: lines))
         } catch {
             throw CommandFailure("the MRZ lines on standard input: \(error.reason)")
         }
@@ -48,19 +48,19 @@ struct AccessOptions {
         guard [mrz != nil, can != nil, lines != nil].filter({ $0 }).count == 1 else {
             throw UsageError("give one of --mrz DOCNUMBER DATEOFBIRTH DATEOFEXPIRY, --can CAN, --mrz-lines LINE...")
         }
-        let accessKey: AccessKey
+        let accessKey: AccessPassword
         do {
             if let mrz {
-                accessKey = try AccessKey.mrz(documentNumber: mrz[0], dateOfBirth: mrz[1], dateOfExpiry: mrz[2])
+                accessKey = try AccessPassword.mrz(documentNumber: mrz[0], dateOfBirth: mrz[1], dateOfExpiry: mrz[2])
             } else if let can {
-                accessKey = try AccessKey.can(value: can)
+                accessKey = try AccessPassword.can(value: can)
             } else if lines == ["-"] {
                 guard let key = try keyFromStandardInput() else {
                     throw UsageError("--mrz-lines -: no MRZ lines on standard input")
                 }
                 accessKey = key
             } else {
-                accessKey = try accessKeyFromMrz(mrz: try parseMrz(lines: lines ?? []))
+                accessKey = try AccessPassword.printed(in: try MachineReadableZone.parse(lines: lines ?? []))
             }
         } catch let error as MRZError {
             throw UsageError("invalid access key: \(error.reason)")

@@ -22,7 +22,7 @@ enum KioskMode {
     static func run(reader: String?, access: AccessOptions, settings: ReadCommand.ReadSettings) throws -> Int32 {
         installInterruptHandler()
         let firstKey = access.accessKey
-        var key: AccessKey? = firstKey
+        var key: AccessPassword? = firstKey
         var count = 0
         while !kioskInterrupted.load(ordering: .relaxed) {
             if key == nil {
@@ -58,7 +58,7 @@ enum KioskMode {
     /// left mid-read), so no handle of this read is open in pcscd while the loop waits for the
     /// card's removal and the next card. Nil when the card was gone before the connection.
     private static func readCard(
-        _ reader: String, context: PCSCContext, key: AccessKey, number: Int, settings: ReadCommand.ReadSettings
+        _ reader: String, context: PCSCContext, key: AccessPassword, number: Int, settings: ReadCommand.ReadSettings
     ) throws -> Int32? {
         let transport: PCSCTransport
         do throws(TransportError) {

@@ -36,7 +36,9 @@ enum MRZCommand: Command {
         guard !lines.isEmpty else { throw UsageError("no MRZ lines given") }
         let zone: MachineReadableZone
         do {
-            zone = try lines.count == 1 ? parseMrz(unbrokenText: lines[0]) : parseMrz(lines: lines)
+            zone =
+                try lines.count == 1
+                ? MachineReadableZone.parse(unbrokenText: lines[0]) : MachineReadableZone.parse(lines: lines)
         } catch {
             throw CommandFailure("not a valid MRZ: \(error.reason)")
         }

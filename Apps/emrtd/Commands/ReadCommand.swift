@@ -277,7 +277,9 @@ enum ReadCommand: Command {
 
     /// Returns 0 when read, 1 when the read failed (the error printed), 3 when `--strict` is not
     /// satisfied.
-    static func readOnce(_ transport: any APDUTransport, accessKey: AccessKey, settings: ReadSettings) throws -> Int32 {
+    static func readOnce(_ transport: any APDUTransport, accessKey: AccessPassword, settings: ReadSettings) throws
+        -> Int32
+    {
         let progress = isatty(STDERR_FILENO) == 1 && !settings.json ? ProgressBar() : nil
         let clock = ContinuousClock()
         let start = clock.now
@@ -288,7 +290,7 @@ enum ReadCommand: Command {
                 clock: settings.clock)
             if let warning = reader.trustStoreWarning { printError("emrtd \(settings.command): warning: \(warning)") }
             document = try reader.read(
-                transport: transport, accessKey: accessKey, activeAuthenticationChallenge: settings.challenge,
+                transport: transport, accessPassword: accessKey, activeAuthenticationChallenge: settings.challenge,
                 listener: progress)
             progress?.finish()
         } catch {

@@ -18,7 +18,7 @@ enum StrictOption {
     static func printedZone(_ lines: [String]) throws -> MachineReadableZone {
         let split = lines.flatMap { $0.split(whereSeparator: \.isNewline).map(String.init) }
         do {
-            return try parseMrz(lines: split)
+            return try MachineReadableZone.parse(lines: split)
         } catch {
             throw UsageError("--mrz-lines is not a valid MRZ: \(error.reason)")
         }

@@ -22,7 +22,7 @@ public enum BasicAccessControl {
     ///   `.notSupported` for a CAN or a chip that does not run BAC (6D00, 6E00, 6A81: PACE only),
     ///   `.protocolViolation` for another refusal, which names no password.
     public static func establish(
-        accessKey: AccessKey, over transport: any APDUTransport, random: RandomSource = .system
+        accessKey: AccessPassword, over transport: any APDUTransport, random: RandomSource = .system
     ) throws(AccessControlError) -> SecureMessagingSession {
         guard accessKey.kind == .mrz else {
             throw AccessControlError(.notSupported, .bac, "BAC needs the MRZ; a CAN works only with PACE")

@@ -55,11 +55,12 @@ public enum ChipAccess {
     ///   found it (PACE's mutual authentication answering 6300, or BAC); a CAN on a document without
     ///   PACE, or PACE failing where BAC is not allowed, is `.notSupported` (or the last offer's error).
     ///
-    /// A key from a printed zone with a wrong check digit (`AccessKey.wrongPrintedCheckDigits`)
+    /// A key from a printed zone with a wrong check digit (`AccessPassword.wrongPrintedCheckDigits`)
     /// opens the chip with the printed digit and the session's warnings say so; a key from fields
     /// that the chip refuses gets a reason saying that the printed check digits may differ.
     public static func open(
-        _ link: any APDUTransport, accessKey: AccessKey, preferences: ChipAccessPreferences = ChipAccessPreferences(),
+        _ link: any APDUTransport, accessKey: AccessPassword,
+        preferences: ChipAccessPreferences = ChipAccessPreferences(),
         random: RandomSource = .system, observer: (any PlainAPDUObserver)? = nil,
         log: @Sendable (String) -> Void = { _ in }
     ) throws(AccessControlError) -> ChipSession {
@@ -76,13 +77,13 @@ public enum ChipAccess {
                 error.code, error.accessProtocol,
                 error.reason + "; the key used check digits computed from the document number and dates: if the "
                     + "printed MRZ shows other check digits (some documents are issued so), give the printed zone "
-                    + "(--mrz-lines), whose check digits the chip's key uses",
+                    + "(--mrz-lines; AccessPassword.printed(in:)), whose check digits the chip's key uses",
                 statusWord: error.statusWord, transportError: error.transportError)
         }
     }
 
     private static func openChip(
-        _ link: any APDUTransport, accessKey: AccessKey, preferences: ChipAccessPreferences, random: RandomSource,
+        _ link: any APDUTransport, accessKey: AccessPassword, preferences: ChipAccessPreferences, random: RandomSource,
         observer: (any PlainAPDUObserver)?, log: @Sendable (String) -> Void
     ) throws(AccessControlError) -> ChipSession {
         selectMasterFile(link)
@@ -151,7 +152,7 @@ public enum ChipAccess {
     /// each failed before mutual authentication. A failure at or after mutual authentication, or of
     /// the link, ends the procedure.
     static func establishPACE(
-        _ offers: [PACEOffer], cardAccess: [UInt8], securityInfos: SecurityInfos, accessKey: AccessKey,
+        _ offers: [PACEOffer], cardAccess: [UInt8], securityInfos: SecurityInfos, accessKey: AccessPassword,
         link: any APDUTransport, random: RandomSource, observer: (any PlainAPDUObserver)?, log: (String) -> Void,
         failures: inout [AccessControlError]
     ) throws(AccessControlError) -> ChipSession? {

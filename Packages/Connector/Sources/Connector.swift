@@ -56,7 +56,7 @@ public struct Connector: Sendable {
     /// file read, `dataAuthentication`) and percentages. Throws only when no connection can be
     /// made at all.
     public func validate(
-        transport: any APDUTransport, accessKey: AccessKey, filesToRead: FilesToRead = .standard,
+        transport: any APDUTransport, accessKey: AccessPassword, filesToRead: FilesToRead = .standard,
         timeout: Duration = .seconds(30), onProgress: (@Sendable (String, Int) -> Void)? = nil
     ) throws(ConnectorError) -> ValidationOutcome {
         let endpoint = try WebSocketEndpoint(

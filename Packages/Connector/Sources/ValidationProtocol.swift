@@ -115,7 +115,7 @@ public struct ValidationHello: Sendable, Equatable {
 public enum ClientMessage: Sendable {
     case hello(ValidationHello)
     /// The key that opens the chip and what to read.
-    case access(AccessKey, FilesToRead)
+    case access(AccessPassword, FilesToRead)
     /// The client lost the chip (it left the field); the session ends with `chipLost`.
     case chipLost(reason: String)
 }
@@ -228,13 +228,13 @@ extension ClientMessage {
         }
     }
 
-    /// The access key from its password as `AccessKey` lends it: for an MRZ the document number,
+    /// The access key from its password as `AccessPassword` lends it: for an MRZ the document number,
     /// date of birth and date of expiry each followed by its check digit; the check digits sent
-    /// must be the ones `AccessKey` computes.
-    private static func accessKey(kind: String, password: String) throws(ConnectorError) -> AccessKey {
+    /// must be the ones `AccessPassword` computes.
+    private static func accessKey(kind: String, password: String) throws(ConnectorError) -> AccessPassword {
         switch kind {
         case "can":
-            return try checked { () throws(MRZError) in try AccessKey.can(value: password) }
+            return try checked { () throws(MRZError) in try AccessPassword.can(value: password) }
         case "mrz":
             let characters = Array(password)
             guard characters.count >= 24, characters.count <= 40 else {
@@ -242,7 +242,7 @@ extension ClientMessage {
             }
             let tail = characters.count - 14
             let key = try checked { () throws(MRZError) in
-                try AccessKey.mrz(
+                try AccessPassword.mrz(
                     documentNumber: String(characters[..<(tail - 1)]),
                     dateOfBirth: String(characters[tail..<(tail + 6)]),
                     dateOfExpiry: String(characters[(tail + 7)..<(tail + 13)]))
@@ -258,7 +258,8 @@ extension ClientMessage {
         }
     }
 
-    private static func checked(_ make: () throws(MRZError) -> AccessKey) throws(ConnectorError) -> AccessKey {
+    private static func checked(_ make: () throws(MRZError) -> AccessPassword) throws(ConnectorError) -> AccessPassword
+    {
         do throws(MRZError) {
             return try make()
         } catch {

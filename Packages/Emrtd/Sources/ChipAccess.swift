@@ -16,7 +16,7 @@ public protocol ChipAccessProcedure: Sendable {
     /// Throws `ReadError` (`accessControl` when the key is refused or no protocol fits, a
     /// transport kind when the link fails).
     func open(
-        _ transport: any APDUTransport, accessKey: AccessKey, observer: (any PlainAPDUObserver)?,
+        _ transport: any APDUTransport, accessKey: AccessPassword, observer: (any PlainAPDUObserver)?,
         log: @escaping @Sendable (String) -> Void
     ) throws(ReadError) -> OpenedChip
 }

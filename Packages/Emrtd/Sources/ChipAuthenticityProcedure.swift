@@ -330,7 +330,8 @@ struct ChipAuthenticityProcedure {
                 pace.chipEphemeralPublicKey, isPoint: pace.paceProtocol.keyAgreement == .ecdh)
         }
         let zone = try MRZDataGroup(dataGroup1 ?? []).machineReadableZone
-        return try accessKeyFromMrz(mrz: zone).withPasswordBytes { Array($0.dropLast(14)) }
+        // After BAC: the MRZ information's start, the document number and its check digit.
+        return try AccessPassword.printed(in: zone).withPasswordBytes { Array($0.dropLast(14)) }
     }
 
     /// A status word as its four hex digits.

@@ -66,12 +66,24 @@ public final class EmrtdReader: Sendable {
             activeAuthenticationChallenge: activeAuthenticationChallenge.map { [UInt8]($0) }, listener: listener)
     }
 
-    /// Reads the document on `transport` (blocking). The access key and the Active
-    /// Authentication challenge (8 bytes) are checked before any APDU. Throws `ReadError`, whose
-    /// `debugInfo` keeps the files read before the failure.
+    /// Reads the document on `transport` (blocking). The access key (`InvalidArgument` naming
+    /// the malformed field) and the Active Authentication challenge (8 bytes) are checked before
+    /// any APDU. Throws `ReadError`, whose `debugInfo` keeps the files read before the failure.
     public func read(
         transport: any APDUTransport, accessKey: AccessKey, activeAuthenticationChallenge: [UInt8]? = nil,
         listener: (any ReadListener)? = nil
+    ) throws(ReadError) -> TravelDocument {
+        try read(
+            transport: transport, accessPassword: try accessKey.password(),
+            activeAuthenticationChallenge: activeAuthenticationChallenge, listener: listener)
+    }
+
+    /// The read with a password made beforehand: `AccessPassword.printed(in:)` keeps a zone's
+    /// printed check digits, which open a document issued with a wrong one (the CLI's
+    /// `--mrz-lines`); an `AccessKey` cannot carry them.
+    public func read(
+        transport: any APDUTransport, accessPassword accessKey: AccessPassword,
+        activeAuthenticationChallenge: [UInt8]? = nil, listener: (any ReadListener)? = nil
     ) throws(ReadError) -> TravelDocument {
         if let challenge = activeAuthenticationChallenge, challenge.count != 8 {
             throw ReadError(
@@ -160,7 +172,7 @@ struct ReadProcedure {
         var unread: [LDSFileKind] = []
     }
 
-    mutating func run(link: any APDUTransport, accessKey: AccessKey, chipAccess: any ChipAccessProcedure)
+    mutating func run(link: any APDUTransport, accessKey: AccessPassword, chipAccess: any ChipAccessProcedure)
         throws(ReadError) -> TravelDocument
     {
         let progress = ProgressReporter(listener: listener, recorder: recorder.isEnabled ? recorder : nil)
@@ -177,7 +189,7 @@ struct ReadProcedure {
 
     /// Step 1: access control opens the chip; EF.CardAccess and EF.CardSecurity join the file set.
     private mutating func openChip(
-        _ link: any APDUTransport, accessKey: AccessKey, chipAccess: any ChipAccessProcedure,
+        _ link: any APDUTransport, accessKey: AccessPassword, chipAccess: any ChipAccessProcedure,
         progress: ProgressReporter
     ) throws(ReadError) -> OpenedChip {
         listener?.onAccessEstablishmentStarted()

@@ -20,7 +20,7 @@ public struct StandardChipAccess: ChipAccessProcedure {
     }
 
     public func open(
-        _ transport: any APDUTransport, accessKey: AccessKey, observer: (any PlainAPDUObserver)?,
+        _ transport: any APDUTransport, accessKey: AccessPassword, observer: (any PlainAPDUObserver)?,
         log: @escaping @Sendable (String) -> Void
     ) throws(ReadError) -> OpenedChip {
         let session: ChipSession

@@ -24,10 +24,6 @@ public func emrtdParseMrz(
             }
             lines.append(line)
         }
-        do throws(MRZError) {
-            return machineReadableZoneToJson(mrz: try parseMrz(lines: lines))
-        } catch {
-            throw ReadError(.invalidArgument, error.reason)
-        }
+        return machineReadableZoneToJson(mrz: try parseMrz(lines: lines))
     }
 }

@@ -111,6 +111,7 @@ final class HostListener: ReadListener, @unchecked Sendable {
 
 /// A read's options: the React Native `ReadOptions` object (plus `renderImages`).
 struct ReadOptions {
+    /// Checked by the read, before any APDU.
     let accessKey: AccessKey
     let challenge: [UInt8]?
     let config: ReaderConfig
@@ -154,22 +155,11 @@ struct ReadOptions {
                 throw ReadError(
                     .invalidArgument, "the accessKey's mrz needs documentNumber, dateOfBirth and dateOfExpiry")
             }
-            return try checked { () throws(MRZError) in
-                try AccessKey.mrz(documentNumber: number, dateOfBirth: birth, dateOfExpiry: expiry)
-            }
+            return .mrz(documentNumber: number, dateOfBirth: birth, dateOfExpiry: expiry)
         case (nil, let can?):
-            return try checked { () throws(MRZError) in try AccessKey.can(value: can) }
+            return .can(value: can)
         default:
             throw ReadError(.invalidArgument, "the accessKey needs exactly one of \"mrz\" and \"can\"")
-        }
-    }
-
-    /// A key the MRZ package refuses is the caller's mistake (`invalidArgument`, naming the field).
-    private static func checked(_ make: () throws(MRZError) -> AccessKey) throws(ReadError) -> AccessKey {
-        do throws(MRZError) {
-            return try make()
-        } catch {
-            throw ReadError(.invalidArgument, error.reason)
         }
     }
 }

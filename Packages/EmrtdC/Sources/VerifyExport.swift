@@ -34,7 +34,7 @@ private func verify(_ files: DumpFiles, source: String, options: RequestObject, 
     var printedZone: MachineReadableZone?
     if let lines = try options.strings("mrzLines") {
         do throws(MRZError) {
-            printedZone = try parseMrz(lines: lines)
+            printedZone = try MachineReadableZone.parse(lines: lines)
         } catch {
             throw ReadError(.invalidArgument, "mrzLines is not a valid MRZ: \(error.reason)")
         }

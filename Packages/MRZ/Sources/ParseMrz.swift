@@ -1,49 +1,52 @@
-/// Parses a machine readable zone from its printed lines.
-///
-/// Each line is trimmed of surrounding whitespace and upper-cased. 3 lines of 30 characters are
-/// TD1, 2 of 36 TD2 (MRV-B when the first is `V`), 2 of 44 TD3 (MRV-A when the first is `V`).
-/// Check digits that do not match are reported (`isValid`), not thrown: the zone is still read.
-///
-/// - Throws: `MRZError` `.invalidArgument` for any other shape, lines of unequal length, or a
-///   character outside `A`–`Z`, `0`–`9`, `<`.
-public func parseMrz(lines: [String]) throws(MRZError) -> MachineReadableZone {
-    guard (2...3).contains(lines.count) else {
-        throw .invalidArgument("an MRZ has 2 or 3 lines; got \(lines.count)")
+extension MachineReadableZone {
+    /// Parses a machine readable zone from its printed lines (`Emrtd`'s `parseMrz(lines:)` is this
+    /// with the reference's error, `ReadError.InvalidArgument`).
+    ///
+    /// Each line is trimmed of surrounding whitespace and upper-cased. 3 lines of 30 characters are
+    /// TD1, 2 of 36 TD2 (MRV-B when the first is `V`), 2 of 44 TD3 (MRV-A when the first is `V`).
+    /// Check digits that do not match are reported (`isValid`), not thrown: the zone is still read.
+    ///
+    /// - Throws: `MRZError` `.invalidArgument` for any other shape, lines of unequal length, or a
+    ///   character outside `A`–`Z`, `0`–`9`, `<`.
+    public static func parse(lines: [String]) throws(MRZError) -> MachineReadableZone {
+        guard (2...3).contains(lines.count) else {
+            throw .invalidArgument("an MRZ has 2 or 3 lines; got \(lines.count)")
+        }
+        let normalized = lines.map { $0.trimmingWhitespace().uppercased() }
+        let text = try ZoneText(validating: normalized)
+        let isVisa = text.lines[0].first == UInt8(ascii: "V")
+        let type: TravelDocumentType
+        let layout: MachineReadableZone.Layout
+        switch (text.lines.count, text.lines[0].count, isVisa) {
+        case (3, 30, _): (type, layout) = (.td1, .td1(readTd1(text)))
+        case (2, 36, false): (type, layout) = (.td2, .td2(readTd2(text, visa: false)))
+        case (2, 36, true): (type, layout) = (.mrvB, .td2(readTd2(text, visa: true)))
+        case (2, 44, false): (type, layout) = (.td3, .td3(readTd3(text, visa: false)))
+        case (2, 44, true): (type, layout) = (.mrvA, .td3(readTd3(text, visa: true)))
+        default:
+            let count = text.lines.count
+            throw .invalidArgument(
+                "an MRZ has 3 lines of 30, 2 of 36 or 2 of 44 characters; got \(count) line\(count == 1 ? "" : "s") of \(text.lines[0].count)"
+            )
+        }
+        return MachineReadableZone(lines: normalized, travelDocumentType: type, layout: layout)
     }
-    let normalized = lines.map { $0.trimmingWhitespace().uppercased() }
-    let text = try ZoneText(validating: normalized)
-    let isVisa = text.lines[0].first == UInt8(ascii: "V")
-    let type: TravelDocumentType
-    let layout: MachineReadableZone.Layout
-    switch (text.lines.count, text.lines[0].count, isVisa) {
-    case (3, 30, _): (type, layout) = (.td1, .td1(readTd1(text)))
-    case (2, 36, false): (type, layout) = (.td2, .td2(readTd2(text, visa: false)))
-    case (2, 36, true): (type, layout) = (.mrvB, .td2(readTd2(text, visa: true)))
-    case (2, 44, false): (type, layout) = (.td3, .td3(readTd3(text, visa: false)))
-    case (2, 44, true): (type, layout) = (.mrvA, .td3(readTd3(text, visa: true)))
-    default:
-        let count = text.lines.count
-        throw .invalidArgument(
-            "an MRZ has 3 lines of 30, 2 of 36 or 2 of 44 characters; got \(count) line\(count == 1 ? "" : "s") of \(text.lines[0].count)"
-        )
-    }
-    return MachineReadableZone(lines: normalized, travelDocumentType: type, layout: layout)
-}
 
-/// Parses a zone stored as one unbroken string, as DG1 holds it (ICAO 9303-10 §4.7.1, tag
-/// `5F1F`): 90 characters are TD1, 72 TD2 or MRV-B, 88 TD3 or MRV-A.
-///
-/// - Throws: `MRZError` `.invalidArgument` for any other length, and as `parseMrz(lines:)`.
-public func parseMrz(unbrokenText text: String) throws(MRZError) -> MachineReadableZone {
-    let characters = Array(text.trimmingWhitespace())
-    let lineLengths = [90: 30, 72: 36, 88: 44]
-    guard let lineLength = lineLengths[characters.count] else {
-        throw .invalidArgument("an unbroken MRZ has 90, 72 or 88 characters; got \(characters.count)")
+    /// Parses a zone stored as one unbroken string, as DG1 holds it (ICAO 9303-10 §4.7.1, tag
+    /// `5F1F`): 90 characters are TD1, 72 TD2 or MRV-B, 88 TD3 or MRV-A.
+    ///
+    /// - Throws: `MRZError` `.invalidArgument` for any other length, and as `parse(lines:)`.
+    public static func parse(unbrokenText text: String) throws(MRZError) -> MachineReadableZone {
+        let characters = Array(text.trimmingWhitespace())
+        let lineLengths = [90: 30, 72: 36, 88: 44]
+        guard let lineLength = lineLengths[characters.count] else {
+            throw .invalidArgument("an unbroken MRZ has 90, 72 or 88 characters; got \(characters.count)")
+        }
+        let lines = stride(from: 0, to: characters.count, by: lineLength).map {
+            String(characters[$0..<($0 + lineLength)])
+        }
+        return try parse(lines: lines)
     }
-    let lines = stride(from: 0, to: characters.count, by: lineLength).map {
-        String(characters[$0..<($0 + lineLength)])
-    }
-    return try parseMrz(lines: lines)
 }
 
 extension String {

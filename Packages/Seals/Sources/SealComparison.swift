@@ -34,7 +34,7 @@ public struct SealComparison: Sendable, Hashable {
         let completed = zip(sealLines, page.lines).map { sealLine, pageLine in
             sealLine.count < pageLine.count ? sealLine + pageLine.dropFirst(sealLine.count) : sealLine
         }
-        guard let zone = try? parseMrz(lines: completed) else {
+        guard let zone = try? MachineReadableZone.parse(lines: completed) else {
             differences = zip(completed, page.lines).enumerated().filter { $0.element.0 != $0.element.1 }.map {
                 Difference(field: "mrzLine\($0.offset + 1)", seal: $0.element.0, other: $0.element.1)
             }
@@ -48,7 +48,8 @@ public struct SealComparison: Sendable, Hashable {
     /// The seal's document number (a visa's passport number, a sticker's card number, a VDS-NC's
     /// `pid.i`, else its own MRZ's) against DG1's.
     public init?(seal: Seal, chip: MachineReadableZone) {
-        let mrzNumber = seal.machineReadableZoneLines.flatMap { try? parseMrz(lines: $0) }?.fields.documentNumber
+        let mrzNumber = seal.machineReadableZoneLines.flatMap { try? MachineReadableZone.parse(lines: $0) }?.fields
+            .documentNumber
         guard let number = seal.documentNumber ?? mrzNumber else { return nil }
         against = "chip"
         let chipNumber = chip.fields.documentNumber

@@ -364,7 +364,7 @@ struct ValidationSession {
                 shared.give(back: reader, for: files)
             }
             document = try reader.read(
-                transport: transport, accessKey: accessKey, listener: ProgressRelay(connection: connection))
+                transport: transport, accessPassword: accessKey, listener: ProgressRelay(connection: connection))
         } catch {
             throw Self.ending(of: error, relay: transport.failed)
         }

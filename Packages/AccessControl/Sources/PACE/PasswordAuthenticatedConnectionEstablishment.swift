@@ -33,7 +33,7 @@ public enum PasswordAuthenticatedConnectionEstablishment {
     ///   or an MSE:Set AT the chip or reader cannot use, `.chipVerificationFailed` for an invalid
     ///   or reflected chip key or a wrong chip token, `.protocolViolation` for malformed answers.
     public static func establish(
-        _ offer: PACEOffer, cardAccess: SecurityInfos, accessKey: AccessKey, over transport: any APDUTransport,
+        _ offer: PACEOffer, cardAccess: SecurityInfos, accessKey: AccessPassword, over transport: any APDUTransport,
         random: RandomSource = .system, log: (String) -> Void = { _ in }
     ) throws(AccessControlError) -> (session: SecureMessagingSession, result: PACEResult) {
         do throws(PACEFailure) {
@@ -48,7 +48,7 @@ public enum PasswordAuthenticatedConnectionEstablishment {
     /// from those after it. `restartsLeft` bounds the fresh starts after a DH shared secret with a
     /// leading zero byte (see step 3).
     static func run(
-        _ offer: PACEOffer, cardAccess: SecurityInfos, accessKey: AccessKey, over transport: any APDUTransport,
+        _ offer: PACEOffer, cardAccess: SecurityInfos, accessKey: AccessPassword, over transport: any APDUTransport,
         random: RandomSource, log: (String) -> Void, restartsLeft: Int = 2
     ) throws(PACEFailure) -> (session: SecureMessagingSession, result: PACEResult) {
         let paceProtocol = offer.paceProtocol
@@ -205,7 +205,7 @@ public enum PasswordAuthenticatedConnectionEstablishment {
     }
 
     /// K_π = KDF_π(π): π is SHA-1(MRZ information) for the MRZ, the CAN's ASCII digits for a CAN.
-    static func passwordKey(_ accessKey: AccessKey, cipher: BlockCipher) -> SymmetricKey {
+    static func passwordKey(_ accessKey: AccessPassword, cipher: BlockCipher) -> SymmetricKey {
         let password = accessKey.withPasswordBytes { bytes in
             guard accessKey.kind == .mrz else { return SecretBytes(bytes) }
             var digest = HashAlgorithm.sha1.hash(bytes)

@@ -42,7 +42,7 @@ public struct MRZDataGroup: LDSFileModel, Equatable {
             String(characters[$0..<$0 + lineLength])
         }
         do {
-            return try parseMrz(lines: lines)
+            return try MachineReadableZone.parse(lines: lines)
         } catch {
             throw LDSError(.malformed, "DG1 MRZ: \(error.reason)")
         }

@@ -1,12 +1,14 @@
 import Secrets
 
-/// What opens a chip: the MRZ's document number and dates (BAC, PACE with the MRZ) or the card
-/// access number (PACE with the CAN). Built only through the validating factories, so an
-/// `AccessKey` that exists is well-formed before any APDU is sent.
+/// What opens a chip, in the form the access protocols take: the MRZ information (document
+/// number, dates and check digits: BAC, PACE with the MRZ) or the card access number (PACE with
+/// the CAN). Built only through the validating factories, so an `AccessPassword` that exists is
+/// well-formed before any APDU is sent. `Emrtd`'s `AccessKey` (the reference's plain enum) is
+/// turned into one when a read starts.
 ///
 /// It is a secret: its description is redacted, and the password bytes live in storage that is
 /// zeroed when the last copy of the key goes away.
-public struct AccessKey: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
+public struct AccessPassword: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
     public enum Kind: String, Sendable, Hashable {
         /// From the MRZ (PACE password reference 1, or BAC).
         case mrz
@@ -22,7 +24,7 @@ public struct AccessKey: Sendable, Equatable, CustomStringConvertible, CustomDeb
     }
 
     public let kind: Kind
-    /// Whether the key's check digits are the ones printed in a zone (`accessKeyFromMrz`) rather
+    /// Whether the key's check digits are the ones printed in a zone (`printed(in:)`) rather
     /// than computed from the fields. A chip's key is derived from the MRZ as printed, so only
     /// a printed zone opens a document issued with a wrong check digit.
     public let usesPrintedCheckDigits: Bool
@@ -38,17 +40,23 @@ public struct AccessKey: Sendable, Equatable, CustomStringConvertible, CustomDeb
     ///   - dateOfBirth, dateOfExpiry: YYMMDD, exactly 6 characters, each a digit or `<`.
     /// - Throws: `MRZError` `.invalidArgument`, naming the field but not its value.
     public static func mrz(documentNumber: String, dateOfBirth: String, dateOfExpiry: String) throws(MRZError)
-        -> AccessKey
+        -> AccessPassword
     {
         try mrz(documentNumber: documentNumber, dateOfBirth: dateOfBirth, dateOfExpiry: dateOfExpiry, printed: nil)
     }
 
-    /// The key of a printed zone: its fields each followed by its printed check digit where that
-    /// is a digit (the computed one otherwise, e.g. for a `<`).
-    static func printed(_ elements: any CommonElements) throws(MRZError) -> AccessKey {
-        try mrz(
-            documentNumber: String(decoding: Array(elements.documentNumber.raw.utf8).dropLastFillers(), as: UTF8.self),
-            dateOfBirth: elements.dateOfBirth.raw, dateOfExpiry: elements.dateOfExpiry.raw,
+    /// The password a zone prints: its whole document number and its two dates, each with the
+    /// check digit as printed where that is a digit (the computed one otherwise, e.g. for a `<`).
+    /// ICAO 9303-11 §4.3.2 takes the MRZ information from the zone, so a document issued with a
+    /// wrong check digit has a chip keyed with that digit; `wrongPrintedCheckDigits` names such
+    /// fields. The reference's `accessKeyFromMrz` gives the fields alone, without this.
+    ///
+    /// - Throws: `MRZError` `.invalidArgument` when a date holds letters (the zone itself parsed).
+    public static func printed(in zone: MachineReadableZone) throws(MRZError) -> AccessPassword {
+        let elements = zone.common
+        let fields = zone.accessKeyFields
+        return try mrz(
+            documentNumber: fields.documentNumber, dateOfBirth: fields.dateOfBirth, dateOfExpiry: fields.dateOfExpiry,
             printed: [
                 elements.documentNumber.checkDigit, elements.dateOfBirth.checkDigit, elements.dateOfExpiry.checkDigit,
             ])
@@ -58,7 +66,7 @@ public struct AccessKey: Sendable, Equatable, CustomStringConvertible, CustomDeb
     /// when `printed` gives a digit for it, by the one computed from its text otherwise.
     private static func mrz(
         documentNumber: String, dateOfBirth: String, dateOfExpiry: String, printed: [MrzCheckDigit]?
-    ) throws(MRZError) -> AccessKey {
+    ) throws(MRZError) -> AccessPassword {
         var number = Array(documentNumber.trimmingWhitespace().uppercased().utf8)
         defer { number.wipe() }
         guard !number.isEmpty, number.allSatisfy(isMRZCharacter) else {
@@ -87,18 +95,18 @@ public struct AccessKey: Sendable, Equatable, CustomStringConvertible, CustomDeb
         append(number, .documentNumber, 0)
         append(birth, .dateOfBirth, 1)
         append(expiry, .dateOfExpiry, 2)
-        return AccessKey(
+        return AccessPassword(
             kind: .mrz, wiping: &information, usesPrintedCheckDigits: printed != nil, wrongPrintedCheckDigits: wrong)
     }
 
     /// - Parameter value: exactly 6 digits (surrounding whitespace is ignored).
-    public static func can(value: String) throws(MRZError) -> AccessKey {
+    public static func can(value: String) throws(MRZError) -> AccessPassword {
         var digits = Array(value.trimmingWhitespace().utf8)
         defer { digits.wipe() }
         guard digits.count == 6, digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
             throw .invalidArgument("a CAN is exactly 6 digits")
         }
-        return AccessKey(kind: .can, wiping: &digits)
+        return AccessPassword(kind: .can, wiping: &digits)
     }
 
     /// Takes the password over and wipes the array it came in.
@@ -120,22 +128,25 @@ public struct AccessKey: Sendable, Equatable, CustomStringConvertible, CustomDeb
         try password.withUnsafeBytes(body)
     }
 
-    public var description: String { "AccessKey.\(kind.rawValue)(<redacted>)" }
+    public var description: String { "AccessPassword.\(kind.rawValue)(<redacted>)" }
     public var debugDescription: String { description }
 
-    public static func == (lhs: AccessKey, rhs: AccessKey) -> Bool {
+    public static func == (lhs: AccessPassword, rhs: AccessPassword) -> Bool {
         lhs.kind == rhs.kind && lhs.password == rhs.password
     }
 }
 
-/// The access key an MRZ prints: its whole document number and its two dates, each with the
-/// check digit as printed (ICAO 9303-11 §4.3.2 takes the MRZ information from the zone): a
-/// document issued with a wrong check digit has a chip keyed with that digit, and
-/// `wrongPrintedCheckDigits` names such fields.
-///
-/// - Throws: `MRZError` `.invalidArgument` when a date holds letters (the zone itself parsed).
-public func accessKeyFromMrz(mrz zone: MachineReadableZone) throws(MRZError) -> AccessKey {
-    try AccessKey.printed(zone.common)
+extension MachineReadableZone {
+    /// What an access key takes from the zone (ICAO 9303-11 §4.3.2): the whole document number
+    /// as printed (a TD1/TD2 continuation included, trailing fillers dropped, inner ones kept)
+    /// and the two dates as printed, fillers kept.
+    public var accessKeyFields: (documentNumber: String, dateOfBirth: String, dateOfExpiry: String) {
+        let elements = common
+        return (
+            String(decoding: Array(elements.documentNumber.raw.utf8).dropLastFillers(), as: UTF8.self),
+            elements.dateOfBirth.raw, elements.dateOfExpiry.raw
+        )
+    }
 }
 
 private func accessKeyDate(_ text: String, field: String) throws(MRZError) -> [UInt8] {
