@@ -158,7 +158,7 @@ let package = Package(
             // The reference's Swift examples, compiled as written, over the simulator.
             .testTarget(
                 name: "ReferenceAPITests",
-                dependencies: ["Emrtd", "Transport", "ChipSimulator", "CMS", "LDS", "MRZ", "JSON"],
+                dependencies: ["Emrtd", "Transport", "ChipSimulator"],
                 path: "Tests/ReferenceAPITests"),
             .testTarget(
                 name: "EmrtdIntegrationTests",

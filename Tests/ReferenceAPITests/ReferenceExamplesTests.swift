@@ -1,29 +1,24 @@
-import CMS
-import ChipSimulator
+// A host's code, as the reference's Swift examples write it: this file imports `Emrtd` and the
+// system's modules alone (the simulator behind the link is wired in ReferenceSimulatedChip.swift).
 import Emrtd
 import Foundation
-import JSON
-import LDS
-import MRZ
 import Synchronization
 import Testing
-import Transport
 
-/// A host's link, as the reference's example has one: raw bytes to a chip (here the simulator,
-/// behind nothing but this class) and its own failures, which the transport turns into
-/// `TransportError`s.
+/// A host's link, as the reference's example has one: raw bytes to a chip and its own failures,
+/// which the transport turns into `TransportError`s.
 final class MyLink: @unchecked Sendable {
     enum Failure: Error { case lost, timeout, broken }
 
-    let chip: SimulatedChip
+    private let exchange: (Data) throws -> Data
     /// The failure the next exchange meets, if any.
     var failure: Failure?
 
-    init(chip: SimulatedChip) { self.chip = chip }
+    init(exchange: @escaping (Data) throws -> Data) { self.exchange = exchange }
 
     func send(_ apdu: Data) throws -> Data {
         if let failure { throw failure }
-        return Data(try chip.transmit(try CommandAPDU(encoded: [UInt8](apdu))).encoded)
+        return try exchange(apdu)
     }
 }
 
@@ -48,7 +43,7 @@ final class MyTransport: CardTransport, @unchecked Sendable {
 final class Progress: ReadListener {
     let events = Mutex<[String]>([])
     func onAccessEstablishmentStarted() { events.withLock { $0.append("access") } }
-    func onElementaryFilesReadingProgressUpdated(id: LDSFileKind, totalProgressPercentage: Int32) {
+    func onElementaryFilesReadingProgressUpdated(id: ElementaryFileId, totalProgressPercentage: Int32) {
         let percentage: Int32 = totalProgressPercentage
         events.withLock { $0.append("\(id.rawValue) \(percentage)") }
     }
@@ -58,23 +53,19 @@ final class Progress: ReadListener {
 /// The reference's Swift examples, compiled as written and run against the simulator over a
 /// custom `CardTransport`.
 @Suite struct ReferenceExamplesTests {
-    static let can = "123456"
+    static let can = ReferenceSimulatedChip.can
 
-    /// The specimen on a chip that offers PACE with the CAN.
-    static func link() throws -> (MyLink, Specimen) {
-        let specimen = try Specimen.generate()
-        var configuration = ChipConfiguration(files: specimen.files, credentials: specimen.credentials)
-        configuration.credentials.can = CardAccessNumber(can)
-        try configuration.offerPACE([try PACEOffer(named: "ECDH-GM-AES-128:13")])
-        return (MyLink(chip: SimulatedChip(configuration: configuration)), specimen)
+    /// A link to a chip that offers PACE with the CAN, and the CSCA its data chains to.
+    static func link() throws -> (MyLink, csca: [UInt8]) {
+        let chip = try ReferenceSimulatedChip()
+        return (MyLink(exchange: chip.exchange), chip.csca)
     }
 
     /// The EmrtdReader example: `.can(value:)`, `nil` challenge and listener.
     @Test func customTransportReadsWithTheCAN() throws {
-        let (link, specimen) = try Self.link()
+        let (link, csca) = try Self.link()
         let reader = try EmrtdReader(
-            config: ReaderConfig(
-                useBuiltInAuthorityCertificates: false, authorityCertificates: [specimen.countrySigningCertificate]))
+            config: ReaderConfig(useBuiltInAuthorityCertificates: false, authorityCertificates: [csca]))
         let doc = try reader.read(
             transport: MyTransport(link: link), accessKey: .can(value: "123456"),
             activeAuthenticationChallenge: nil, listener: nil)
@@ -140,7 +131,7 @@ final class Progress: ReadListener {
         final class CancelOnProgress: ReadListener {
             let reader: EmrtdReader
             init(_ reader: EmrtdReader) { self.reader = reader }
-            func onElementaryFilesReadingProgressUpdated(id: LDSFileKind, totalProgressPercentage: Int32) {
+            func onElementaryFilesReadingProgressUpdated(id: ElementaryFileId, totalProgressPercentage: Int32) {
                 reader.cancel()
             }
         }
@@ -151,8 +142,10 @@ final class Progress: ReadListener {
             Issue.record("read")
         } catch ReadError.Cancelled(let debugInfo) {
             #expect(debugInfo.filesRead?.com != nil)
-            let json = try JSONValue.parse(readErrorToJson(error: .Cancelled(debugInfo: debugInfo)))
-            #expect(json["code"] == "cancelled" && json["reason"] == .null)
+            let json = try JSONSerialization.jsonObject(
+                with: Data(readErrorToJson(error: .Cancelled(debugInfo: debugInfo)).utf8))
+            let error = json as? [String: Any]
+            #expect(error?["code"] as? String == "cancelled" && error?["reason"] is NSNull)
         } catch {
             Issue.record("\(error)")
         }

@@ -2,7 +2,6 @@ import Emrtd
 import Foundation
 import Synchronization
 import Testing
-import Transport
 
 /// A host's transport that counts what the read sends and answers every command "not found".
 final class CountingTransport: CardTransport, @unchecked Sendable {

@@ -1,0 +1,14 @@
+// The reference's Swift API is one module: a host that writes `import Emrtd` names every type and
+// function its Swift column names (`CardTransport` and `TransportError` from Transport,
+// `DocumentImage` and the data groups' models from LDS, `MrzFields` from MRZ, `certificateInfos`
+// and `CertificateInfo` from CMS), as NIO's umbrella module re-exports NIOCore. A team that
+// wants one of these packages alone still imports it alone.
+@_exported import CMS
+@_exported import LDS
+@_exported import MRZ
+@_exported import Transport
+
+/// The reference's name for the file a listener and a file set name: `LDSFileKind`, whose cases
+/// are the reference's (`com`, `sod`, `dg1` … `dg16`) plus `dg6`, `cardAccess` and
+/// `cardSecurity`, which a read may name as well.
+public typealias ElementaryFileId = LDSFileKind
