@@ -15,13 +15,15 @@ import Transport
 /// `libeac`), through `Tests/Peers/openpace-ta-check.c`, compiled here with gcc.
 ///
 /// - Our reader's TA, OpenPACE's chip side: the reader authenticates to the simulator after BAC
-///   and Chip Authentication; the plain APDUs of that run are recorded (the certificates of
-///   PSO:Verify Certificate in order, r_PICC from GET CHALLENGE, the public key of Chip
+///   (or PACE) and Chip Authentication; the plain APDUs of that run are recorded (the certificates
+///   of PSO:Verify Certificate in order, r_PICC from GET CHALLENGE, the public key of Chip
 ///   Authentication's GENERAL AUTHENTICATE, the signature of EXTERNAL AUTHENTICATE), and OpenPACE,
 ///   trusting the chip's CVCA, imports each certificate (`TA_STEP2_import_certificate`) and checks
-///   the signature (`TA_STEP6_verify`). One byte changed in the signature or in r_PICC fails.
+///   the signature (`TA_STEP6_verify`). One byte changed in the signature, in r_PICC or in a
+///   certificate fails.
 /// - OpenPACE's terminal, our chip side: `TA_STEP5_sign` signs the simulator's challenge with the
 ///   test PKI's terminal key, the simulator accepts it and opens DG3; a changed r_PICC is refused.
+///   RSA-PSS excepted (`ourChipSideAcceptsOpenPACEsTerminal`).
 ///
 /// OpenSC's npa-tool is not used: it runs EAC v2 (TA before CA), not the eMRTD's TA v1
 /// (`../shared/peers/README.md`).
@@ -51,21 +53,21 @@ import Transport
         }
     }
 
-    /// ID_PICC after BAC: the document number and its check digit as the specimen's MRZ prints them.
-    static let chipIdentifier = Array("L898902C<3".utf8)
-
-    /// A chip trusting `pki`'s CVCA, opened with BAC; Chip Authentication (ECDH, AES) run over a
-    /// channel whose plain APDUs `recorder` sees.
+    /// A chip trusting `pki`'s CVCA, opened with BAC, or with PACE when it offers `paceOffer`;
+    /// Chip Authentication (ECDH, AES) run over a channel whose plain APDUs `recorder` sees.
     struct RecordedSession {
         let chip: SimulatedChip
         let channel: SecureChannel
         let recorder = Recorder()
         let chipAuthentication: ChipAuthenticationV1.Outcome
+        /// ID_PICC (9303-11 §7.1.2): after BAC the document number and its check digit as the
+        /// specimen's MRZ prints them; after PACE the x coordinate of the chip's ephemeral point.
+        let chipIdentifier: [UInt8]
 
-        init(trusting pki: PKI) throws {
-            let credentials = Credentials(chipAuthenticationKeys: [
-                try ChipAuthenticationKey.generate(named: "ECDH-AES-128:13")
-            ])
+        init(trusting pki: PKI, paceOffer: String? = nil) throws {
+            let credentials = Credentials(
+                paceOffers: try paceOffer.map { [try PACEOffer(named: $0)] } ?? [],
+                chipAuthenticationKeys: [try ChipAuthenticationKey.generate(named: "ECDH-AES-128:13")])
             let specimen = try Specimen.generate(rich: true, credentials: credentials)
             var files = specimen.files
             files[dataGroup: 3] = BiometricDataGroup.encodedFinger(
@@ -79,6 +81,14 @@ import Transport
                 chip,
                 accessKey: try AccessPassword.mrz(
                     documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623"))
+            if paceOffer != nil {
+                let chipKey = try #require(opened.access.paceResult?.chipEphemeralPublicKey)
+                try #require(chipKey.count % 2 == 1 && chipKey.first == 0x04)
+                chipIdentifier = Array(chipKey[1...(chipKey.count / 2)])
+            } else {
+                try #require(opened.access.paceResult == nil)
+                chipIdentifier = Array("L898902C<3".utf8)
+            }
             channel = SecureChannel(
                 base: opened.channel.base, session: opened.channel.currentSession, observer: recorder)
             let dg14 = try SecurityInfos(try #require(specimen.files[dataGroup: 14]), kind: .dg14)
@@ -92,7 +102,7 @@ import Transport
             return try TerminalAuthenticationV1.run(
                 certificates: try TerminalAuthenticationV1.path(
                     from: [pki.terminal, pki.cvca, pki.dv], trustPoints: trustPoints),
-                documentIdentifier: TerminalAuthenticationOpenPACETests.chipIdentifier,
+                documentIdentifier: chipIdentifier,
                 chipAuthentication: chipAuthentication, signer: signer, over: channel)
         }
 
@@ -188,8 +198,8 @@ import Transport
     /// OpenPACE's chip side on a transcript: its answer ("OK", "FAIL certificate N", "FAIL
     /// signature"), after recording an issue when the checker reports an error.
     static func openPACEVerifies(
-        _ checker: String, trustPoint: String, challenge: [UInt8], compressedKey: [UInt8], signature: [UInt8],
-        certificates: [String]
+        _ checker: String, trustPoint: String, chipIdentifier: [UInt8], challenge: [UInt8], compressedKey: [UInt8],
+        signature: [UInt8], certificates: [String]
     ) throws -> String {
         let result = try Subprocess.run(
             checker,
@@ -208,9 +218,21 @@ import Transport
 
     @Test(arguments: TerminalAuthenticationTests.algorithms)
     func openPACEsChipSideAcceptsOurTerminal(algorithm: TerminalAuthenticationAlgorithm, curve: Int) throws {
+        try checkOurTerminal(algorithm: algorithm, curve: curve, paceOffer: nil)
+    }
+
+    /// After PACE, ID_PICC is the chip's ephemeral PACE key compressed.
+    @Test(arguments: ["ECDH-GM-AES-128:12", "ECDH-IM-AES-256:13"])
+    func openPACEsChipSideAcceptsOurTerminalAfterPACE(paceOffer: String) throws {
+        try checkOurTerminal(algorithm: .ecdsa(.sha256), curve: 13, paceOffer: paceOffer)
+    }
+
+    /// Our reader's Terminal Authentication against the simulator, its transcript checked by
+    /// OpenPACE's chip side; one byte changed in the signature, r_PICC or a certificate fails.
+    func checkOurTerminal(algorithm: TerminalAuthenticationAlgorithm, curve: Int, paceOffer: String?) throws {
         guard let checker = openPACE() else { return }
         let pki = try PKI(algorithm, curve: curve)
-        let session = try RecordedSession(trusting: pki)
+        let session = try RecordedSession(trusting: pki, paceOffer: paceOffer)
         let terminal = try session.authenticate(
             pki, signer: TerminalAuthenticationV1.signer(key: pki.terminalKey, algorithm: algorithm))
         #expect(terminal.holderReference == "UTIS00001")
@@ -232,8 +254,8 @@ import Transport
         let paths = try certificates.enumerated().map { try Self.write($1, "certificate\($0 + 1)", in: directory) }
         func verify(challenge: [UInt8], signature: [UInt8], certificates: [String] = paths) throws -> String {
             try Self.openPACEVerifies(
-                checker, trustPoint: cvca, challenge: challenge, compressedKey: compressedKey, signature: signature,
-                certificates: certificates)
+                checker, trustPoint: cvca, chipIdentifier: session.chipIdentifier, challenge: challenge,
+                compressedKey: compressedKey, signature: signature, certificates: certificates)
         }
         var answer = try verify(challenge: challenge, signature: signature)
         #expect(answer == "OK")
@@ -276,14 +298,15 @@ import Transport
             -> TerminalAuthenticationV1.Signer
         {
             let compressedKey = session.chipAuthentication.compressedTerminalKey
+            let chipIdentifier = session.chipIdentifier
             let recorder = session.recorder
             return { data in
                 let challenge = try #require(recorder.responses(ins: 0x84).last)
-                #expect(data == Self.chipIdentifier + challenge + compressedKey)
+                #expect(data == chipIdentifier + challenge + compressedKey)
                 let result = try Subprocess.run(
                     checker,
                     ["sign", keyPath, certificatePath]
-                        + [Self.chipIdentifier, change(challenge), compressedKey].map(Self.hexString))
+                        + [chipIdentifier, change(challenge), compressedKey].map(Self.hexString))
                 #expect(result.status == 0, "\(result.combinedOutput)")
                 return try #require(Self.bytes(hex: result.output.trimmingCharacters(in: .whitespacesAndNewlines)))
             }
@@ -301,7 +324,7 @@ import Transport
             let cvca = try Self.write(pki.cvca.encoded, "cvca.cvcert", in: directory)
             let dv = try Self.write(pki.dv.content, "dv.cvcert", in: directory)
             let answer = try Self.openPACEVerifies(
-                checker, trustPoint: cvca, challenge: challenge,
+                checker, trustPoint: cvca, chipIdentifier: session.chipIdentifier, challenge: challenge,
                 compressedKey: session.chipAuthentication.compressedTerminalKey, signature: signature,
                 certificates: [dv, certificatePath])
             #expect(answer == "OK")
