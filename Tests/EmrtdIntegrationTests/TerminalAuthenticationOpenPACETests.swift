@@ -138,8 +138,12 @@ import Transport
         let temporary = built + ".\(getpid())"
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            // `openPACE()` found gcc before the first use.
+            guard let gcc = Prerequisites.tool("gcc", package: "gcc") else {
+                return .failure(BuildFailure(description: "no gcc"))
+            }
             let compiled = try Subprocess.run(
-                "/usr/bin/gcc",
+                gcc,
                 ["-std=c11", "-O1", "-Wall", "-Wextra", "-Werror", "-o", temporary, source, "-leac", "-lcrypto"])
             guard compiled.status == 0 else {
                 return .failure(BuildFailure(description: "gcc failed: \(compiled.combinedOutput)"))
