@@ -12,7 +12,8 @@ packages=(
     # the validation server and client (CLibWebSockets); nginx in front of several servers
     # (Tools/scale.sh), python3 for the test result server (Tools/result-server.py)
     libwebsockets-dev nginx python3
-    # emrtd-bench's pace suite: OpenPACE (CEAC); its pa suite's Python reference
+    # emrtd-bench's pace suite: OpenPACE (CEAC), also TerminalAuthenticationOpenPACETests' (with gcc,
+    # below); its pa suite's Python reference
     # (Tools/make-pa-fixtures.py verify)
     libeac-dev python3-cryptography python3-asn1crypto
     # CVCertificatesTests: OpenPACE's cvc-create and cvc-print, the reference of CV certificates
