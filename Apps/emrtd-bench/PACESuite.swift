@@ -148,7 +148,7 @@ func benchWholeRead(_ run: BenchRun) throws {
     let accessKey = try AccessPassword.mrz(documentNumber: "L898902C<", dateOfBirth: "690806", dateOfExpiry: "940623")
     let reader = try EmrtdReader(
         config: ReaderConfig(
-            useBuiltInAuthorityCertificates: false, authorityCertificates: [specimen.countrySigningCertificate],
+            useBuiltInAuthorityCertificates: false, authorityCertificates: [Data(specimen.countrySigningCertificate)],
             renderImages: false))
     guard let offer = try? ChipSimulator.PACEOffer(named: "ECDH-GM-AES-128:13") else {
         throw BenchFailure("no PACE offer")

@@ -10,7 +10,7 @@ private let checkTime = Date(timeIntervalSince1970: 1_800_000_000)
 /// (explicit-parameter) ECDSA key parsers with hostile keys.
 let x509Target = FuzzTarget(name: "x509") { input in
     guard let certificate = try? Certificate(derEncoded: input) else {
-        _ = certificateInfos(pemOrDer: input).map { $0.json.serialized() }
+        _ = certificateInfos(pemOrDer: Data(input)).map { $0.json.serialized() }
         return
     }
     _ = CertificateInfo(certificate).json.serialized()

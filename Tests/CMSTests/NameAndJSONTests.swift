@@ -74,7 +74,7 @@ import Testing
         let dsc = try #require(object["documentSignerCertificate"] as? [String: Any])
         let der = try #require(dsc["der"] as? String)
         #expect(der.count % 4 == 0)
-        #expect(Data(base64Encoded: der).map { [UInt8]($0) } == verdict.documentSignerCertificate?.der)
+        #expect(Data(base64Encoded: der) == verdict.documentSignerCertificate?.der)
         #expect(dsc["notBefore"] as? String == "2024-01-01T00:00:00Z")
         #expect(JSONValue.string("a\"\\\u{1}").serialized() == "\"a\\\"\\\\\\u0001\"")
     }

@@ -21,7 +21,7 @@ import Testing
         #expect(files.count >= 25)
         for file in files {
             let path = folder.appendingPathComponent(file).path
-            let info = try #require(certificateInfos(pemOrDer: TestFiles.bytes(URL(fileURLWithPath: path))).first)
+            let info = try #require(certificateInfos(pemOrDer: Data(TestFiles.bytes(URL(fileURLWithPath: path)))).first)
             let output = try #require(
                 Self.openssl([
                     "x509", "-inform", "DER", "-in", path, "-noout", "-serial", "-fingerprint", "-sha256", "-dates",

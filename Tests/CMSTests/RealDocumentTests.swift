@@ -64,7 +64,7 @@ import Testing
         // A DSC carried in the SOD must be the one published beside it.
         let dscPath = folder.appendingPathComponent("\(sample.country)_DSC.der")
         if FileManager.default.fileExists(atPath: dscPath.path) {
-            #expect(verdict.documentSignerCertificate?.der == (try TestFiles.bytes(dscPath)))
+            #expect(verdict.documentSignerCertificate?.der == Data(try TestFiles.bytes(dscPath)))
         }
     }
 

@@ -25,7 +25,7 @@ import Testing
         let reader = try EmrtdReader(
             config: ReaderConfig(
                 useBuiltInAuthorityCertificates: false,
-                authorityCertificates: trusted ? [specimen.countrySigningCertificate] : [], debug: true,
+                authorityCertificates: trusted ? [Data(specimen.countrySigningCertificate)] : [], debug: true,
                 renderImages: false))
         return try reader.read(
             transport: chip, accessKey: OrchestrationTests.accessKey, activeAuthenticationChallenge: challenge)

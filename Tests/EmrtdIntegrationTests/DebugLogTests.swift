@@ -43,7 +43,8 @@ import Transport
         let access = ChannelKeeping()
         let reader = try EmrtdReader(
             config: ReaderConfig(
-                useBuiltInAuthorityCertificates: false, authorityCertificates: [specimen.countrySigningCertificate],
+                useBuiltInAuthorityCertificates: false,
+                authorityCertificates: [Data(specimen.countrySigningCertificate)],
                 debug: true, renderImages: false),
             chipAccess: access)
         let chip = SimulatedChip(

@@ -23,7 +23,7 @@ import Transport
         try EmrtdReader(
             config: ReaderConfig(
                 useBuiltInAuthorityCertificates: false,
-                authorityCertificates: specimen.map { [$0.countrySigningCertificate] } ?? [], debug: debug),
+                authorityCertificates: specimen.map { [Data($0.countrySigningCertificate)] } ?? [], debug: debug),
             chipAccess: PlainChipAccess())
     }
 
@@ -227,7 +227,7 @@ import Transport
         #expect(chip.statistics.exchanges == 0)
         #expect {
             try EmrtdReader(
-                config: ReaderConfig(useBuiltInAuthorityCertificates: false, authorityCertificates: [Array("no".utf8)]),
+                config: ReaderConfig(useBuiltInAuthorityCertificates: false, authorityCertificates: [Data("no".utf8)]),
                 chipAccess: PlainChipAccess())
         } throws: { ($0 as? ReadError)?.kind == .invalidArgument }
     }

@@ -15,7 +15,8 @@ import Testing
     ) throws -> EmrtdReader {
         try EmrtdReader(
             config: ReaderConfig(
-                useBuiltInAuthorityCertificates: false, authorityCertificates: [specimen.countrySigningCertificate],
+                useBuiltInAuthorityCertificates: false,
+                authorityCertificates: [Data(specimen.countrySigningCertificate)],
                 debug: true),
             chipAccess: chipAccess, clock: clock)
     }

@@ -27,7 +27,8 @@ import Transport
     static func reader(_ specimen: Specimen, debug: Bool = false) throws -> EmrtdReader {
         try EmrtdReader(
             config: ReaderConfig(
-                useBuiltInAuthorityCertificates: false, authorityCertificates: [specimen.countrySigningCertificate],
+                useBuiltInAuthorityCertificates: false,
+                authorityCertificates: [Data(specimen.countrySigningCertificate)],
                 debug: debug))
     }
 

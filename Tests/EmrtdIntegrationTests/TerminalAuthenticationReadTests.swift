@@ -49,7 +49,8 @@ import Testing
         func read(_ terminal: TerminalConfiguration?, accessKey: AccessKey? = nil) throws -> TravelDocument {
             let reader = try EmrtdReader(
                 config: ReaderConfig(
-                    useBuiltInAuthorityCertificates: false, authorityCertificates: [specimen.countrySigningCertificate],
+                    useBuiltInAuthorityCertificates: false,
+                    authorityCertificates: [Data(specimen.countrySigningCertificate)],
                     renderImages: false, terminal: terminal))
             return try reader.read(transport: chip, accessKey: try accessKey ?? TerminalAuthenticationReadTests.mrz())
         }

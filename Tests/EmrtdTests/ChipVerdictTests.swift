@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Emrtd
@@ -34,7 +35,7 @@ import Testing
         for mapping in Self.outcomes {
             for chipAuthentication in Self.outcomes {
                 for active in Self.outcomes {
-                    let response: [UInt8]? = active == .authenticated ? [0x6A, 0xBC] : nil
+                    let response: Data? = active == .authenticated ? Data([0x6A, 0xBC]) : nil
                     let evidence = ChipEvidence(
                         chipAuthenticationMapping: mapping, chipAuthentication: chipAuthentication,
                         activeAuthentication: active, activeAuthenticationResponse: response)

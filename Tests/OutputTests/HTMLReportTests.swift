@@ -25,7 +25,8 @@ import Testing
     static func read(_ specimen: Specimen) throws -> TravelDocument {
         let reader = try EmrtdReader(
             config: ReaderConfig(
-                useBuiltInAuthorityCertificates: false, authorityCertificates: [specimen.countrySigningCertificate],
+                useBuiltInAuthorityCertificates: false,
+                authorityCertificates: [Data(specimen.countrySigningCertificate)],
                 debug: true))
         return try reader.read(
             transport: SimulatedChip(

@@ -31,7 +31,7 @@ import Testing
         let reader = try EmrtdReader(
             config: ReaderConfig(
                 useBuiltInAuthorityCertificates: false,
-                authorityCertificates: trusted ? [specimen.countrySigningCertificate] : [], debug: true),
+                authorityCertificates: trusted ? [Data(specimen.countrySigningCertificate)] : [], debug: true),
             clock: { at })
         let document = try reader.read(
             transport: SimulatedChip(

@@ -56,7 +56,7 @@ final class Progress: ReadListener {
     static let can = ReferenceSimulatedChip.can
 
     /// A link to a chip that offers PACE with the CAN, and the CSCA its data chains to.
-    static func link() throws -> (MyLink, csca: [UInt8]) {
+    static func link() throws -> (MyLink, csca: Data) {
         let chip = try ReferenceSimulatedChip()
         return (MyLink(exchange: chip.exchange), chip.csca)
     }
@@ -165,6 +165,6 @@ final class Progress: ReadListener {
     }
 
     @Test func certificateInfosIsEmptyOnGarbage() {
-        #expect(certificateInfos(pemOrDer: [0x30, 0x03, 0x02, 0x01]).isEmpty)
+        #expect(certificateInfos(pemOrDer: Data([0x30, 0x03, 0x02, 0x01])).isEmpty)
     }
 }

@@ -9,7 +9,7 @@ struct ReferenceSimulatedChip {
 
     let chip: SimulatedChip
     /// The test CSCA the specimen's data chains to, DER.
-    let csca: [UInt8]
+    let csca: Data
 
     init() throws {
         let specimen = try Specimen.generate()
@@ -17,7 +17,7 @@ struct ReferenceSimulatedChip {
         configuration.credentials.can = CardAccessNumber(Self.can)
         try configuration.offerPACE([try PACEOffer(named: "ECDH-GM-AES-128:13")])
         chip = SimulatedChip(configuration: configuration)
-        csca = specimen.countrySigningCertificate
+        csca = Data(specimen.countrySigningCertificate)
     }
 
     func exchange(_ apdu: Data) throws -> Data {

@@ -181,7 +181,8 @@ enum ReadCommand: Command {
         let settings = ReadSettings(
             config: ReaderConfig(
                 // The report's APDU timeline is the debug log.
-                useBuiltInAuthorityCertificates: trust.trustsDefaultBundle, authorityCertificates: authorities,
+                useBuiltInAuthorityCertificates: trust.trustsDefaultBundle,
+                authorityCertificates: authorities.map { Data($0) },
                 timeoutMs: readerOptions.timeoutMilliseconds,
                 debug: debug || report != nil,
                 renderImages: renderImages, terminal: terminal.configuration),

@@ -53,7 +53,7 @@ struct ReaderOptions {
     var pcscName: String? { name.flatMap { $0.isEmpty ? nil : $0 } }
 
     /// `timeout` as `ReaderConfig.timeoutMs`.
-    var timeoutMilliseconds: Int {
-        Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+    var timeoutMilliseconds: UInt32 {
+        UInt32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
     }
 }

@@ -91,7 +91,7 @@ enum ServeCommand: Command {
             host: host, port: port, tenants: tenants,
             reader: ReaderConfig(
                 useBuiltInAuthorityCertificates: !noBuiltIn,
-                authorityCertificates: try cscaFiles.map(readCertificateFile),
+                authorityCertificates: try cscaFiles.map { Data(try readCertificateFile($0)) },
                 renderImages: render, terminal: terminal.configuration),
             stepTimeout: .seconds(stepTimeout), sessionTimeout: .seconds(sessionTimeout),
             postTimeout: .seconds(postTimeout), maximumSessions: maximumSessions)

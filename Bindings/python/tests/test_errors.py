@@ -44,6 +44,7 @@ def test_invalid_argument_sends_nothing(emrtd_bin):
             (emrtd.AccessKey.can("12"), {}, None),
             (KEY, {"challenge": b"1234"}, "the Active Authentication challenge must be 8 bytes, got 4"),
             (KEY, {"timeout_ms": 0}, "timeoutMs must be positive"),
+            (KEY, {"timeout_ms": 2**32}, "at most 4294967295"),
         ]:
             error = read_error(chip, key, **options)
             assert error.code == "invalid_argument" and error.debug_info is None

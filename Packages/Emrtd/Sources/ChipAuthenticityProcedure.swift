@@ -355,7 +355,7 @@ struct ChipAuthenticityProcedure {
                 chipAuthenticationMapping: Self.outcome(mapping, keyIn: 14, data: data, name: "PACE-CAM"),
                 chipAuthentication: Self.outcome(authentication, keyIn: 14, data: data, name: "Chip Authentication"),
                 activeAuthentication: Self.outcome(active, keyIn: 15, data: data, name: "Active Authentication"),
-                activeAuthenticationResponse: response)
+                activeAuthenticationResponse: response.map { Data($0) })
         }
     }
 

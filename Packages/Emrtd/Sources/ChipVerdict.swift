@@ -1,3 +1,4 @@
+import Foundation
 import LDS
 
 /// What one protocol that proves the chip genuine gave during a read.
@@ -18,12 +19,12 @@ public struct ChipEvidence: Sendable, Hashable {
     public var chipAuthentication: ChipProtocolOutcome
     public var activeAuthentication: ChipProtocolOutcome
     /// The chip's INTERNAL AUTHENTICATE answer, when Active Authentication ran.
-    public var activeAuthenticationResponse: [UInt8]?
+    public var activeAuthenticationResponse: Data?
 
     public init(
         chipAuthenticationMapping: ChipProtocolOutcome = .notOffered,
         chipAuthentication: ChipProtocolOutcome = .notOffered,
-        activeAuthentication: ChipProtocolOutcome = .notOffered, activeAuthenticationResponse: [UInt8]? = nil
+        activeAuthentication: ChipProtocolOutcome = .notOffered, activeAuthenticationResponse: Data? = nil
     ) {
         self.chipAuthenticationMapping = chipAuthenticationMapping
         self.chipAuthentication = chipAuthentication

@@ -41,11 +41,11 @@ public struct DebugInfo: Sendable, Hashable, JSONRepresentable {
 /// One step or APDU of the debug log (the reference's `DebugEvent`).
 public struct DebugEvent: Sendable, Hashable, JSONRepresentable {
     /// Milliseconds since the read started.
-    public let timestampMillis: Int
+    public let timestampMillis: UInt64
     public let message: String
 
     public var json: JSONValue {
-        ["timestampMillis": .integer(timestampMillis), "message": .string(message)]
+        ["timestampMillis": .integer(Int(clamping: timestampMillis)), "message": .string(message)]
     }
 }
 
@@ -58,9 +58,10 @@ final class DebugRecorder: Sendable {
 
     init(isEnabled: Bool) { self.isEnabled = isEnabled }
 
-    var elapsedMilliseconds: Int {
+    var elapsedMilliseconds: UInt64 {
         let elapsed = ContinuousClock.now - start
-        return Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+        return UInt64(
+            clamping: elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
     }
 
     /// Records a step. The message is built only when logging is on.
@@ -73,7 +74,7 @@ final class DebugRecorder: Sendable {
     func info(filesRead: LdsMasterFile?) -> DebugInfo {
         DebugInfo(
             events: entries.withLock { $0 }, filesRead: filesRead, apduCount: apduLog.count,
-            bytesTransferred: apduLog.bytesMoved, durationMs: elapsedMilliseconds)
+            bytesTransferred: apduLog.bytesMoved, durationMs: Int(clamping: elapsedMilliseconds))
     }
 }
 

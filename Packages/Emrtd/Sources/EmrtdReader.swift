@@ -37,7 +37,7 @@ public final class EmrtdReader: Sendable {
         do throws(CMSError) {
             let assembled = try TrustStore.assemble(
                 includingDefaultBundle: config.useBuiltInAuthorityCertificates,
-                authorityCertificates: config.authorityCertificates)
+                authorityCertificates: config.authorityCertificates.map { [UInt8]($0) })
             trustStore = assembled.store
             trustStoreWarning = assembled.store.assemblyWarning(defaultBundleProblem: assembled.defaultBundleProblem)
         } catch {

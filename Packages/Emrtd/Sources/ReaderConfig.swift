@@ -1,3 +1,5 @@
+import Foundation
+
 /// How an `EmrtdReader` reads: which CSCAs it trusts, how long it waits for the chip, whether it
 /// keeps a debug log, whether it renders JPEG 2000 images, and the inspection system it
 /// authenticates as to read DG3 and DG4.
@@ -6,11 +8,11 @@ public struct ReaderConfig: Sendable {
     public var useBuiltInAuthorityCertificates: Bool
     /// More trusted CSCAs: each entry a PEM bundle or one DER certificate. An entry holding no
     /// certificate is an `invalidArgument` error when the reader is made.
-    public var authorityCertificates: [[UInt8]]
+    public var authorityCertificates: [Data]
     /// The longest wait for one answer of the chip, in milliseconds, for every APDU of the read:
     /// a later answer fails the read with `TransportError.Timeout`, whatever the transport does
     /// (`emrtd read` also makes its `PCSCTransport` with it, so pcsc-lite gives up at the same time).
-    public var timeoutMs: Int
+    public var timeoutMs: UInt32
     /// Keep a log of every step and APDU (secrets redacted) in `debugInfo`.
     public var debug: Bool
     /// Render each JPEG 2000 image (face, fingerprints, iris, portrait, signature, DG11/DG12
@@ -24,7 +26,7 @@ public struct ReaderConfig: Sendable {
     public var terminal: TerminalConfiguration?
 
     public init(
-        useBuiltInAuthorityCertificates: Bool = true, authorityCertificates: [[UInt8]] = [], timeoutMs: Int = 5000,
+        useBuiltInAuthorityCertificates: Bool = true, authorityCertificates: [Data] = [], timeoutMs: UInt32 = 5000,
         debug: Bool = false, renderImages: Bool = true, terminal: TerminalConfiguration? = nil
     ) {
         self.useBuiltInAuthorityCertificates = useBuiltInAuthorityCertificates

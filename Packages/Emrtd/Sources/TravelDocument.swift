@@ -97,7 +97,7 @@ public struct ChipAuthenticationStatus: Sendable, Hashable {
     /// or PACE-CAM); nil when it did not run.
     public var activeAuthentication: Status?
     /// The chip's INTERNAL AUTHENTICATE answer (the AA signature), when AA ran.
-    public var activeAuthenticationResponse: [UInt8]?
+    public var activeAuthenticationResponse: Data?
     /// Why the verdict is what it is, in one sentence.
     public var reason: String
 }
@@ -167,7 +167,7 @@ extension ChipAuthenticationStatus: JSONRepresentable {
             "status": status.json,
             "protocol": .optional(`protocol`),
             "activeAuthentication": .optional(activeAuthentication),
-            "activeAuthenticationResponse": .optional(activeAuthenticationResponse),
+            "activeAuthenticationResponse": .optional(activeAuthenticationResponse.map { [UInt8]($0) }),
             "reason": .string(reason),
         ]
     }

@@ -137,9 +137,18 @@ struct ReadOptions {
         }
         config = ReaderConfig(
             useBuiltInAuthorityCertificates: trust?.useBuiltIn ?? useBuiltIn ?? true,
-            authorityCertificates: trust?.entries ?? pem.map { [Array($0.utf8)] } ?? [],
-            timeoutMs: try options.integer("timeoutMs") ?? 5000, debug: try options.bool("debug") ?? false,
+            authorityCertificates: (trust?.entries ?? pem.map { [Array($0.utf8)] } ?? []).map { Data($0) },
+            timeoutMs: try Self.timeoutMs(options.integer("timeoutMs") ?? 5000),
+            debug: try options.bool("debug") ?? false,
             renderImages: try options.bool("renderImages") ?? true)
+    }
+
+    /// `timeoutMs` as the reference's `u32`: a positive number of milliseconds that fits one.
+    private static func timeoutMs(_ value: Int) throws(ReadError) -> UInt32 {
+        guard let milliseconds = UInt32(exactly: value), milliseconds > 0 else {
+            throw ReadError(.invalidArgument, "timeoutMs must be positive and at most \(UInt32.max)")
+        }
+        return milliseconds
     }
 
     /// `{"mrz": {"documentNumber", "dateOfBirth", "dateOfExpiry"}}` or `{"can": "123456"}`.

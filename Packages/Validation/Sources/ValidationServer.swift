@@ -175,7 +175,7 @@ public final class ValidationServer: Sendable {
     public init(config: ValidationServerConfig, log: @escaping @Sendable (JSONValue) -> Void) throws(ValidationError) {
         var config = config
         let stepMilliseconds = Int(config.stepTimeout.components.seconds) * 1000
-        config.reader.timeoutMs = max(config.reader.timeoutMs, stepMilliseconds + 1000)
+        config.reader.timeoutMs = max(config.reader.timeoutMs, UInt32(clamping: stepMilliseconds + 1000))
         do throws(ReadError) {
             // Checks the trust anchors now, not in the first session.
             _ = try EmrtdReader(config: config.reader)

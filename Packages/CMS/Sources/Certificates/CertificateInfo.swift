@@ -20,13 +20,13 @@ public struct CertificateInfo: Sendable, Hashable {
     /// "RSA", "EC" …
     public let publicKeyAlgorithm: String
     /// RSA modulus or EC field size in bits; 0 when the key is not understood.
-    public let publicKeySize: Int
+    public let publicKeySize: UInt32
     /// Upper-case hexadecimal, as the reference model writes identifiers.
     public let subjectKeyIdentifier: String?
     public let authorityKeyIdentifier: String?
     /// The SHA-256 of the DER encoding, upper-case hexadecimal.
     public let sha256Fingerprint: String
-    public let der: [UInt8]
+    public let der: Data
 
     public init(_ certificate: Certificate) {
         subject = certificate.subject.rfc4514
@@ -41,19 +41,19 @@ public struct CertificateInfo: Sendable, Hashable {
             certificate.signatureAlgorithm?.description ?? certificate.signatureAlgorithmIdentifier.name
             ?? certificate.signatureAlgorithmIdentifier.dotted
         publicKeyAlgorithm = certificate.publicKey.algorithmName
-        publicKeySize = certificate.publicKey.sizeInBits ?? 0
+        publicKeySize = UInt32(clamping: certificate.publicKey.sizeInBits ?? 0)
         subjectKeyIdentifier = certificate.extensions.subjectKeyIdentifier.map { Hex.encode($0) }
         authorityKeyIdentifier = certificate.extensions.authorityKeyIdentifier.map { Hex.encode($0) }
         sha256Fingerprint = Hex.encode(certificate.sha256Fingerprint)
-        der = certificate.der
+        der = Data(certificate.der)
     }
 }
 
 /// The `CertificateInfo` of every certificate in a PEM bundle, DER certificate, master list
 /// (its CSCA certificates, unverified) or EF.SOD (its DSCs); empty when none parses, as the
 /// reference's (`CertificateFile(bytes:)` says why).
-public func certificateInfos(pemOrDer bytes: [UInt8]) -> [CertificateInfo] {
-    ((try? CertificateFile(bytes: bytes))?.certificates ?? []).map(CertificateInfo.init)
+public func certificateInfos(pemOrDer bytes: Data) -> [CertificateInfo] {
+    ((try? CertificateFile(bytes: [UInt8](bytes)))?.certificates ?? []).map(CertificateInfo.init)
 }
 
 /// "YYYY-MM-DDTHH:MM:SSZ".

@@ -12,10 +12,10 @@ extension CertificateInfo: JSONRepresentable {
             "serialNumber": .string(serialNumber), "notBefore": .string(notBefore),
             "notAfter": .string(notAfter), "signatureAlgorithm": .string(signatureAlgorithm),
             "publicKeyAlgorithm": .string(publicKeyAlgorithm),
-            "publicKeySize": .integer(publicKeySize),
+            "publicKeySize": .integer(Int(publicKeySize)),
             "subjectKeyIdentifier": .optional(subjectKeyIdentifier),
             "authorityKeyIdentifier": .optional(authorityKeyIdentifier),
-            "sha256Fingerprint": .string(sha256Fingerprint), "der": .bytes(der),
+            "sha256Fingerprint": .string(sha256Fingerprint), "der": .bytes([UInt8](der)),
         ]
     }
 }
