@@ -164,7 +164,7 @@ let package = Package(
                 name: "EmrtdIntegrationTests",
                 dependencies: [
                     "Emrtd", "ChipSimulator", "CMS", "LDS", "TestSupport", "AccessControl", "ChipAuthentication",
-                    "CVCertificates", "SecureMessaging", "Transport", "MRZ", "ICAO",
+                    "CVCertificates", "SecureMessaging", "Transport", "MRZ", "ICAO", "Arithmetic",
                 ],
                 path: "Tests/EmrtdIntegrationTests"),
             .executableTarget(

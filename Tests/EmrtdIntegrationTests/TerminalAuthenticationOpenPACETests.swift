@@ -1,4 +1,5 @@
 import AccessControl
+import Arithmetic
 import CVCertificates
 import ChipAuthentication
 import ChipSimulator
@@ -168,6 +169,22 @@ import Transport
         }
     }
 
+    /// An ECDSA signature in TR-03111's plain form, r ‖ s each as long as the curve's order,
+    /// which the chip side (ours, as a real chip's) requires. OpenPACE writes both halves only as
+    /// long as the longer of r and s (OpenSSL's `BN_num_bytes`), so on P-521 about a quarter of its
+    /// signatures are 130 bytes, not 132: each half is widened with leading zeros, the same
+    /// integers, and anything else is returned as it came for the chip to judge.
+    static func plainForm(_ signature: [UInt8], algorithm: TerminalAuthenticationAlgorithm, curve: Int) throws
+        -> [UInt8]
+    {
+        guard case .ecdsa = algorithm, let order = StandardDomainParameters.curve(id: curve)?.orderLength,
+            signature.count % 2 == 0, signature.count < 2 * order
+        else { return signature }
+        let half = signature.count / 2
+        let padding = [UInt8](repeating: 0, count: order - half)
+        return padding + signature.prefix(half) + padding + signature.suffix(half)
+    }
+
     static func hexString(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02X", $0) }.joined() }
 
     /// The bytes of `text`, the checker's hex output; nil when it is not hex.
@@ -312,7 +329,9 @@ import Transport
                     ["sign", keyPath, certificatePath]
                         + [chipIdentifier, change(challenge), compressedKey].map(Self.hexString))
                 #expect(result.status == 0, "\(result.combinedOutput)")
-                return try #require(Self.bytes(hex: result.output.trimmingCharacters(in: .whitespacesAndNewlines)))
+                let signature = try #require(
+                    Self.bytes(hex: result.output.trimmingCharacters(in: .whitespacesAndNewlines)))
+                return try Self.plainForm(signature, algorithm: algorithm, curve: curve)
             }
         }
 
