@@ -43,7 +43,8 @@ public struct DocumentChecks: Sendable, Hashable {
     public init(document: TravelDocument, printedZone: MachineReadableZone?, at checkTime: Date) {
         self.init(
             data: document.authenticationStatus.data, chip: document.authenticationStatus.chip,
-            chipZone: document.machineReadableZoneInformation, printedZone: printedZone, at: checkTime)
+            chipZone: document.machineReadableZoneInformation.machineReadableZone, printedZone: printedZone,
+            at: checkTime)
     }
 
     /// Problems a person must be told of, whether or not strict mode is on: the page differs from

@@ -27,8 +27,8 @@ public struct TravelDocument: Sendable {
     public var pace: PACEResult?
     public var authenticationStatus: AuthenticationStatus
     /// DG1, parsed: always there, as the reference's (a read whose DG1 is missing or does not
-    /// parse fails). `.fields` gives the reference's `MrzFields`.
-    public var machineReadableZoneInformation: MachineReadableZone
+    /// parse fails).
+    public var machineReadableZoneInformation: MachineReadableZoneInformation
     /// DG2.
     public var encodedIdentificationFeaturesFace: BiometricDataGroup?
     /// DG3 (Extended Access Control protects it: denied unless Terminal Authentication opened it).
@@ -121,7 +121,7 @@ extension TravelDocument: JSONRepresentable {
             "paceMapping": .optional(paceMapping),
             "pace": pace.map(paceJSON) ?? .null,
             "authenticationStatus": authenticationStatus.json,
-            "machineReadableZoneInformation": machineReadableZoneInformationJSON(machineReadableZoneInformation),
+            "machineReadableZoneInformation": machineReadableZoneInformation.json,
             "encodedIdentificationFeaturesFace": encodedIdentificationFeaturesFace?.json ?? emptyFace,
             "encodedIdentificationFeaturesFinger": .optional(encodedIdentificationFeaturesFinger),
             "encodedIdentificationFeaturesIris": .optional(encodedIdentificationFeaturesIris),

@@ -86,7 +86,7 @@ public func assembleTravelDocument(
         accessControlProtocolUsed: evidence.access.accessControlProtocol, paceMapping: evidence.access.paceMapping,
         pace: evidence.access.paceResult,
         authenticationStatus: AuthenticationStatus(data: data.verdict, chip: chip, terminal: evidence.terminal),
-        machineReadableZoneInformation: machineReadableZone,
+        machineReadableZoneInformation: MachineReadableZoneInformation(machineReadableZone),
         encodedIdentificationFeaturesFace: parser.parse(.dg2) { (bytes) throws(LDSError) in
             try BiometricDataGroup(bytes, kind: .dg2, renderImages: renderImages)
         },

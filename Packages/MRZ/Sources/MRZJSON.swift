@@ -223,7 +223,3 @@ extension MRZComparison: JSONRepresentable {
     }
 }
 
-/// The reference's `MachineReadableZoneInformation`: the zone and its flattened fields.
-public func machineReadableZoneInformationJSON(_ zone: MachineReadableZone) -> JSONValue {
-    ["machineReadableZone": zone.json, "fields": zone.fields.json]
-}

@@ -51,7 +51,7 @@ public struct MRZDataGroup: LDSFileModel, Equatable {
     /// The reference's `MachineReadableZoneInformation` (`machineReadableZone`, `fields`), the
     /// text as stored beside (`mrzText`).
     public var json: JSONValue {
-        guard case .object(let members) = machineReadableZoneInformationJSON(machineReadableZone) else {
+        guard case .object(let members) = MachineReadableZoneInformation(machineReadableZone).json else {
             return .null
         }
         return .object(members + [JSONMember("mrzText", .string(mrzText))])
