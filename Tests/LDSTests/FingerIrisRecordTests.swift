@@ -235,7 +235,15 @@ struct FingerIrisRecordTests {
             finger.captureDateTime
                 == BiometricCaptureDateTime(
                     year: 2025, month: 3, day: 14, hour: 9, minute: 26, second: 53, millisecond: 567))
-        // Without image data the representation is a warning, not an image.
+        // Image data outside [3] is still shown, untyped; no image at all is a warning.
+        let elsewhere = DER.constructed(
+            ASN1Tag(0x64),
+            [
+                DER.constructed(
+                    ASN1Tag(0xA1), [DER.constructed(ASN1Tag(0x30), [choice(0, 1), DER.tlv(ASN1Tag(0x85), png)])])
+            ])
+        let untyped = BiometricRecord(dataBlock: elsewhere)
+        #expect(untyped.images.map(\.image.bytes) == [png] && untyped.images.first?.finger == nil)
         let empty = DER.constructed(
             ASN1Tag(0x64), [DER.constructed(ASN1Tag(0xA1), [DER.constructed(ASN1Tag(0x30), [choice(0, 1)])])])
         let none = BiometricRecord(dataBlock: empty)

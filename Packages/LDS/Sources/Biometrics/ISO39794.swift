@@ -30,15 +30,16 @@ enum ISO39794 {
         var warnings: [String] = []
         var images: [BiometricImage] = []
         for (index, representation) in representations.enumerated() {
-            let image: BiometricImage? =
+            // A finger or iris without its image data element still shows any image it holds.
+            let typed: BiometricImage? =
                 switch standard {
                 case .iso39794Finger: finger(representation, render: render)
                 case .iso39794Iris: iris(representation, render: render)
-                default:
-                    imageData(in: representation).map {
-                        BiometricImage(image: DocumentImage(bytes: $0, render: render))
-                    }
+                default: nil
                 }
+            let image =
+                typed
+                ?? imageData(in: representation).map { BiometricImage(image: DocumentImage(bytes: $0, render: render)) }
             if let image {
                 images.append(image)
             } else {
