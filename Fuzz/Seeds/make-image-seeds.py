@@ -52,7 +52,22 @@ def iso39794(part, *representations):
     return tlv(0x60 + part, version, tlv(0xA1, *[tlv(0x30, *fields) for fields in representations]))
 
 
-capture_date = tlv(0xA2, tlv(0x80, b"\x07\xe3"), tlv(0x81, b"\x07"), tlv(0x82, b"\x08"))
+def capture_date(tag):
+    """A CaptureDateTimeBlock (2019-07-08, 13:45) under the representation's tag for it."""
+    return tlv(tag, tlv(0x80, b"\x07\xe3"), tlv(0x81, b"\x07"), tlv(0x82, b"\x08"), tlv(0x83, b"\x0d"),
+               tlv(0x84, b"\x2d"))
+
+
+def code(tag, value):
+    """A code as 39794 writes it: a CHOICE of the code [0] and an extension block."""
+    return tlv(tag, tlv(0x80, bytes([value])))
+
+
+def quality_blocks(tag, score):
+    """QualityBlocks: one block whose algorithm failed, then one with a score."""
+    algorithm = tlv(0xA0, tlv(0x80, b"\x01\x01"), tlv(0x81, b"\x01"))
+    failed = tlv(0x30, algorithm, tlv(0xA1, tlv(0xA1, tlv(0x80, b"\x00"))))
+    return tlv(tag, failed, tlv(0x30, algorithm, tlv(0xA1, tlv(0x80, bytes([score])))))
 
 
 def biometric_group(outer_tag, header, data_block):
@@ -70,11 +85,19 @@ def group_19794(outer_tag, record, biometric_type):
     return biometric_group(outer_tag, header_19794(biometric_type), tlv(0x5F2E, record))
 
 
-# 39794 records: a face with its image three levels down, a finger image, an iris image and an
-# iris representation without one (a warning).
-face_39794 = iso39794(5, [tlv(0x80, b"\x01"), tlv(0xA1, tlv(0xA0, tlv(0xA0, tlv(0x80, jp2)))), capture_date])
-finger_39794 = iso39794(4, [tlv(0xA0, tlv(0x80, b"\x02")), tlv(0x83, j2k), capture_date])
-iris_39794 = iso39794(6, [tlv(0x80, b"\x01"), tlv(0x82, b"\x08"), tlv(0x88, jp2)], [tlv(0x80, b"\x02")])
+# 39794 records: a face with its image three levels down; a finger (right index, rolled, JPEG 2000
+# lossless) with its capture date and quality; an iris (right, cropped, 8 bits, JPEG 2000
+# lossless) with its date, quality and roll angle, and an iris representation without an image
+# (a warning).
+face_39794 = iso39794(5, [tlv(0x80, b"\x01"), tlv(0xA1, tlv(0xA0, tlv(0xA0, tlv(0x80, jp2)))), capture_date(0xA2)])
+finger_39794 = iso39794(
+    4, [code(0xA0, 2), code(0xA1, 1), code(0xA2, 3), tlv(0x83, j2k), capture_date(0xA4), quality_blocks(0xA6, 60)])
+iris_39794 = iso39794(
+    6,
+    [tlv(0x80, b"\x01"), code(0xA1, 3), tlv(0x82, b"\x08"), code(0xA3, 3), tlv(0x84, b"\x01"), tlv(0x85, b"\x01"),
+     tlv(0x86, b"\x01"), capture_date(0xA7), tlv(0x88, jp2), quality_blocks(0xAB, 70),
+     tlv(0xAC, tlv(0x80, b"\x00\x5a"), tlv(0x81, b"\x05"))],
+    [tlv(0x80, b"\x02")])
 # In a data group the 39794 record is a constructed data block, in DG2 under a [1] choice.
 header_39794 = [tlv(0x87, b"\x01\x01"), tlv(0x88, b"\x00\x2a")]
 

@@ -209,6 +209,13 @@ import Transport
         #expect(iris.standard == .iso19794Iris && iris.warnings.isEmpty, "\(iris.warnings)")
         #expect(iris.images.first?.position == 1 && iris.images.first?.image.bytes == Session.irisImage)
         #expect(iris.images.first?.image.format == .jpeg)
+        // The typed records: the finger's position and general header, the iris's eye and header.
+        let fingerInfo = try #require(finger.images.first?.finger)
+        #expect(fingerInfo.position == .rightIndexFinger && fingerInfo.width == 400 && fingerInfo.height == 500)
+        #expect(fingerInfo.recordHeader?.compression == .wsq && fingerInfo.recordHeader?.fingerCount == 1)
+        let irisInfo = try #require(iris.images.first?.iris)
+        #expect(irisInfo.eye == .right && irisInfo.recordHeader?.imageFormat == .monochromeJPEG)
+        #expect(irisInfo.recordHeader?.rawWidth == 640 && irisInfo.recordHeader?.rawHeight == 480)
     }
 
     @Test func afterDHChipAuthentication() throws {

@@ -75,22 +75,45 @@ public struct BiometricRecord: Sendable, Equatable, JSONRepresentable {
 /// says only: the image itself is in the record's `images`, once).
 public struct BiometricImage: Sendable, Equatable, JSONRepresentable {
     public let image: DocumentImage
-    /// Finger position (19794-4) or eye (19794-6 feature identifier), when given.
+    /// Finger position code (19794-4, 39794-4) or eye code (19794-6 feature identifier, 39794-6
+    /// eye label), when given; `finger` and `iris` name them.
     public let position: Int?
     /// Quality as the record states it.
     public let quality: Int?
     /// The facial information of a 19794-5 record.
     public let face: FaceImageInfo?
+    /// The finger image information of a 19794-4 or 39794-4 record.
+    public let finger: FingerImageInfo?
+    /// The iris image information of a 19794-6 or 39794-6 record.
+    public let iris: IrisImageInfo?
 
-    init(image: DocumentImage, position: Int? = nil, quality: Int? = nil, face: FaceImageInfo? = nil) {
+    init(
+        image: DocumentImage, position: Int? = nil, quality: Int? = nil, face: FaceImageInfo? = nil,
+        finger: FingerImageInfo? = nil, iris: IrisImageInfo? = nil
+    ) {
         self.image = image
         self.position = position
         self.quality = quality
         self.face = face
+        self.finger = finger
+        self.iris = iris
+    }
+
+    /// A finger image: its position and quality are the finger record's.
+    init(image: DocumentImage, finger: FingerImageInfo) {
+        self.init(image: image, position: finger.positionCode, quality: finger.quality, finger: finger)
+    }
+
+    /// An iris image: its position is the eye, its quality the iris record's.
+    init(image: DocumentImage, iris: IrisImageInfo) {
+        self.init(image: image, position: iris.eyeCode, quality: iris.quality, iris: iris)
     }
 
     public var json: JSONValue {
-        ["position": .optional(position), "quality": .optional(quality), "face": .optional(face)]
+        [
+            "position": .optional(position), "quality": .optional(quality), "face": .optional(face),
+            "finger": .optional(finger), "iris": .optional(iris),
+        ]
     }
 }
 
