@@ -22,6 +22,12 @@ public enum FileReadOutcome: Sendable, Hashable {
         if case .read(let bytes) = self { return bytes }
         return nil
     }
+
+    /// Why the read stopped, for `.failed`.
+    public var failure: FileReadError? {
+        if case .failed(let error) = self { return error }
+        return nil
+    }
 }
 
 /// Why a file could not be read.
