@@ -120,7 +120,9 @@ struct PACERecording: Sendable {
         guard let mutualAuthentication = commands.firstIndex(where: { $0.ins == 0x86 && $0.cla == 0x00 }) else {
             throw FuzzSetupError("the recorded run has no mutual authentication")
         }
-        guard let channel = session.secureChannel else { throw FuzzSetupError("the recorded run has no secure channel") }
+        guard let channel = session.secureChannel else {
+            throw FuzzSetupError("the recorded run has no secure channel")
+        }
         return PACERecording(
             scenario: scenario, commands: commands, answers: answers, session: channel.currentSession,
             mutualAuthenticationIndex: mutualAuthentication)

@@ -1,6 +1,6 @@
 import LDS
-import Synchronization
 import SecureMessaging
+import Synchronization
 import Testing
 import Transport
 

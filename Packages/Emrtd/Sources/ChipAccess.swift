@@ -1,6 +1,5 @@
 import AccessControl
 import MRZ
-import SecureMessaging
 import Transport
 
 /// What the read takes from the access-control layer (the `AccessControl` package): the chip

@@ -1,8 +1,6 @@
 import AccessControl
-import ICAO
 import MRZ
 import Secrets
-import SecureMessaging
 import Transport
 
 /// The chip access of the `AccessControl` package (EF.CardAccess, PACE offers by preference, BAC;
