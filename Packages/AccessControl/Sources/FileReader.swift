@@ -138,7 +138,7 @@ public struct FileReader: Sendable {
             switch error.code {
             case .notFound: return .absent
             case .accessDenied: return .denied
-            default:
+            case .empty, .tooLarge, .malformed, .truncated, .unexpectedStatus, .transport, .secureMessaging:
                 var failure = error
                 failure.bytesRead = content
                 return .failed(failure)
