@@ -48,7 +48,7 @@ let readSuite = Suite(
                 // What the read's plan tries: EF.COM, EF.SOD, DG14, the data groups on the chip
                 // (DG3 refused), DG15.
                 let present = (1...16).filter { files[dataGroup: $0] != nil }.compactMap(LDSFileKind.dataGroup)
-                for kind in [LDSFileKind.com, .sod, .dg14] + present + [.dg15] { _ = try? session.read(kind) }
+                for kind in [LDSFileKind.com, .sod, .dg14] + present + [.dg15] { _ = session.fileReader.read(kind) }
                 let ours = chip.statistics
                 let perAnswer = extended ? (even: 65_280, odd: 65_276) : (even: 231, odd: 228)
                 func reads(_ size: Int) -> Int {

@@ -38,20 +38,22 @@ let chipTarget = FuzzTarget(name: "chip") { input in
             random: RandomSource { count in SecretBytes([UInt8](repeating: 0x5A, count: count)) })
         return
     }
-    let link: any APDUTransport
+    let channel: any CommandChannel
     if protected, let session = try? knownSession(aes: aes) {
-        link = SecureChannel(base: chip, session: session)
+        channel = SecureChannel(base: chip, session: session)
     } else {
-        link = chip
+        channel = PlainChannel(chip)
     }
-    var reader = FileReader(transport: link)
+    var reader = FileReader(channel: channel)
     for kind in [LDSFileKind.com, .dg1, .dg2, .dg11, .dg14, .sod] {
-        do throws(FileReadError) {
-            let bytes = try reader.read(kind)
+        switch reader.read(kind) {
+        case .read(let bytes):
             fuzzCheck(bytes.count <= kind.maximumSize, "\(kind) read \(bytes.count) bytes, above its cap")
             if kind != .sod { _ = LDSFileParser.parseLeniently(bytes, as: kind).json.serialized() }
-        } catch {
-            if error.code == .transport || error.code == .secureMessaging { return }
+        case .failed(let error) where error.channelError != nil:
+            fuzzCheck(error.bytesRead.count <= kind.maximumSize, "\(kind) kept \(error.bytesRead.count) bytes")
+            return
+        case .absent, .denied, .failed: continue
         }
     }
 }

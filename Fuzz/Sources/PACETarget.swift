@@ -37,7 +37,9 @@ let paceTarget = FuzzTarget(name: "pace") { input in
         guard case .pace(let result) = session.access else {
             fatalError("fuzz property violated: opened with \(session.access) from a replayed PACE run")
         }
-        let keys = session.channel.currentSession
+        guard let keys = session.secureChannel?.currentSession else {
+            fatalError("fuzz property violated: PACE opened the chip without a secure channel")
+        }
         fuzzCheck(result.paceProtocol == recording.scenario.offer.paceProtocol, "PACE ran \(result.paceProtocol)")
         fuzzCheck(
             keys.encryptionKey == recording.session.encryptionKey && keys.macKey == recording.session.macKey,
@@ -118,8 +120,11 @@ struct PACERecording: Sendable {
         guard let mutualAuthentication = commands.firstIndex(where: { $0.ins == 0x86 && $0.cla == 0x00 }) else {
             throw FuzzSetupError("the recorded run has no mutual authentication")
         }
+        guard let channel = session.secureChannel else {
+            throw FuzzSetupError("the recorded run has no secure channel")
+        }
         return PACERecording(
-            scenario: scenario, commands: commands, answers: answers, session: session.channel.currentSession,
+            scenario: scenario, commands: commands, answers: answers, session: channel.currentSession,
             mutualAuthenticationIndex: mutualAuthentication)
     }
 

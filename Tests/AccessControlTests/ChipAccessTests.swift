@@ -26,8 +26,8 @@ import Transport
         #expect(session.cardAccess == nil)
         #expect(session.warnings.isEmpty)
         // D.4 reads with SELECT and the header first, as `.selectThenHeader` does.
-        session.fileReader = FileReader(transport: session.channel, strategy: .selectThenHeader)
-        #expect(try session.read(.com) == AppendixD.efCom)
+        session.fileReader = FileReader(channel: session.fileReader.channel, strategy: .selectThenHeader)
+        #expect(session.fileReader.read(.com) == .read(AppendixD.efCom))
         #expect(transport.isComplete, "\(transport.failures)")
     }
 

@@ -16,8 +16,8 @@ import Transport
             exchange(readBinary(0, 4), ok(Array(com[0..<4]))),
             exchange(readBinary(4, 20), ok(Array(com[4...]))),
         ])
-        var reader = FileReader(transport: transport, strategy: .selectThenHeader)
-        #expect(try reader.read(.com) == com)
+        var reader = FileReader(channel: PlainChannel(transport), strategy: .selectThenHeader)
+        #expect(reader.read(.com) == .read(com))
         #expect(transport.isComplete, "\(transport.failures)")
     }
 
@@ -39,10 +39,10 @@ import Transport
             exchange(readBinary(4, 192), ok(Array(dg11[4..<196]))),
             exchange(readBinary(196, 104), ok(Array(dg11[196...]))),
         ])
-        var reader = FileReader(transport: transport, strategy: .selectThenHeader)
-        #expect(try reader.read(.dg2) == dg2)
+        var reader = FileReader(channel: PlainChannel(transport), strategy: .selectThenHeader)
+        #expect(reader.read(.dg2) == .read(dg2))
         #expect(reader.expectedLength == 192)
-        #expect(try reader.read(.dg11) == dg11)
+        #expect(reader.read(.dg11) == .read(dg11))
         #expect(transport.isComplete, "\(transport.failures)")
     }
 
@@ -55,8 +55,8 @@ import Transport
             exchange(readBinary(235, 223), ok(Array(file[235..<458]))),
             exchange(readBinary(458, 42), ok(Array(file[458...]))),
         ])
-        var reader = FileReader(transport: transport, strategy: .selectThenHeader)
-        #expect(try reader.read(.dg11) == file)
+        var reader = FileReader(channel: PlainChannel(transport), strategy: .selectThenHeader)
+        #expect(reader.read(.dg11) == .read(file))
         #expect(reader.expectedLength == 223)
         #expect(transport.isComplete, "\(transport.failures)")
     }
@@ -70,8 +70,8 @@ import Transport
             exchange(readBinary(4, 200), ok(Array(file[4..<204]))),
             exchange(readBinary(204, 196), ok(Array(file[204...]))),
         ])
-        var reader = FileReader(transport: transport, strategy: .selectThenHeader)
-        #expect(try reader.read(.dg12) == file)
+        var reader = FileReader(channel: PlainChannel(transport), strategy: .selectThenHeader)
+        #expect(reader.read(.dg12) == .read(file))
         #expect(reader.expectedLength == 200)
         #expect(transport.isComplete, "\(transport.failures)")
     }
@@ -86,9 +86,9 @@ import Transport
             exchange(readBinary(0, 4), ok(Array(file[0..<4]))),
             exchange(readBinary(4, 28), status(0x6282, Array(file[4...]))),
         ])
-        var reader = FileReader(transport: transport, strategy: .selectThenHeader)
-        #expect(try reader.read(.dg15) == tiny)
-        #expect(try reader.read(.dg13) == file)
+        var reader = FileReader(channel: PlainChannel(transport), strategy: .selectThenHeader)
+        #expect(reader.read(.dg15) == .read(tiny))
+        #expect(reader.read(.dg13) == .read(file))
         #expect(transport.isComplete, "\(transport.failures)")
     }
 
@@ -101,8 +101,8 @@ import Transport
             exchange(readBinary(0, 4), ok(Array(sod[0..<4]))),
             exchange(readBinary(4, 255), status(0x6282, Array(sod[4...]))),
         ])
-        var reader = FileReader(transport: transport, strategy: .selectThenHeader)
-        #expect(try reader.read(.sod) == sod)
+        var reader = FileReader(channel: PlainChannel(transport), strategy: .selectThenHeader)
+        #expect(reader.read(.sod) == .read(sod))
         #expect(transport.isComplete, "\(transport.failures)")
     }
 
@@ -116,8 +116,8 @@ import Transport
             [0x04, 0x82] + (wellFormed ? [0x01, 0x2C] : [0xFF, 0xFF]) + (0..<300).map { UInt8($0 & 0xFF) }
         let sod: [UInt8] = [0x77, 0x80] + body + [0x00, 0x00]
         let chip = PastEndRefusingChip(sod)
-        var reader = FileReader(transport: chip, strategy: .selectThenHeader)
-        #expect(try reader.read(.sod) == sod)
+        var reader = FileReader(channel: PlainChannel(chip), strategy: .selectThenHeader)
+        #expect(reader.read(.sod) == .read(sod))
         // The header, one full answer, then a search of the end: about twice log2(255) reads.
         #expect(chip.reads <= 20, "\(chip.reads) READ BINARY")
     }
@@ -130,14 +130,18 @@ import Transport
             exchange(readBinary(4, 89), ok(Array(file[4..<50]))),
             exchange(readBinary(50, 43), status(0x6B00)),
         ])
-        var reader = FileReader(transport: transport, strategy: .selectThenHeader)
-        let error = #expect(throws: FileReadError.self) { try reader.read(.dg1) }
-        #expect(error?.code == .truncated)
+        var reader = FileReader(channel: PlainChannel(transport), strategy: .selectThenHeader)
+        guard case .failed(let error) = reader.read(.dg1) else {
+            Issue.record("a file ending early is read")
+            return
+        }
+        #expect(error.code == .truncated)
+        #expect(error.bytesRead == Array(file[0..<50]))
         #expect(transport.isComplete, "\(transport.failures)")
     }
 
-    /// The outcome the read takes, from the reader itself: the chip's answers are outcomes, a
-    /// lost card throws.
+    /// The outcome the read takes, from the reader itself: the chip's answers and a lost card
+    /// alike, the link's failure typed as the transport's.
     @Test func theOutcomeOfAReadIsTheReadersOwn() throws {
         let dg1 = tlvFile(tag: 0x61, valueLength: 6)
         let transport = ScriptedTransport([
@@ -150,16 +154,20 @@ import Transport
             exchange(readBinary(0, 4), status(0x6F00)),
             .failure("00A4020C02010B", .TagLost),
         ])
-        var reader = FileReader(transport: transport, strategy: .selectThenHeader)
-        #expect(try reader.outcome(of: .dg1) == .success(dg1))
-        #expect(try reader.outcome(of: .dg15) == .notFound)
-        #expect(try reader.outcome(of: .dg3) == .denied)
-        guard case .failed(let reason) = try reader.outcome(of: .dg5) else {
+        var reader = FileReader(channel: PlainChannel(transport), strategy: .selectThenHeader)
+        #expect(reader.read(.dg1) == .read(dg1))
+        #expect(reader.read(.dg15) == .absent)
+        #expect(reader.read(.dg3) == .denied)
+        guard case .failed(let error) = reader.read(.dg5) else {
             Issue.record("6F00 is not a failed read")
             return
         }
-        #expect(reason.contains("6F00"))
-        #expect(throws: TransportError.TagLost) { try reader.outcome(of: .dg11) }
+        #expect(error.code == .unexpectedStatus && error.reason.contains("6F00") && error.channelError == nil)
+        guard case .failed(let lost) = reader.read(.dg11) else {
+            Issue.record("a lost card is not a failed read")
+            return
+        }
+        #expect(lost.code == .transport && lost.channelError == .transport(.TagLost))
         #expect(transport.isComplete, "\(transport.failures)")
     }
 
@@ -174,15 +182,17 @@ import Transport
             exchange(select(0x0106), ok()),
             exchange(readBinary(0, 4), status(0x6B00)),
         ])
-        var reader = FileReader(transport: transport, strategy: .selectThenHeader)
-        let expected: [(LDSFileKind, FileReadError.Code)] = [
-            (.dg15, .notFound), (.dg3, .accessDenied), (.dg4, .accessDenied), (.dg5, .unexpectedStatus),
-            (.dg6, .empty),
-        ]
-        for (file, code) in expected {
-            let error = #expect(throws: FileReadError.self) { try reader.read(file) }
-            #expect(error?.code == code)
-            #expect(error?.file == file)
+        var reader = FileReader(channel: PlainChannel(transport), strategy: .selectThenHeader)
+        #expect(reader.read(.dg15) == .absent)
+        #expect(reader.read(.dg3) == .denied)
+        #expect(reader.read(.dg4) == .denied)
+        for (file, code) in [(LDSFileKind.dg5, FileReadError.Code.unexpectedStatus), (.dg6, .empty)] {
+            guard case .failed(let error) = reader.read(file) else {
+                Issue.record("\(file) is read")
+                continue
+            }
+            #expect(error.code == code)
+            #expect(error.file == file)
         }
         #expect(transport.isComplete, "\(transport.failures)")
     }
@@ -196,10 +206,9 @@ import Transport
             exchange(readBinary(0, 4), ok([0x75, 0x84, 0x7F, 0xFF])),
             exchange(readBinary(4, 4), ok([0xFF, 0xFF, 0x00, 0x00])),
         ])
-        var reader = FileReader(transport: transport, strategy: .selectThenHeader)
+        var reader = FileReader(channel: PlainChannel(transport), strategy: .selectThenHeader)
         for file in [LDSFileKind.dg1, .dg2] {
-            let error = #expect(throws: FileReadError.self) { try reader.read(file) }
-            #expect(error?.code == .tooLarge)
+            #expect(reader.read(file).failure?.code == .tooLarge)
         }
         #expect(transport.isComplete, "\(transport.failures)")
     }
@@ -211,10 +220,9 @@ import Transport
             exchange(select(0x0102), ok()),
             exchange(readBinary(0, 4), ok([0x75, 0x85, 0x00, 0x00])),
         ])
-        var reader = FileReader(transport: transport, strategy: .selectThenHeader)
+        var reader = FileReader(channel: PlainChannel(transport), strategy: .selectThenHeader)
         for file in [LDSFileKind.dg1, .dg2] {
-            let error = #expect(throws: FileReadError.self) { try reader.read(file) }
-            #expect(error?.code == .malformed)
+            #expect(reader.read(file).failure?.code == .malformed)
         }
     }
 
@@ -231,8 +239,8 @@ import Transport
                     CommandAPDU(ins: 0xB1, p1: 0, p2: 0, data: [0x54, 0x03, 0x00, 0x80, 0x00], expectedLength: 3004),
                     ok([0x53, 0x82, 0x0B, 0xB8] + Array(file[32768...]))),
             ], supportsExtendedLength: true)
-        var reader = FileReader(transport: transport, strategy: .selectThenHeader)
-        #expect(try reader.read(.dg2) == file)
+        var reader = FileReader(channel: PlainChannel(transport), strategy: .selectThenHeader)
+        #expect(reader.read(.dg2) == .read(file))
         #expect(reader.expectedLength == 4096)
         #expect(transport.isComplete, "\(transport.failures)")
     }
@@ -250,10 +258,9 @@ import Transport
             chip.step(readBinary(4, 89), ok(Array(dg1[4...])), .withoutProcessingStatus),
         ])
         var reader = FileReader(
-            transport: SecureChannel(base: transport, session: try AppendixD.session()), strategy: .selectThenHeader)
-        let absent = #expect(throws: FileReadError.self) { try reader.read(.dg15) }
-        #expect(absent?.code == .notFound)
-        #expect(try reader.read(.dg1) == dg1)
+            channel: SecureChannel(base: transport, session: try AppendixD.session()), strategy: .selectThenHeader)
+        #expect(reader.read(.dg15) == .absent)
+        #expect(reader.read(.dg1) == .read(dg1))
         #expect(transport.isComplete, "\(transport.failures)")
     }
 
@@ -269,8 +276,8 @@ import Transport
             chip.step(readBinary(2, 2), ok(Array(tiny[2...]))),
         ])
         var reader = FileReader(
-            transport: SecureChannel(base: transport, session: try AppendixD.session()), strategy: .selectThenHeader)
-        #expect(try reader.read(.dg15) == tiny)
+            channel: SecureChannel(base: transport, session: try AppendixD.session()), strategy: .selectThenHeader)
+        #expect(reader.read(.dg15) == .read(tiny))
         #expect(transport.isComplete, "\(transport.failures)")
     }
 
@@ -283,14 +290,22 @@ import Transport
             chip.step(readBinary(4, 89), ok(Array(dg1[4...])), .corruptMAC),
         ])
         let channel = SecureChannel(base: transport, session: try AppendixD.session())
-        var reader = FileReader(transport: channel, strategy: .selectThenHeader)
-        let error = #expect(throws: FileReadError.self) { try reader.read(.dg1) }
-        #expect(error?.code == .secureMessaging)
-        #expect(error?.secureMessagingError?.code == .macInvalid)
+        var reader = FileReader(channel: channel, strategy: .selectThenHeader)
+        guard case .failed(let error) = reader.read(.dg1) else {
+            Issue.record("a wrong MAC is read")
+            return
+        }
+        #expect(error.code == .secureMessaging)
+        #expect(error.channelError?.secureMessagingError?.code == .macInvalid)
+        // The header came under good MACs; nothing of the refused answer is kept.
+        #expect(error.bytesRead == Array(dg1[0..<4]))
         #expect(channel.failure != nil)
         // The broken session refuses everything after, without sending.
-        let after = #expect(throws: FileReadError.self) { try reader.read(.com) }
-        #expect(after?.code == .secureMessaging)
+        guard case .failed(let after) = reader.read(.com) else {
+            Issue.record("a broken session reads")
+            return
+        }
+        #expect(after.channelError?.secureMessagingError?.code == .sessionBroken)
         #expect(transport.isComplete, "\(transport.failures)")
     }
 }
@@ -312,11 +327,10 @@ import Transport
             // Proven: a 6A82 to a short-identifier read means the file is absent, no SELECT to confirm.
             exchange(readBySFI(.dg15, 255), status(0x6A82)),
         ])
-        var reader = FileReader(transport: transport)
-        #expect(try reader.read(.com) == com)
-        #expect(try reader.read(.dg11) == dg11)
-        let absent = #expect(throws: FileReadError.self) { try reader.read(.dg15) }
-        #expect(absent?.code == .notFound)
+        var reader = FileReader(channel: PlainChannel(transport))
+        #expect(reader.read(.com) == .read(com))
+        #expect(reader.read(.dg11) == .read(dg11))
+        #expect(reader.read(.dg15) == .absent)
         #expect(reader.strategy == .fewestCommands)
         #expect(transport.isComplete, "\(transport.failures)")
     }
@@ -331,9 +345,9 @@ import Transport
             exchange(select(0x0101), ok()),
             exchange(readBinary(0, 255), ok(dg1)),
         ])
-        var reader = FileReader(transport: transport)
-        #expect(try reader.read(.com) == com)
-        #expect(try reader.read(.dg1) == dg1)
+        var reader = FileReader(channel: PlainChannel(transport))
+        #expect(reader.read(.com) == .read(com))
+        #expect(reader.read(.dg1) == .read(dg1))
         #expect(reader.strategy == FileReadStrategy(shortFileIdentifiers: false, wholeFirstRead: true))
         #expect(transport.isComplete, "\(transport.failures)")
     }
@@ -348,8 +362,8 @@ import Transport
             exchange(select(0x0101), ok()),
             exchange(readBinary(0, 255), ok(dg1)),
         ])
-        var reader = FileReader(transport: transport)
-        #expect(try reader.read(.dg1) == dg1)
+        var reader = FileReader(channel: PlainChannel(transport))
+        #expect(reader.read(.dg1) == .read(dg1))
         #expect(reader.strategy == FileReadStrategy(shortFileIdentifiers: false, wholeFirstRead: true))
         #expect(transport.isComplete, "\(transport.failures)")
     }
@@ -366,9 +380,9 @@ import Transport
             exchange(readBySFI(.dg1, 4), ok(Array(dg1[0..<4]))),
             exchange(readBinary(4, 89), ok(Array(dg1[4...]))),
         ])
-        var reader = FileReader(transport: transport)
-        #expect(try reader.read(.com) == com)
-        #expect(try reader.read(.dg1) == dg1)
+        var reader = FileReader(channel: PlainChannel(transport))
+        #expect(reader.read(.com) == .read(com))
+        #expect(reader.read(.dg1) == .read(dg1))
         #expect(reader.strategy == FileReadStrategy(shortFileIdentifiers: true, wholeFirstRead: false))
         #expect(transport.isComplete, "\(transport.failures)")
     }
@@ -386,9 +400,9 @@ import Transport
             exchange(readBySFI(.dg12, 223), ok(Array(dg12[0..<223]))),
             exchange(readBinary(223, 77), ok(Array(dg12[223...]))),
         ])
-        var reader = FileReader(transport: transport)
-        #expect(try reader.read(.dg11) == dg11)
-        #expect(try reader.read(.dg12) == dg12)
+        var reader = FileReader(channel: PlainChannel(transport))
+        #expect(reader.read(.dg11) == .read(dg11))
+        #expect(reader.read(.dg12) == .read(dg12))
         #expect(reader.expectedLength == 223)
         #expect(reader.strategy == .fewestCommands)
         #expect(transport.isComplete, "\(transport.failures)")
@@ -405,9 +419,9 @@ import Transport
             exchange(readBySFI(.dg1, 4), ok(Array(dg1[0..<4]))),
             exchange(readBinary(4, 89), ok(Array(dg1[4...]))),
         ])
-        var reader = FileReader(transport: transport)
-        #expect(try reader.read(.com) == com)
-        #expect(try reader.read(.dg1) == dg1)
+        var reader = FileReader(channel: PlainChannel(transport))
+        #expect(reader.read(.com) == .read(com))
+        #expect(reader.read(.dg1) == .read(dg1))
         #expect(reader.strategy == FileReadStrategy(shortFileIdentifiers: true, wholeFirstRead: false))
         #expect(reader.expectedLength == 255)
         #expect(transport.isComplete, "\(transport.failures)")
@@ -422,8 +436,8 @@ import Transport
             exchange(readBinary(227, 223), ok(Array(dg2[227..<450]))),
             exchange(readBinary(450, 150), ok(Array(dg2[450...]))),
         ])
-        var reader = FileReader(transport: transport)
-        #expect(try reader.read(.dg2) == dg2)
+        var reader = FileReader(channel: PlainChannel(transport))
+        #expect(reader.read(.dg2) == .read(dg2))
         #expect(reader.strategy == .fewestCommands)
         #expect(reader.expectedLength == 223)
         #expect(transport.isComplete, "\(transport.failures)")
@@ -453,8 +467,8 @@ import Transport
             offset += count
         }
         let transport = ScriptedTransport(steps)
-        var reader = FileReader(transport: transport)
-        #expect(try reader.read(.dg2) == file)
+        var reader = FileReader(channel: PlainChannel(transport))
+        #expect(reader.read(.dg2) == .read(file))
         #expect(transport.isComplete, "\(transport.failures)")
     }
 
@@ -462,7 +476,7 @@ import Transport
         let channel = SecureChannel(base: ScriptedTransport([]), session: try AppendixD.session())
         #expect(FileReader.shortAnswerCapacity(of: channel, oddInstruction: false) == 231)
         #expect(FileReader.shortAnswerCapacity(of: channel, oddInstruction: true) == 231)
-        #expect(FileReader(transport: channel).expectedLength == 231)
+        #expect(FileReader(channel: channel).expectedLength == 231)
         #expect(FileReader.oddDataLength(within: 231) == 228)
         #expect(FileReader.oddDataLength(within: 256) == 253)
         #expect(FileReader.oddDataLength(within: 129) == 127)

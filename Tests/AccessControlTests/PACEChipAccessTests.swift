@@ -49,7 +49,7 @@ import Transport
         let session = try ChipAccess.open(
             transport, accessKey: example.accessKey, random: .replaying(example.random), log: log.append)
         #expect(session.access.paceMapping == .genericMapping)
-        #expect(session.channel.currentSession.cipher == .aes128)
+        #expect(session.secureChannel?.currentSession.cipher == .aes128)
         #expect(session.warnings.isEmpty)
         #expect(
             log.lines.contains(

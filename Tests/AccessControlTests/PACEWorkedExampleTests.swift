@@ -114,7 +114,7 @@ import Transport
                         chipEphemeralPublicKey: chipKey)))
         #expect(session.warnings.isEmpty)
         #expect(session.cardAccess == cardAccess)
-        #expect(session.channel.currentSession.sendSequenceCounter.last == 2)
+        #expect(session.secureChannel?.currentSession.sendSequenceCounter.last == 2)
         #expect(log.lines.last?.hasPrefix("PACE established") == true, "\(log.lines)")
         #expect(transport.isComplete, "\(transport.failures)")
 
@@ -182,7 +182,7 @@ import Transport
                 hex("752287F5B02DE3C4BC3E17945118C51B23C97278E4CD748048AC56BA5BDC3D46")
                     + hex("9D9A32DF93A57CCE33CA3CDD3457E33A976F293546C73550F397259C93BE0120")))
         #expect(opened.access.paceMapping == .genericMapping)
-        #expect(opened.channel.currentSession.encryptionKey == session.encryptionKey)
+        #expect(opened.secureChannel?.currentSession.encryptionKey == session.encryptionKey)
         #expect(transport.isComplete, "\(transport.failures)")
     }
 }

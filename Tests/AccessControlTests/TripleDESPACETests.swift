@@ -30,9 +30,9 @@ import Transport
                         paceProtocol: paceProtocol, parameterId: 12, password: .mrz, chipEphemeralPublicKey: chipKey)
                 ))
         let chipSession = try #require(chip.session)
-        #expect(session.channel.currentSession.encryptionKey == chipSession.encryptionKey)
-        #expect(session.channel.currentSession.macKey == chipSession.macKey)
-        #expect(session.channel.currentSession.sendSequenceCounter == chipSession.sendSequenceCounter)
+        #expect(session.secureChannel?.currentSession.encryptionKey == chipSession.encryptionKey)
+        #expect(session.secureChannel?.currentSession.macKey == chipSession.macKey)
+        #expect(session.secureChannel?.currentSession.sendSequenceCounter == chipSession.sendSequenceCounter)
     }
 
     /// The reader holds another document's MRZ: the nonce decrypts to another value, the keys

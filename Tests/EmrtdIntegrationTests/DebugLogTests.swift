@@ -1,3 +1,4 @@
+import AccessControl
 import ChipSimulator
 import Emrtd
 import Foundation
@@ -22,7 +23,7 @@ import Transport
             log: @escaping @Sendable (String) -> Void
         ) throws(ReadError) -> OpenedChip {
             let opened = try base.open(transport, accessKey: accessKey, observer: observer, log: log)
-            if let channel = opened.channel {
+            if let channel = opened.secureChannel {
                 channels.withLock { $0.append(channel) }
                 sessions.withLock { $0.append(channel.currentSession) }
             }

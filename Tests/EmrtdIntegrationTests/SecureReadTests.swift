@@ -118,6 +118,28 @@ import Transport
         #expect(Self.hashes(document)[2] == .valid && Self.hashes(document)[15] == .notRead)
     }
 
+    /// Secure messaging's failure reaches the read typed, not as a link failure: a wrong MAC, or the
+    /// chip answering in plain once it has dropped its keys, while DG11 is read keeps every file
+    /// read before, and the warning says that the chip ended secure messaging, why, and what was
+    /// left unread.
+    @Test(arguments: [
+        (ChipFault.wrongResponseMAC(.readOf(0x010B)), "the MAC does not match"),
+        (.dropSession(.readOf(0x010B)), "the chip answered 6988"),
+    ])
+    func aSecureMessagingFailureKeepsWhatWasReadAndSaysWhy(fault: ChipFault, why: String) throws {
+        let specimen = try Specimen.generate(rich: true)
+        let document = try Self.reader(specimen).read(
+            transport: Self.chip(specimen) { $0.faults = [fault] }, accessKey: Self.accessKey)
+        let read = document.ldsMasterFile.filesRead
+        #expect([.com, .sod, .dg1, .dg2, .dg5, .dg7, .dg14].allSatisfy(read.contains), "\(read)")
+        #expect(!read.contains(.dg11) && !read.contains(.dg12))
+        let warning = document.warnings.first { $0.hasPrefix("the chip ended secure messaging") } ?? ""
+        #expect(warning.contains(why) && warning.contains("not read: dg11, "), "\(document.warnings)")
+        #expect(!warning.contains("unexpected card exchange"))
+        #expect(document.authenticationStatus.data.status == .authenticated)
+        #expect(Self.hashes(document)[2] == .valid && Self.hashes(document)[11] == .notRead)
+    }
+
     /// Progress as the bytes arrive, as the reference reports it: a 30 KB face read in answers of
     /// at most 1,000 bytes moves the percentage in small steps, never back, named `dg2`.
     @Test func progressClimbsWithEachAnswer() throws {

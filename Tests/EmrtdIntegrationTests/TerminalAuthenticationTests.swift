@@ -82,7 +82,7 @@ import Transport
                 chip,
                 accessKey: try AccessPassword.mrz(
                     documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623"))
-            channel = opened.channel
+            channel = try #require(opened.secureChannel)
             access = opened.access
             let dg14 = try SecurityInfos(try #require(specimen.files[dataGroup: 14]), kind: .dg14)
             let offer = try #require(ChipAuthenticationOffer.offers(in: dg14).offers.first)
@@ -95,12 +95,12 @@ import Transport
 
         /// The whole file, 200 bytes a READ BINARY.
         func readWhole(_ identifier: UInt16) throws -> [UInt8] {
-            let select = try channel.exchange(
+            let select = try channel.send(
                 CommandAPDU(ins: 0xA4, p1: 0x02, p2: 0x0C, data: [UInt8(identifier >> 8), UInt8(identifier & 0xFF)]))
             #expect(select.statusWord.isSuccess)
             var contents: [UInt8] = []
             while true {
-                let answer = try channel.exchange(
+                let answer = try channel.send(
                     CommandAPDU(
                         ins: 0xB0, p1: UInt8(contents.count >> 8), p2: UInt8(contents.count & 0xFF), expectedLength: 200
                     ))
@@ -113,10 +113,10 @@ import Transport
 
         /// SELECT by FID and one READ BINARY: the data, or the status word that refused it.
         func read(_ identifier: UInt16) throws -> (StatusWord, [UInt8]) {
-            let select = try channel.exchange(
+            let select = try channel.send(
                 CommandAPDU(ins: 0xA4, p1: 0x02, p2: 0x0C, data: [UInt8(identifier >> 8), UInt8(identifier & 0xFF)]))
             guard select.statusWord.isSuccess else { return (select.statusWord, []) }
-            let answer = try channel.exchange(CommandAPDU(ins: 0xB0, p1: 0, p2: 0, expectedLength: 64))
+            let answer = try channel.send(CommandAPDU(ins: 0xB0, p1: 0, p2: 0, expectedLength: 64))
             return (answer.statusWord, answer.data)
         }
 

@@ -132,13 +132,12 @@ import Transport
                 accessKey: AccessPassword.mrz(
                     documentNumber: "L898902C<", dateOfBirth: "690806", dateOfExpiry: "940623"))
             #expect(session.cardAccess == nil)
-            #expect(try session.read(.com) == reference["COM"])
-            #expect(try session.read(.dg1) == reference["DG1"])
-            #expect(try session.read(.dg2) == reference["DG2"])
-            let absent = #expect(throws: FileReadError.self) { try session.read(.sod) }
-            #expect(absent?.code == .notFound)
+            #expect(session.fileReader.read(.com).bytes == reference["COM"])
+            #expect(session.fileReader.read(.dg1).bytes == reference["DG1"])
+            #expect(session.fileReader.read(.dg2).bytes == reference["DG2"])
+            #expect(session.fileReader.read(.sod) == .absent)
             // The session survives the bare 6A82 (SSC in step with the emulator's).
-            #expect(try session.read(.com) == reference["COM"])
+            #expect(session.fileReader.read(.com).bytes == reference["COM"])
 
             let wrong = #expect(throws: AccessControlError.self) {
                 try ChipAccess.open(
@@ -169,7 +168,7 @@ extension EPassDumpTests {
                         reader: EPassEmulator.readerName, extendedLength: extended ? .enabled : .disabled))
                 var session = try ChipAccess.open(link, accessKey: key)
                 let before = link.log.count
-                #expect(try session.read(.dg2) == reference["DG2"])
+                #expect(session.fileReader.read(.dg2).bytes == reference["DG2"])
                 counts[extended] = link.log.count - before
             }
             // Since the reader asks for a whole file in its first READ BINARY, the short path reads

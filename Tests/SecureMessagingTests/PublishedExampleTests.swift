@@ -51,9 +51,9 @@ struct PublishedExampleTests {
         let card = ScriptedTransport(Self.icaoSteps.map { .exchange($0.1, $0.2) })
         let channel = SecureChannel(base: card, session: try icaoSession())
         var file: [UInt8] = []
-        #expect(try channel.transmit(command("00A4020C02011E")).statusWord == .success)
-        file += try channel.transmit(command("00B0000004")).data
-        file += try channel.exchange(command("00B0000412")).data
+        #expect(try channel.send(command("00A4020C02011E")).statusWord == .success)
+        file += try channel.send(command("00B0000004")).data
+        file += try channel.send(command("00B0000412")).data
         #expect(file == hex("60145F0104303130365F36063034303030305C026175"))
         #expect(card.isComplete)
         #expect(channel.currentSession.sendSequenceCounter == hex("887022120C06C22C"))

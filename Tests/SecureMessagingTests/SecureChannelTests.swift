@@ -7,37 +7,35 @@ import Transport
 @testable import SecureMessaging
 
 struct SecureChannelTests {
-    /// A wrong response MAC through the channel: the typed error from
-    /// `exchange`, `TransportError.Unexpected` from `transmit`, and no further
-    /// command reaches the card.
+    /// After a wrong response MAC the channel refuses every command without sending it: the
+    /// session is broken, and `failure` says why.
     @Test func brokenSessionStopsTheChannel() throws {
         let card = ScriptedTransport([
             .exchange("0CA4020C158709016375432908C044F68E08BF8B92D635FF24F800", "990290008E08FA855A5D4C50A8EE9000")
         ])
         let channel = SecureChannel(base: card, session: try icaoSession())
-        #expect { try channel.exchange(command("00A4020C02011E")) } throws: {
-            ($0 as? SecureMessagingError)?.code == .macInvalid
+        #expect { try channel.send(command("00A4020C02011E")) } throws: {
+            ($0 as? ChannelError)?.secureMessagingError?.code == .macInvalid
         }
         #expect(channel.failure?.code == .macInvalid)
-        #expect(
-            throws: TransportError.Unexpected(
-                detail:
-                    "secure messaging (sessionBroken): the session broke earlier: the MAC does not match (wrong keys, a counter out of step, or tampering)"
-            )
-        ) {
-            try channel.transmit(command("00B0000004"))
+        #expect { try channel.send(command("00B0000004")) } throws: {
+            ($0 as? ChannelError)?.secureMessagingError?.code == .sessionBroken
         }
         #expect(card.isComplete)
     }
 
-    @Test func lostCardBreaksTheSessionAndKeepsTheTransportError() throws {
+    /// A lost card is the link's failure, told as such, and still breaks the session: whether the
+    /// chip counted the command is unknown.
+    @Test func lostCardIsTheTransportsFailureAndBreaksTheSession() throws {
         let card = ScriptedTransport([
             .failure("0CA4020C158709016375432908C044F68E08BF8B92D635FF24F800", .TagLost)
         ])
         let channel = SecureChannel(base: card, session: try icaoSession())
-        #expect(throws: TransportError.TagLost) { try channel.transmit(command("00A4020C02011E")) }
+        #expect(throws: ChannelError.transport(.TagLost)) { try channel.send(command("00A4020C02011E")) }
         #expect(channel.failure?.code == .transport)
-        #expect(channel.failure?.transportError == .TagLost)
+        #expect { try channel.send(command("00B0000004")) } throws: {
+            ($0 as? ChannelError)?.secureMessagingError?.code == .sessionBroken
+        }
     }
 
     /// The observer sees each command before it is protected and each answer once verified, in
@@ -60,8 +58,8 @@ struct SecureChannelTests {
         let channel = SecureChannel(base: card, session: try icaoSession(), observer: recorder)
         let select = try command("00A4020C02011E")
         let read = try command("00B0000004")
-        _ = try channel.transmit(select)
-        let answer = try channel.transmit(read)
+        _ = try channel.send(select)
+        let answer = try channel.send(read)
         #expect(answer.data == hex("60145F01"))
         #expect(
             recorder.seen.withLock { $0 } == [

@@ -5,16 +5,18 @@ import Secrets
 import SecureMessaging
 import Transport
 
-/// An opened chip: which protocol opened it, the secure channel it set up, and a file reader
-/// over that channel.
+/// A chip opened by access control: which protocol opened it, the channel it set up, and the file
+/// reader over that channel. The read (`Emrtd`) takes it as it is.
 ///
 /// Nothing after this point depends on which protocol ran, except Chip Authentication, which
-/// replaces the channel's session in place (`channel.replaceSession`): the file reader keeps
-/// its channel and the Le it learned.
-public struct ChipSession: Sendable {
+/// replaces the secure channel's session in place (`SecureChannel.replaceSession`): the file
+/// reader keeps its channel and the Le it learned.
+public struct OpenedChip: Sendable {
     public let access: EstablishedAccess
-    /// The secure channel over the card link; its `failure` tells why a session broke.
-    public let channel: SecureChannel
+    /// The secure channel over the card link, which the chip protocols run over and Chip
+    /// Authentication re-keys; its `failure` tells why a session broke. Nil for a chip opened
+    /// without access control (`unprotected`): the chip protocols are then not run.
+    public let secureChannel: SecureChannel?
     /// EF.CardAccess as read from the MF before access control, nil when the chip has none.
     public let cardAccess: [UInt8]?
     /// EF.CardSecurity, read from the MF under secure messaging after PACE-CAM (its signed
@@ -23,22 +25,30 @@ public struct ChipSession: Sendable {
     /// What the caller should know that did not stop the access (e.g. BAC used although
     /// EF.CardAccess offers PACE, a printed check digit that does not match its field).
     public internal(set) var warnings: [String]
+    /// Reads the eMRTD application's files over the channel; its Le ladder lasts the session.
     public var fileReader: FileReader
 
+    /// A chip under secure messaging with `session`'s keys over `link`.
     public init(
         access: EstablishedAccess, session: SecureMessagingSession, link: any APDUTransport, cardAccess: [UInt8]?,
         warnings: [String] = [], observer: (any PlainAPDUObserver)? = nil
     ) {
+        let channel = SecureChannel(base: link, session: session, observer: observer)
         self.access = access
-        channel = SecureChannel(base: link, session: session, observer: observer)
+        secureChannel = channel
         self.cardAccess = cardAccess
         self.warnings = warnings
-        fileReader = FileReader(transport: channel)
+        fileReader = FileReader(channel: channel)
     }
 
-    /// Selects and reads `file` in the eMRTD application under secure messaging.
-    public mutating func read(_ file: LDSFileKind) throws(FileReadError) -> [UInt8] {
-        try fileReader.read(file)
+    /// A chip whose files are read in plain (one that enforces no access control), claiming
+    /// `access` for the report.
+    public init(unprotected link: any APDUTransport, access: EstablishedAccess, warnings: [String] = []) {
+        self.access = access
+        secureChannel = nil
+        cardAccess = nil
+        self.warnings = warnings
+        fileReader = FileReader(channel: PlainChannel(link))
     }
 }
 
@@ -63,7 +73,7 @@ public enum ChipAccess {
         preferences: ChipAccessPreferences = ChipAccessPreferences(),
         random: RandomSource = .system, observer: (any PlainAPDUObserver)? = nil,
         log: @Sendable (String) -> Void = { _ in }
-    ) throws(AccessControlError) -> ChipSession {
+    ) throws(AccessControlError) -> OpenedChip {
         do throws(AccessControlError) {
             var session = try openChip(
                 link, accessKey: accessKey, preferences: preferences, random: random, observer: observer, log: log)
@@ -85,7 +95,7 @@ public enum ChipAccess {
     private static func openChip(
         _ link: any APDUTransport, accessKey: AccessPassword, preferences: ChipAccessPreferences, random: RandomSource,
         observer: (any PlainAPDUObserver)?, log: @Sendable (String) -> Void
-    ) throws(AccessControlError) -> ChipSession {
+    ) throws(AccessControlError) -> OpenedChip {
         selectMasterFile(link)
         let cardAccess = try readCardAccess(link)
         var warnings: [String] = []
@@ -143,7 +153,7 @@ public enum ChipAccess {
                 statusWord: paceFailure.statusWord, transportError: paceFailure.transportError)
         }
         log("BAC established")
-        return ChipSession(
+        return OpenedChip(
             access: .bac, session: session, link: link, cardAccess: cardAccess, warnings: warnings, observer: observer)
     }
 
@@ -155,19 +165,20 @@ public enum ChipAccess {
         _ offers: [PACEOffer], cardAccess: [UInt8], securityInfos: SecurityInfos, accessKey: AccessPassword,
         link: any APDUTransport, random: RandomSource, observer: (any PlainAPDUObserver)?, log: (String) -> Void,
         failures: inout [AccessControlError]
-    ) throws(AccessControlError) -> ChipSession? {
+    ) throws(AccessControlError) -> OpenedChip? {
         for offer in offers {
             log("PACE: trying \(offer)")
             do throws(PACEFailure) {
                 let established = try PasswordAuthenticatedConnectionEstablishment.run(
                     offer, cardAccess: securityInfos, accessKey: accessKey, over: link, random: random, log: log)
-                var session = ChipSession(
+                var session = OpenedChip(
                     access: .pace(established.result), session: established.session, link: link,
                     cardAccess: cardAccess, observer: observer)
                 if offer.paceProtocol.mapping == .chipAuthenticationMapping {
-                    session.cardSecurity = try readCardSecurity(over: session.channel, log: log)
+                    let cardSecurity = try readCardSecurity(with: &session.fileReader, log: log)
+                    session.cardSecurity = cardSecurity
                 }
-                try selectApplication(over: session.channel)
+                try selectApplication(over: session.fileReader.channel)
                 log("PACE established (\(offer.paceProtocol)); eMRTD application selected under secure messaging")
                 return session
             } catch {
@@ -203,42 +214,47 @@ public enum ChipAccess {
     /// header: before access control nothing is known of the chip, and a BAC-only chip would
     /// answer a short-identifier read with 6A82 that only a SELECT could confirm.
     static func readCardAccess(_ link: any APDUTransport) throws(AccessControlError) -> [UInt8]? {
-        var reader = FileReader(transport: link, strategy: .selectThenHeader)
-        do throws(FileReadError) {
-            return try reader.read(.cardAccess)
-        } catch {
+        var reader = FileReader(channel: PlainChannel(link), strategy: .selectThenHeader)
+        switch reader.read(.cardAccess) {
+        case .read(let bytes): return bytes
+        case .absent, .denied: return nil
+        case .failed(let error):
             switch error.statusWord {
-            case .fileNotFound?, .selectedFileInvalidated?, .securityStatusNotSatisfied?:
-                return nil
-            default:
-                if let transportError = error.transportError {
-                    throw .transport(transportError, nil, while: "reading EF.CardAccess")
-                }
-                throw AccessControlError(.protocolViolation, nil, "\(error)", statusWord: error.statusWord)
+            case .fileNotFound?, .selectedFileInvalidated?, .securityStatusNotSatisfied?: return nil
+            default: break
             }
+            if let transportError = error.channelError?.transportError {
+                throw .transport(transportError, nil, while: "reading EF.CardAccess")
+            }
+            throw AccessControlError(.protocolViolation, nil, "\(error)", statusWord: error.statusWord)
         }
     }
 
     /// EF.CardSecurity from the MF (still the current DF after PACE), under PACE's secure
     /// messaging; nil when the chip has none or refuses it (logged). The link failing or secure
     /// messaging breaking ends the access.
-    static func readCardSecurity(over channel: SecureChannel, log: (String) -> Void) throws(PACEFailure) -> [UInt8]? {
-        var reader = FileReader(transport: channel)
-        do throws(FileReadError) {
-            let bytes = try reader.read(.cardSecurity)
+    static func readCardSecurity(with reader: inout FileReader, log: (String) -> Void) throws(PACEFailure)
+        -> [UInt8]?
+    {
+        switch reader.read(.cardSecurity) {
+        case .read(let bytes):
             log("EF.CardSecurity: \(bytes.count) bytes")
             return bytes
-        } catch {
-            if let transportError = error.transportError {
+        case .absent, .denied:
+            log("EF.CardSecurity is not there for this reader: PACE-CAM is checked against DG14")
+            return nil
+        case .failed(let error):
+            switch error.channelError {
+            case .transport(let transportError)?:
                 throw PACEFailure(
                     error: .transport(transportError, .pace, while: "reading EF.CardSecurity"),
                     beforeMutualAuthentication: false)
-            }
-            if error.code == .secureMessaging {
+            case .secureMessaging?:
                 throw .late(.secureMessaging, "reading EF.CardSecurity: \(error.reason)")
+            case nil:
+                log("EF.CardSecurity could not be read (\(error.reason)): PACE-CAM is checked against DG14")
+                return nil
             }
-            log("EF.CardSecurity could not be read (\(error.reason)): PACE-CAM is checked against DG14")
-            return nil
         }
     }
 
@@ -258,18 +274,19 @@ public enum ChipAccess {
     }
 
     /// SELECT the eMRTD application under the secure messaging PACE started (9303-11 §4.2).
-    static func selectApplication(over channel: SecureChannel) throws(PACEFailure) {
+    static func selectApplication(over channel: any CommandChannel) throws(PACEFailure) {
         let answer: ResponseAPDU
-        do throws(SecureMessagingError) {
-            answer = try channel.exchange(
-                CommandAPDU(ins: 0xA4, p1: 0x04, p2: 0x0C, data: ApplicationIdentifier.emrtd))
+        do throws(ChannelError) {
+            answer = try channel.send(CommandAPDU(ins: 0xA4, p1: 0x04, p2: 0x0C, data: ApplicationIdentifier.emrtd))
         } catch {
-            if let transportError = error.transportError {
+            switch error {
+            case .transport(let transportError):
                 throw PACEFailure(
                     error: .transport(transportError, .pace, while: "selecting the eMRTD application"),
                     beforeMutualAuthentication: false)
+            case .secureMessaging(let failure):
+                throw .late(.secureMessaging, "selecting the eMRTD application: \(failure)")
             }
-            throw .late(.secureMessaging, "selecting the eMRTD application: \(error)")
         }
         guard answer.statusWord.isSuccess else {
             throw .late(

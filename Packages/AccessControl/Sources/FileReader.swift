@@ -59,10 +59,10 @@ public struct FileReadStrategy: Sendable, Hashable {
 /// - Declared lengths are capped (`LDSFileKind.maximumSize`: 10 MB for DG2–DG7, 64 KB for the
 ///   rest) before anything is allocated.
 ///
-/// The transport is what access control produced: a `SecureChannel` after BAC or PACE, or the
-/// plain link (for EF.CardAccess before access control).
+/// The channel is what access control produced: a `SecureChannel` after BAC or PACE, or a
+/// `PlainChannel` (EF.CardAccess before access control, a chip without it).
 public struct FileReader: Sendable {
-    public let transport: any APDUTransport
+    public let channel: any CommandChannel
     /// The Le used for the next read, after any steps down.
     public private(set) var expectedLength: Int
     /// What is left of the fastest way after the chip's refusals.
@@ -87,11 +87,11 @@ public struct FileReader: Sendable {
     /// and a 4-byte length.
     static let longestHeader = 8
 
-    public init(transport: any APDUTransport, strategy: FileReadStrategy = .fewestCommands) {
-        self.transport = transport
+    public init(channel: any CommandChannel, strategy: FileReadStrategy = .fewestCommands) {
+        self.channel = channel
         self.strategy = strategy
-        let shortSteps = Self.shortSteps(below: Self.shortAnswerCapacity(of: transport, oddInstruction: false))
-        ladder = (transport.supportsExtendedLength ? Self.extendedLadder : []) + shortSteps
+        let shortSteps = Self.shortSteps(below: Self.shortAnswerCapacity(of: channel, oddInstruction: false))
+        ladder = (channel.supportsExtendedLength ? Self.extendedLadder : []) + shortSteps
         expectedLength = ladder[0]
     }
 
@@ -99,11 +99,10 @@ public struct FileReader: Sendable {
     /// the wire): 255 in plain (B0; some chips mishandle Le `00`) or 256 (B1's whole DO'53'); under
     /// secure messaging what fits once padded to the cipher's block inside DO'87' (B0: tag, two
     /// length bytes, the padding indicator) or DO'85' (B1), with DO'99' (4) and DO'8E' (10).
-    static func shortAnswerCapacity(of transport: any APDUTransport, oddInstruction: Bool) -> Int {
-        guard let channel = transport as? SecureChannel else {
+    static func shortAnswerCapacity(of channel: any CommandChannel, oddInstruction: Bool) -> Int {
+        guard let blockSize = channel.answerBlockSize else {
             return oddInstruction ? CommandAPDU.maximumShortExpectedLength : shortLadder[0]
         }
-        let blockSize = channel.currentSession.cipher.blockSize
         let overhead = 3 + (oddInstruction ? 0 : 1) + 4 + 10
         return (CommandAPDU.maximumShortExpectedLength - overhead) / blockSize * blockSize - 1
     }
@@ -125,34 +124,30 @@ public struct FileReader: Sendable {
         return max(count, 1)
     }
 
-    /// Reads `file` whole and says how it went: what the chip answered (6A82, 6982, a broken
-    /// secure messaging session, a malformed or oversized file) is the outcome; only a link
-    /// failure throws, since the read cannot go on after it.
-    public mutating func outcome(of file: LDSFileKind) throws(TransportError) -> FileReadResult<[UInt8]> {
+    /// Reads `file` whole (outer tag and length included), by its short EF identifier or SELECTed
+    /// first (in the current DF: the eMRTD application, or the MF for EF.CardAccess), and says how
+    /// it went: the bytes, 6A82, 6982, or the failure (a malformed or oversized file, a broken link
+    /// or secure messaging session) with the bytes read before it.
+    public mutating func read(_ file: LDSFileKind) -> FileReadOutcome {
+        var content: [UInt8] = []
         do throws(FileReadError) {
-            return .success(try read(file))
+            if !strategy.shortFileIdentifiers { try select(file) }
+            try readContent(file, into: &content, byShortIdentifier: strategy.shortFileIdentifiers)
+            return .read(content)
         } catch {
             switch error.code {
-            case .notFound: return .notFound
+            case .notFound: return .absent
             case .accessDenied: return .denied
-            case .secureMessaging: return .sessionEnded(error.reason)
-            case .transport:
-                if let transportError = error.transportError { throw transportError }
-                return .failed(error.reason)
-            case .tooLarge, .malformed, .truncated, .unexpectedStatus, .empty: return .failed(error.reason)
+            case .empty, .tooLarge, .malformed, .truncated, .unexpectedStatus, .transport, .secureMessaging:
+                var failure = error
+                failure.bytesRead = content
+                return .failed(failure)
             }
         }
     }
 
-    /// Reads `file` whole (outer tag and length included): by its short EF identifier, or
-    /// SELECTed first (in the current DF: the eMRTD application, or the MF for EF.CardAccess).
-    public mutating func read(_ file: LDSFileKind) throws(FileReadError) -> [UInt8] {
-        if !strategy.shortFileIdentifiers { try select(file) }
-        return try readContent(file, byShortIdentifier: strategy.shortFileIdentifiers)
-    }
-
     /// SELECT EF by file identifier, no answer data asked.
-    public func select(_ file: LDSFileKind) throws(FileReadError) {
+    private func select(_ file: LDSFileKind) throws(FileReadError) {
         let identifier = file.fileIdentifier
         let answer = try exchange(
             CommandAPDU(ins: 0xA4, p1: 0x02, p2: 0x0C, data: [UInt8(identifier >> 8), UInt8(identifier & 0xFF)]),
@@ -179,9 +174,11 @@ public struct FileReader: Sendable {
                 && (status == .endOfFileReached || (wholeRead && (status.isSuccess || status == .wrongParameters))))
     }
 
-    private mutating func readContent(_ file: LDSFileKind, byShortIdentifier: Bool) throws(FileReadError) -> [UInt8] {
+    /// Reads `file` into `content`, which keeps what came when the read fails.
+    private mutating func readContent(_ file: LDSFileKind, into content: inout [UInt8], byShortIdentifier: Bool)
+        throws(FileReadError)
+    {
         var byShortIdentifier = byShortIdentifier
-        var content: [UInt8] = []
         var total: Int?  // known once the header is parsed; nil for a BER indefinite length
         var headerParsed = false
         // Below the remembered Le, after a 6282 without data.
@@ -313,7 +310,6 @@ public struct FileReader: Sendable {
                 content = Array(content.prefix(end))
             }
         }
-        return content
     }
 
     /// Where a file of indefinite length ends, once its outer TLV is complete in `content` (the
@@ -359,7 +355,7 @@ public struct FileReader: Sendable {
     private var oddDataLimit: Int {
         let capacity =
             expectedLength > CommandAPDU.maximumShortExpectedLength
-            ? expectedLength : min(expectedLength, Self.shortAnswerCapacity(of: transport, oddInstruction: true))
+            ? expectedLength : min(expectedLength, Self.shortAnswerCapacity(of: channel, oddInstruction: true))
         return Self.oddDataLength(within: capacity)
     }
 
@@ -401,22 +397,10 @@ public struct FileReader: Sendable {
     private func exchange(_ command: CommandAPDU, file: LDSFileKind, action: String) throws(FileReadError)
         -> ResponseAPDU
     {
-        if let channel = transport as? SecureChannel {
-            do throws(SecureMessagingError) {
-                return try channel.exchange(command)
-            } catch {
-                if let transportError = error.transportError {
-                    throw FileReadError(
-                        .transport, file: file, "\(action): \(transportError)", transportError: transportError,
-                        secureMessagingError: error)
-                }
-                throw FileReadError(.secureMessaging, file: file, "\(action): \(error)", secureMessagingError: error)
-            }
-        }
-        do throws(TransportError) {
-            return try transport.transmit(command)
+        do throws(ChannelError) {
+            return try channel.send(command)
         } catch {
-            throw FileReadError(.transport, file: file, "\(action): \(error)", transportError: error)
+            throw FileReadError(error, file: file, action: action)
         }
     }
 }

@@ -31,7 +31,7 @@ public enum ActiveAuthentication {
     /// signature. Le asks for the whole signature the key in DG15 gives (extended length when it
     /// exceeds 256 bytes and the link has it; DO'97' follows from Le).
     public static func internalAuthenticate(
-        challenge: [UInt8], publicKey: SubjectPublicKeyInfo, over channel: SecureChannel
+        challenge: [UInt8], publicKey: SubjectPublicKeyInfo, over channel: any CommandChannel
     ) throws(ChipAuthenticationError) -> [UInt8] {
         let expected = publicKey.keySize.map { publicKey.algorithm == .ec ? 2 * ($0 + 7) / 8 + 9 : ($0 + 7) / 8 } ?? 256
         let expectedLength =

@@ -146,7 +146,7 @@ public enum ChipAuthenticationV1 {
 
     /// One command under secure messaging; anything but 9000 is an error.
     @discardableResult
-    static func exchange(_ command: CommandAPDU, over channel: SecureChannel, step: String)
+    static func exchange(_ command: CommandAPDU, over channel: any CommandChannel, step: String)
         throws(ChipAuthenticationError) -> [UInt8]
     {
         let answer = try ChipCommand.exchange(command, over: channel, step: step)

@@ -5,17 +5,19 @@ import Transport
 /// the link (`.transport`) from a chip that no longer answers under the session's keys
 /// (`.secureMessaging`).
 enum ChipCommand {
-    static func exchange(_ command: CommandAPDU, over channel: SecureChannel, step: String)
+    static func exchange(_ command: CommandAPDU, over channel: any CommandChannel, step: String)
         throws(ChipAuthenticationError) -> ResponseAPDU
     {
-        do throws(SecureMessagingError) {
-            return try channel.exchange(command)
+        do throws(ChannelError) {
+            return try channel.send(command)
         } catch {
-            if let transportError = error.transportError {
+            switch error {
+            case .transport(let transportError):
                 throw ChipAuthenticationError(
                     .transport, "\(step): \(transportError)", transportError: transportError)
+            case .secureMessaging(let failure):
+                throw ChipAuthenticationError(.secureMessaging, "\(step): \(failure.reason)")
             }
-            throw ChipAuthenticationError(.secureMessaging, "\(step): \(error.reason)")
         }
     }
 }

@@ -56,7 +56,7 @@ public enum TerminalAuthenticationV1 {
     /// DG14's TerminalAuthenticationInfo names another) and one READ BINARY of its 36 bytes.
     /// - Throws: `.refused` when the chip has no EF.CVCA or refuses it (the status word attached);
     ///   `.protocolViolation` for a file that is not one or two CARs.
-    public static func readTrustPoints(fileIdentifier: [UInt8]? = nil, over channel: SecureChannel)
+    public static func readTrustPoints(fileIdentifier: [UInt8]? = nil, over channel: any CommandChannel)
         throws(ChipAuthenticationError) -> [String]
     {
         let identifier = fileIdentifier ?? [0x01, 0x1C]
@@ -92,7 +92,7 @@ public enum TerminalAuthenticationV1 {
     ///   signer fails; `.secureMessaging`, `.transport`, `.protocolViolation` as Chip Authentication.
     public static func run(
         certificates: [CVCertificate], documentIdentifier: [UInt8], chipAuthentication: ChipAuthenticationV1.Outcome,
-        signer: Signer, over channel: SecureChannel, log: (String) -> Void = { _ in }
+        signer: Signer, over channel: any CommandChannel, log: (String) -> Void = { _ in }
     ) throws(ChipAuthenticationError) -> CVCertificate {
         guard let terminal = certificates.last, terminal.authorization.role == .terminal else {
             throw ChipAuthenticationError(.unusableKey, "the last certificate is not a terminal's")
@@ -136,7 +136,7 @@ public enum TerminalAuthenticationV1 {
     private static func reference(_ name: String) -> [UInt8] { DER.tlv(ASN1Tag(0x83), Array(name.utf8)) }
 
     @discardableResult
-    private static func send(_ command: CommandAPDU, over channel: SecureChannel, step: String)
+    private static func send(_ command: CommandAPDU, over channel: any CommandChannel, step: String)
         throws(ChipAuthenticationError) -> [UInt8]
     {
         let answer = try ChipCommand.exchange(command, over: channel, step: step)

@@ -145,12 +145,13 @@ struct ChipAuthenticityProcedure {
 
     /// The first answer under Chip Authentication's keys: a verified one confirms it; a session
     /// that ended means the chip does not hold DG14's private key.
-    mutating func confirm<Value>(_ result: FileReadResult<Value>) throws(ReadError) {
+    mutating func confirm(_ outcome: FileReadOutcome) throws(ReadError) {
         guard isAwaitingConfirmation else { return }
-        if case .sessionEnded(let reason) = result {
+        if case .failed(let error) = outcome, error.code == .secureMessaging {
             throw ReadError(
                 .chipAuthentication,
-                "the chip did not answer under the keys agreed by Chip Authentication (it may be a clone): \(reason)")
+                "the chip did not answer under the keys agreed by Chip Authentication (it may be a clone): "
+                    + error.reason)
         }
         recorder.note("chip authentication: the chip answered under the new keys")
         chipAuthentication = .proved(.signedDataGroup)

@@ -176,13 +176,13 @@ struct ReadProcedure {
         throws(ReadError) -> TravelDocument
     {
         let progress = ProgressReporter(listener: listener, recorder: recorder.isEnabled ? recorder : nil)
-        let opened = try openChip(link, accessKey: accessKey, chipAccess: chipAccess, progress: progress)
+        var opened = try openChip(link, accessKey: accessKey, chipAccess: chipAccess, progress: progress)
         var chip = ChipAuthenticityProcedure(
-            channel: opened.channel, access: opened.access, trustStore: trustStore, checkTime: checkTime,
+            channel: opened.secureChannel, access: opened.access, trustStore: trustStore, checkTime: checkTime,
             recorder: recorder, terminal: terminal)
-        let plan = try readCommonAndSecurityObject(with: opened.files)
+        let plan = try readCommonAndSecurityObject(with: &opened.fileReader)
         var state = DataGroupState()
-        try readDataGroups(plan, with: opened.files, chip: &chip, state: &state, progress: progress)
+        try readDataGroups(plan, with: &opened.fileReader, chip: &chip, state: &state, progress: progress)
         try finishReading(chip: &chip, state: &state, progress: progress)
         return try assemble(access: opened.access, chip: chip)
     }
@@ -206,17 +206,17 @@ struct ReadProcedure {
     /// Step 2: EF.COM and EF.SOD, which together say which data groups to read. Both are
     /// mandatory; EF.COM must parse (its tag list plans the read), a malformed EF.SOD is left to
     /// the assembly (a `denied` data verdict).
-    private mutating func readCommonAndSecurityObject(with reader: any ElementaryFileReader) throws(ReadError)
+    private mutating func readCommonAndSecurityObject(with reader: inout FileReader) throws(ReadError)
         -> ReadPlan
     {
-        let commonBytes = try readMandatoryFile(.com, with: reader)
+        let commonBytes = try readMandatoryFile(.com, with: &reader)
         let common: CommonFile
         do throws(LDSError) {
             common = try CommonFile(commonBytes)
         } catch {
             throw ReadError(.read(.parseMasterFile), "EF.COM is malformed: \(error.reason)")
         }
-        let securityObjectBytes = try readMandatoryFile(.sod, with: reader)
+        let securityObjectBytes = try readMandatoryFile(.sod, with: &reader)
         let securityObject = try? DocumentSecurityObject(bytes: securityObjectBytes)
         let plan = ReadPlan(
             listed: common.dataGroups, hashed: securityObject.map { Array($0.dataGroupHashes.keys) },
@@ -232,7 +232,7 @@ struct ReadProcedure {
     /// chips end secure messaging. Progress needs no read of its own: each file's size is known
     /// once read, the rest are estimated (`ReadProgress`).
     private mutating func readDataGroups(
-        _ plan: ReadPlan, with reader: any ElementaryFileReader, chip: inout ChipAuthenticityProcedure,
+        _ plan: ReadPlan, with reader: inout FileReader, chip: inout ChipAuthenticityProcedure,
         state: inout DataGroupState, progress: ProgressReporter
     ) throws(ReadError) {
         let order = plan.dataGroups
@@ -250,26 +250,26 @@ struct ReadProcedure {
                 try chip.terminalAuthentication(dataGroup1: files.dataGroups[1], securityInfos: state.securityInfos)
             }
             progress.reading(kind)
-            let result = try reader.read(kind)
-            try chip.confirm(result)
-            progress.finished(kind, size: { if case .success(let bytes) = result { bytes.count } else { 0 } }())
-            if ReadPlan.mandatoryDataGroups.contains(kind), let missing = Self.missing(kind, result) {
+            let outcome = try Self.read(kind, with: &reader)
+            try chip.confirm(outcome)
+            progress.finished(kind, size: outcome.bytes?.count ?? 0)
+            if ReadPlan.mandatoryDataGroups.contains(kind), let missing = Self.missing(kind, outcome) {
                 throw ReadError(.read(.readingDataGroups), missing)
             }
-            switch result {
-            case .success(let bytes):
+            switch outcome {
+            case .read(let bytes):
                 files[kind] = bytes
-            case .notFound:
+            case .absent:
                 recorder.note("\(kind.rawValue) is not on the chip")
             case .denied:
                 files.deniedFiles.append(kind)
                 recorder.note("\(kind.rawValue) denied by the chip")
-            case .failed(let reason):
-                warnings.append("\(kind.rawValue) could not be read: \(reason)")
-            case .sessionEnded(let reason):
-                state.sessionEnded = reason
+            case .failed(let error) where error.code == .secureMessaging:
+                state.sessionEnded = error.reason
                 state.unread = Array(order[position...])
                 return
+            case .failed(let error):
+                warnings.append("\(kind.rawValue) could not be read: \(error.reason)")
             }
         }
     }
@@ -348,25 +348,37 @@ struct ReadProcedure {
     }
 
     /// Reads EF.COM or EF.SOD, without which there is no document.
-    private mutating func readMandatoryFile(_ kind: LDSFileKind, with reader: any ElementaryFileReader)
+    private mutating func readMandatoryFile(_ kind: LDSFileKind, with reader: inout FileReader)
         throws(ReadError) -> [UInt8]
     {
-        let result = try reader.read(kind)
-        if let missing = Self.missing(kind, result) { throw ReadError(.read(.readingDataGroups), missing) }
-        guard case .success(let bytes) = result else { return [] }
+        let outcome = try Self.read(kind, with: &reader)
+        if let missing = Self.missing(kind, outcome) { throw ReadError(.read(.readingDataGroups), missing) }
+        guard let bytes = outcome.bytes else { return [] }
         files[kind] = bytes
         return bytes
     }
 
+    /// One file's outcome; a link failure ends the read (with the transport's kind).
+    private static func read(_ kind: LDSFileKind, with reader: inout FileReader) throws(ReadError)
+        -> FileReadOutcome
+    {
+        let outcome = reader.read(kind)
+        if case .failed(let error) = outcome, let transportError = error.channelError?.transportError {
+            throw ReadError(transport: transportError, during: "reading \(kind.rawValue)")
+        }
+        return outcome
+    }
+
     /// Why a mandatory file (EF.COM, EF.SOD, DG1, DG2) is missing, nil when it was read.
-    private static func missing(_ kind: LDSFileKind, _ result: FileReadResult<[UInt8]>) -> String? {
+    private static func missing(_ kind: LDSFileKind, _ outcome: FileReadOutcome) -> String? {
         let name = kind.fileName
-        switch result {
-        case .success: return nil
-        case .notFound: return "\(name) is mandatory and is not on the chip (6A82)"
+        switch outcome {
+        case .read: return nil
+        case .absent: return "\(name) is mandatory and is not on the chip (6A82)"
         case .denied: return "\(name) is mandatory and the chip refused it (6982)"
-        case .failed(let reason): return "\(name) is mandatory and could not be read: \(reason)"
-        case .sessionEnded(let reason): return "the chip ended secure messaging while \(name) was read: \(reason)"
+        case .failed(let error) where error.code == .secureMessaging:
+            return "the chip ended secure messaging while \(name) was read: \(error.reason)"
+        case .failed(let error): return "\(name) is mandatory and could not be read: \(error.reason)"
         }
     }
 }

@@ -1,10 +1,6 @@
 import AccessControl
-import ICAO
-import LDS
 import MRZ
 import Secrets
-import SecureMessaging
-import Synchronization
 import Transport
 
 /// The chip access of the `AccessControl` package (EF.CardAccess, PACE offers by preference, BAC;
@@ -23,9 +19,8 @@ public struct StandardChipAccess: ChipAccessProcedure {
         _ transport: any APDUTransport, accessKey: AccessPassword, observer: (any PlainAPDUObserver)?,
         log: @escaping @Sendable (String) -> Void
     ) throws(ReadError) -> OpenedChip {
-        let session: ChipSession
         do throws(AccessControlError) {
-            session = try ChipAccess.open(
+            return try ChipAccess.open(
                 transport, accessKey: accessKey, preferences: preferences, random: random, observer: observer,
                 log: log)
         } catch {
@@ -33,26 +28,6 @@ public struct StandardChipAccess: ChipAccessProcedure {
                 throw ReadError(transport: transportError, during: error.description)
             }
             throw ReadError(.accessControl, error.description)
-        }
-        return OpenedChip(
-            files: SessionFileReader(session.fileReader), access: session.access, cardAccess: session.cardAccess,
-            cardSecurity: session.cardSecurity, channel: session.channel, warnings: session.warnings)
-    }
-}
-
-/// `AccessControl.FileReader` behind the `ElementaryFileReader` seam: its Le ladder is state
-/// kept for the whole session, so it lives behind a lock. The reader gives the outcome itself;
-/// a link failure becomes the read's error.
-final class SessionFileReader: ElementaryFileReader {
-    private let reader: Mutex<FileReader>
-
-    init(_ reader: FileReader) { self.reader = Mutex(reader) }
-
-    func read(_ kind: LDSFileKind) throws(ReadError) -> FileReadResult<[UInt8]> {
-        do throws(TransportError) {
-            return try reader.withLock { reader throws(TransportError) in try reader.outcome(of: kind) }
-        } catch {
-            throw ReadError(transport: error, during: "reading \(kind.rawValue)")
         }
     }
 }

@@ -1,22 +1,20 @@
 import Synchronization
 import Transport
 
-/// A `APDUTransport` that protects every command with a `SecureMessagingSession`
-/// and verifies every response, so the layers above send plain APDUs.
+/// The `CommandChannel` after BAC or PACE: protects every command with a `SecureMessagingSession`
+/// and verifies every answer, so the layers above send plain APDUs.
 ///
-/// Put the `LoggingTransport` *below* this channel (as its `base`) so the log
-/// holds ciphertext only.
+/// Put the `LoggingTransport` *below* this channel (as its `base`) so the log holds ciphertext
+/// only.
 ///
-/// `exchange(_:)` reports failures as `SecureMessagingError`. `transmit(_:)`,
-/// the `APDUTransport` requirement, can only throw `TransportError`: there a
-/// secure messaging failure becomes `TransportError.Unexpected` and the typed
-/// error stays available as `failure`. Either way, once the session is broken
-/// every later command fails fast; establish access again and make a new channel.
+/// A link failure is `ChannelError.transport`, a secure messaging failure
+/// `ChannelError.secureMessaging`. Either breaks the session: every later command fails fast;
+/// establish access again and make a new channel.
 ///
-/// Chip Authentication re-keys a live channel: the chip answers its last command
-/// under the old keys, then both sides switch (`replaceSession`), so whatever
-/// reads through this channel (the file reader and the Le it learned) carries on.
-public final class SecureChannel: APDUTransport {
+/// Chip Authentication re-keys a live channel: the chip answers its last command under the old
+/// keys, then both sides switch (`replaceSession`), so whatever reads through this channel (the
+/// file reader and the Le it learned) carries on.
+public final class SecureChannel: CommandChannel {
     public let base: any APDUTransport
     private let session: Mutex<SecureMessagingSession>
     /// Sees each command before it is protected and each answer once verified (the debug log).
@@ -29,6 +27,8 @@ public final class SecureChannel: APDUTransport {
     }
 
     public var supportsExtendedLength: Bool { base.supportsExtendedLength }
+
+    public var answerBlockSize: Int? { currentSession.cipher.blockSize }
 
     /// Why the session broke, once it has.
     public var failure: SecureMessagingError? { session.withLock { $0.failure } }
@@ -53,30 +53,30 @@ public final class SecureChannel: APDUTransport {
     /// Sends `command` protected and returns the verified, decrypted response.
     /// A link failure breaks the session too: whether the chip counted the
     /// command (and advanced its SSC) is unknown.
-    public func exchange(_ command: CommandAPDU) throws(SecureMessagingError) -> ResponseAPDU {
+    public func send(_ command: CommandAPDU) throws(ChannelError) -> ResponseAPDU {
         let extendedLengthAvailable = base.supportsExtendedLength
         observer?.willProtect(command)
-        let plain = try session.withLock { session throws(SecureMessagingError) -> ResponseAPDU in
-            let protected = try session.wrap(command, extendedLengthAvailable: extendedLengthAvailable)
+        let plain = try session.withLock { session throws(ChannelError) -> ResponseAPDU in
+            let protected: CommandAPDU
+            do throws(SecureMessagingError) {
+                protected = try session.wrap(command, extendedLengthAvailable: extendedLengthAvailable)
+            } catch {
+                throw .secureMessaging(error)
+            }
             let response: ResponseAPDU
             do throws(TransportError) {
                 response = try base.transmit(protected)
             } catch {
-                let failure = SecureMessagingError(.transport, "\(error)", transportError: error)
-                session.markBroken(failure)
-                throw failure
+                session.markBroken(SecureMessagingError(.transport, "\(error)"))
+                throw .transport(error)
             }
-            return try session.unwrap(response)
+            do throws(SecureMessagingError) {
+                return try session.unwrap(response)
+            } catch {
+                throw .secureMessaging(error)
+            }
         }
         observer?.didUnprotect(plain, of: command)
         return plain
-    }
-
-    public func transmit(_ command: CommandAPDU) throws(TransportError) -> ResponseAPDU {
-        do throws(SecureMessagingError) {
-            return try exchange(command)
-        } catch {
-            throw error.transportError ?? .Unexpected(detail: error.description)
-        }
     }
 }

@@ -1,5 +1,4 @@
 import CodedErrors
-import Transport
 
 /// Why secure messaging could not protect a command or accept a response.
 ///
@@ -26,20 +25,17 @@ public struct SecureMessagingError: CodedError, Hashable {
         case chipEndedSession
         /// An earlier failure broke this session; `reason` repeats it.
         case sessionBroken
-        /// The link failed mid-exchange (`transportError`); whether the chip
-        /// counted the command is unknown.
+        /// The link failed mid-exchange (the channel reported it as
+        /// `ChannelError.transport`); whether the chip counted the command is unknown.
         case transport
     }
 
     public let code: Code
     public let reason: String
-    /// The link failure, for `.transport`.
-    public let transportError: TransportError?
 
-    public init(_ code: Code, _ reason: String, transportError: TransportError? = nil) {
+    public init(_ code: Code, _ reason: String) {
         self.code = code
         self.reason = reason
-        self.transportError = transportError
     }
 
     /// Whether the reader must establish new session keys before sending more.

@@ -6,7 +6,7 @@ import Transport
 /// One secure messaging session (ICAO 9303-11 §9.8): the session keys from BAC,
 /// PACE or Chip Authentication and the send sequence counter (SSC).
 ///
-/// A value the file reader (or `SecureChannel`) holds and mutates: every
+/// A value `SecureChannel` holds and mutates: every
 /// protected command and every authenticated response advances the SSC by one,
 /// exactly as the chip's does. 3DES sessions use an 8-byte SSC, zero IVs and the
 /// ISO/IEC 9797-1 retail MAC; AES sessions a 16-byte SSC, IV = E(KSenc, SSC) and
