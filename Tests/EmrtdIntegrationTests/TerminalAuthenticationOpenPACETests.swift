@@ -90,8 +90,8 @@ import Transport
                 try #require(opened.access.paceResult == nil)
                 chipIdentifier = Array("L898902C<3".utf8)
             }
-            channel = SecureChannel(
-                base: opened.channel.base, session: opened.channel.currentSession, observer: recorder)
+            let opening = try #require(opened.secureChannel)
+            channel = SecureChannel(base: opening.base, session: opening.currentSession, observer: recorder)
             let dg14 = try SecurityInfos(try #require(specimen.files[dataGroup: 14]), kind: .dg14)
             let offer = try #require(ChipAuthenticationOffer.offers(in: dg14).offers.first)
             chipAuthentication = try ChipAuthenticationV1.run(offer, over: channel)
@@ -120,10 +120,10 @@ import Transport
         /// SELECT DG3 and one READ BINARY: its status word.
         func readDG3() throws -> StatusWord {
             let identifier = ChipFiles.dataGroupIdentifier(3)
-            let select = try channel.exchange(
+            let select = try channel.send(
                 CommandAPDU(ins: 0xA4, p1: 0x02, p2: 0x0C, data: [UInt8(identifier >> 8), UInt8(identifier & 0xFF)]))
             guard select.statusWord.isSuccess else { return select.statusWord }
-            return try channel.exchange(CommandAPDU(ins: 0xB0, p1: 0, p2: 0, expectedLength: 16)).statusWord
+            return try channel.send(CommandAPDU(ins: 0xB0, p1: 0, p2: 0, expectedLength: 16)).statusWord
         }
     }
 
