@@ -222,4 +222,3 @@ extension MRZComparison: JSONRepresentable {
         ]
     }
 }
-
