@@ -58,7 +58,8 @@ make -s -C Bindings/c OUT="$work/c" LIBDIR="$root/.build/release"
 "$EMRTD_BIN" read --reader "$EMRTD_TEST_PCSC_READER" --mrz L898902C 690806 940623 --no-builtin \
     --csca "$work/csca.pem" --no-render --out "$work/dump" >/dev/null
 "$work/c/read-simulator" "$EMRTD_TEST_PCSC_READER" L898902C 690806 940623 "$work/csca.pem" "$work/dump" \
-    > "$work/c-example.txt" 2>"$work/c-events.txt"
+    > "$work/c-example.txt" 2>"$work/c-events.txt" \
+    || { status=$?; cat "$work/c-example.txt" "$work/c-events.txt"; echo "test-bindings.sh: the C example exited $status" >&2; exit 1; }
 grep -q '"status": "authenticated"' "$work/c-example.txt" \
     || { cat "$work/c-example.txt"; echo "test-bindings.sh: the C example's read is not authenticated" >&2; exit 1; }
 grep -c '"type":"progress"' "$work/c-events.txt" | sed 's/^/C example: progress events: /'

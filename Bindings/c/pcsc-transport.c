@@ -2,6 +2,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 long pcsc_link_open(struct pcsc_link *link, const char *reader) {
     memset(link, 0, sizeof *link);
@@ -10,8 +11,17 @@ long pcsc_link_open(struct pcsc_link *link, const char *reader) {
         fprintf(stderr, "pcsc: no PC/SC service: %s\n", pcsc_stringify_error(rv));
         return rv;
     }
-    rv = SCardConnect(link->context, reader, SCARD_SHARE_EXCLUSIVE, SCARD_PROTOCOL_T0 | SCARD_PROTOCOL_T1,
-                      &link->card, &link->protocol);
+    /* A card another process has just released may still be held, reset or powered up by pcscd
+       for a moment: those answers are retried for up to 5 s, every other one is final. */
+    for (int attempt = 0;; attempt++) {
+        rv = SCardConnect(link->context, reader, SCARD_SHARE_EXCLUSIVE, SCARD_PROTOCOL_T0 | SCARD_PROTOCOL_T1,
+                          &link->card, &link->protocol);
+        int transient = rv == SCARD_E_SHARING_VIOLATION || rv == SCARD_W_RESET_CARD || rv == SCARD_W_REMOVED_CARD
+                        || rv == SCARD_W_UNPOWERED_CARD || rv == SCARD_W_UNRESPONSIVE_CARD || rv == SCARD_E_NO_SMARTCARD;
+        if (rv == SCARD_S_SUCCESS || !transient || attempt == 50) break;
+        struct timespec pause = {0, 100 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
     if (rv != SCARD_S_SUCCESS) {
         fprintf(stderr, "pcsc: cannot connect to \"%s\": %s\n", reader, pcsc_stringify_error(rv));
         SCardReleaseContext(link->context);
