@@ -50,7 +50,7 @@ struct PythonBindingRows {
     static let flags = ["sodSignatureValid", "certificateChainValid", "dataGroupHashesValid"]
 
     /// The binding's side: `emrtd.verify(dump, csca=…, at=…)` per dump read from standard input,
-    /// as a Python host calls it (each call builds its trust store), its flags printed.
+    /// as a Python host calls it (the first call loads the trust store, later ones share it), its flags printed.
     static let driver = """
         import json, sys
         import emrtd
@@ -144,7 +144,7 @@ struct PythonBindingRows {
         for (dump, verdicts) in fromPython ?? [] { run.note("\(dump): binding \(verdicts.0), Python \(verdicts.1)") }
         run.note(
             "Python checks those three alone: no validity dates, no revocation, no document checks;"
-                + " emrtd.verify gives emrtd verify --dir's whole verdict, its trust store built on every call")
+                + " emrtd.verify gives emrtd verify --dir's whole verdict, its trust store loaded once per process and set of CSCAs")
     }
 
     /// The dumps (the first line of each) on which two sides differ in the three flags, by name,

@@ -116,3 +116,41 @@ def test_a_certificate_that_is_not_one(dump):
         emrtd.verify(files, csca=[b"not a certificate"])
     assert raised.value.code == "invalid_argument"
     assert raised.value.reason.startswith("authority certificate entry 1")
+
+
+def test_trust_stores_are_made_once_and_shared(dump):
+    """A back end verifying document after document loads the built-in bundle once per set of
+    CSCAs, not once per call: the same CSCAs give the same store, the verdicts are unchanged."""
+    files, _, csca = dump
+    emrtd.reload_trust()
+    first = emrtd._trust_stores.acquire([csca])
+    second = emrtd._trust_stores.acquire([bytes(csca)])
+    other = emrtd._trust_stores.acquire(None)
+    assert first is second and first is not other
+    for store in (first, second, other):
+        emrtd._trust_stores.release(store)
+    verdicts = {json.dumps(emrtd.verify(files, csca=[csca], at=NOW), sort_keys=True) for _ in range(3)}
+    assert len(verdicts) == 1 and json.loads(verdicts.pop())["status"] == "authenticated"
+    assert emrtd._trust_stores.acquire([csca]) is first
+    emrtd._trust_stores.release(first)
+
+
+def test_a_store_in_use_is_freed_only_when_its_call_ends(dump):
+    """More sets of CSCAs than the cache keeps: the oldest leaves the cache at once but is freed
+    only once the call using it has released it; reload_trust() forgets every store the same way."""
+    _, _, csca = dump
+    emrtd.reload_trust()
+    in_use = emrtd._trust_stores.acquire([csca])
+    for number in range(emrtd._TrustStores.LIMIT):
+        emrtd._trust_stores.release(emrtd._trust_stores.acquire([csca, csca * (number + 2)]))
+    assert in_use.handle.value  # evicted, still in use: not freed
+    emrtd._trust_stores.release(in_use)
+    assert not in_use.handle.value
+    newest = emrtd._trust_stores.acquire([csca, csca * (emrtd._TrustStores.LIMIT + 1)])
+    emrtd.reload_trust()
+    assert newest.handle.value
+    emrtd._trust_stores.release(newest)
+    assert not newest.handle.value
+    again = emrtd._trust_stores.acquire([csca])
+    assert again is not in_use and again.handle.value
+    emrtd._trust_stores.release(again)

@@ -30,6 +30,7 @@ __all__ = [
     "library_version",
     "parse_mrz",
     "read",
+    "reload_trust",
     "verify",
 ]
 
@@ -145,6 +146,66 @@ class _TrustStore:
         self.handle = ctypes.c_void_p()
 
 
+class _TrustStores:
+    """The trust stores of this process, one per set of CSCAs a caller gives, made on first use
+    and shared by every later call (the library's one kind of state; a store is safe to share
+    between threads). Loading the built-in bundle costs far more than a verification, so a back
+    end verifying document after document must not pay it on every call. At most ``LIMIT``
+    are kept: the least recently used is freed once no call is using it. A process keeps the
+    bundle it loaded: one started before ``emrtd trust update`` trusts the old bundle until
+    :func:`reload_trust` (or a restart)."""
+
+    LIMIT = 8
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._stores: dict[tuple[bytes, ...], _TrustStore] = {}  # least recently used first
+        self._users: dict[int, int] = {}
+        self._retired: list[_TrustStore] = []
+
+    def acquire(self, csca: Optional[Iterable[bytes]]) -> _TrustStore:
+        key = tuple(bytes(entry) for entry in csca or ())
+        with self._lock:
+            store = self._stores.pop(key, None)
+            if store is None:
+                store = _TrustStore(key)
+            self._stores[key] = store
+            self._users[id(store)] = self._users.get(id(store), 0) + 1
+            while len(self._stores) > self.LIMIT:
+                self._retire(self._stores.pop(next(iter(self._stores))))
+            return store
+
+    def release(self, store: _TrustStore) -> None:
+        with self._lock:
+            self._users[id(store)] -= 1
+            self._free_retired()
+
+    def clear(self) -> None:
+        with self._lock:
+            for store in self._stores.values():
+                self._retire(store)
+            self._stores.clear()
+
+    def _retire(self, store: _TrustStore) -> None:
+        self._retired.append(store)
+        self._free_retired()
+
+    def _free_retired(self) -> None:
+        for store in [store for store in self._retired if self._users.get(id(store), 0) == 0]:
+            self._retired.remove(store)
+            self._users.pop(id(store), None)
+            store.close()
+
+
+_trust_stores = _TrustStores()
+
+
+def reload_trust() -> None:
+    """Forgets the trust stores this process has loaded, so that the next call loads the built-in
+    bundle again (after ``emrtd trust update``); calls already running keep theirs."""
+    _trust_stores.clear()
+
+
 def _time(at: Union[None, str, datetime.date, datetime.datetime]) -> Optional[str]:
     if at is None or isinstance(at, str):
         return at
@@ -180,12 +241,11 @@ def verify(
     if mrz_lines is not None:
         request["mrzLines"] = list(mrz_lines)
     data = json.dumps(request).encode()
-    store = _TrustStore(csca) if csca is not None else None
+    store = _trust_stores.acquire(csca)
     try:
-        return _answer(*_native.call(lib.emrtd_verify, data, len(data), store.handle if store else None))
+        return _answer(*_native.call(lib.emrtd_verify, data, len(data), store.handle))
     finally:
-        if store:
-            store.close()
+        _trust_stores.release(store)
 
 
 class _Callbacks:
@@ -262,9 +322,10 @@ def read(
         options["activeAuthenticationChallenge"] = base64.b64encode(bytes(challenge)).decode()
     data = json.dumps(options).encode()
     callbacks = _Callbacks(transport, listener)
-    store = _TrustStore(csca) if csca is not None else None
+    store = _trust_stores.acquire(csca)
     token = lib.emrtd_cancel_token_create()
     if not token:
+        _trust_stores.release(store)
         raise MemoryError("libemrtd could not make a cancel token")
     outcome: list = []
     finished = threading.Event()
@@ -277,7 +338,7 @@ def read(
                     ctypes.byref(callbacks.struct),
                     data,
                     len(data),
-                    store.handle if store else None,
+                    store.handle,
                     token,
                 )
             )
@@ -303,8 +364,7 @@ def read(
             except KeyboardInterrupt:
                 interrupted = True
         lib.emrtd_cancel_token_free(token)
-        if store:
-            store.close()
+        _trust_stores.release(store)
     if interrupted:
         raise KeyboardInterrupt
     try:
