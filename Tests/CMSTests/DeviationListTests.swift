@@ -140,7 +140,7 @@ import Testing
         let document = try Document()
         var store = TrustStore([document.csca])
         let unlisted = document.verify(store)
-        #expect(unlisted.status == .authenticated && unlisted.errors.isEmpty)
+        #expect(unlisted.status == .authenticated && unlisted.failures.isEmpty)
 
         let list = try DeviationList(
             bytes: Self.signed(
@@ -161,7 +161,7 @@ import Testing
         let verdict = document.verify(store)
         // Every check passed: the status stays authenticated, the two defects are named.
         #expect(verdict.status == .authenticated)
-        let listed = verdict.errors.filter { $0.code == "listedDeviation" }
+        let listed = verdict.failures.filter { $0.code == "listedDeviation" }
         #expect(listed.count == 2)
         #expect(listed.contains { $0.description.contains("DGHashWrong of DG11 (\"known\")") })
         #expect(listed.contains { $0.description.contains("AAKeyCompromised (\"batch 7\")") })
@@ -184,8 +184,8 @@ import Testing
         groups[11]?[4] ^= 0x01
         let verdict = document.verify(store, dataGroups: groups)
         #expect(verdict.status == .denied)
-        #expect(verdict.errors.contains(.dataGroupHashMismatch(11)))
-        #expect(verdict.errors.contains { $0.code == "listedDeviation" && $0.description.contains("DG11") })
+        #expect(verdict.failures.contains(.dataGroupHashMismatch(11)))
+        #expect(verdict.failures.contains { $0.code == "listedDeviation" && $0.description.contains("DG11") })
     }
 
     @Test func documentNumbersNarrowTheDeviation() throws {
@@ -196,7 +196,7 @@ import Testing
                 bytes: Self.signed(
                     [Self.deviation([.numbers(["L898902C"]), .type("P")], type: Self.aaKeyCompromised, text: "")],
                     by: document.specimen)))
-        let listed = { (verdict: DataAuthenticationStatus) in verdict.errors.count { $0.code == "listedDeviation" } }
+        let listed = { (verdict: DataAuthenticationStatus) in verdict.failures.count { $0.code == "listedDeviation" } }
         #expect(listed(document.verify(store, number: "L898902C<")) == 1)
         #expect(listed(document.verify(store, number: "X1234567<")) == 0)
         // A number the caller does not know does not hide the deviation.
@@ -240,7 +240,7 @@ import Testing
         #expect(!none.isTrusted && none.problems == [.malformedSignedData("no SignerInfo")])
 
         #expect(store.deviationLists.isEmpty)
-        #expect(document.verify(store).errors.isEmpty)
+        #expect(document.verify(store).failures.isEmpty)
     }
 
     @Test func aBundleKeepsItsDeviationListsAndLeavesOutOnesThatNoLongerVerify() throws {
@@ -255,7 +255,7 @@ import Testing
         try reloaded.add(pemOrDer: Array(store.pem.utf8))
         #expect(reloaded.certificates.count == 1 && reloaded.deviationLists.count == 1)
         #expect(reloaded.deviationListProblems.isEmpty)
-        #expect(document.verify(reloaded).errors.count == 1)
+        #expect(document.verify(reloaded).failures.count == 1)
 
         // The lists beside another CSCA than the one they were verified under: left out, and said.
         let listsOnly = store.pem.components(separatedBy: "-----BEGIN CMS-----").last.map { "-----BEGIN CMS-----" + $0 }
@@ -275,7 +275,7 @@ import Testing
             includingDefaultBundle: false, authorityCertificates: [list, document.specimen.countrySigningCertificate]
         ).store
         #expect(store.deviationLists.count == 1)
-        #expect(document.verify(store).errors.count == 1)
+        #expect(document.verify(store).failures.count == 1)
         // Given as a certificate file, it is refused by name: it vouches for no CSCA.
         var certificates = TrustStore()
         #expect(throws: CMSError.self) { try certificates.add(pemOrDer: list) }

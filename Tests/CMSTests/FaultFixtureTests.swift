@@ -7,7 +7,7 @@ import Testing
 /// `asn1crypto` (none of this package's code), one defect per case, RSA and explicit-parameter
 /// ECDSA alike. Each case's verdict and errors are stated here, from the defect planted.
 @Suite struct FaultFixtureTests {
-    typealias Status = DataAuthenticationStatus.Status
+    typealias Status = DataStatus
 
     struct Expectation: Sendable, CustomStringConvertible {
         let name: String
@@ -53,9 +53,9 @@ import Testing
         #expect(verdict.sodSignatureValid == expected.signature)
         #expect(verdict.certificateChainValid == expected.chain)
         #expect(verdict.dataGroupHashesValid == expected.hashes)
-        #expect(verdict.errors.map(\.code) == expected.errors)
+        #expect(verdict.failures.map(\.code) == expected.errors)
         #expect(
-            verdict.dataGroupHashes.filter { $0.status == .invalid }.map(\.dataGroupNumber) == expected.invalidGroups)
+            verdict.dataGroupHashes.filter { $0.status == .invalid }.map { Int($0.dataGroupNumber) } == expected.invalidGroups)
         #expect(
             verdict.dataGroupHashes.map(\.dataGroupNumber) == verdict.dataGroupHashes.map(\.dataGroupNumber).sorted())
         #expect(verdict.hashAlgorithm == "SHA-256")
@@ -87,14 +87,14 @@ import Testing
     func expiredSignerAndForgedSignatureAreToldApart(pki: String) throws {
         let expired = try Self.verdict(pki: pki, name: "expired-dsc")
         let dsc = try #require(expired.documentSignerCertificate)
-        let expiredReason = try #require(expired.errors.first).description
+        let expiredReason = try #require(expired.failures.first).description
         #expect(expiredReason.contains("CN=DS \(pki)") && expiredReason.contains("serial \(dsc.serialNumber)"))
         #expect(expiredReason.contains("expired on \(dsc.notAfter.prefix(10))"), "\(expiredReason)")
         #expect(expiredReason.contains("checked at 2026-06-01"))
         #expect(!expiredReason.contains("signature"))
 
         let forged = try Self.verdict(pki: pki, name: "bad-signature")
-        let forgedReason = try #require(forged.errors.first).description
+        let forgedReason = try #require(forged.failures.first).description
         #expect(
             forgedReason.contains("does not verify with the key of the certificate CN=DS \(pki)"), "\(forgedReason)")
         #expect(!forgedReason.contains("expired"))
@@ -125,7 +125,7 @@ import Testing
             trustStore: store, at: Self.checkTime)
         #expect(verdict.status == .denied)
         #expect(verdict.sodSignatureValid && verdict.certificateChainValid && verdict.dataGroupHashesValid)
-        #expect(verdict.errors == [.mandatoryDataGroupNotChecked(1), .mandatoryDataGroupNotChecked(2)])
+        #expect(verdict.failures == [.mandatoryDataGroupNotChecked(1), .mandatoryDataGroupNotChecked(2)])
         #expect(verdict.dataGroupsChecked == 0)
         #expect(verdict.dataGroupHashes.map(\.status) == [.notRead, .notRead, .notRead])
         #expect(verdict.dataGroupHashes.map(\.dataGroupNumber) == [1, 2, 14])

@@ -37,12 +37,12 @@ import Testing
         let genuine = PassiveAuthentication.verify(
             securityObject: specimen.files.sod ?? [], dataGroups: groups, trustStore: store, at: time,
             issuingState: zone)
-        #expect(genuine.status == .authenticated && genuine.errors.isEmpty)
+        #expect(genuine.status == .authenticated && genuine.failures.isEmpty)
         let claimed = PassiveAuthentication.verify(
             securityObject: specimen.files.sod ?? [], dataGroups: groups, trustStore: store, at: time,
             issuingState: "D<<")
         #expect(claimed.status == .denied)
-        #expect(claimed.errors == [.countryMismatch(cscaCountry: "UT", issuingState: "D<<")])
+        #expect(claimed.failures == [.countryMismatch(cscaCountry: "UT", issuingState: "D<<")])
     }
 
     /// The three-letter code each sample's DG1 holds (Germany's is `D`).
@@ -62,11 +62,11 @@ import Testing
         let verdict = PassiveAuthentication.verify(
             securityObject: sod, dataGroups: [:], trustStore: store, at: time, issuingState: state)
         #expect(verdict.certificateChainValid)
-        #expect(!verdict.errors.contains { $0.code == "countryMismatch" }, "\(verdict.errors)")
+        #expect(!verdict.failures.contains { $0.code == "countryMismatch" }, "\(verdict.failures)")
         // Another state's code for the same document is denied with the reason.
         let other = PassiveAuthentication.verify(
             securityObject: sod, dataGroups: [:], trustStore: store, at: time,
             issuingState: state == "FRA" ? "ITA" : "FRA")
-        #expect(other.errors.contains { $0.code == "countryMismatch" })
+        #expect(other.failures.contains { $0.code == "countryMismatch" })
     }
 }

@@ -52,13 +52,13 @@ import Testing
         // No sample comes with DG1 and DG2: everything else verifies, and the verdict is denied
         // for that reason alone.
         #expect(verdict.status == .denied)
-        #expect(verdict.errors == [.mandatoryDataGroupNotChecked(1), .mandatoryDataGroupNotChecked(2)])
+        #expect(verdict.failures == [.mandatoryDataGroupNotChecked(1), .mandatoryDataGroupNotChecked(2)])
         let allValid = verdict.sodSignatureValid && verdict.certificateChainValid && verdict.dataGroupHashesValid
         #expect(allValid)
         #expect(verdict.hashAlgorithm == sample.hash)
         #expect(verdict.signatureAlgorithm == sample.signature)
         for result in verdict.dataGroupHashes {
-            #expect(result.status == (groups[result.dataGroupNumber] == nil ? .notRead : .valid))
+            #expect(result.status == (groups[Int(result.dataGroupNumber)] == nil ? .notRead : .valid))
         }
         #expect(verdict.dataGroupHashes.count(where: { $0.status == .valid }) == groups.count)
         // A DSC carried in the SOD must be the one published beside it.
@@ -79,8 +79,8 @@ import Testing
             securityObject: try TestFiles.bytes(folder.appendingPathComponent("\(sample.country)_EF_SOD.bin")),
             dataGroups: try TestFiles.dataGroups(in: folder) { "\(sample.country)_DG\($0).bin" }, trustStore: store,
             at: TestFiles.date(sample.checkTime))
-        #expect(verdict.certificateChainValid && verdict.sodSignatureValid, "\(verdict.errors)")
-        #expect(verdict.errors.map(\.code) == ["mandatoryDataGroupNotChecked", "mandatoryDataGroupNotChecked"])
+        #expect(verdict.certificateChainValid && verdict.sodSignatureValid, "\(verdict.failures)")
+        #expect(verdict.failures.map(\.code) == ["mandatoryDataGroupNotChecked", "mandatoryDataGroupNotChecked"])
         #expect(verdict.countrySigningCertificate != nil)
         #expect(verdict.issuingCountry != nil)
     }
@@ -96,7 +96,7 @@ import Testing
             trustStore: store, at: TestFiles.date("2026-06-01"))
         #expect(verdict.status == .denied && !verdict.certificateChainValid && verdict.countrySigningCertificate == nil)
         #expect(
-            verdict.errors.map(\.code) == [
+            verdict.failures.map(\.code) == [
                 "issuerNotFound", "mandatoryDataGroupNotChecked", "mandatoryDataGroupNotChecked",
             ])
     }

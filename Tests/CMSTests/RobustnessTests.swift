@@ -38,7 +38,7 @@ import Testing
             let verdict = PassiveAuthentication.verify(
                 securityObject: Array(sod.prefix(length)), dataGroups: groups, trustStore: store, at: Self.checkTime)
             #expect(verdict.status == .denied)
-            #expect(!verdict.errors.isEmpty)
+            #expect(!verdict.failures.isEmpty)
         }
     }
 
@@ -55,7 +55,7 @@ import Testing
             let verdict = PassiveAuthentication.verify(
                 securityObject: mutated, dataGroups: groups, trustStore: store, at: Self.checkTime)
             // Every verdict but a genuine one explains itself.
-            #expect(verdict.status == .authenticated || !verdict.errors.isEmpty)
+            #expect(verdict.status == .authenticated || !verdict.failures.isEmpty)
         }
     }
 

@@ -53,9 +53,9 @@ import Testing
         let (status, signature, hashes, chain) = (
             verdict.status, verdict.sodSignatureValid, verdict.dataGroupHashesValid, verdict.certificateChainValid
         )
-        #expect(status == .authorityCertificatesNotProvided, "\(verdict.errors)")
+        #expect(status == .authorityCertificatesNotProvided, "\(verdict.failures)")
         #expect(signature && hashes && !chain)
-        #expect(verdict.dataGroupHashes.filter { $0.status == .valid }.map(\.dataGroupNumber) == groups.keys.sorted())
+        #expect(verdict.dataGroupHashes.filter { $0.status == .valid }.map { Int($0.dataGroupNumber) } == groups.keys.sorted())
         #expect(verdict.hashAlgorithm == specimen.hash)
         #expect(verdict.signatureAlgorithm == specimen.signature)
         #expect(verdict.documentSignerCertificate != nil)
@@ -71,6 +71,6 @@ import Testing
             trustStore: TrustStore(), at: TestFiles.date("2026-06-01"))
         #expect(verdict.status == .denied)
         #expect(verdict.dataGroupHashes.first { $0.dataGroupNumber == 15 }?.status == .invalid)
-        #expect(verdict.errors.contains(.dataGroupNotHashed(15)))
+        #expect(verdict.failures.contains(.dataGroupNotHashed(15)))
     }
 }

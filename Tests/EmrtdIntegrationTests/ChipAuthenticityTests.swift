@@ -46,7 +46,7 @@ import Testing
         return credentials
     }
 
-    static func log(_ document: TravelDocument) -> [String] { (document.debugInfo?.events ?? []).map(\.message) }
+    static func log(_ document: TravelDocument) -> [String] { document.debugInfo.events.map(\.message) }
 
     // MARK: Chip Authentication
 

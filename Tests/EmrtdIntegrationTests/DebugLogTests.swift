@@ -51,7 +51,7 @@ import Transport
         let chip = SimulatedChip(
             configuration: ChipConfiguration(files: specimen.files, credentials: specimen.credentials))
         let document = try reader.read(transport: chip, accessKey: accessKey)
-        let messages = (document.debugInfo?.events ?? []).map(\.message)
+        let messages = document.debugInfo.events.map(\.message)
         return (messages.joined(separator: "\n"), access.keysAsLogged)
     }
 

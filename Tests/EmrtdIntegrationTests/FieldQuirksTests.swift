@@ -227,7 +227,7 @@ import Transport
             #expect(document.warnings.isEmpty, "\(names): \(document.warnings)")
             // The offer without a parameter ID (and no PACEDomainParameterInfo to name them) is
             // passed over before any APDU; the unknown protocol is not offered at all.
-            let log = (document.debugInfo?.events ?? []).map(\.message)
+            let log = document.debugInfo.events.map(\.message)
             #expect(log.contains { $0.hasPrefix("EF.CardAccess: ") && $0.contains("no parameter ID") }, "\(names)")
             #expect(!log.contains { $0.contains("0.4.0.127.0.7.2.2.4.9.9") }, "\(names)")
             #expect(log.contains { $0.hasPrefix("PACE: MSE:Set AT accepted") && $0.contains("parameters 13") })

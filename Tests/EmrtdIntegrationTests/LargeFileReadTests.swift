@@ -110,7 +110,7 @@ import Transport
             let perAnswer = extendedLength ? 65280 : 231
             let fileReads = specimen.files.application.values.reduce(0) { $0 + ($1.count + perAnswer - 1) / perAnswer }
             #expect(chip.statistics.exchanges == access + fileReads + 2, "extended \(extendedLength)")
-            #expect(document.debugInfo?.apduCount == chip.statistics.exchanges)
+            #expect(document.debugInfo.apduCount == chip.statistics.exchanges)
         }
     }
 }

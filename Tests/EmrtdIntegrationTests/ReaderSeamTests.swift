@@ -45,7 +45,7 @@ import Testing
         let specimen = try Specimen.generate()
         let document = try Self.reader(specimen) { Date() }.read(
             transport: Self.chipWithoutPACE(specimen), accessKey: OrchestrationTests.accessKey)
-        let log = (document.debugInfo?.events ?? []).map(\.message)
+        let log = document.debugInfo.events.map(\.message)
         #expect(log.contains("no EF.CardAccess: the chip offers no PACE"), "\(log)")
         #expect(log.contains("BAC established"), "\(log)")
         #expect(log.contains { $0.hasPrefix("read plan: dg14 dg1 dg2") }, "\(log)")

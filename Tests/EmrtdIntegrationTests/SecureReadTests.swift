@@ -32,10 +32,10 @@ import Transport
                 debug: debug))
     }
 
-    static func hashes(_ document: TravelDocument) -> [Int: DataGroupHashResult.Status] {
+    static func hashes(_ document: TravelDocument) -> [Int: HashStatus] {
         Dictionary(
             uniqueKeysWithValues: document.authenticationStatus.data.dataGroupHashes.map {
-                ($0.dataGroupNumber, $0.status)
+                (Int($0.dataGroupNumber), $0.status)
             })
     }
 
@@ -216,7 +216,7 @@ import Transport
         }
         #expect(slow.authenticationStatus.data.status == .authenticated)
         let statistics = slowChip.statistics
-        #expect(statistics.exchanges == slow.debugInfo?.apduCount)
+        #expect(statistics.exchanges == slow.debugInfo.apduCount)
         #expect(statistics.linkTime > link.latencyPerExchange * statistics.exchanges)
     }
 
@@ -234,7 +234,7 @@ import Transport
         let specimen = try Specimen.generate()
         let document = try Self.reader(specimen, debug: true).read(
             transport: Self.chip(specimen), accessKey: Self.accessKey)
-        let log = try #require(document.debugInfo?.events)
+        let log = document.debugInfo.events
         #expect(log.count > 20)
         #expect(log.map(\.timestampMillis) == log.map(\.timestampMillis).sorted())
         let text = log.map(\.message).joined(separator: "\n")

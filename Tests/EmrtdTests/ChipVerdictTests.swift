@@ -13,7 +13,7 @@ import Testing
     /// The rules as the reference model states them: a denied AA denies; otherwise PACE-CAM, then
     /// CA, decides when it ran; otherwise AA's result; with none, notSupported.
     static func expected(_ evidence: ChipEvidence) -> (
-        ChipAuthenticationStatus.Status, ChipAuthenticationStatus.ChipProtocol?
+        ChipStatus, ChipProtocol?
     ) {
         if case .denied = evidence.activeAuthentication { return (.denied, .activeAuthentication) }
         switch evidence.chipAuthenticationMapping {
@@ -44,7 +44,7 @@ import Testing
                     #expect(verdict.status == status, "\(evidence)")
                     #expect(verdict.protocol == chipProtocol, "\(evidence)")
                     // AA's own result is reported whenever it ran, whoever decided.
-                    let activeStatus: ChipAuthenticationStatus.Status? =
+                    let activeStatus: ChipStatus? =
                         switch active {
                         case .authenticated: .authenticated
                         case .denied: .denied

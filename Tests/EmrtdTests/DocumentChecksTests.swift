@@ -12,18 +12,18 @@ import Testing
     static let beforeExpiry = Date(timeIntervalSince1970: 700_000_000)  // 1992-03-06
     static let afterExpiry = Date(timeIntervalSince1970: 800_000_000)  // 1995-05-08
 
-    static func data(_ status: DataAuthenticationStatus.Status) -> DataAuthenticationStatus {
+    static func data(_ status: DataStatus) -> DataAuthenticationStatus {
         DataAuthenticationStatus(
             status: status, sodSignatureValid: true, certificateChainValid: status == .authenticated,
             dataGroupHashesValid: true,
             dataGroupHashes: [1, 2].map {
-                DataGroupHashResult(dataGroupNumber: $0, status: .valid, expectedHash: [1], computedHash: [1])
+                DataGroupHash(dataGroupNumber: $0, status: .valid, expectedHash: [1], computedHash: [1])
             }, hashAlgorithm: "SHA-256", signatureAlgorithm: nil, documentSignerCertificate: nil,
-            countrySigningCertificate: nil, issuingCountry: nil, errors: [])
+            countrySigningCertificate: nil, issuingCountry: nil, failures: [])
     }
 
     static func checks(
-        data: DataAuthenticationStatus.Status = .authenticated, chip: ChipEvidence = ChipEvidence(),
+        data: DataStatus = .authenticated, chip: ChipEvidence = ChipEvidence(),
         printed: [String]? = lines, at time: Date = beforeExpiry
     ) throws -> DocumentChecks {
         DocumentChecks(

@@ -10,9 +10,12 @@ struct ReferenceSimulatedChip {
     let chip: SimulatedChip
     /// The test CSCA the specimen's data chains to, DER.
     let csca: Data
+    let files: ChipFiles
 
-    init() throws {
-        let specimen = try Specimen.generate()
+    /// `rich`: the specimen with DG3 (refused), DG5, DG7, DG13 and DG16 as well.
+    init(rich: Bool = false) throws {
+        let specimen = try Specimen.generate(rich: rich)
+        files = specimen.files
         var configuration = ChipConfiguration(files: specimen.files, credentials: specimen.credentials)
         configuration.credentials.can = CardAccessNumber(Self.can)
         try configuration.offerPACE([try PACEOffer(named: "ECDH-GM-AES-128:13")])
@@ -22,5 +25,10 @@ struct ReferenceSimulatedChip {
 
     func exchange(_ apdu: Data) throws -> Data {
         Data(try chip.transmit(try CommandAPDU(encoded: [UInt8](apdu))).encoded)
+    }
+
+    /// A data group exactly as the chip holds it.
+    func dataGroup(_ number: Int) -> Data? {
+        files.application[ChipFiles.dataGroupIdentifier(number)].map { Data($0) }
     }
 }

@@ -332,7 +332,7 @@ enum ReadCommand: Command {
             print(textSummary(of: document, elapsed: elapsed))
             for line in checksSummary(checks) { print(line) }
         }
-        if settings.debug, let log = document.debugInfo?.events { printError(debugLogText(log)) }
+        if settings.debug { printError(debugLogText(document.debugInfo.events)) }
         if settings.strict && !checks.passesStrictMode {
             printError(
                 "emrtd \(settings.command): strict mode: " + checks.unmetStrictRequirements.joined(separator: "; "))

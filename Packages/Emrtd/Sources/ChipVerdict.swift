@@ -65,7 +65,7 @@ public struct ActiveAuthenticationDenialStep: ChipVerdictStep {
 /// never reaches here: a chip that cannot answer under the agreed keys fails the read
 /// (`ReadError.chipAuthentication`).
 public struct ProtocolResultStep: ChipVerdictStep {
-    public let chipProtocol: ChipAuthenticationStatus.ChipProtocol
+    public let chipProtocol: ChipProtocol
     let outcome: @Sendable (ChipEvidence) -> ChipProtocolOutcome
     let successReason: String
 
@@ -117,10 +117,10 @@ public enum ChipVerdict {
     }
 
     static func status(
-        _ status: ChipAuthenticationStatus.Status, _ chipProtocol: ChipAuthenticationStatus.ChipProtocol?,
+        _ status: ChipStatus, _ chipProtocol: ChipProtocol?,
         _ evidence: ChipEvidence, reason: String
     ) -> ChipAuthenticationStatus {
-        let activeAuthentication: ChipAuthenticationStatus.Status? =
+        let activeAuthentication: ChipStatus? =
             switch evidence.activeAuthentication {
             case .authenticated: .authenticated
             case .denied: .denied

@@ -197,8 +197,8 @@ struct ReadProcedure {
         let recorder = self.recorder
         let opened = try chipAccess.open(link, accessKey: accessKey, observer: progress) { recorder.note($0) }
         recorder.note("access control done: \(opened.access.accessControlProtocol.rawValue)")
-        files.cardAccess = opened.cardAccess
-        files.cardSecurity = opened.cardSecurity
+        files[.cardAccess] = opened.cardAccess
+        files[.cardSecurity] = opened.cardSecurity
         warnings += opened.warnings
         return opened
     }
@@ -326,7 +326,7 @@ struct ReadProcedure {
     ) throws(ReadError) {
         state.chipProtocolsDue = false
         state.securityInfos = dataGroup14()
-        try chip.afterDataGroup14(state.securityInfos, cardSecurity: files.cardSecurity)
+        try chip.afterDataGroup14(state.securityInfos, cardSecurity: files[.cardSecurity])
     }
 
     /// Active Authentication with DG15's key when `run` and the rule calls for it.

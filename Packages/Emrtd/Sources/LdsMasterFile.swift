@@ -1,3 +1,4 @@
+import Foundation
 import JSON
 import LDS
 
@@ -8,8 +9,10 @@ import LDS
 /// DG1–DG16 from the eMRTD application. A file not read is nil; one the chip refused is also in
 /// `deniedFiles`.
 public struct LdsMasterFile: Sendable, Hashable, JSONRepresentable {
-    public var cardAccess: [UInt8]?
-    public var cardSecurity: [UInt8]?
+    /// EF.CardAccess (the PACE parameters), when the chip has one.
+    public var cardAccess: Data?
+    /// EF.CardSecurity, read for PACE-CAM.
+    public var cardSecurity: Data?
     public var com: [UInt8]?
     public var sod: [UInt8]?
     /// DG1…DG16 by number.
@@ -26,8 +29,8 @@ public struct LdsMasterFile: Sendable, Hashable, JSONRepresentable {
     public subscript(file: LDSFileKind) -> [UInt8]? {
         get {
             switch file {
-            case .cardAccess: cardAccess
-            case .cardSecurity: cardSecurity
+            case .cardAccess: cardAccess.map { [UInt8]($0) }
+            case .cardSecurity: cardSecurity.map { [UInt8]($0) }
             case .com: com
             case .sod: sod
             default: file.dataGroupNumber.flatMap { dataGroups[$0] }
@@ -35,13 +38,31 @@ public struct LdsMasterFile: Sendable, Hashable, JSONRepresentable {
         }
         set {
             switch file {
-            case .cardAccess: cardAccess = newValue
-            case .cardSecurity: cardSecurity = newValue
+            case .cardAccess: cardAccess = newValue.map { Data($0) }
+            case .cardSecurity: cardSecurity = newValue.map { Data($0) }
             case .com: com = newValue
             case .sod: sod = newValue
             default: if let number = file.dataGroupNumber { dataGroups[number] = newValue }
             }
         }
+    }
+
+    /// The eMRTD application's files as the reference model has them: each `ElementaryFile` with
+    /// its bytes, `bytes` nil for a file the chip refused, the file nil when the chip has none.
+    /// The four mandatory files are always there in a document (a read without them fails); in
+    /// the partial file set of a failed read, one not read has nil bytes.
+    public var lds1EmrtdApplication: Lds1EmrtdApplication {
+        func file(_ id: ElementaryFileId) -> ElementaryFile? {
+            let bytes = self[id]
+            guard bytes != nil || deniedFiles.contains(id) else { return nil }
+            return ElementaryFile(id: id, bytes: bytes.map { Data($0) })
+        }
+        func mandatory(_ id: ElementaryFileId) -> ElementaryFile { file(id) ?? ElementaryFile(id: id, bytes: nil) }
+        return Lds1EmrtdApplication(
+            com: mandatory(.com), sod: mandatory(.sod), dg1: mandatory(.dg1), dg2: mandatory(.dg2),
+            dg3: file(.dg3), dg4: file(.dg4), dg5: file(.dg5), dg7: file(.dg7), dg8: file(.dg8),
+            dg9: file(.dg9), dg10: file(.dg10), dg11: file(.dg11), dg12: file(.dg12), dg13: file(.dg13),
+            dg14: file(.dg14), dg15: file(.dg15), dg16: file(.dg16))
     }
 
     /// The files that were read, in `LDSFileKind` order (EF.COM, EF.SOD, DG1…DG16, EF.CardAccess,
@@ -61,8 +82,8 @@ public struct LdsMasterFile: Sendable, Hashable, JSONRepresentable {
         }
         return [
             "lds1EmrtdApplication": .object(application),
-            "cardAccess": .optional(cardAccess),
-            "cardSecurity": .optional(cardSecurity),
+            "cardAccess": .optional(self[.cardAccess]),
+            "cardSecurity": .optional(self[.cardSecurity]),
         ]
     }
 

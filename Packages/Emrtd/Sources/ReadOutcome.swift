@@ -13,9 +13,9 @@ public struct ReadOutcome: Sendable, Hashable, JSONRepresentable {
     public var resultError: String?
     public var accessControlProtocol: AccessControlProtocol?
     public var paceMapping: PaceMapping?
-    public var chipAuthenticationStatus: ChipAuthenticationStatus.Status?
-    public var chipAuthenticationProtocol: ChipAuthenticationStatus.ChipProtocol?
-    public var dataAuthenticationStatus: DataAuthenticationStatus.Status?
+    public var chipAuthenticationStatus: ChipStatus?
+    public var chipAuthenticationProtocol: ChipProtocol?
+    public var dataAuthenticationStatus: DataStatus?
     /// From DG1: the issuing state or organisation ("UTO").
     public var mrzIssuingState: String?
     /// From DG1: the document code ("P", "ID", "AC"…).

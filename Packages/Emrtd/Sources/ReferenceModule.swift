@@ -4,6 +4,7 @@
 // and `CertificateInfo` from CMS), as NIO's umbrella module re-exports NIOCore. A team that
 // wants one of these packages alone still imports it alone.
 @_exported import CMS
+import ICAO
 @_exported import LDS
 @_exported import MRZ
 @_exported import Transport
@@ -12,3 +13,7 @@
 /// are the reference's (`com`, `sod`, `dg1` … `dg16`) plus `dg6`, `cardAccess` and
 /// `cardSecurity`, which a read may name as well.
 public typealias ElementaryFileId = LDSFileKind
+
+/// The reference model's name for how the chip was opened (`ICAO.AccessControlProtocol`: BAC or
+/// PACE), so that `import Emrtd` alone names it.
+public typealias AccessControlProtocol = ICAO.AccessControlProtocol

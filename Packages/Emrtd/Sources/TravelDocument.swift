@@ -15,10 +15,10 @@ import MRZ
 public struct TravelDocument: Sendable {
     /// The raw bytes of every file read.
     public var ldsMasterFile: LdsMasterFile
-    /// From EF.COM, as stored ("0107"); nil when EF.COM is absent or unreadable.
-    public var ldsVersion: String?
-    /// From EF.COM, as stored ("040000").
-    public var unicodeVersion: String?
+    /// EF.COM's LDS version as stored ("0107"); nil when EF.COM holds none.
+    public var ldsVersionRaw: String?
+    /// EF.COM's Unicode version as stored ("040000").
+    public var unicodeVersionRaw: String?
     public var accessControlProtocolUsed: AccessControlProtocol
     /// The PACE mapping when PACE opened the chip; nil after BAC.
     public var paceMapping: PaceMapping?
@@ -55,10 +55,16 @@ public struct TravelDocument: Sendable {
     /// PACE, a chip that ended secure messaging early…
     public var warnings: [String]
     /// The read's log and counters (the log only with `ReaderConfig.debug`).
-    public var debugInfo: DebugInfo?
+    public var debugInfo: DebugInfo
 
     /// Files the chip refused to give (6982: DG3/DG4 need Extended Access Control).
     public var deniedFiles: [LDSFileKind] { ldsMasterFile.deniedFiles }
+
+    /// The LDS version, dotted as the reference has it ("1.7"); empty when EF.COM holds none
+    /// (`null` in the JSON).
+    public var ldsVersion: String { ldsVersionRaw.map(CommonFile.dottedVersion) ?? "" }
+    /// The Unicode version, dotted ("4.0.0").
+    public var unicodeVersion: String? { unicodeVersionRaw.map(CommonFile.dottedVersion) }
 }
 
 /// The reference model's name for the PACE mapping type (`ICAO.PACEMapping`).
@@ -77,29 +83,31 @@ public struct AuthenticationStatus: Sendable {
 
 /// The chip verdict: did the chip prove it holds the private key the signed data names?
 public struct ChipAuthenticationStatus: Sendable, Hashable {
-    public enum Status: String, Sendable, Hashable, JSONEnum {
-        case authenticated
-        case denied
-        /// No protocol that proves the chip genuine was available or run.
-        case notSupported
-    }
-
-    public enum ChipProtocol: String, Sendable, Hashable, JSONEnum {
-        case paceChipAuthenticationMapping
-        case chipAuthentication
-        case activeAuthentication
-    }
-
-    public var status: Status
+    public var status: ChipStatus
     /// The protocol that gave the verdict; nil when none ran.
     public var `protocol`: ChipProtocol?
     /// Active Authentication's own result when it ran (beside or instead of Chip Authentication
     /// or PACE-CAM); nil when it did not run.
-    public var activeAuthentication: Status?
+    public var activeAuthentication: ChipStatus?
     /// The chip's INTERNAL AUTHENTICATE answer (the AA signature), when AA ran.
     public var activeAuthenticationResponse: Data?
     /// Why the verdict is what it is, in one sentence.
     public var reason: String
+}
+
+/// The chip verdict.
+public enum ChipStatus: String, Sendable, Hashable, JSONEnum {
+    case authenticated
+    case denied
+    /// No protocol that proves the chip genuine was available or run.
+    case notSupported
+}
+
+/// The protocol behind a chip verdict.
+public enum ChipProtocol: String, Sendable, Hashable, JSONEnum {
+    case paceChipAuthenticationMapping
+    case chipAuthentication
+    case activeAuthentication
 }
 
 // MARK: - JSON
@@ -113,10 +121,10 @@ extension TravelDocument: JSONRepresentable {
         let emptyFace: JSONValue = ["faceImage": .null, "records": []]
         return [
             "ldsMasterFile": ldsMasterFile.json,
-            "ldsVersion": .optional(ldsVersion.map(CommonFile.dottedVersion)),
-            "ldsVersionRaw": .optional(ldsVersion),
-            "unicodeVersion": .optional(unicodeVersion.map(CommonFile.dottedVersion)),
-            "unicodeVersionRaw": .optional(unicodeVersion),
+            "ldsVersion": .optional(ldsVersionRaw.map(CommonFile.dottedVersion)),
+            "ldsVersionRaw": .optional(ldsVersionRaw),
+            "unicodeVersion": .optional(unicodeVersion),
+            "unicodeVersionRaw": .optional(unicodeVersionRaw),
             "accessControlProtocolUsed": accessControlProtocolUsed.json,
             "paceMapping": .optional(paceMapping),
             "pace": pace.map(paceJSON) ?? .null,
@@ -135,7 +143,7 @@ extension TravelDocument: JSONRepresentable {
             "personsToNotify": .optional(personsToNotify),
             "deniedFiles": .array(deniedFiles),
             "warnings": .array(warnings.map(JSONValue.string)),
-            "debugInfo": (debugInfo ?? .empty).json,
+            "debugInfo": debugInfo.json,
         ]
     }
 }

@@ -82,7 +82,7 @@ public func assembleTravelDocument(
             status: .notSupported, protocol: nil, activeAuthentication: nil, activeAuthenticationResponse: nil,
             reason: "the files come from a dump, not a chip: a dump cannot prove a chip genuine")
     var document = TravelDocument(
-        ldsMasterFile: files, ldsVersion: common.ldsVersion, unicodeVersion: common.unicodeVersion,
+        ldsMasterFile: files, ldsVersionRaw: common.ldsVersion, unicodeVersionRaw: common.unicodeVersion,
         accessControlProtocolUsed: evidence.access.accessControlProtocol, paceMapping: evidence.access.paceMapping,
         pace: evidence.access.paceResult,
         authenticationStatus: AuthenticationStatus(data: data.verdict, chip: chip, terminal: evidence.terminal),
@@ -112,7 +112,7 @@ public func assembleTravelDocument(
         securityOptions: securityOptions,
         activeAuthenticationPublicKeyInfo: activeAuthenticationKey,
         personsToNotify: parser.parse(.dg16) { (bytes) throws(LDSError) in try PersonsToNotify(bytes) },
-        warnings: [], debugInfo: nil)
+        warnings: [], debugInfo: .empty)
     document.warnings = parser.warnings
     return document
 }
@@ -193,7 +193,7 @@ struct DataAuthentication {
             verdict.status = .denied
             if files.sod == nil {
                 // Without EF.SOD there is nothing to check against: say that, not "malformed".
-                verdict.errors = [.malformedSignedData("EF.SOD was not read, so no signature or hash can be checked")]
+                verdict.failures = [.malformedSignedData("EF.SOD was not read, so no signature or hash can be checked")]
             }
             return
         }
@@ -206,7 +206,7 @@ struct DataAuthentication {
     /// The known defects the issuing state's deviation lists name for this document: warnings
     /// too, whatever the verdict (a listed defect stays visible).
     var deviationWarnings: [String] {
-        verdict.errors.filter { $0.code == "listedDeviation" }.map(\.description)
+        verdict.failures.filter { $0.code == "listedDeviation" }.map(\.description)
     }
 }
 

@@ -39,7 +39,8 @@ public func textSummary(of document: TravelDocument, elapsed: Duration) -> Strin
     }
     for warning in document.warnings { lines.append("warning:   \(warning)") }
     let milliseconds = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
-    if let debugInfo = document.debugInfo {
+    // A document assembled from a dump went over no link.
+    if case let debugInfo = document.debugInfo, debugInfo.apduCount > 0 {
         lines.append("link:      \(debugInfo.apduCount) APDUs, \(debugInfo.bytesTransferred) bytes, \(milliseconds) ms")
     }
     return lines.joined(separator: "\n")

@@ -23,7 +23,7 @@ extension CertificateInfo: JSONRepresentable {
 extension DataAuthenticationStatus: JSONRepresentable {
     public var json: JSONValue {
         [
-            "status": .string(status.rawValue), "protocol": "passiveAuthentication",
+            "status": .string(status.rawValue), "protocol": .string(`protocol`.rawValue),
             "sodSignatureValid": .bool(sodSignatureValid),
             "certificateChainValid": .bool(certificateChainValid),
             "dataGroupHashesValid": .bool(dataGroupHashesValid),
@@ -32,15 +32,15 @@ extension DataAuthenticationStatus: JSONRepresentable {
             "documentSignerCertificate": .optional(documentSignerCertificate),
             "countrySigningCertificate": .optional(countrySigningCertificate),
             "issuingCountry": .optional(issuingCountry),
-            "errors": .array(errors.map { .string($0.description) }),
+            "errors": .array(errors.map(JSONValue.string)),
         ]
     }
 }
 
-extension DataGroupHashResult: JSONRepresentable {
+extension DataGroupHash: JSONRepresentable {
     public var json: JSONValue {
         [
-            "dataGroupNumber": .integer(dataGroupNumber), "status": .string(status.rawValue),
+            "dataGroupNumber": .integer(Int(dataGroupNumber)), "status": .string(status.rawValue),
             "expectedHash": .optional(expectedHash), "computedHash": .optional(computedHash),
         ]
     }

@@ -28,7 +28,7 @@ public enum PassiveAuthentication {
                 dataGroupHashesValid: hashes.results.allSatisfy { $0.status != .invalid },
                 dataGroupHashes: hashes.results, hashAlgorithm: nil, signatureAlgorithm: nil,
                 documentSignerCertificate: nil, countrySigningCertificate: nil, issuingCountry: nil,
-                errors: [.malformedSignedData(error.reason)] + hashes.errors)
+                failures: [.malformedSignedData(error.reason)] + hashes.errors)
         }
     }
 
@@ -56,7 +56,7 @@ public enum PassiveAuthentication {
                     documentNumber: documentNumber)
             } ?? []
 
-        let status: DataAuthenticationStatus.Status
+        let status: DataStatus
         if !unchecked.isEmpty || !mismatch.isEmpty {
             status = .denied
         } else if signer.signatureValid && hashesValid && signer.chainValid {
@@ -76,7 +76,7 @@ public enum PassiveAuthentication {
             documentSignerCertificate: signer.documentSigner.map(CertificateInfo.init),
             countrySigningCertificate: signer.countrySigner.map(CertificateInfo.init),
             issuingCountry: signer.documentSigner.flatMap { $0.issuer.country ?? $0.subject.country },
-            errors: signer.problems + hashes.errors
+            failures: signer.problems + hashes.errors
                 + unchecked.map(PassiveAuthenticationError.mandatoryDataGroupNotChecked) + mismatch + deviations)
     }
 
@@ -87,23 +87,23 @@ public enum PassiveAuthentication {
 
     /// The mandatory data groups without a hash comparison (not read, or not hashed in EF.SOD);
     /// one that was compared and differs is already a `dataGroupHashMismatch`.
-    static func uncheckedMandatoryDataGroups(_ results: [DataGroupHashResult]) -> [Int] {
+    static func uncheckedMandatoryDataGroups(_ results: [DataGroupHash]) -> [Int] {
         mandatoryDataGroups.filter { number in
-            guard let result = results.first(where: { $0.dataGroupNumber == number }) else { return true }
+            guard let result = results.first(where: { Int($0.dataGroupNumber) == number }) else { return true }
             return result.expectedHash == nil || result.computedHash == nil
         }
     }
 
     /// Each data group hashed or read, sorted by number, and the errors for those that fail.
     static func hashResults(expected: [Int: [UInt8]], hashAlgorithm: HashAlgorithm?, dataGroups: [Int: [UInt8]])
-        -> (results: [DataGroupHashResult], errors: [PassiveAuthenticationError])
+        -> (results: [DataGroupHash], errors: [PassiveAuthenticationError])
     {
-        var results: [DataGroupHashResult] = []
+        var results: [DataGroupHash] = []
         var errors: [PassiveAuthenticationError] = []
         for number in Set(expected.keys).union(dataGroups.keys).sorted() {
             let expectedHash = expected[number]
             let computedHash = dataGroups[number].flatMap { bytes in hashAlgorithm.map { $0.hash(bytes) } }
-            let status: DataGroupHashResult.Status
+            let status: HashStatus
             switch (expectedHash, dataGroups[number]) {
             case (nil, _):
                 status = .invalid
@@ -115,8 +115,9 @@ public enum PassiveAuthentication {
                 if status == .invalid { errors.append(.dataGroupHashMismatch(number)) }
             }
             results.append(
-                DataGroupHashResult(
-                    dataGroupNumber: number, status: status, expectedHash: expectedHash, computedHash: computedHash))
+                DataGroupHash(
+                    dataGroupNumber: UInt8(clamping: number), status: status, expectedHash: expectedHash,
+                    computedHash: computedHash))
         }
         return (results, errors)
     }
