@@ -17,3 +17,7 @@ public typealias ElementaryFileId = LDSFileKind
 /// The reference model's name for how the chip was opened (`ICAO.AccessControlProtocol`: BAC or
 /// PACE), so that `import Emrtd` alone names it.
 public typealias AccessControlProtocol = ICAO.AccessControlProtocol
+
+/// The protocol behind the data verdict (`CMS.DataProtocol`). Foundation has a protocol of that
+/// name, so a file that imports both writes `Emrtd.DataProtocol`.
+public typealias DataProtocol = CMS.DataProtocol
