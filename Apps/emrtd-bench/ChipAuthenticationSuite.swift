@@ -149,8 +149,8 @@ private func benchECDSAActiveAuthentication(_ run: BenchRun) throws {
         let privateKey = BigInt(0x0BAD_C0DE)
         let point = try curve.encode(curve.publicKey(for: privateKey))
         let algorithm = DER.sequence([DER.objectIdentifier("1.2.840.10045.2.1"), DER.objectIdentifier(oid)])
-        let key = try SubjectPublicKeyInfo(DER.sequence([algorithm, DER.bitString(point)]))
-        let info = try SecurityInfos(
+        let key = try PublicKeyInfo(DER.sequence([algorithm, DER.bitString(point)]))
+        let info = try SecurityOptions(
             DER.tlv(
                 ASN1Tag(0x6E),
                 DER.set([
@@ -199,7 +199,7 @@ private func benchChipAuthenticationMapping(_ run: BenchRun) throws {
         let oid = StandardizedDomainParameters.brainpoolP256r1.curveIdentifier
     else { throw BenchFailure("no App. I data") }
     let algorithm = DER.sequence([DER.objectIdentifier("1.2.840.10045.2.1"), DER.objectIdentifier(oid)])
-    let key = try SubjectPublicKeyInfo(DER.sequence([algorithm, DER.bitString(staticKey)]))
+    let key = try PublicKeyInfo(DER.sequence([algorithm, DER.bitString(staticKey)]))
     let scalar = BigInt(bytes: proof)
     var sink = 0
     run.compare(

@@ -168,7 +168,7 @@ enum FuzzKeys {
         offer: chipAuthenticationOffers[1], cipher: .aes128, compressedTerminalKey: [UInt8](repeating: 0x5A, count: 32))
 
     /// The vectors' real DG15 (RSA-1792) and the challenge its recorded signature answers.
-    static let rsaActiveAuthentication: (SubjectPublicKeyInfo, ActiveAuthenticationInfo?, [UInt8]) = {
+    static let rsaActiveAuthentication: (PublicKeyInfo, ActiveAuthenticationInfo?, [UInt8]) = {
         let dataGroup15 = Hex.decode(
             "6F8201023081FF300D06092A864886F70D01010105000381ED003081E90281E100BB8F93F4DC95E205CDA17C6927AB1E365B13065D03CD12E0FCE95D96840529453202F56CC4C13F77CD062930C8BC89A2873B257045C286E601CF3C09323A53103314902804AA10A314628CE222206A8866946A36B442041BB54AC81E6855DD1D6E16101833D65A191C20AC8B33B8A1A32920F46043F8031CF2BC17417030865FC5BE5A39DEE423BCBA3CA8177168EB23CFE01BA43EC87711B1CFFF85DB46F300DD8AE317B50D543B573E119E23AF7070D0B2FED6A3B2313A5EC02A531AAED1741F4390D1013E2A0F081EAC5DC8B0A1B2C6BDB1206F08D30E3643E1E5BDF536110203010001"
         )
@@ -185,7 +185,7 @@ enum FuzzKeys {
         ) ?? []
 
     /// P-256's generator as the key, ecdsa-plain-SHA256 named by DG14.
-    static let ecdsaActiveAuthentication: (SubjectPublicKeyInfo, ActiveAuthenticationInfo?, [UInt8]) = {
+    static let ecdsaActiveAuthentication: (PublicKeyInfo, ActiveAuthenticationInfo?, [UInt8]) = {
         let dataGroup14 = DER.tlv(
             ASN1Tag(0x6E),
             DER.set([
@@ -194,7 +194,7 @@ enum FuzzKeys {
                     DER.objectIdentifier("0.4.0.127.0.7.1.1.4.1.3"),
                 ])
             ]))
-        guard let key = ecKey(.secp256r1), let info = try? SecurityInfos(dataGroup14, kind: .dg14) else {
+        guard let key = ecKey(.secp256r1), let info = try? SecurityOptions(dataGroup14, kind: .dg14) else {
             fatalError("the fuzz target's EC key does not build")
         }
         return (key, info.activeAuthenticationInfo, [0, 1, 2, 3, 4, 5, 6, 7])
@@ -205,7 +205,7 @@ enum FuzzKeys {
         let ecdh = ecKey(.brainpoolP256r1)
         let ecdh384 = ecKey(.secp384r1)
         let dh = dhKey()
-        let offers: [(SubjectPublicKeyInfo?, KeyAgreement, BlockCipher, Int?)] = [
+        let offers: [(PublicKeyInfo?, KeyAgreement, BlockCipher, Int?)] = [
             (ecdh, .ecdh, .tripleDES, nil), (ecdh, .ecdh, .aes128, 1), (ecdh384, .ecdh, .aes256, 2),
             (dh, .dh, .tripleDES, nil), (dh, .dh, .aes192, 3),
         ]
@@ -218,22 +218,22 @@ enum FuzzKeys {
     }()
 
     /// `SubjectPublicKeyInfo { { id-ecPublicKey, namedCurve }, G }`.
-    static func ecKey(_ parameters: StandardizedDomainParameters) -> SubjectPublicKeyInfo? {
+    static func ecKey(_ parameters: StandardizedDomainParameters) -> PublicKeyInfo? {
         guard let curve = parameters.curve, let oid = parameters.curveIdentifier,
             let point = try? curve.encode(curve.generator)
         else { return nil }
         let algorithm = DER.sequence([DER.objectIdentifier("1.2.840.10045.2.1"), DER.objectIdentifier(oid)])
-        return try? SubjectPublicKeyInfo(DER.sequence([algorithm, DER.bitString(point)]))
+        return try? PublicKeyInfo(DER.sequence([algorithm, DER.bitString(point)]))
     }
 
     /// `SubjectPublicKeyInfo { { standardizedDomainParameters, 0 }, INTEGER g² }` on the 1024-bit group.
-    static func dhKey() -> SubjectPublicKeyInfo? {
+    static func dhKey() -> PublicKeyInfo? {
         guard let group = StandardizedDomainParameters.modp1024Subgroup160.group,
             let value = try? group.encodePublicValue(group.power(group.g, 2))
         else { return nil }
         let algorithm = DER.sequence([
             DER.objectIdentifier(ASN1ObjectIdentifier.standardizedDomainParameters), DER.integer(0),
         ])
-        return try? SubjectPublicKeyInfo(DER.sequence([algorithm, DER.bitString(DER.unsignedInteger(value))]))
+        return try? PublicKeyInfo(DER.sequence([algorithm, DER.bitString(DER.unsignedInteger(value))]))
     }
 }

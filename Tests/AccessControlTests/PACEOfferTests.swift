@@ -28,7 +28,7 @@ import Transport
         })
 
     static func offers(_ preferences: ChipAccessPreferences) throws -> [String] {
-        let infos = try SecurityInfos(cardAccess, kind: .cardAccess)
+        let infos = try SecurityOptions(cardAccess, kind: .cardAccess)
         return PACEOffer.offers(in: infos, preferences: preferences).map(\.description)
     }
 

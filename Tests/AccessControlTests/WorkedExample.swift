@@ -49,7 +49,7 @@ struct WorkedExample: Sendable {
             ] + domainParameterInfos)
     }
 
-    func securityInfos() throws -> SecurityInfos { try SecurityInfos(cardAccess, kind: .cardAccess) }
+    func securityInfos() throws -> SecurityOptions { try SecurityOptions(cardAccess, kind: .cardAccess) }
 
     /// MSE:Set AT and the four steps as the chip answered them.
     var steps: [ScriptedTransport.Step] {

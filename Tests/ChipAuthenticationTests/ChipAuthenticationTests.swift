@@ -18,11 +18,11 @@ func hex(_ text: String) -> [UInt8] {
 }
 
 /// `SubjectPublicKeyInfo { { id-ecPublicKey, namedCurve }, point }` for a standardized curve.
-func ecPublicKeyInfo(_ point: [UInt8], curve: StandardizedDomainParameters) throws -> SubjectPublicKeyInfo {
+func ecPublicKeyInfo(_ point: [UInt8], curve: StandardizedDomainParameters) throws -> PublicKeyInfo {
     let algorithm = DER.sequence([
         DER.objectIdentifier("1.2.840.10045.2.1"), DER.objectIdentifier(curve.curveIdentifier ?? "1.2.3"),
     ])
-    return try SubjectPublicKeyInfo(DER.sequence([algorithm, DER.bitString(point)]))
+    return try PublicKeyInfo(DER.sequence([algorithm, DER.bitString(point)]))
 }
 
 /// The ISO/IEC 9796-2 message recovery and Active Authentication's RSA check, on the published
@@ -152,7 +152,7 @@ extension ActiveAuthenticationInfo {
                     DER.objectIdentifier("0.4.0.127.0.7.1.1.4.1.3"),
                 ])
             ]))
-        return try SecurityInfos(dataGroup14, kind: .dg14).activeAuthenticationInfo
+        return try SecurityOptions(dataGroup14, kind: .dg14).activeAuthenticationInfo
     }
 }
 
@@ -245,8 +245,8 @@ extension ActiveAuthenticationInfo {
 
 /// Which Chip Authentication DG14 offers.
 @Suite struct ChipAuthenticationOfferTests {
-    static func dataGroup14(_ infos: [[UInt8]]) throws -> SecurityInfos {
-        try SecurityInfos(DER.tlv(ASN1Tag(0x6E), DER.set(infos)), kind: .dg14)
+    static func dataGroup14(_ infos: [[UInt8]]) throws -> SecurityOptions {
+        try SecurityOptions(DER.tlv(ASN1Tag(0x6E), DER.set(infos)), kind: .dg14)
     }
 
     static func keyInfo(keyId: Int?, curve: StandardizedDomainParameters = .brainpoolP256r1) throws -> [UInt8] {
@@ -270,7 +270,7 @@ extension ActiveAuthenticationInfo {
         #expect(warnings.isEmpty)
         #expect(offers.map(\.keyId) == [2, 1])
         #expect(offers.first?.chipAuthenticationProtocol.cipher == .aes256)
-        #expect(offers.first?.publicKey.curveName == "secp384r1")
+        #expect(offers.first?.publicKey.curve == "secp384r1")
         #expect(offers.allSatisfy { !$0.isInferred })
     }
 
@@ -304,7 +304,7 @@ extension ActiveAuthenticationInfo {
     ])
     func realDataGroup14KeysAreUsable(path: String) throws {
         guard let bytes = Prerequisites.sharedBytes("data/\(path)") else { return }
-        let (offers, _) = ChipAuthenticationOffer.offers(in: try SecurityInfos(bytes, kind: .dg14))
+        let (offers, _) = ChipAuthenticationOffer.offers(in: try SecurityOptions(bytes, kind: .dg14))
         let offer = try #require(offers.first)
         _ = try ChipAuthenticationV1.staticKey(of: offer)
     }
@@ -346,7 +346,8 @@ extension ActiveAuthenticationInfo {
         guard let bytes = Prerequisites.sharedBytes("data/\(path)") else { return }
         let key = try ActiveAuthenticationPublicKey(bytes).publicKey
         let signature = [UInt8](
-            repeating: 0x01, count: ((key.keySize ?? 1024) + 7) / 8 * (key.algorithm == .ec ? 2 : 1))
+            repeating: 0x01,
+            count: ((key.keySize == 0 ? 1024 : Int(key.keySize)) + 7) / 8 * (key.keyAlgorithm == .ec ? 2 : 1))
         let error = #expect(throws: ChipAuthenticationError.self) {
             try ActiveAuthentication.verify(
                 signature: signature, challenge: [1, 2, 3, 4, 5, 6, 7, 8], publicKey: key, info: nil)

@@ -23,7 +23,7 @@ import Transport
         let key = try #require(credentials.chipAuthenticationKeys.first)
         #expect(credentials.chipAuthenticationKeys.count == 1 && key.keyPair.parametersName == "brainpoolP256r1")
         #expect(credentials.paceOffers.map(\.description) == ["id-PACE-ECDH-CAM-AES-CBC-CMAC-128 on brainpoolP256r1"])
-        let dataGroup14 = try SecurityInfos(try #require(specimen.files[dataGroup: 14]), kind: .dg14)
+        let dataGroup14 = try SecurityOptions(try #require(specimen.files[dataGroup: 14]), kind: .dg14)
         #expect(
             dataGroup14.chipAuthenticationInfos.map(\.protocolIdentifier) == [key.chipAuthenticationProtocol.identifier]
         )
@@ -31,7 +31,7 @@ import Transport
         let publicKeyInfo = try #require(dataGroup14.chipAuthenticationPublicKeyInfos.first)
         #expect(publicKeyInfo.publicKey.publicKey == key.keyPair.publicKey)
         #expect(publicKeyInfo.publicKey.standardizedDomainParameterId == 13)
-        #expect(dataGroup14.infos.count == 2)
+        #expect(dataGroup14.securityInfos.count == 2)
         // DG15: the RSA-2048 key, the explicit SHA-256 trailer.
         guard case .rsa(let rsa, let trailer) = try #require(credentials.activeAuthenticationKey).algorithm else {
             Issue.record("the specimen's AA key is RSA")
@@ -40,8 +40,8 @@ import Transport
         #expect(rsa.modulusBits == 2048 && trailer == .explicit(.sha256))
         let dataGroup15 = try ASN1Node.parse(try #require(specimen.files[dataGroup: 15]))
         #expect(dataGroup15.tag == .application(15, constructed: true))
-        let publicKey = try SubjectPublicKeyInfo(try #require(dataGroup15.children.first).encodedBytes)
-        #expect(publicKey.algorithm == .rsa && publicKey.keySize == 2048)
+        let publicKey = try PublicKeyInfo(try #require(dataGroup15.children.first).encodedBytes)
+        #expect(publicKey.keyAlgorithm == .rsa && publicKey.keySize == 2048)
         // EF.CardSecurity: the CAM PACEInfo and the CAM key, signed by the document signer.
         let cardSecurity = try CardSecurity(try #require(specimen.files.cardSecurity))
         #expect(cardSecurity.eContentType == "0.4.0.127.0.7.3.2.1")
@@ -70,7 +70,7 @@ import Transport
             let specimen = try Specimen.generate(
                 credentials: credentials,
                 layout: SecurityInfoLayout(chipAuthenticationInfo: explicit, explicitDomainParameters: explicit))
-            let dataGroup14 = try SecurityInfos(try #require(specimen.files[dataGroup: 14]), kind: .dg14)
+            let dataGroup14 = try SecurityOptions(try #require(specimen.files[dataGroup: 14]), kind: .dg14)
             #expect(
                 dataGroup14.chipAuthenticationInfos.map(\.keyId) == (explicit ? [1, 2] : []).map { Optional($0) }
                     || dataGroup14.chipAuthenticationInfos.map(\.keyId)
@@ -82,19 +82,19 @@ import Transport
                 keys.map(\.publicKey.parameterEncoding)
                     == (explicit ? [.explicit, .explicit] : [.standardized, .standardized]))
             #expect(keys[0].publicKey.publicKey == ecdh.keyPair.publicKey)
-            #expect(keys[0].publicKey.curveName == "brainpoolP256r1")
+            #expect(keys[0].publicKey.curve == "brainpoolP256r1")
             #expect(
                 BigInt(bytes: try ASN1Node.parse(keys[1].publicKey.publicKey).content)
                     == BigInt(bytes: dh.keyPair.publicKey))
             if explicit { #expect(keys[1].publicKey.dhParameters?.order != nil) }
-            let activeAuthentication = dataGroup14.infos.compactMap { info -> ActiveAuthenticationInfo? in
+            let activeAuthentication = dataGroup14.securityInfos.compactMap { info -> ActiveAuthenticationInfo? in
                 if case .activeAuthentication(let aa) = info { return aa }
                 return nil
             }
             #expect(activeAuthentication.map(\.signatureAlgorithm) == ["0.4.0.127.0.7.1.1.4.1.4"])
             let dataGroup15 = try ASN1Node.parse(try #require(specimen.files[dataGroup: 15]))
-            let publicKey = try SubjectPublicKeyInfo(try #require(dataGroup15.children.first).encodedBytes)
-            #expect(publicKey.algorithm == .ec && publicKey.curveName == "secp384r1")
+            let publicKey = try PublicKeyInfo(try #require(dataGroup15.children.first).encodedBytes)
+            #expect(publicKey.keyAlgorithm == .ec && publicKey.curve == "secp384r1")
             #expect(publicKey.parameterEncoding == (explicit ? .explicit : .named))
             #expect(specimen.files.cardSecurity == nil)
         }
@@ -112,7 +112,7 @@ import Transport
                 key.keyPair.publicKey
             ])
         #expect(cardSecurity.securityInfos.paceInfos.map(\.parameterId) == [17])
-        let dataGroup14 = try SecurityInfos(try #require(specimen.files[dataGroup: 14]), kind: .dg14)
+        let dataGroup14 = try SecurityOptions(try #require(specimen.files[dataGroup: 14]), kind: .dg14)
         #expect(dataGroup14.chipAuthenticationPublicKeyInfos.map(\.publicKey.publicKey) == [key.keyPair.publicKey])
     }
 
@@ -187,7 +187,7 @@ import Transport
                 ActiveAuthenticationTests.verifies($0, challenge: challenge, trailer: .explicit(.sha256))
             } ?? false
         // Chip Authentication with DG14's key.
-        let dataGroup14 = try SecurityInfos(try #require(specimen.files[dataGroup: 14]), kind: .dg14)
+        let dataGroup14 = try SecurityOptions(try #require(specimen.files[dataGroup: 14]), kind: .dg14)
         let chipKey = try #require(dataGroup14.chipAuthenticationPublicKeyInfos.first).publicKey.publicKey
         let pair = try curve.generateKeyPair()
         let secret = try curve.sharedSecret(privateKey: pair.privateKey, peerPublicKey: try curve.decodePoint(chipKey))

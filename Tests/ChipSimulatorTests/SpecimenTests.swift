@@ -136,6 +136,6 @@ import Testing
         #expect(
             SimulatedChip.machineReadableZone(files[dataGroup: 1] ?? []).flatMap(MRZPassword.init(machineReadableZone:))
                 == MRZPassword(documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623"))
-        #expect(try AdditionalPersonalDetails(try #require(files[dataGroup: 11])).placeOfBirth == "ZENITH,UTOPIA")
+        #expect(try AdditionalPersonalDetails(try #require(files[dataGroup: 11])).placeOfBirthText == "ZENITH,UTOPIA")
     }
 }

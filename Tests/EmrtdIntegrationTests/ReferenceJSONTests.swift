@@ -295,9 +295,10 @@ import Testing
                     DER.objectIdentifier("0.4.0.127.0.7.1.1.4.1.3"),
                 ]),
             ]))
-        document.securityOptions = try SecurityInfos(dg14, kind: .dg14)
+        document.securityOptions = try SecurityOptions(dg14, kind: .dg14)
         let key = try RSAKeyPair.generate(bits: 1024).subjectPublicKeyInfo()
         document.activeAuthenticationPublicKeyInfo = try ActiveAuthenticationPublicKey(DER.tlv(ASN1Tag(0x6F), key))
+            .publicKey
         return document
     }
 

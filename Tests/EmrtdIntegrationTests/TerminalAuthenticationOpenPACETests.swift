@@ -92,7 +92,7 @@ import Transport
             }
             let opening = try #require(opened.secureChannel)
             channel = SecureChannel(base: opening.base, session: opening.currentSession, observer: recorder)
-            let dg14 = try SecurityInfos(try #require(specimen.files[dataGroup: 14]), kind: .dg14)
+            let dg14 = try SecurityOptions(try #require(specimen.files[dataGroup: 14]), kind: .dg14)
             let offer = try #require(ChipAuthenticationOffer.offers(in: dg14).offers.first)
             chipAuthentication = try ChipAuthenticationV1.run(offer, over: channel)
         }

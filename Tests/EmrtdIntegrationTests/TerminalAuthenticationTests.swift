@@ -84,7 +84,7 @@ import Transport
                     documentNumber: "L898902C", dateOfBirth: "690806", dateOfExpiry: "940623"))
             channel = try #require(opened.secureChannel)
             access = opened.access
-            let dg14 = try SecurityInfos(try #require(specimen.files[dataGroup: 14]), kind: .dg14)
+            let dg14 = try SecurityOptions(try #require(specimen.files[dataGroup: 14]), kind: .dg14)
             let offer = try #require(ChipAuthenticationOffer.offers(in: dg14).offers.first)
             chipAuthentication = try ChipAuthenticationV1.run(offer, over: channel)
         }

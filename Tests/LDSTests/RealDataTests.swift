@@ -153,9 +153,9 @@ struct RealDataTests {
         let first = try AdditionalPersonalDetails(tsemrtd)
         #expect(first.fullName == "Doe John")
         #expect(first.otherNames == ["William"])
-        #expect(first.fullDateOfBirth == LDSDate(value: "19700101", encoding: .bcd))
-        #expect(first.placeOfBirth == "TEST<TEST")
-        #expect(first.otherValidTravelDocumentNumbers == "123<123")
+        #expect(first.fullDateOfBirthRecord == LDSDate(value: "19700101", encoding: .bcd))
+        #expect(first.placeOfBirthText == "TEST<TEST")
+        #expect(first.otherValidTravelDocumentNumbersText == "123<123")
         #expect(first.tagList.count == 12)
         let second = try AdditionalPersonalDetails(icao)
         #expect(second.fullName == "SMITH<<JOHN<J")
@@ -164,8 +164,8 @@ struct RealDataTests {
         #expect(second.profession == "TRAVEL<AGENT")
         #expect(second.fullDateOfBirth == nil)
         let third = try AdditionalPersonalDetails(andyq)
-        #expect(third.fullDateOfBirth == LDSDate(value: "19701201", encoding: .text))
-        #expect(third.placeOfBirth == "Northampton")
+        #expect(third.fullDateOfBirthRecord == LDSDate(value: "19701201", encoding: .text))
+        #expect(third.placeOfBirthText == "Northampton")
     }
 
     @Test func additionalDocumentDetails() throws {
@@ -176,7 +176,7 @@ struct RealDataTests {
         else { return }
         let bcd = try AdditionalDocumentDetails(tsemrtd)
         #expect(bcd.tagList.isEmpty)
-        #expect(bcd.dateOfIssue == LDSDate(value: "20240101", encoding: .bcd))
+        #expect(bcd.dateOfIssueRecord == LDSDate(value: "20240101", encoding: .bcd))
         #expect(bcd.dateAndTimeOfPersonalization == LDSDate(value: "20240101123059", encoding: .bcd))
         #expect(bcd.namesOfOtherPersons == ["William"])
         #expect(bcd.personalizationSystemSerialNumber == "123")
@@ -185,7 +185,7 @@ struct RealDataTests {
         #expect(text.personalizationSystemSerialNumber == "N-4962")
         let french = try AdditionalDocumentDetails(france)
         #expect(french.issuingAuthority == "JAKARTA - AMBASSADE DE FRANCE EN INDONESIE")
-        #expect(french.dateOfIssue?.value == "20170905")
+        #expect(french.dateOfIssue == "20170905")
         #expect(try AdditionalDocumentDetails(andyq).issuingAuthority == "TESTER")
     }
 
@@ -207,12 +207,12 @@ struct RealDataTests {
         ]
         for (path, curve, bits, protocolName) in ecdh {
             guard let bytes = SharedData.file(path) else { return }
-            let infos = try SecurityInfos(bytes, kind: .dg14)
+            let infos = try SecurityOptions(bytes, kind: .dg14)
             let key = try #require(infos.chipAuthenticationPublicKeyInfos.first, "\(path)")
-            #expect(key.publicKey.algorithm == .ec)
+            #expect(key.publicKey.keyAlgorithm == .ec)
             #expect(key.publicKey.parameterEncoding == .explicit)
-            #expect(key.publicKey.curveName == curve, "\(path)")
-            #expect(key.publicKey.keySize == bits)
+            #expect(key.publicKey.curve == curve, "\(path)")
+            #expect(key.publicKey.keySize == UInt32(bits))
             #expect(key.publicKey.publicKey.count == 1 + 2 * (bits / 8))
             #expect(infos.chipAuthenticationInfos.first?.protocolIdentifier.name == protocolName, "\(path)")
             #expect(infos.warnings.isEmpty)
@@ -223,23 +223,23 @@ struct RealDataTests {
             let germany = SharedData.file("gmrtd/sod_samples/DE_DG14.bin"),
             let version16 = SharedData.file("pymrtd/etsi_tr103200_epassport_prototype/EAC_LDS_F06_EF_DG14.bin")
         else { return }
-        let french = try SecurityInfos(france, kind: .dg14)
-        #expect(french.chipAuthenticationPublicKeyInfos.first?.publicKey.curveName == "secp256r1")
+        let french = try SecurityOptions(france, kind: .dg14)
+        #expect(french.chipAuthenticationPublicKeyInfos.first?.publicKey.curve == "secp256r1")
         #expect(french.chipAuthenticationInfos.isEmpty)
         #expect(french.paceInfos.first?.protocolIdentifier.name == "id-PACE-ECDH-GM-AES-CBC-CMAC-256")
-        let diffieHellman = try SecurityInfos(dh, kind: .dg14)
+        let diffieHellman = try SecurityOptions(dh, kind: .dg14)
         let dhKey = try #require(diffieHellman.chipAuthenticationPublicKeyInfos.first)
-        #expect(dhKey.keyAgreement == .dh && dhKey.publicKey.algorithm == .dh)
+        #expect(dhKey.keyAgreement == .dh && dhKey.publicKey.keyAlgorithm == .dh)
         #expect(dhKey.publicKey.dhParameters != nil && dhKey.publicKey.keySize == 1024)
         #expect(diffieHellman.chipAuthenticationInfos.first?.protocolIdentifier.name == "id-CA-DH-3DES-CBC-CBC")
         #expect(diffieHellman.terminalAuthenticationInfos.first?.version == 1)
-        let pace = try SecurityInfos(singapore, kind: .dg14)
-        #expect(pace.infos.count == 1 && pace.paceInfos.first?.parameterId == 13)
+        let pace = try SecurityOptions(singapore, kind: .dg14)
+        #expect(pace.securityInfos.count == 1 && pace.paceInfos.first?.parameterId == 13)
         #expect(pace.paceInfos.first?.mapping == .genericMapping && pace.paceInfos.first?.cipher == .aes256)
-        let german = try SecurityInfos(germany, kind: .dg14)
+        let german = try SecurityOptions(germany, kind: .dg14)
         #expect(german.chipAuthenticationPublicKeyInfos.first?.keyId == 195)
         #expect(german.paceInfos.map(\.mapping) == [.genericMapping, .chipAuthenticationMapping])
-        #expect(try SecurityInfos(version16, kind: .dg14).chipAuthenticationInfos.first?.version == 16)
+        #expect(try SecurityOptions(version16, kind: .dg14).chipAuthenticationInfos.first?.version == 16)
     }
 
     @Test func activeAuthenticationKeysInDataGroup15() throws {
@@ -252,7 +252,7 @@ struct RealDataTests {
         for (path, bits) in rsa {
             guard let bytes = SharedData.file(path) else { return }
             let key = try ActiveAuthenticationPublicKey(bytes).publicKey
-            #expect(key.algorithm == .rsa && key.keySize == bits, "\(path)")
+            #expect(key.keyAlgorithm == .rsa && key.keySize == UInt32(bits), "\(path)")
             #expect(key.rsaPublicExponent == [0x01, 0x00, 0x01])
             // The modulus as read has no leading zero: its bits are its bytes' less the first's zeros.
             #expect(key.rsaModulus.map { $0.count * 8 - ($0.first?.leadingZeroBitCount ?? 0) } == bits)
@@ -261,7 +261,7 @@ struct RealDataTests {
             let mistagged = SharedData.file("pymrtd/etsi_tr103200_epassport_prototype/EAC_LDS_I01_EF_DG15.bin")
         else { return }
         let key = try ActiveAuthenticationPublicKey(ec).publicKey
-        #expect(key.algorithm == .ec && key.curveName == "brainpoolP256r1" && key.keySize == 256)
+        #expect(key.keyAlgorithm == .ec && key.curve == "brainpoolP256r1" && key.keySize == 256)
         #expect(key.parameterEncoding == .explicit && key.ecParameters?.cofactor == [1])
         // ETSI's negative case: a DG15 under tag 70.
         #expect(throws: LDSError.self) { try ActiveAuthenticationPublicKey(mistagged) }
@@ -275,26 +275,26 @@ struct RealDataTests {
             let old = SharedData.file("openpace/ef_cardaccess_old_testcard.bin"),
             let ca3 = SharedData.file("openpace/ef_cardaccess_ca3.bin")
         else { return }
-        let ecdh = try SecurityInfos(bsiECDH, kind: .cardAccess)
+        let ecdh = try SecurityOptions(bsiECDH, kind: .cardAccess)
         let pace = try #require(ecdh.paceInfos.first)
         #expect(pace.protocolIdentifier.name == "id-PACE-ECDH-GM-AES-CBC-CMAC-128")
         #expect(pace.version == 2 && pace.parameterId == 13 && pace.keyAgreement == .ecdh)
         #expect(ecdh.chipAuthenticationDomainParameterInfos.first?.standardizedDomainParameterId == 13)
-        #expect(ecdh.infos.contains { $0.protocolIdentifier?.name == "id-CI" })
-        let dh = try SecurityInfos(bsiDH, kind: .cardAccess)
+        #expect(ecdh.securityInfos.contains { $0.protocolIdentifier?.name == "id-CI" })
+        let dh = try SecurityOptions(bsiDH, kind: .cardAccess)
         #expect(dh.paceInfos.first?.protocolIdentifier.name == "id-PACE-DH-GM-AES-CBC-CMAC-128")
         #expect(dh.paceInfos.first?.parameterId == 0 && dh.paceInfos.first?.keyAgreement == .dh)
-        let slovenian = try SecurityInfos(slovenia, kind: .cardAccess)
+        let slovenian = try SecurityOptions(slovenia, kind: .cardAccess)
         #expect(slovenian.paceInfos.isEmpty)
-        #expect(slovenian.infos.contains { $0.protocolIdentifier?.dotted == "1.0.24727.3.0.9" })
+        #expect(slovenian.securityInfos.contains { $0.protocolIdentifier?.dotted == "1.0.24727.3.0.9" })
         #expect(slovenian.warnings == ["2 bytes after the cardAccess TLV ignored"])
         #expect(
-            try SecurityInfos(trailing, kind: .cardAccess).warnings == ["38 bytes after the cardAccess TLV ignored"])
-        let explicit = try SecurityInfos(old, kind: .cardAccess)
+            try SecurityOptions(trailing, kind: .cardAccess).warnings == ["38 bytes after the cardAccess TLV ignored"])
+        let explicit = try SecurityOptions(old, kind: .cardAccess)
         // Explicit parameters with a = p − 3: the twisted brainpoolP256t1, not in the table.
         let domain = try #require(explicit.paceDomainParameterInfos.first)
         #expect(domain.protocolIdentifier.name == "id-PACE-ECDH-GM" && domain.curveName == "explicit")
-        let versions = try SecurityInfos(ca3, kind: .cardAccess).chipAuthenticationInfos.map(\.version)
+        let versions = try SecurityOptions(ca3, kind: .cardAccess).chipAuthenticationInfos.map(\.version)
         #expect(versions == [2, 3])
     }
 
@@ -312,12 +312,12 @@ struct RealDataTests {
         #expect(german.securityInfos.paceInfos.map(\.mapping) == [.genericMapping, .chipAuthenticationMapping])
         let finnish = try CardSecurity(finland)
         #expect(finnish.securityInfos.paceInfos.first?.parameterId == 16)
-        #expect(finnish.securityInfos.chipAuthenticationPublicKeyInfos.first?.publicKey.curveName == "brainpoolP384r1")
+        #expect(finnish.securityInfos.chipAuthenticationPublicKeyInfos.first?.publicKey.curve == "brainpoolP384r1")
         let inline = try CardSecurity(jmrtd)
         let inlineKey = try #require(inline.securityInfos.chipAuthenticationPublicKeyInfos.first)
-        #expect(inlineKey.isInline && inlineKey.publicKey.curveName == "brainpoolP256r1")
+        #expect(inlineKey.isInline && inlineKey.publicKey.curve == "brainpoolP256r1")
         #expect(inline.warnings.isEmpty)
         let dh = try CardSecurity(bsiDH)
-        #expect(dh.securityInfos.chipAuthenticationPublicKeyInfos.first?.publicKey.algorithm == .dh)
+        #expect(dh.securityInfos.chipAuthenticationPublicKeyInfos.first?.publicKey.keyAlgorithm == .dh)
     }
 }

@@ -8,22 +8,22 @@ struct WriterTests {
     @Test func additionalPersonalDetailsRoundTripWithNonASCIINames() throws {
         let written = AdditionalPersonalDetails(
             fullName: "MÜLLER-LÜDENSCHEIDT<<JÜRGEN<ÆSØ", otherNames: ["Ωμέγα Δοκιμή", "Łukasz Żółć", "山田<<太郎"],
-            personalNumber: "", fullDateOfBirth: LDSDate(value: "19700229", encoding: .bcd),
-            placeOfBirth: "SÃO PAULO<BRASIL", permanentAddress: "Straße 1<Köln", telephone: "+49 221 000",
+            personalNumber: "", fullDateOfBirthRecord: LDSDate(value: "19700229", encoding: .bcd),
+            placeOfBirthText: "SÃO PAULO<BRASIL", permanentAddress: "Straße 1<Köln", telephone: "+49 221 000",
             profession: "INGÉNIEUR", title: "Dr.", personalSummary: "Ça va", proofOfCitizenship: nil,
-            otherValidTravelDocumentNumbers: "C01X00T47<C01X00T48", custodyInformation: "<<<")
+            otherValidTravelDocumentNumbersText: "C01X00T47<C01X00T48", custodyInformation: "<<<")
         let bytes = written.encoded()
         let parsed = try AdditionalPersonalDetails(bytes)
         #expect(parsed.rawBytes == bytes)
         #expect(parsed.fullName == written.fullName)
         #expect(parsed.otherNames == written.otherNames)
         #expect(parsed.personalNumber == "")
-        #expect(parsed.fullDateOfBirth == written.fullDateOfBirth)
-        #expect(parsed.placeOfBirth == written.placeOfBirth)
+        #expect(parsed.fullDateOfBirthRecord == written.fullDateOfBirthRecord)
+        #expect(parsed.placeOfBirthText == written.placeOfBirthText)
         #expect(parsed.permanentAddress == written.permanentAddress)
         #expect(parsed.profession == written.profession && parsed.title == written.title)
         #expect(parsed.personalSummary == written.personalSummary)
-        #expect(parsed.otherValidTravelDocumentNumbers == written.otherValidTravelDocumentNumbers)
+        #expect(parsed.otherValidTravelDocumentNumbersText == written.otherValidTravelDocumentNumbersText)
         #expect(parsed.custodyInformation == "<<<")
         #expect(parsed.proofOfCitizenship == nil && parsed.telephone == written.telephone)
         #expect(
@@ -39,7 +39,7 @@ struct WriterTests {
         let front = DocumentImage(bytes: [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x02, 0xFF, 0xD9])
         let written = AdditionalDocumentDetails(
             issuingAuthority: "Préfecture de Police — Île-de-France",
-            dateOfIssue: LDSDate(value: "20240131", encoding: .text),
+            dateOfIssueRecord: LDSDate(value: "20240131", encoding: .text),
             namesOfOtherPersons: ["ÅSA<<ÖBERG", "Ñandú<<José"], endorsementsAndObservations: "Gültig für alle Länder",
             taxOrExitRequirements: "Ø", imageOfFront: front, imageOfRear: nil,
             dateAndTimeOfPersonalization: LDSDate(value: "20240131235959", encoding: .bcd),
@@ -47,7 +47,7 @@ struct WriterTests {
         let bytes = written.encoded()
         let parsed = try AdditionalDocumentDetails(bytes)
         #expect(parsed.issuingAuthority == written.issuingAuthority)
-        #expect(parsed.dateOfIssue == written.dateOfIssue)
+        #expect(parsed.dateOfIssueRecord == written.dateOfIssueRecord)
         #expect(parsed.namesOfOtherPersons == written.namesOfOtherPersons)
         #expect(parsed.endorsementsAndObservations == written.endorsementsAndObservations)
         // 5F1C (tax or exit requirements) is not confused with 5C (the tag list).
@@ -115,10 +115,10 @@ struct WriterTests {
 
     @Test func personsToNotify() throws {
         let persons = [
-            PersonsToNotify.Person(
+            PersonToNotify(
                 dateDataRecorded: LDSDate(value: "20240101", encoding: .text), name: "ERIKSSON<<LARS",
                 telephone: "+00 555 0101", address: "17 EXAMPLE STREET<UTOPIA"),
-            PersonsToNotify.Person(name: "ÖSTERGÅRD<<MÄRTA"),
+            PersonToNotify(name: "ÖSTERGÅRD<<MÄRTA"),
         ]
         let parsed = try PersonsToNotify(PersonsToNotify.encoded(persons: persons))
         #expect(parsed.persons == persons)

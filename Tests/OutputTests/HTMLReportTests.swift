@@ -47,7 +47,7 @@ import Testing
         var files = specimen.files
         files[dataGroup: 11] =
             AdditionalPersonalDetails(
-                fullName: hostileName, placeOfBirth: hostilePlace, telephone: hostileScript, profession: "a&b<i>"
+                fullName: hostileName, placeOfBirthText: hostilePlace, telephone: hostileScript, profession: "a&b<i>"
             ).encoded()
         return try Specimen.signing(files, credentials: specimen.credentials)
     }

@@ -162,7 +162,7 @@ public enum ChipAccess {
     /// each failed before mutual authentication. A failure at or after mutual authentication, or of
     /// the link, ends the procedure.
     static func establishPACE(
-        _ offers: [PACEOffer], cardAccess: [UInt8], securityInfos: SecurityInfos, accessKey: AccessPassword,
+        _ offers: [PACEOffer], cardAccess: [UInt8], securityInfos: SecurityOptions, accessKey: AccessPassword,
         link: any APDUTransport, random: RandomSource, observer: (any PlainAPDUObserver)?, log: (String) -> Void,
         failures: inout [AccessControlError]
     ) throws(AccessControlError) -> OpenedChip? {
@@ -191,9 +191,9 @@ public enum ChipAccess {
     }
 
     /// EF.CardAccess's SecurityInfos; a malformed file offers nothing (logged).
-    static func securityInfos(in cardAccess: [UInt8], log: (String) -> Void) -> SecurityInfos? {
+    static func securityInfos(in cardAccess: [UInt8], log: (String) -> Void) -> SecurityOptions? {
         do throws(LDSError) {
-            return try SecurityInfos(cardAccess, kind: .cardAccess)
+            return try SecurityOptions(cardAccess, kind: .cardAccess)
         } catch {
             log("EF.CardAccess does not parse (\(error.reason)): no PACE offer")
             return nil

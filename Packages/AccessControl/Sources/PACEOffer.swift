@@ -17,7 +17,7 @@ public struct PACEOffer: Sendable, Hashable, CustomStringConvertible {
     /// The offers of `securityInfos` whose mapping `preferences` allows, in the order to try them:
     /// by the preferences' order of mappings, then the strongest cipher first. PACEInfos of
     /// protocols 9303-11 does not define are left out.
-    public static func offers(in securityInfos: SecurityInfos, preferences: ChipAccessPreferences) -> [PACEOffer] {
+    public static func offers(in securityInfos: SecurityOptions, preferences: ChipAccessPreferences) -> [PACEOffer] {
         let offers = securityInfos.paceInfos.compactMap { info in
             info.paceProtocol.map { PACEOffer(paceProtocol: $0, parameterId: info.parameterId) }
         }

@@ -94,9 +94,8 @@ public struct CVCPrivateKey: Sendable, CustomStringConvertible, CustomReflectabl
     }
 
     private static func curve(_ parameters: ASN1Node) throws(CVCError) -> EllipticCurve {
-        let parsed:
-            (SubjectPublicKeyInfo.ParameterEncoding, String?, Int?, Int?, SubjectPublicKeyInfo.ECDomainParameters?)
-        do { parsed = try SubjectPublicKeyInfo.ecParameters(parameters) } catch {
+        let parsed: (PublicKeyInfo.ParameterEncoding, String?, Int?, Int?, PublicKeyInfo.ECDomainParameters?)
+        do { parsed = try PublicKeyInfo.ecParameters(parameters) } catch {
             throw CVCError(.malformed, "the EC key's parameters: \(error)")
         }
         if let explicit = parsed.4 {

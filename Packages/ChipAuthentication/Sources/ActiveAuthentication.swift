@@ -31,9 +31,10 @@ public enum ActiveAuthentication {
     /// signature. Le asks for the whole signature the key in DG15 gives (extended length when it
     /// exceeds 256 bytes and the link has it; DO'97' follows from Le).
     public static func internalAuthenticate(
-        challenge: [UInt8], publicKey: SubjectPublicKeyInfo, over channel: any CommandChannel
+        challenge: [UInt8], publicKey: PublicKeyInfo, over channel: any CommandChannel
     ) throws(ChipAuthenticationError) -> [UInt8] {
-        let expected = publicKey.keySize.map { publicKey.algorithm == .ec ? 2 * ($0 + 7) / 8 + 9 : ($0 + 7) / 8 } ?? 256
+        let bits = Int(publicKey.keySize)
+        let expected = bits == 0 ? 256 : publicKey.keyAlgorithm == .ec ? 2 * (bits + 7) / 8 + 9 : (bits + 7) / 8
         let expectedLength =
             expected > CommandAPDU.maximumShortExpectedLength && channel.supportsExtendedLength
             ? CommandAPDU.maximumExtendedExpectedLength : CommandAPDU.maximumShortExpectedLength
@@ -58,7 +59,7 @@ public enum ActiveAuthentication {
     /// - Throws: `.verificationFailed` for a signature that does not verify, `.unusableKey` for a
     ///   key or algorithm this reader cannot check.
     public static func verify(
-        signature: [UInt8], challenge: [UInt8], publicKey: SubjectPublicKeyInfo, info: ActiveAuthenticationInfo?
+        signature: [UInt8], challenge: [UInt8], publicKey: PublicKeyInfo, info: ActiveAuthenticationInfo?
     ) throws(ChipAuthenticationError) -> Scheme {
         try ActiveAuthenticationVerifier(publicKey: publicKey, info: info).verify(
             signature: signature, challenge: challenge)
@@ -77,8 +78,8 @@ public struct ActiveAuthenticationVerifier: Sendable {
 
     /// - Throws: `.unusableKey` for a key this reader cannot check with (a DH key, an unknown
     ///   curve, a point off its curve, an ActiveAuthenticationInfo naming no ECDSA algorithm).
-    public init(publicKey: SubjectPublicKeyInfo, info: ActiveAuthenticationInfo?) throws(ChipAuthenticationError) {
-        switch publicKey.algorithm {
+    public init(publicKey: PublicKeyInfo, info: ActiveAuthenticationInfo?) throws(ChipAuthenticationError) {
+        switch publicKey.keyAlgorithm {
         case .rsa:
             guard let modulus = publicKey.rsaModulus, let exponent = publicKey.rsaPublicExponent else {
                 throw ChipAuthenticationError(.unusableKey, "DG15's RSA key has no modulus")

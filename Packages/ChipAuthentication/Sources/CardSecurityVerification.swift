@@ -17,7 +17,7 @@ public struct CardSecurityVerification: Sendable {
     }
 
     /// The signed SecurityInfos, nil when the file does not parse.
-    public let securityInfos: SecurityInfos?
+    public let securityInfos: SecurityOptions?
     public let status: Status
 
     public init(_ bytes: [UInt8], trustStore: TrustStore, at time: Date) {

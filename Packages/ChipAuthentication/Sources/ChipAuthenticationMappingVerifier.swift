@@ -14,8 +14,8 @@ public enum ChipAuthenticationMappingVerifier {
     ///   candidate is an EC key on a curve this reader knows; `.protocolViolation` when CA_IC is
     ///   not a number in [1, n).
     public static func verify(
-        chipAuthenticationData: [UInt8], chipMappingPublicKey: [UInt8], candidates: [SubjectPublicKeyInfo]
-    ) throws(ChipAuthenticationError) -> SubjectPublicKeyInfo {
+        chipAuthenticationData: [UInt8], chipMappingPublicKey: [UInt8], candidates: [PublicKeyInfo]
+    ) throws(ChipAuthenticationError) -> PublicKeyInfo {
         var unusable: [String] = []
         var checked = 0
         for candidate in candidates {

@@ -13,14 +13,14 @@ import LDS
 public struct ChipAuthenticationOffer: Sendable, Hashable, CustomStringConvertible {
     public let chipAuthenticationProtocol: ChipAuthenticationProtocol
     /// The chip's static key.
-    public let publicKey: SubjectPublicKeyInfo
+    public let publicKey: PublicKeyInfo
     /// Sent in DO'84' when the chip has several keys.
     public let keyId: Int?
     /// The protocol was inferred from the key because DG14 has no ChipAuthenticationInfo for it.
     public let isInferred: Bool
 
     public init(
-        chipAuthenticationProtocol: ChipAuthenticationProtocol, publicKey: SubjectPublicKeyInfo, keyId: Int?,
+        chipAuthenticationProtocol: ChipAuthenticationProtocol, publicKey: PublicKeyInfo, keyId: Int?,
         isInferred: Bool = false
     ) {
         self.chipAuthenticationProtocol = chipAuthenticationProtocol
@@ -31,7 +31,7 @@ public struct ChipAuthenticationOffer: Sendable, Hashable, CustomStringConvertib
 
     public var description: String {
         "\(chipAuthenticationProtocol)\(keyId.map { " with key ID \($0)" } ?? "")"
-            + (publicKey.curveName.map { " on \($0)" } ?? "")
+            + (publicKey.curve.map { " on \($0)" } ?? "")
     }
 
     /// The Chip Authentication version 1 offers of `securityInfos`, strongest first (ECDH before
@@ -42,7 +42,7 @@ public struct ChipAuthenticationOffer: Sendable, Hashable, CustomStringConvertib
     /// with 3DES, as documents issued before ChipAuthenticationInfo was required expect (BSI
     /// TR-03110 v1), and a warning says so. Other versions (2, which needs Terminal
     /// Authentication first) are not run.
-    public static func offers(in securityInfos: SecurityInfos) -> (
+    public static func offers(in securityInfos: SecurityOptions) -> (
         offers: [ChipAuthenticationOffer], warnings: [String]
     ) {
         var offers: [ChipAuthenticationOffer] = []

@@ -83,7 +83,7 @@ struct ChipAuthenticityProcedure {
     // MARK: After DG14
 
     /// PACE-CAM's check, then Chip Authentication when nothing proved the chip yet.
-    mutating func afterDataGroup14(_ securityInfos: SecurityInfos?, cardSecurity: [UInt8]?) throws(ReadError) {
+    mutating func afterDataGroup14(_ securityInfos: SecurityOptions?, cardSecurity: [UInt8]?) throws(ReadError) {
         checkChipAuthenticationMapping(dataGroup14: securityInfos, cardSecurity: cardSecurity)
         guard let securityInfos else { return }
         let (offers, offerWarnings) = ChipAuthenticationOffer.offers(in: securityInfos)
@@ -158,7 +158,7 @@ struct ChipAuthenticityProcedure {
     }
 
     /// PACE-CAM's proof against the signed key: EF.CardSecurity's when the chip has it, else DG14's.
-    private mutating func checkChipAuthenticationMapping(dataGroup14: SecurityInfos?, cardSecurity: [UInt8]?) {
+    private mutating func checkChipAuthenticationMapping(dataGroup14: SecurityOptions?, cardSecurity: [UInt8]?) {
         guard let data = access.paceResult?.chipAuthenticationMapping else { return }
         var source = KeySource.signedDataGroup
         var keys = dataGroup14?.chipAuthenticationPublicKeyInfos.map(\.publicKey) ?? []
@@ -186,7 +186,7 @@ struct ChipAuthenticityProcedure {
     /// Runs Active Authentication when the rule calls for it (`ChipEvidence.activeAuthenticationRuns`)
     /// with the caller's challenge or a random one.
     mutating func activeAuthentication(
-        publicKey: ActiveAuthenticationPublicKey?, securityInfos: SecurityInfos?, challenge: [UInt8]?
+        publicKey: ActiveAuthenticationPublicKey?, securityInfos: SecurityOptions?, challenge: [UInt8]?
     ) {
         guard let publicKey else { return }
         let proved = { (progress: Progress) in if case .proved = progress { true } else { false } }
@@ -209,7 +209,8 @@ struct ChipAuthenticityProcedure {
         // link without it (many PC/SC readers) the chip can only refuse or cut the signature, which
         // says nothing of the chip, so the protocol is not run rather than failed.
         let key = publicKey.publicKey
-        if key.algorithm == .rsa, let bits = key.keySize, !channel.supportsExtendedLength {
+        let bits = Int(key.keySize)
+        if key.keyAlgorithm == .rsa, key.keySize > 0, !channel.supportsExtendedLength {
             let answerLength = channel.currentSession.protectedResponseLength(forExpectedLength: (bits + 7) / 8)
             if answerLength > CommandAPDU.maximumShortExpectedLength {
                 activeAuthentication = .notRun(
@@ -258,7 +259,7 @@ struct ChipAuthenticityProcedure {
     /// ID_PICC (`chipIdentifier`). Anything short of success
     /// leaves DG3 and DG4 closed and says why in `terminalAuthenticationStatus`; only a link failure
     /// fails the read.
-    mutating func terminalAuthentication(dataGroup1: [UInt8]?, securityInfos: SecurityInfos?) throws(ReadError) {
+    mutating func terminalAuthentication(dataGroup1: [UInt8]?, securityInfos: SecurityOptions?) throws(ReadError) {
         guard let terminal else { return }
         let notRun = { (reason: String) in TerminalAuthenticationStatus(.notRun, reason) }
         guard let channel else {

@@ -164,7 +164,7 @@ struct ReadProcedure {
     /// Where the data-group loop stands: which chip protocols are still due, what they need.
     struct DataGroupState {
         /// DG14 parsed, once read (the chip protocols' offers).
-        var securityInfos: SecurityInfos?
+        var securityInfos: SecurityOptions?
         var chipProtocolsDue = true
         var activeAuthenticationDue = true
         /// Why the chip ended secure messaging, and the files that were then not read.
@@ -342,9 +342,9 @@ struct ReadProcedure {
     }
 
     /// DG14 as the assembly parses it (its warnings are the assembly's to give).
-    private func dataGroup14() -> SecurityInfos? {
+    private func dataGroup14() -> SecurityOptions? {
         var parser = LenientParser(files: files)
-        return parser.parse(.dg14) { (bytes) throws(LDSError) in try SecurityInfos(bytes, kind: .dg14) }
+        return parser.parse(.dg14) { (bytes) throws(LDSError) in try SecurityOptions(bytes, kind: .dg14) }
     }
 
     /// Reads EF.COM or EF.SOD, without which there is no document.

@@ -46,9 +46,9 @@ public struct TravelDocument: Sendable {
     /// DG13.
     public var optionalDetails: OptionalDetails?
     /// DG14: the Chip Authentication and PACE SecurityInfos.
-    public var securityOptions: SecurityInfos?
+    public var securityOptions: SecurityOptions?
     /// DG15: the Active Authentication public key.
-    public var activeAuthenticationPublicKeyInfo: ActiveAuthenticationPublicKey?
+    public var activeAuthenticationPublicKeyInfo: PublicKeyInfo?
     /// DG16.
     public var personsToNotify: PersonsToNotify?
     /// What was tolerated: missing mandatory files, files that did not parse, BAC used instead of

@@ -72,7 +72,7 @@ public func assembleTravelDocument(
     parser.warnings =
         evidence.warnings + (data.securityObjectProblem.map { ["EF.SOD is malformed: \($0)"] } ?? [])
         + data.deviationWarnings
-    let securityOptions = parser.parse(.dg14) { (bytes) throws(LDSError) in try SecurityInfos(bytes, kind: .dg14) }
+    let securityOptions = parser.parse(.dg14) { (bytes) throws(LDSError) in try SecurityOptions(bytes, kind: .dg14) }
     let activeAuthenticationKey = parser.parse(.dg15) { (bytes) throws(LDSError) in
         try ActiveAuthenticationPublicKey(bytes)
     }
@@ -110,7 +110,7 @@ public func assembleTravelDocument(
         },
         optionalDetails: parser.parse(.dg13) { (bytes) throws(LDSError) in try OptionalDetails(bytes) },
         securityOptions: securityOptions,
-        activeAuthenticationPublicKeyInfo: activeAuthenticationKey,
+        activeAuthenticationPublicKeyInfo: activeAuthenticationKey?.publicKey,
         personsToNotify: parser.parse(.dg16) { (bytes) throws(LDSError) in try PersonsToNotify(bytes) },
         warnings: [], debugInfo: .empty)
     document.warnings = parser.warnings

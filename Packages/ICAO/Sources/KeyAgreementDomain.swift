@@ -42,7 +42,7 @@ public enum KeyAgreementDomain: Sendable, Hashable {
 
     private enum GivenParameters {
         case standardized(Int)
-        case explicitCurve(SubjectPublicKeyInfo.ECDomainParameters)
+        case explicitCurve(PublicKeyInfo.ECDomainParameters)
         case group(p: [UInt8], g: [UInt8], q: [UInt8])
     }
 
@@ -57,7 +57,7 @@ public enum KeyAgreementDomain: Sendable, Hashable {
             case ASN1ObjectIdentifier.standardizedDomainParameters:
                 return .standardized(try parameters.intValue())
             case .ecPublicKey:
-                let (_, _, _, id, explicit) = try SubjectPublicKeyInfo.ecParameters(parameters)
+                let (_, _, _, id, explicit) = try PublicKeyInfo.ecParameters(parameters)
                 if let id { return .standardized(id) }
                 if let explicit { return .explicitCurve(explicit) }
                 if parameters.tag == .objectIdentifier,
@@ -83,12 +83,12 @@ public enum KeyAgreementDomain: Sendable, Hashable {
     /// The parameters a public key names (DG14's and EF.CardSecurity's Chip Authentication keys,
     /// DG15's EC key): a standardized ID, a named curve, explicit curve parameters, or a DH group
     /// (X9.42 with its subgroup order, or PKCS #3 without one).
-    public init(publicKeyInfo key: SubjectPublicKeyInfo) throws(ArithmeticError) {
+    public init(publicKeyInfo key: PublicKeyInfo) throws(ArithmeticError) {
         if let id = key.standardizedDomainParameterId {
             try self.init(standardized: id)
             return
         }
-        switch key.algorithm {
+        switch key.keyAlgorithm {
         case .ec:
             if let named = key.namedCurve {
                 guard let parameters = StandardizedDomainParameters(curveIdentifier: named) else {
@@ -114,7 +114,7 @@ public enum KeyAgreementDomain: Sendable, Hashable {
     }
 
     /// Explicit curve parameters; a standard curve's are used as that curve (its fast arithmetic).
-    private init(explicitCurve explicit: SubjectPublicKeyInfo.ECDomainParameters) throws(ArithmeticError) {
+    private init(explicitCurve explicit: PublicKeyInfo.ECDomainParameters) throws(ArithmeticError) {
         if let standard = explicit.standardized {
             try self.init(standardized: standard.id)
             return
@@ -206,7 +206,7 @@ public enum KeyAgreementDomain: Sendable, Hashable {
 
     /// The public key a SubjectPublicKeyInfo on these parameters holds (an EC point, or a DH
     /// value as a DER INTEGER), validated like `publicKey(_:)`.
-    public func publicKey(of key: SubjectPublicKeyInfo) throws -> KeyAgreementPublicKey {
+    public func publicKey(of key: PublicKeyInfo) throws -> KeyAgreementPublicKey {
         switch self {
         case .curve: return try publicKey(key.publicKey)
         case .group(let group, _):

@@ -300,12 +300,15 @@ public enum HTMLReport {
                 ("Full name", readable(details.fullName)),
                 ("Other names", details.otherNames.compactMap(readable).joined(separator: "; ")),
                 ("Personal number", readable(details.personalNumber)),
-                ("Full date of birth", dated(details.fullDateOfBirth?.value, details.fullDateOfBirth?.iso8601)),
-                ("Place of birth", readable(details.placeOfBirth)),
+                (
+                    "Full date of birth",
+                    dated(details.fullDateOfBirthRecord?.value, details.fullDateOfBirthRecord?.iso8601)
+                ),
+                ("Place of birth", readable(details.placeOfBirthText)),
                 ("Address", readable(details.permanentAddress)), ("Telephone", details.telephone),
                 ("Profession", readable(details.profession)), ("Title", readable(details.title)),
                 ("Personal summary", readable(details.personalSummary)),
-                ("Other travel documents", readable(details.otherValidTravelDocumentNumbers)),
+                ("Other travel documents", readable(details.otherValidTravelDocumentNumbersText)),
                 ("Custody information", readable(details.custodyInformation)),
             ])
         }
@@ -313,7 +316,7 @@ public enum HTMLReport {
             html += "<h2>Additional document details (DG12)</h2>\n"
             html += table([
                 ("Issuing authority", readable(details.issuingAuthority)),
-                ("Date of issue", dated(details.dateOfIssue?.value, details.dateOfIssue?.iso8601)),
+                ("Date of issue", dated(details.dateOfIssueRecord?.value, details.dateOfIssueRecord?.iso8601)),
                 ("Other persons", details.namesOfOtherPersons.compactMap(readable).joined(separator: "; ")),
                 ("Endorsements", readable(details.endorsementsAndObservations)),
                 ("Tax or exit requirements", readable(details.taxOrExitRequirements)),

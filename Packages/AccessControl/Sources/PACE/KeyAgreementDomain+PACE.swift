@@ -16,7 +16,7 @@ extension KeyAgreementDomain {
     /// PACEDomainParameterInfo ::= SEQUENCE { protocol OBJECT IDENTIFIER,
     ///     domainParameter AlgorithmIdentifier, parameterId INTEGER OPTIONAL }
     /// ```
-    static func resolve(parameterId: Int?, for paceProtocol: PACEProtocol, in securityInfos: SecurityInfos)
+    static func resolve(parameterId: Int?, for paceProtocol: PACEProtocol, in securityInfos: SecurityOptions)
         throws(PACEFailure) -> KeyAgreementDomain
     {
         let named = parameterId.map { "parameters \($0)" } ?? "the parameters without an ID"

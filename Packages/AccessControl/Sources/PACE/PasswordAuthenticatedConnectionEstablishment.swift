@@ -33,7 +33,7 @@ public enum PasswordAuthenticatedConnectionEstablishment {
     ///   or an MSE:Set AT the chip or reader cannot use, `.chipVerificationFailed` for an invalid
     ///   or reflected chip key or a wrong chip token, `.protocolViolation` for malformed answers.
     public static func establish(
-        _ offer: PACEOffer, cardAccess: SecurityInfos, accessKey: AccessPassword, over transport: any APDUTransport,
+        _ offer: PACEOffer, cardAccess: SecurityOptions, accessKey: AccessPassword, over transport: any APDUTransport,
         random: RandomSource = .system, log: (String) -> Void = { _ in }
     ) throws(AccessControlError) -> (session: SecureMessagingSession, result: PACEResult) {
         do throws(PACEFailure) {
@@ -48,7 +48,7 @@ public enum PasswordAuthenticatedConnectionEstablishment {
     /// from those after it. `restartsLeft` bounds the fresh starts after a DH shared secret with a
     /// leading zero byte (see step 3).
     static func run(
-        _ offer: PACEOffer, cardAccess: SecurityInfos, accessKey: AccessPassword, over transport: any APDUTransport,
+        _ offer: PACEOffer, cardAccess: SecurityOptions, accessKey: AccessPassword, over transport: any APDUTransport,
         random: RandomSource, log: (String) -> Void, restartsLeft: Int = 2
     ) throws(PACEFailure) -> (session: SecureMessagingSession, result: PACEResult) {
         let paceProtocol = offer.paceProtocol

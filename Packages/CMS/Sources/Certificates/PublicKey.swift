@@ -1,18 +1,18 @@
 import ASN1
 import ICAO
 
-/// A certificate's public key: the reader's one public-key model, `ICAO.SubjectPublicKeyInfo`
+/// A certificate's public key: the reader's one public-key model, `ICAO.PublicKeyInfo`
 /// (DG14, DG15 and EF.CardSecurity keys use it too), with what certificates need on top.
-public typealias PublicKey = SubjectPublicKeyInfo
+public typealias PublicKey = PublicKeyInfo
 
-extension SubjectPublicKeyInfo {
+extension PublicKeyInfo {
     /// A certificate's SubjectPublicKeyInfo. Certificates are held to DER's integers (a modulus or a
     /// prime without its 00 sign byte is an error here, where a chip's key is read as meant), and
     /// an id-ecPublicKey key must name its curve, give it explicitly over a prime field, or inherit
     /// it (implicitlyCA, absent).
     init(certificateKey node: ASN1Node) throws(CMSError) {
-        self = try reading("SubjectPublicKeyInfo") { () throws(ASN1Error) in try SubjectPublicKeyInfo(node: node) }
-        if algorithm == .rsa {
+        self = try reading("SubjectPublicKeyInfo") { () throws(ASN1Error) in try PublicKeyInfo(node: node) }
+        if keyAlgorithm == .rsa {
             try reading("RSAPublicKey") { () throws(ASN1Error) in
                 var fields = try ASN1Node.parse(publicKey).sequenceFields("RSAPublicKey")
                 _ = try fields.next("modulus").unsignedIntegerBytes()
@@ -59,16 +59,16 @@ extension SubjectPublicKeyInfo {
 
     /// "RSA", "EC" or the algorithm's ASN1ObjectIdentifier.
     public var algorithmName: String {
-        if algorithm == .rsa { return "RSA" }
+        if keyAlgorithm == .rsa { return "RSA" }
         if isECDSAKey { return "EC" }
         return algorithmIdentifier.name ?? algorithmIdentifier.dotted
     }
 
     /// The modulus size for RSA, the field size for EC; nil when unknown.
     public var sizeInBits: Int? {
-        if algorithm == .rsa { return keySize }
+        if keyAlgorithm == .rsa { return keySize == 0 ? nil : Int(keySize) }
         guard isECDSAKey else { return nil }
-        return keySize ?? namedCurve.flatMap { Self.otherCurveBits[$0] }
+        return keySize > 0 ? Int(keySize) : namedCurve.flatMap { Self.otherCurveBits[$0] }
     }
 
     /// brainpoolP160r1: named by some certificates though outside ICAO 9303-11's table.

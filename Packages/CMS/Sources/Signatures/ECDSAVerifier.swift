@@ -4,7 +4,7 @@ import ICAO
 
 /// ECDSA through `Arithmetic`, on named curves and on explicit domain parameters alike.
 enum ECDSAVerifier {
-    static func verify(digest: [UInt8], signature: [UInt8], key: SubjectPublicKeyInfo) throws(CMSError) -> Bool {
+    static func verify(digest: [UInt8], signature: [UInt8], key: PublicKeyInfo) throws(CMSError) -> Bool {
         let curve = try curve(for: key)
         let point = key.publicKey
         let isDER = (try? ASN1Node.parse(signature, rules: .ber))?.tag == .sequence
@@ -18,7 +18,7 @@ enum ECDSAVerifier {
 
     /// The key's curve: explicit parameters are built (capped by Arithmetic before anything costly),
     /// named and standardized ones are ICAO's table.
-    private static func curve(for key: SubjectPublicKeyInfo) throws(CMSError) -> EllipticCurve {
+    private static func curve(for key: PublicKeyInfo) throws(CMSError) -> EllipticCurve {
         switch key.parameterEncoding {
         case .explicit:
             guard let parameters = key.ecParameters else {

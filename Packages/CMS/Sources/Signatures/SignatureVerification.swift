@@ -7,7 +7,7 @@ extension PublicKey {
     public func isValidSignature(
         _ signature: [UInt8], over message: some Collection<UInt8>, algorithm: SignatureAlgorithm
     ) throws(CMSError) -> Bool {
-        switch (self.algorithm, algorithm) {
+        switch (keyAlgorithm, algorithm) {
         case (.rsa, .rsaPKCS1(let hash)):
             return try verifyRSA(signature, message, .pkcs1v15(hash: hash))
         case (.rsa, .rsaPSS(let hash, let mgf1Hash, let saltLength)):

@@ -176,13 +176,14 @@ public struct Specimen: Sendable {
         files[dataGroup: 11] =
             AdditionalPersonalDetails(
                 fullName: "ERIKSSON<<ANNA<MARIA", otherNames: ["ERIKSSON<<ANNA"], personalNumber: "ZE184226B",
-                fullDateOfBirth: LDSDate(value: "19690806", encoding: .text), placeOfBirth: "ZENITH,UTOPIA",
+                fullDateOfBirthRecord: LDSDate(value: "19690806", encoding: .text), placeOfBirthText: "ZENITH,UTOPIA",
                 permanentAddress: "17 EXAMPLE STREET<UTOPIA",
                 telephone: "+00 555 0100", profession: "SPECIMEN", title: "DR"
             ).encoded()
         files[dataGroup: 12] =
             AdditionalDocumentDetails(
-                issuingAuthority: "UTOPIA PASSPORT OFFICE", dateOfIssue: LDSDate(value: "19890624", encoding: .bcd),
+                issuingAuthority: "UTOPIA PASSPORT OFFICE",
+                dateOfIssueRecord: LDSDate(value: "19890624", encoding: .bcd),
                 endorsementsAndObservations: "SPECIMEN, NOT VALID",
                 dateAndTimeOfPersonalization: LDSDate(value: "19890601120000", encoding: .bcd),
                 personalizationSystemSerialNumber: "EMRTD-SIM-1"
@@ -194,7 +195,7 @@ public struct Specimen: Sendable {
             files[dataGroup: 7] = DisplayedImageDataGroup.encoded(images: [face], kind: .dg7)
             files[dataGroup: 13] = DER.tlv(ASN1Tag(0x6D), DER.utf8String("NATIONAL DATA"))
             files[dataGroup: 16] = PersonsToNotify.encoded(persons: [
-                PersonsToNotify.Person(
+                PersonToNotify(
                     name: "ERIKSSON<<LARS", telephone: "+00 555 0101", address: "17 EXAMPLE STREET<UTOPIA")
             ])
         }

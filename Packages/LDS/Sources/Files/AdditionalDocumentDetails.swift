@@ -1,7 +1,10 @@
 import ASN1
 import JSON
 
-/// DG12, additional document details (ICAO 9303-10 §4.7.12). Dates as text or BCD bytes.
+/// DG12, additional document details (ICAO 9303-10 §4.7.12). Dates as text or BCD bytes. The
+/// stored properties keep the texts as the chip stored them; the reference's properties
+/// (`dateOfIssue`, `otherPersonDetails`, `endorsementsOrObservations`, `personalizationTime`,
+/// `personalizationDeviceSerialNumber`) give them as its JSON does.
 ///
 /// ```
 /// 6C { 5C tag list, 5F19 issuing authority, 5F26 date of issue, A0 { 02 count, 5F1A name… },
@@ -13,7 +16,8 @@ public struct AdditionalDocumentDetails: LDSFileModel, Equatable {
     public var rawBytes: [UInt8]
     public var tagList: [UInt32]
     public var issuingAuthority: String?
-    public var dateOfIssue: LDSDate?
+    /// The date of issue and how the chip stored it (text or BCD); `dateOfIssue` is its digits.
+    public var dateOfIssueRecord: LDSDate?
     public var namesOfOtherPersons: [String]
     public var endorsementsAndObservations: String?
     public var taxOrExitRequirements: String?
@@ -30,7 +34,7 @@ public struct AdditionalDocumentDetails: LDSFileModel, Equatable {
         rawBytes = bytes
         tagList = reader.tagList
         issuingAuthority = reader.text(0x5F19)
-        dateOfIssue = reader.date(0x5F26)
+        dateOfIssueRecord = reader.date(0x5F26)
         namesOfOtherPersons = reader.names(in: 0xA0, 0x5F1A)
         endorsementsAndObservations = reader.text(0x5F1B)
         taxOrExitRequirements = reader.text(0x5F1C)
@@ -46,7 +50,7 @@ public struct AdditionalDocumentDetails: LDSFileModel, Equatable {
 
     /// A DG12 holding only what is given (the writer fills `rawBytes` and `tagList`).
     public init(
-        issuingAuthority: String? = nil, dateOfIssue: LDSDate? = nil, namesOfOtherPersons: [String] = [],
+        issuingAuthority: String? = nil, dateOfIssueRecord: LDSDate? = nil, namesOfOtherPersons: [String] = [],
         endorsementsAndObservations: String? = nil, taxOrExitRequirements: String? = nil,
         imageOfFront: DocumentImage? = nil, imageOfRear: DocumentImage? = nil,
         dateAndTimeOfPersonalization: LDSDate? = nil, personalizationSystemSerialNumber: String? = nil
@@ -55,7 +59,7 @@ public struct AdditionalDocumentDetails: LDSFileModel, Equatable {
         tagList = []
         warnings = []
         self.issuingAuthority = issuingAuthority
-        self.dateOfIssue = dateOfIssue
+        self.dateOfIssueRecord = dateOfIssueRecord
         self.namesOfOtherPersons = namesOfOtherPersons
         self.endorsementsAndObservations = endorsementsAndObservations
         self.taxOrExitRequirements = taxOrExitRequirements
@@ -69,7 +73,7 @@ public struct AdditionalDocumentDetails: LDSFileModel, Equatable {
     public func encoded() -> [UInt8] {
         var writer = DetailWriter()
         writer.text(0x5F19, issuingAuthority)
-        writer.date(0x5F26, dateOfIssue)
+        writer.date(0x5F26, dateOfIssueRecord)
         writer.names(0xA0, 0x5F1A, namesOfOtherPersons)
         writer.text(0x5F1B, endorsementsAndObservations)
         writer.text(0x5F1C, taxOrExitRequirements)
@@ -80,24 +84,40 @@ public struct AdditionalDocumentDetails: LDSFileModel, Equatable {
         return writer.file(outerTag: 0x6C)
     }
 
+    /// The reference's `dateOfIssue`: YYYYMMDD.
+    public var dateOfIssue: String? { dateOfIssueRecord?.value }
+
+    /// The reference's `otherPersonDetails`: the names of other persons, without fillers; nil when none.
+    public var otherPersonDetails: [String]? {
+        namesOfOtherPersons.isEmpty ? nil : namesOfOtherPersons.map(DetailText.clean)
+    }
+
+    /// The reference's `endorsementsOrObservations`, without fillers.
+    public var endorsementsOrObservations: String? { endorsementsAndObservations.map(DetailText.clean) }
+
+    /// The reference's `personalizationTime`: YYYYMMDDhhmmss.
+    public var personalizationTime: String? { dateAndTimeOfPersonalization?.value }
+
+    /// The reference's `personalizationDeviceSerialNumber`, without fillers.
+    public var personalizationDeviceSerialNumber: String? { personalizationSystemSerialNumber.map(DetailText.clean) }
+
     /// The reference's `AdditionalDocumentDetails`: texts without fillers, dates as digits
     /// (YYYYMMDD, YYYYMMDDhhmmss). Added: how the chip stored each date, and `tagList`.
     public var json: JSONValue {
         [
             "issuingAuthority": DetailText.optional(issuingAuthority),
             "dateOfIssue": .optional(dateOfIssue),
-            "dateOfIssueISO8601": DetailText.iso8601(dateOfIssue),
-            "dateOfIssueEncoding": DetailText.encoding(dateOfIssue),
-            "otherPersonDetails": namesOfOtherPersons.isEmpty
-                ? .null : .array(namesOfOtherPersons.map { .string(DetailText.clean($0)) }),
-            "endorsementsOrObservations": DetailText.optional(endorsementsAndObservations),
+            "dateOfIssueISO8601": DetailText.iso8601(dateOfIssueRecord),
+            "dateOfIssueEncoding": DetailText.encoding(dateOfIssueRecord),
+            "otherPersonDetails": DetailText.linesJSON(otherPersonDetails),
+            "endorsementsOrObservations": .optional(endorsementsOrObservations),
             "taxOrExitRequirements": DetailText.optional(taxOrExitRequirements),
             "imageOfFront": .optional(imageOfFront),
             "imageOfRear": .optional(imageOfRear),
-            "personalizationTime": .optional(dateAndTimeOfPersonalization),
+            "personalizationTime": .optional(personalizationTime),
             "personalizationTimeISO8601": DetailText.iso8601(dateAndTimeOfPersonalization),
             "personalizationTimeEncoding": DetailText.encoding(dateAndTimeOfPersonalization),
-            "personalizationDeviceSerialNumber": DetailText.optional(personalizationSystemSerialNumber),
+            "personalizationDeviceSerialNumber": .optional(personalizationDeviceSerialNumber),
             "tagList": tagListJSON(tagList),
         ]
     }

@@ -83,21 +83,11 @@ enum DetailText {
         }
     }
 
-    /// A full name: the primary identifier before `<<`, the secondary one after it.
-    static func name(_ text: String) -> JSONValue {
-        let parts = text.components(separatedBy: "<<")
-        let primary = clean(parts.first ?? "")
-        let secondary = clean(parts.dropFirst().joined(separator: " "))
-        return [
-            "primaryIdentifier": primary.isEmpty ? .null : .string(primary),
-            "secondaryIdentifier": secondary.isEmpty ? .null : .string(secondary),
-        ]
-    }
-
     static func optional(_ text: String?) -> JSONValue { .optional(text.map(clean)) }
 
-    static func linesJSON(_ text: String?) -> JSONValue {
-        text.map { .array(lines($0).map(JSONValue.string)) } ?? .null
+    /// Lines (or a list) as a JSON array of strings, null when absent.
+    static func linesJSON(_ lines: [String]?) -> JSONValue {
+        lines.map { .array($0.map(JSONValue.string)) } ?? .null
     }
 
     /// How a date was stored, when it was (added beside the date: `text` or `bcd`).

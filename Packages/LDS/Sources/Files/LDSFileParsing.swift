@@ -17,7 +17,7 @@ public enum LDSFileParser {
         case .dg11: return try AdditionalPersonalDetails(bytes, renderImages: renderImages)
         case .dg12: return try AdditionalDocumentDetails(bytes, renderImages: renderImages)
         case .dg13: return try OptionalDetails(bytes)
-        case .dg14, .cardAccess: return try SecurityInfos(bytes, kind: kind)
+        case .dg14, .cardAccess: return try SecurityOptions(bytes, kind: kind)
         case .dg15: return try ActiveAuthenticationPublicKey(bytes)
         case .dg16: return try PersonsToNotify(bytes)
         case .cardSecurity: return try CardSecurity(bytes)

@@ -7,32 +7,8 @@ import JSON
 /// 70 { 02 count, A1 { 5F50 date data recorded, 5F51 name, 5F52 telephone, 5F53 address }, A2 {…}, … }
 /// ```
 public struct PersonsToNotify: LDSFileModel, Equatable {
-    public struct Person: Sendable, Equatable, JSONRepresentable {
-        public var dateDataRecorded: LDSDate?
-        public var name: String?
-        public var telephone: String?
-        public var address: String?
-
-        public init(
-            dateDataRecorded: LDSDate? = nil, name: String? = nil, telephone: String? = nil, address: String? = nil
-        ) {
-            self.dateDataRecorded = dateDataRecorded
-            self.name = name
-            self.telephone = telephone
-            self.address = address
-        }
-
-        public var json: JSONValue {
-            [
-                "dateRecorded": .optional(dateDataRecorded),
-                "dateRecordedISO8601": DetailText.iso8601(dateDataRecorded), "name": DetailText.optional(name),
-                "telephone": DetailText.optional(telephone), "address": DetailText.optional(address),
-            ]
-        }
-    }
-
     public let rawBytes: [UInt8]
-    public let persons: [Person]
+    public let persons: [PersonToNotify]
     public let warnings: [String]
 
     public init(_ bytes: [UInt8]) throws(LDSError) {
@@ -40,7 +16,7 @@ public struct PersonsToNotify: LDSFileModel, Equatable {
         rawBytes = bytes
         persons = node.children.filter { $0.tag.tagClass == .contextSpecific && $0.isConstructed }.map { template in
             let reader = DetailReader(template, renderImages: false)  // DG16 holds no images
-            return Person(
+            return PersonToNotify(
                 dateDataRecorded: reader.date(0x5F50), name: reader.text(0x5F51), telephone: reader.text(0x5F52),
                 address: reader.text(0x5F53))
         }
@@ -51,7 +27,7 @@ public struct PersonsToNotify: LDSFileModel, Equatable {
     }
 
     /// The DG16 file for these persons (DER): count, then one A1, A2, … template each.
-    public static func encoded(persons: [Person]) -> [UInt8] {
+    public static func encoded(persons: [PersonToNotify]) -> [UInt8] {
         let templates = persons.enumerated().map { index, person in
             var writer = DetailWriter()
             writer.date(0x5F50, person.dateDataRecorded)
@@ -66,4 +42,33 @@ public struct PersonsToNotify: LDSFileModel, Equatable {
     /// The reference's `PersonsToNotify`: `persons`, each with `dateRecorded`, `name`,
     /// `telephone`, `address` (texts without fillers).
     public var json: JSONValue { ["persons": .array(persons)] }
+}
+
+/// One person to notify of DG16 (one A1, A2, … template). Texts as the chip stored them.
+public struct PersonToNotify: Sendable, Equatable, JSONRepresentable {
+    /// The date the data was recorded and how the chip stored it; `dateRecorded` is its digits.
+    public var dateDataRecorded: LDSDate?
+    public var name: String?
+    public var telephone: String?
+    public var address: String?
+
+    public init(
+        dateDataRecorded: LDSDate? = nil, name: String? = nil, telephone: String? = nil, address: String? = nil
+    ) {
+        self.dateDataRecorded = dateDataRecorded
+        self.name = name
+        self.telephone = telephone
+        self.address = address
+    }
+
+    /// The reference's `dateRecorded`: YYYYMMDD.
+    public var dateRecorded: String? { dateDataRecorded?.value }
+
+    public var json: JSONValue {
+        [
+            "dateRecorded": .optional(dateRecorded),
+            "dateRecordedISO8601": DetailText.iso8601(dateDataRecorded), "name": DetailText.optional(name),
+            "telephone": DetailText.optional(telephone), "address": DetailText.optional(address),
+        ]
+    }
 }

@@ -193,13 +193,29 @@ public enum SecurityInfo: Sendable, Equatable, JSONRepresentable {
         }
     }
 
+    /// The reference's `protocol`: the protocol OID, dotted ("" for an entry without one).
+    public var `protocol`: String { protocolIdentifier?.dotted ?? "" }
+
+    /// The reference's `name`: the protocol's name (e.g. id-CA-ECDH-AES-CBC-CMAC-128), the dotted
+    /// OID for one without a name.
+    public var name: String { protocolIdentifier.map { $0.name ?? $0.dotted } ?? "" }
+
+    /// The reference's `version` (`i64`), from the typed info that has one.
+    public var version: Int64? { numbers.version.map(Int64.init) }
+
+    /// The reference's `keyId` (`i64`): the key a Chip Authentication info or key refers to.
+    public var keyId: Int64? { numbers.keyId.map(Int64.init) }
+
+    /// The reference's `parameterId` (`i64`): PACE's standardized domain parameter id.
+    public var parameterId: Int64? { numbers.parameterId.map(Int64.init) }
+
     /// The reference's `SecurityInfo` (`protocol` OID, `name`, `version`, `keyId`,
     /// `parameterId`), then what this project adds: `type` and the info's own fields.
     public var json: JSONValue {
         let numbers = numbers
         var members = [
-            JSONMember("protocol", .string(protocolIdentifier?.dotted ?? "")),
-            JSONMember("name", .string(protocolIdentifier.map { $0.name ?? $0.dotted } ?? "")),
+            JSONMember("protocol", .string(`protocol`)),
+            JSONMember("name", .string(name)),
             JSONMember("version", .optional(numbers.version)),
             JSONMember("keyId", .optional(numbers.keyId)),
             JSONMember("parameterId", .optional(numbers.parameterId)),

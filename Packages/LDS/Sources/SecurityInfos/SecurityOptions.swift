@@ -7,10 +7,10 @@ import JSON
 /// SecurityInfos ::= SET OF SecurityInfo
 /// DG14 ::= 6E { SecurityInfos }
 /// ```
-public struct SecurityInfos: LDSFileModel, Equatable {
+public struct SecurityOptions: LDSFileModel, Equatable {
     public let kind: LDSFileKind
     public let rawBytes: [UInt8]
-    public let infos: [SecurityInfo]
+    public let securityInfos: [SecurityInfo]
     public let warnings: [String]
 
     /// `kind` is `.dg14` or `.cardAccess`.
@@ -32,40 +32,40 @@ public struct SecurityInfos: LDSFileModel, Equatable {
         self.kind = kind
         self.rawBytes = rawBytes
         let parsed = set.children.map(SecurityInfo.parse)
-        infos = parsed.map(\.info)
+        securityInfos = parsed.map(\.info)
         self.warnings = warnings + parsed.compactMap(\.warning)
     }
 
     public var paceInfos: [PACEInfo] {
-        infos.compactMap { if case .pace(let info) = $0 { info } else { nil } }
+        securityInfos.compactMap { if case .pace(let info) = $0 { info } else { nil } }
     }
 
     public var paceDomainParameterInfos: [DomainParameterInfo] {
-        infos.compactMap { if case .paceDomainParameters(let info) = $0 { info } else { nil } }
+        securityInfos.compactMap { if case .paceDomainParameters(let info) = $0 { info } else { nil } }
     }
 
     public var chipAuthenticationInfos: [ChipAuthenticationInfo] {
-        infos.compactMap { if case .chipAuthentication(let info) = $0 { info } else { nil } }
+        securityInfos.compactMap { if case .chipAuthentication(let info) = $0 { info } else { nil } }
     }
 
     public var chipAuthenticationDomainParameterInfos: [DomainParameterInfo] {
-        infos.compactMap { if case .chipAuthenticationDomainParameters(let info) = $0 { info } else { nil } }
+        securityInfos.compactMap { if case .chipAuthenticationDomainParameters(let info) = $0 { info } else { nil } }
     }
 
     public var chipAuthenticationPublicKeyInfos: [ChipAuthenticationPublicKeyInfo] {
-        infos.compactMap { if case .chipAuthenticationPublicKey(let info) = $0 { info } else { nil } }
+        securityInfos.compactMap { if case .chipAuthenticationPublicKey(let info) = $0 { info } else { nil } }
     }
 
     public var terminalAuthenticationInfos: [TerminalAuthenticationInfo] {
-        infos.compactMap { if case .terminalAuthentication(let info) = $0 { info } else { nil } }
+        securityInfos.compactMap { if case .terminalAuthentication(let info) = $0 { info } else { nil } }
     }
 
     public var activeAuthenticationInfo: ActiveAuthenticationInfo? {
-        infos.lazy.compactMap { if case .activeAuthentication(let info) = $0 { info } else { nil } }.first
+        securityInfos.lazy.compactMap { if case .activeAuthentication(let info) = $0 { info } else { nil } }.first
     }
 
     /// The reference's `SecurityOptions` (DG14; EF.CardAccess has the same shape): `securityInfos`.
-    public var json: JSONValue { ["securityInfos": .array(infos)] }
+    public var json: JSONValue { ["securityInfos": .array(securityInfos)] }
 }
 
 /// EF.CardSecurity: a CMS SignedData whose eContent is SecurityInfos (BSI TR-03110-3 §A.1.2.2).
@@ -80,7 +80,7 @@ public struct CardSecurity: LDSFileModel, Equatable {
     public let rawBytes: [UInt8]
     public let eContentType: ASN1ObjectIdentifier
     /// The signed SecurityInfos (its `rawBytes` are the eContent octets).
-    public let securityInfos: SecurityInfos
+    public let securityInfos: SecurityOptions
     public let warnings: [String]
 
     public init(_ bytes: [UInt8]) throws(LDSError) {
@@ -100,14 +100,14 @@ public struct CardSecurity: LDSFileModel, Equatable {
         if !rest.isEmpty { warnings.append("\(rest.count) bytes after the signed SecurityInfos ignored") }
         rawBytes = bytes
         eContentType = type
-        securityInfos = try SecurityInfos(set: set, kind: .cardSecurity, rawBytes: content, warnings: [])
+        securityInfos = try SecurityOptions(set: set, kind: .cardSecurity, rawBytes: content, warnings: [])
         self.warnings = warnings + securityInfos.warnings
     }
 
     public var json: JSONValue {
         [
             "eContentType": .string(eContentType.dotted),
-            "securityInfos": .array(securityInfos.infos),
+            "securityInfos": .array(securityInfos.securityInfos),
         ]
     }
 }

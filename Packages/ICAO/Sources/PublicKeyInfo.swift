@@ -1,8 +1,10 @@
 import ASN1
+import Foundation
 import JSON
 
-/// A public key as X.509 writes it, the one model of the reader: certificates' keys (CMS), DG15's
-/// Active Authentication key, DG14's and EF.CardSecurity's Chip Authentication keys (LDS). It keeps
+/// A public key as X.509 writes it (a SubjectPublicKeyInfo; `PublicKeyInfo` is the reference's name),
+/// the one model of the reader: certificates' keys (CMS), DG15's Active Authentication key, DG14's
+/// and EF.CardSecurity's Chip Authentication keys (LDS). It keeps
 /// what a reader shows and what the protocols need: algorithm, key size, curve name ("explicit" when
 /// explicit parameters match no standard curve), the RSA modulus and exponent, the explicit EC or DH
 /// domain parameters. Integers are read as unsigned magnitudes (chips and some issuers omit the 00
@@ -20,7 +22,7 @@ import JSON
 /// DHParameter ::= SEQUENCE { p INTEGER, g INTEGER, privateValueLength INTEGER OPTIONAL }  (PKCS #3)
 /// DomainParameters ::= SEQUENCE { p, g, q INTEGER, … }  (X9.42 dhpublicnumber)
 /// ```
-public struct SubjectPublicKeyInfo: Sendable, Hashable, JSONRepresentable {
+public struct PublicKeyInfo: Sendable, Hashable, JSONRepresentable {
     public enum Algorithm: String, Sendable, JSONEnum {
         case rsa
         case ec
@@ -91,14 +93,16 @@ public struct SubjectPublicKeyInfo: Sendable, Hashable, JSONRepresentable {
         }
     }
 
-    /// The SubjectPublicKeyInfo exactly as read.
+    /// The SubjectPublicKeyInfo exactly as read (bytes, as the protocols and certificates consume
+    /// them; `der` is the reference's `Data` view of the same bytes).
     public let encoded: [UInt8]
     public let algorithmIdentifier: ASN1ObjectIdentifier
-    public let algorithm: Algorithm
-    /// RSA modulus bits, EC field bits, DH prime bits.
-    public let keySize: Int?
+    /// The key's family, typed (the reference's `algorithm` is its name).
+    public let keyAlgorithm: Algorithm
+    /// RSA modulus bits, EC field bits, DH prime bits; 0 when unknown (the reference's `u32`).
+    public let keySize: UInt32
     /// The standard curve or group name, "explicit" for explicit EC parameters of no known curve.
-    public let curveName: String?
+    public let curve: String?
     public let parameterEncoding: ParameterEncoding
     /// The namedCurve OID, when the parameters are one.
     public let namedCurve: ASN1ObjectIdentifier?
@@ -177,9 +181,9 @@ public struct SubjectPublicKeyInfo: Sendable, Hashable, JSONRepresentable {
         }
         self.encoded = encoded
         algorithmIdentifier = identifier
-        self.algorithm = algorithm
-        self.keySize = keySize
-        self.curveName = curveName
+        keyAlgorithm = algorithm
+        self.keySize = keySize.map { UInt32(clamping: $0) } ?? 0
+        curve = curveName
         parameterEncoding = encoding
         self.namedCurve = namedCurve
         standardizedDomainParameterId = standardizedId
@@ -238,13 +242,21 @@ public struct SubjectPublicKeyInfo: Sendable, Hashable, JSONRepresentable {
         return (bytes.count - first - 1) * 8 + (8 - bytes[first].leadingZeroBitCount)
     }
 
+    /// The reference's `algorithm`: `RSA`, `EC` or `DH`, else the algorithm's OID, dotted.
+    public var algorithm: String {
+        keyAlgorithm == .unknown ? algorithmIdentifier.dotted : keyAlgorithm.rawValue.uppercased()
+    }
+
+    /// The reference's `der`: the SubjectPublicKeyInfo as read (`encoded`, as `Data`).
+    public var der: Data { Data(encoded) }
+
     /// The reference's `PublicKeyInfo`: `algorithm` (`RSA`, `EC`, `DH`, else the OID), `keySize` (0 when
     /// unknown), `curve`, `der` (the SubjectPublicKeyInfo as read); then the key's parts.
     public var json: JSONValue {
         [
-            "algorithm": .string(algorithm == .unknown ? algorithmIdentifier.dotted : algorithm.rawValue.uppercased()),
-            "keySize": .integer(keySize ?? 0),
-            "curve": .optional(curveName),
+            "algorithm": .string(algorithm),
+            "keySize": .integer(Int(keySize)),
+            "curve": .optional(curve),
             "der": .bytes(encoded),
             "algorithmIdentifier": .string(algorithmIdentifier.dotted),
             "algorithmName": .optional(algorithmIdentifier.name),
