@@ -21,6 +21,8 @@ enum ReferenceShape {
         \TravelDocument.additionalPersonalDetails as KeyPath<TravelDocument, AdditionalPersonalDetails?>,
         \TravelDocument.additionalDocumentDetails as KeyPath<TravelDocument, AdditionalDocumentDetails?>,
         \TravelDocument.optionalDetails as KeyPath<TravelDocument, OptionalDetails?>,
+        \TravelDocument.securityOptions as KeyPath<TravelDocument, SecurityOptions?>,
+        \TravelDocument.activeAuthenticationPublicKeyInfo as KeyPath<TravelDocument, PublicKeyInfo?>,
         \TravelDocument.personsToNotify as KeyPath<TravelDocument, PersonsToNotify?>,
         \TravelDocument.warnings as KeyPath<TravelDocument, [String]>,
         \TravelDocument.debugInfo as KeyPath<TravelDocument, DebugInfo>,
@@ -159,7 +161,7 @@ enum ReferenceShape {
 
 @Suite struct ReferenceModelShapeTests {
     @Test func everyRecordOfTheReferenceIsNamedAndTypedAsItsSwiftColumn() {
-        #expect(ReferenceShape.travelDocument.count == 14)
+        #expect(ReferenceShape.travelDocument.count == 15)
         #expect(ReferenceShape.files.count == 22)
         #expect(ReferenceShape.verdicts.count == 35)
         #expect(ReferenceShape.hostFacing.count == 18)
@@ -185,6 +187,12 @@ enum ReferenceShape {
         #expect(application.dg9 == nil)
         #expect(document.ldsVersion == "1.8")
 
+        let key = try #require(document.activeAuthenticationPublicKeyInfo)
+        #expect(key.keySize > 0 && !key.der.isEmpty)
+        let infos = try #require(document.securityOptions?.securityInfos)
+        #expect(infos.contains { $0.protocol.hasPrefix("0.4.0.127.0.7.2.2.3") })
+        #expect(document.optionalDetails?.content.isEmpty == false)
+        #expect(document.personsToNotify?.persons.first?.telephone == "+00 555 0101")
         #expect(document.debugInfo.events.isEmpty)
     }
 }
