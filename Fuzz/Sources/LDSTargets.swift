@@ -18,7 +18,7 @@ let ldsFileTargets: [FuzzTarget] = [
 /// A biometric data block on its own (ISO/IEC 19794-4/5/6, 39794-4/5/6, a bare image): the
 /// record, its image headers and images, as DG2–DG4 hand them over (not rendered, as above).
 let biometricTarget = FuzzTarget(name: "biometric") { input in
-    _ = BiometricRecord(dataBlock: input, renderImages: false).json.serialized()
+    _ = BiometricDataBlock(input, renderImages: false).json.serialized()
 }
 
 /// An image as a chip stores it: format detection, the header's pixel size and, for JPEG 2000,

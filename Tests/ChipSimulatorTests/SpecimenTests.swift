@@ -129,8 +129,8 @@ import Testing
             let result = LDSFileParser.parseLeniently(try #require(files[dataGroup: number]), as: kind)
             #expect(result.model != nil, "\(kind): \(result.warnings)")
         }
-        let face = try BiometricDataGroup(try #require(files[dataGroup: 2]), kind: .dg2)
-        #expect(face.images.first?.format == .jpeg && face.images.first?.width == SyntheticFace.width)
+        let face = try EncodedIdentificationFeaturesFace(try #require(files[dataGroup: 2]))
+        #expect(face.images.first?.format == .jpeg && face.images.first?.size.width == UInt32(SyntheticFace.width))
         let mrz = try MRZDataGroup(try #require(files[dataGroup: 1]))
         #expect(mrz.machineReadableZone.fields.documentNumber == "L898902C")
         #expect(

@@ -52,7 +52,7 @@ import Transport
         #expect(data.dataGroupHashes.map(\.dataGroupNumber) == [1, 2, 11, 12, 14, 15])
         #expect(data.dataGroupHashes.allSatisfy { $0.status == .valid })
         #expect(document.machineReadableZoneInformation.fields.documentNumber == "L898902C")
-        #expect(document.encodedIdentificationFeaturesFace?.images.first?.format == .jpeg)
+        #expect(document.encodedIdentificationFeaturesFace.images.first?.format == .jpeg)
         #expect(document.additionalPersonalDetails?.placeOfBirthText == "ZENITH,UTOPIA")
         #expect(document.additionalDocumentDetails?.issuingAuthority == "UTOPIA PASSPORT OFFICE")
         #expect(document.additionalDocumentDetails?.dateOfIssueRecord == LDSDate(value: "19890624", encoding: .bcd))

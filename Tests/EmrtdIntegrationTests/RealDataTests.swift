@@ -57,7 +57,7 @@ import Testing
         // Read after the listed files (neither list names it), its key is still the document's.
         #expect(document.activeAuthenticationPublicKeyInfo != nil)
         #expect(document.machineReadableZoneInformation.fields.primaryIdentifier == "MUSTERMANN")
-        #expect(document.encodedIdentificationFeaturesFace?.images.first?.png != nil)
+        #expect(document.encodedIdentificationFeaturesFace.images.first?.png != nil)
         #expect(document.securityOptions?.chipAuthenticationInfos.isEmpty == false)
         #expect(document.authenticationStatus.chip.reason.contains("Chip Authentication"))
     }
@@ -92,12 +92,12 @@ import Testing
         else { return }
         let rendered = try Self.read(first)
         let bare = try Self.read(second, renderImages: false)
-        let renderedFace = try #require(rendered.encodedIdentificationFeaturesFace?.images.first)
-        let bareFace = try #require(bare.encodedIdentificationFeaturesFace?.images.first)
+        let renderedFace = try #require(rendered.encodedIdentificationFeaturesFace.images.first)
+        let bareFace = try #require(bare.encodedIdentificationFeaturesFace.images.first)
         #expect(renderedFace.png != nil)
         #expect(bareFace.png == nil && bareFace.renderingFailure == nil)
         #expect(bareFace.bytes == renderedFace.bytes && bareFace.format == .jpeg2000)
-        #expect(bareFace.width == 449 && bareFace.height == 598)
+        #expect(bareFace.size == ImageSize(width: 449, height: 598))
         #expect(bare.authenticationStatus.data == rendered.authenticationStatus.data)
         #expect(bare.warnings == rendered.warnings)
     }

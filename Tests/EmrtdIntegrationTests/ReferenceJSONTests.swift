@@ -283,7 +283,7 @@ import Testing
         var document = try OrchestrationTests.reader(trusting: specimen, debug: true).read(
             transport: OrchestrationTests.openChip(specimen.files), accessKey: OrchestrationTests.accessKey)
         if let dg3 = specimen.files[dataGroup: 3] {
-            document.encodedIdentificationFeaturesFinger = try BiometricDataGroup(dg3, kind: .dg3)
+            document.encodedIdentificationFeaturesFinger = try EncodedIdentificationFeatures(dg3, kind: .dg3)
         }
         let dg14 = DER.tlv(
             ASN1Tag(0x6E),

@@ -71,7 +71,7 @@ import Transport
                 chipAuthenticationKeys: [try ChipAuthenticationKey.generate(named: "ECDH-AES-128:13")])
             let specimen = try Specimen.generate(rich: true, credentials: credentials)
             var files = specimen.files
-            files[dataGroup: 3] = BiometricDataGroup.encodedFinger(
+            files[dataGroup: 3] = EncodedIdentificationFeatures.encodedFinger(
                 image: TerminalAuthenticationTests.Session.fingerImage, width: 400, height: 500, position: 2)
             chip = SimulatedChip(
                 configuration: ChipConfiguration(

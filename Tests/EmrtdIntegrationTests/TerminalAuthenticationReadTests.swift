@@ -32,9 +32,9 @@ import Testing
                 try credentials
                 ?? Credentials(chipAuthenticationKeys: [try ChipAuthenticationKey.generate(named: "ECDH-AES-128:13")])
             var files = try Specimen.generate(credentials: chosen).files
-            files[dataGroup: 3] = BiometricDataGroup.encodedFinger(
+            files[dataGroup: 3] = EncodedIdentificationFeatures.encodedFinger(
                 image: TerminalAuthenticationTests.Session.fingerImage, width: 400, height: 500, position: 2)
-            files[dataGroup: 4] = BiometricDataGroup.encodedIris(
+            files[dataGroup: 4] = EncodedIdentificationFeatures.encodedIris(
                 image: TerminalAuthenticationTests.Session.irisImage, width: 640, height: 480, eye: 1)
             files.com = CommonFile.encoded(
                 ldsVersion: "0108", unicodeVersion: "040000", dataGroups: [.dg1, .dg2, .dg3, .dg4, .dg11, .dg12, .dg14])
@@ -82,13 +82,13 @@ import Testing
         #expect(
             document.authenticationStatus.data.dataGroupHashes.filter { [3, 4].contains($0.dataGroupNumber) }
                 .allSatisfy { $0.status == .valid })
-        let finger = try #require(document.encodedIdentificationFeaturesFinger?.templates.first?.record)
+        let finger = try #require(document.encodedIdentificationFeaturesFinger?.records.first?.dataBlock)
         #expect(finger.standard == .iso19794Finger && finger.images.first?.position == 2)
-        #expect(finger.images.first?.image.bytes == TerminalAuthenticationTests.Session.fingerImage)
-        let iris = try #require(document.encodedIdentificationFeaturesIris?.templates.first?.record)
+        #expect(finger.images.first?.image.bytes == Data(TerminalAuthenticationTests.Session.fingerImage))
+        let iris = try #require(document.encodedIdentificationFeaturesIris?.records.first?.dataBlock)
         #expect(
             iris.standard == .iso19794Iris
-                && iris.images.first?.image.bytes == TerminalAuthenticationTests.Session.irisImage)
+                && iris.images.first?.image.bytes == Data(TerminalAuthenticationTests.Session.irisImage))
     }
 
     /// The key stays outside: the read hands the signer the bytes to sign, once.

@@ -2,6 +2,7 @@ import AccessControl
 import CVCertificates
 import ChipAuthentication
 import ChipSimulator
+import Foundation
 import ICAO
 import LDS
 import MRZ
@@ -70,9 +71,10 @@ import Transport
                 chipAuthenticationKeys: [try ChipAuthenticationKey.generate(named: name)])
             specimen = try Specimen.generate(rich: true, credentials: credentials)
             var files = specimen.files
-            files[dataGroup: 3] = BiometricDataGroup.encodedFinger(
+            files[dataGroup: 3] = EncodedIdentificationFeatures.encodedFinger(
                 image: Self.fingerImage, width: 400, height: 500, position: 2)
-            files[dataGroup: 4] = BiometricDataGroup.encodedIris(image: Self.irisImage, width: 640, height: 480, eye: 1)
+            files[dataGroup: 4] = EncodedIdentificationFeatures.encodedIris(
+                image: Self.irisImage, width: 640, height: 480, eye: 1)
             let chip = SimulatedChip(
                 configuration: ChipConfiguration(
                     files: files, credentials: specimen.credentials,
@@ -198,16 +200,16 @@ import Transport
         let pki = try PKI(.ecdsa(.sha256))
         let session = try Session(trusting: pki)
         _ = try session.authenticate(pki)
-        let fingers = try BiometricDataGroup(try session.readWhole(Self.dg3), kind: .dg3)
-        let finger = try #require(fingers.templates.first?.record)
+        let fingers = try EncodedIdentificationFeatures(try session.readWhole(Self.dg3), kind: .dg3)
+        let finger = try #require(fingers.records.first?.dataBlock)
         #expect(finger.standard == .iso19794Finger && finger.warnings.isEmpty, "\(finger.warnings)")
         #expect(finger.images.first?.position == 2 && finger.images.first?.quality == 80)
-        #expect(finger.images.first?.image.bytes == Session.fingerImage)
+        #expect(finger.images.first?.image.bytes == Data(Session.fingerImage))
         #expect(finger.images.first?.image.format == .wsq)
-        let irises = try BiometricDataGroup(try session.readWhole(Self.dg4), kind: .dg4)
-        let iris = try #require(irises.templates.first?.record)
+        let irises = try EncodedIdentificationFeatures(try session.readWhole(Self.dg4), kind: .dg4)
+        let iris = try #require(irises.records.first?.dataBlock)
         #expect(iris.standard == .iso19794Iris && iris.warnings.isEmpty, "\(iris.warnings)")
-        #expect(iris.images.first?.position == 1 && iris.images.first?.image.bytes == Session.irisImage)
+        #expect(iris.images.first?.position == 1 && iris.images.first?.image.bytes == Data(Session.irisImage))
         #expect(iris.images.first?.image.format == .jpeg)
         // The typed records: the finger's position and general header, the iris's eye and header.
         let fingerInfo = try #require(finger.images.first?.finger)

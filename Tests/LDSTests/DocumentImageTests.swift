@@ -18,10 +18,10 @@ struct DocumentImageTests {
     @Test func declaredFormatAndSizeApplyOnlyWhereTheBytesAreSilent() {
         let unknown = DocumentImage(bytes: [1, 2, 3], declaredFormat: .jpeg, declaredWidth: 10, declaredHeight: 20)
         #expect(unknown.format == .jpeg)
-        #expect(unknown.width == 10 && unknown.height == 20)
+        #expect(unknown.size == ImageSize(width: 10, height: 20))
         let png = DocumentImage(bytes: Self.tinyPNG, declaredFormat: .jpeg)
         #expect(png.format == .png)
-        #expect(png.width == 2 && png.height == 1)
+        #expect(png.size == ImageSize(width: 2, height: 1))
         #expect(png.png == nil && png.renderingFailure == nil)
     }
 
@@ -31,7 +31,7 @@ struct DocumentImageTests {
             0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x04, 0x00, 0x00, 0xFF, 0xC0, 0x00, 0x0B, 0x08, 0x01, 0x23, 0x04, 0x56,
         ]
         let image = DocumentImage(bytes: jpeg)
-        #expect(image.width == 0x456 && image.height == 0x123)
+        #expect(image.size == ImageSize(width: 0x456, height: 0x123))
     }
 
     @Test func truncatedOrGarbageJPEG2000IsAWarningNotACrash() {
@@ -62,15 +62,14 @@ struct DocumentImageTests {
     ])
     func parsingWithoutRenderingKeepsTheImages(path: String, kind: LDSFileKind) throws {
         guard let file = SharedData.file(path) else { return }
-        let rendered = try #require(LDSFileParser.parse(file, as: kind) as? any ImageHolding)
-        let bare = try #require(LDSFileParser.parse(file, as: kind, renderImages: false) as? any ImageHolding)
-        #expect(!rendered.documentImages.isEmpty)
-        #expect(rendered.documentImages.allSatisfy { !$0.format.isJPEG2000 || $0.png != nil })
-        #expect(bare.documentImages.allSatisfy { $0.png == nil && $0.renderingFailure == nil })
-        #expect(bare.documentImages.map(\.bytes) == rendered.documentImages.map(\.bytes))
-        #expect(bare.documentImages.map(\.format) == rendered.documentImages.map(\.format))
-        #expect(bare.documentImages.map(\.width) == rendered.documentImages.map(\.width))
-        #expect(bare.documentImages.map(\.height) == rendered.documentImages.map(\.height))
+        let rendered = try LDSFileParser.parse(file, as: kind)
+        let bare = try LDSFileParser.parse(file, as: kind, renderImages: false)
+        #expect(!rendered.images.isEmpty)
+        #expect(rendered.images.allSatisfy { !$0.format.isJPEG2000 || $0.png != nil })
+        #expect(bare.images.allSatisfy { $0.png == nil && $0.renderingFailure == nil })
+        #expect(bare.images.map(\.bytes) == rendered.images.map(\.bytes))
+        #expect(bare.images.map(\.format) == rendered.images.map(\.format))
+        #expect(bare.images.map(\.size) == rendered.images.map(\.size))
     }
 
     /// Every JPEG 2000 image in ../shared/data renders to a PNG of the same size and pixels as
@@ -99,7 +98,7 @@ struct DocumentImageTests {
             #expect(ours.width == reference.width && ours.height == reference.height)
             #expect(ours.channels == reference.channels)
             #expect(ours.samples == reference.samples, "pixels differ from opj_decompress for \(path)")
-            #expect(image.width == ours.width && image.height == ours.height)
+            #expect(image.size == ImageSize(width: UInt32(ours.width), height: UInt32(ours.height)))
         }
     }
 
@@ -128,8 +127,3 @@ struct DocumentImageTests {
         [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52]
         + [0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x01, 0x08, 0x02, 0x00, 0x00, 0x00]
 }
-
-/// The data groups that hold images, seen alike by the rendering test.
-private protocol ImageHolding { var documentImages: [DocumentImage] { get } }
-extension BiometricDataGroup: ImageHolding { var documentImages: [DocumentImage] { images } }
-extension DisplayedImageDataGroup: ImageHolding { var documentImages: [DocumentImage] { images } }

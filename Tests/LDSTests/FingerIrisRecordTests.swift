@@ -1,4 +1,5 @@
 import ASN1
+import Foundation
 import Testing
 
 @testable import LDS
@@ -15,15 +16,16 @@ struct FingerIrisRecordTests {
     ]
 
     @Test func fingerWrittenBySimulatorWriterReadsBack() throws {
-        let group = try BiometricDataGroup(
-            BiometricDataGroup.encodedFinger(image: Self.wsq, width: 416, height: 480, position: 7, quality: 61),
+        let group = try EncodedIdentificationFeatures(
+            EncodedIdentificationFeatures.encodedFinger(
+                image: Self.wsq, width: 416, height: 480, position: 7, quality: 61),
             kind: .dg3)
         #expect(group.warnings.isEmpty, "\(group.warnings)")
-        let template = try #require(group.templates.first)
-        #expect(template.header.biometricType == 8 && template.header.biometricSubtype == 7)
-        #expect(template.record.standard == .iso19794Finger && template.record.version == "010")
-        let image = try #require(template.record.images.first)
-        #expect(image.image.bytes == Self.wsq && image.image.format == .wsq)
+        let record = try #require(group.records.first)
+        #expect(record.header.biometricType == 8 && record.header.biometricSubtype == 7)
+        #expect(record.dataBlock.standard == .iso19794Finger && record.dataBlock.version == "010")
+        let image = try #require(record.dataBlock.images.first)
+        #expect(image.image.bytes == Data(Self.wsq) && image.image.format == .wsq)
         #expect(image.position == 7 && image.quality == 61 && image.face == nil && image.iris == nil)
         let finger = try #require(image.finger)
         #expect(finger.position == .leftIndexFinger && finger.positionCode == 7)
@@ -31,12 +33,12 @@ struct FingerIrisRecordTests {
         #expect(finger.impressionCode == 0 && finger.width == 416 && finger.height == 480)
         #expect(finger.declaredLength == 14 + Self.wsq.count && finger.captureDateTime == nil)
         let header = try #require(finger.recordHeader)
-        #expect(header.recordLength == template.dataBlock.count)
+        #expect(header.recordLength == record.data.count)
         #expect(header.captureDeviceID == 0 && header.imageAcquisitionLevel == 31 && header.fingerCount == 1)
         #expect(header.scaleUnits == 1 && header.pixelDepth == 8 && header.compression == .wsq)
         #expect(header.scanHorizontalResolution == 500 && header.scanVerticalResolution == 500)
         #expect(header.imageHorizontalResolution == 500 && header.imageVerticalResolution == 500)
-        let details = template.json["imageDetails"]
+        let details = record.json["imageDetails"]
         guard case .array(let entries) = details else {
             Issue.record("imageDetails is not a list: \(String(describing: details))")
             return
@@ -47,24 +49,25 @@ struct FingerIrisRecordTests {
     }
 
     @Test func irisWrittenBySimulatorWriterReadsBack() throws {
-        let group = try BiometricDataGroup(
-            BiometricDataGroup.encodedIris(image: Self.jpeg, width: 640, height: 480, eye: 2, quality: 72), kind: .dg4)
+        let group = try EncodedIdentificationFeatures(
+            EncodedIdentificationFeatures.encodedIris(image: Self.jpeg, width: 640, height: 480, eye: 2, quality: 72),
+            kind: .dg4)
         #expect(group.warnings.isEmpty, "\(group.warnings)")
-        let template = try #require(group.templates.first)
-        #expect(template.record.standard == .iso19794Iris)
-        let image = try #require(template.record.images.first)
-        #expect(image.image.bytes == Self.jpeg && image.image.format == .jpeg)
+        let record = try #require(group.records.first)
+        #expect(record.dataBlock.standard == .iso19794Iris)
+        let image = try #require(record.dataBlock.images.first)
+        #expect(image.image.bytes == Data(Self.jpeg) && image.image.format == .jpeg)
         #expect(image.position == 2 && image.quality == 72 && image.finger == nil)
         let iris = try #require(image.iris)
         #expect(iris.eye == .left && iris.sequenceNumber == 1 && iris.quality == 72)
         #expect(iris.rotationAngle == 0xFFFF && iris.rotationUncertainty == 0xFFFF)
         #expect(iris.declaredLength == Self.jpeg.count && iris.imageKind == nil)
         let header = try #require(iris.recordHeader)
-        #expect(header.recordLength == template.dataBlock.count && header.headerLength == 45)
+        #expect(header.recordLength == record.data.count && header.headerLength == 45)
         #expect(header.subtypeCount == 1 && header.imageFormat == .monochromeJPEG)
         #expect(header.rawWidth == 640 && header.rawHeight == 480 && header.intensityDepth == 8)
         #expect(header.deviceUniqueID == [UInt8](repeating: 0, count: 16) && header.globalUniqueID == nil)
-        #expect(template.json["imageDetails"] != nil)
+        #expect(record.json["imageDetails"] != nil)
     }
 
     /// Two fingers with every field distinct, laid out as 19794-4:2005 §7 says.
@@ -77,10 +80,10 @@ struct FingerIrisRecordTests {
         record += [0, 197, 0, 198, 0, 199, 0, 200] + [8, 4, 0, 0]
         record += [0, 0, 0, UInt8(14 + first.count), 13, 2, 1, 55, 1, 0x01, 0x90, 0x01, 0xF4, 0] + first
         record += [0, 0, 0, UInt8(14 + second.count), 46, 2, 2, 66, 8, 0x02, 0x00, 0x02, 0x58, 0] + second
-        let parsed = BiometricRecord(dataBlock: record, renderImages: false)
+        let parsed = BiometricDataBlock(record, renderImages: false)
         #expect(parsed.warnings.isEmpty, "\(parsed.warnings)")
         let fingers = parsed.images.compactMap(\.finger)
-        #expect(parsed.images.map(\.image.bytes) == [first, second])
+        #expect(parsed.images.map(\.image.bytes) == [Data(first), Data(second)])
         #expect(parsed.images.map(\.image.format) == [.jpeg2000Codestream, .jpeg2000Codestream])
         #expect(fingers.map(\.position) == [.plainRightFourFingers, .rightIndexAndLeftIndex])
         #expect(fingers.map(\.viewCount) == [2, 2] && fingers.map(\.viewNumber) == [1, 2])
@@ -109,9 +112,9 @@ struct FingerIrisRecordTests {
         var record = Array("IIR\0".utf8) + Array("010\0".utf8) + [0, 0, 0, UInt8(61 + body.count)]
         record += [0xAB, 0xCD, 2, 0, 61, 0x03, 0x96, 0, 150, 0, 0x08, 0x02, 0x80, 0x01, 0xE0, 24, 1]
         record += deviceID + globalID + body
-        let parsed = BiometricRecord(dataBlock: record, renderImages: false)
+        let parsed = BiometricDataBlock(record, renderImages: false)
         #expect(parsed.warnings.isEmpty, "\(parsed.warnings)")
-        #expect(parsed.images.map(\.image.bytes) == images)
+        #expect(parsed.images.map(\.image.bytes) == images.map { Data($0) })
         let irises = parsed.images.compactMap(\.iris)
         #expect(irises.map(\.eye) == [.right, .right, .left] && irises.map(\.sequenceNumber) == [1, 2, 1])
         #expect(irises.map(\.quality) == [90, 91, 92] && irises.map(\.declaredLength) == [4, 5, 6])
@@ -130,61 +133,62 @@ struct FingerIrisRecordTests {
 
     @Test func lyingAndTruncatedFingerRecordsAreWarnings() throws {
         let block = try #require(
-            BiometricDataGroup(
-                BiometricDataGroup.encodedFinger(image: Self.wsq, width: 8, height: 8, position: 1), kind: .dg3
-            ).templates.first?.dataBlock)
-        #expect(BiometricRecord(dataBlock: block).warnings.isEmpty)
+            EncodedIdentificationFeatures(
+                EncodedIdentificationFeatures.encodedFinger(image: Self.wsq, width: 8, height: 8, position: 1),
+                kind: .dg3
+            ).records.first.map { [UInt8]($0.data) })
+        #expect(BiometricDataBlock(block).warnings.isEmpty)
         // The view claims more image than the record holds.
         var long = block
         long[32 + 3] = 0xF0
-        let cut = BiometricRecord(dataBlock: long)
+        let cut = BiometricDataBlock(long)
         #expect(cut.warnings.contains { $0.contains("declares 226 bytes, \(Self.wsq.count) present") })
-        #expect(cut.images.first?.image.bytes == Self.wsq)
+        #expect(cut.images.first?.image.bytes == Data(Self.wsq))
         // A view shorter than its own header.
         var short = block
         short[32 + 3] = 5
-        #expect(BiometricRecord(dataBlock: short).warnings.contains { $0.contains("less than its header") })
+        #expect(BiometricDataBlock(short).warnings.contains { $0.contains("less than its header") })
         // The record length lies.
         var lying = block
         lying[13] &+= 1
-        #expect(BiometricRecord(dataBlock: lying).warnings.contains { $0.contains("record length") })
+        #expect(BiometricDataBlock(lying).warnings.contains { $0.contains("record length") })
         // Two fingers announced, one present.
         var more = block
         more[18] = 2
-        #expect(BiometricRecord(dataBlock: more).warnings.contains { $0.contains("2 of 2 is truncated") })
+        #expect(BiometricDataBlock(more).warnings.contains { $0.contains("2 of 2 is truncated") })
         // Every prefix parses, with a warning for each that lost bytes.
         for count in 4..<block.count {
-            let prefix = BiometricRecord(dataBlock: Array(block.prefix(count)), renderImages: false)
+            let prefix = BiometricDataBlock(Array(block.prefix(count)), renderImages: false)
             #expect(prefix.standard == .iso19794Finger && !prefix.warnings.isEmpty, "prefix \(count)")
         }
     }
 
     @Test func lyingAndTruncatedIrisRecordsAreWarnings() throws {
         let block = try #require(
-            BiometricDataGroup(
-                BiometricDataGroup.encodedIris(image: Self.jpeg, width: 8, height: 8, eye: 1), kind: .dg4
-            ).templates.first?.dataBlock)
+            EncodedIdentificationFeatures(
+                EncodedIdentificationFeatures.encodedIris(image: Self.jpeg, width: 8, height: 8, eye: 1), kind: .dg4
+            ).records.first.map { [UInt8]($0.data) })
         var long = block
         long[45 + 3 + 7] = 0x01  // image length + 2^24
-        let cut = BiometricRecord(dataBlock: long)
+        let cut = BiometricDataBlock(long)
         #expect(cut.warnings.contains { $0.contains("declares \((1 << 24) + Self.jpeg.count) bytes") })
-        #expect(cut.images.first?.image.bytes == Self.jpeg)
+        #expect(cut.images.first?.image.bytes == Data(Self.jpeg))
         var header = block
         header[16] = 0xFF  // header length 0x00FF, past the record
-        let past = BiometricRecord(dataBlock: header)
+        let past = BiometricDataBlock(header)
         #expect(past.warnings.contains { $0.contains("runs past the record") } && past.images.count == 1)
         var small = block
         small[16] = 20
-        let below = BiometricRecord(dataBlock: small)
+        let below = BiometricDataBlock(small)
         #expect(below.warnings.contains { $0.contains("below the 45 bytes") } && below.images.count == 1)
         var subtypes = block
         subtypes[14] = 3
-        #expect(BiometricRecord(dataBlock: subtypes).warnings.contains { $0.contains("subtype header 2 of 3") })
+        #expect(BiometricDataBlock(subtypes).warnings.contains { $0.contains("subtype header 2 of 3") })
         var format = block
         format[22] = 0x07
-        #expect(BiometricRecord(dataBlock: format).warnings.contains { $0.contains("image format 7 is not defined") })
+        #expect(BiometricDataBlock(format).warnings.contains { $0.contains("image format 7 is not defined") })
         for count in 4..<block.count {
-            let prefix = BiometricRecord(dataBlock: Array(block.prefix(count)), renderImages: false)
+            let prefix = BiometricDataBlock(Array(block.prefix(count)), renderImages: false)
             #expect(prefix.standard == .iso19794Iris && !prefix.warnings.isEmpty, "prefix \(count)")
         }
     }
@@ -224,10 +228,10 @@ struct FingerIrisRecordTests {
                 DER.constructed(ASN1Tag(0xA0), [DER.tlv(ASN1Tag(0x80), [1]), DER.tlv(ASN1Tag(0x81), [0x07, 0xE3])]),
                 DER.constructed(ASN1Tag(0xA1), [representation]),
             ])
-        let parsed = BiometricRecord(dataBlock: record)
+        let parsed = BiometricDataBlock(record)
         #expect(parsed.standard == .iso39794Finger && parsed.version == "1/2019" && parsed.warnings.isEmpty)
         let image = try #require(parsed.images.first)
-        #expect(image.image.bytes == png && image.image.format == .png && image.position == 10)
+        #expect(image.image.bytes == Data(png) && image.image.format == .png && image.position == 10)
         let finger = try #require(image.finger)
         #expect(finger.position == .leftLittleFinger && finger.impressionCode == 8 && finger.dataFormatCode == 4)
         #expect(finger.quality == 77 && finger.recordHeader == nil && finger.viewCount == nil)
@@ -242,11 +246,11 @@ struct FingerIrisRecordTests {
                 DER.constructed(
                     ASN1Tag(0xA1), [DER.constructed(ASN1Tag(0x30), [choice(0, 1), DER.tlv(ASN1Tag(0x85), png)])])
             ])
-        let untyped = BiometricRecord(dataBlock: elsewhere)
-        #expect(untyped.images.map(\.image.bytes) == [png] && untyped.images.first?.finger == nil)
+        let untyped = BiometricDataBlock(elsewhere)
+        #expect(untyped.images.map(\.image.bytes) == [Data(png)] && untyped.images.first?.finger == nil)
         let empty = DER.constructed(
             ASN1Tag(0x64), [DER.constructed(ASN1Tag(0xA1), [DER.constructed(ASN1Tag(0x30), [choice(0, 1)])])])
-        let none = BiometricRecord(dataBlock: empty)
+        let none = BiometricDataBlock(empty)
         #expect(none.images.isEmpty && none.warnings == ["39794 representation 1 holds no recognised image"])
     }
 
@@ -265,10 +269,10 @@ struct FingerIrisRecordTests {
                 DER.constructed(ASN1Tag(0xAC), [DER.tlv(ASN1Tag(0x80), [0x01, 0x0E]), DER.tlv(ASN1Tag(0x81), [12])]),
             ])
         let record = DER.constructed(ASN1Tag(0x66), [DER.constructed(ASN1Tag(0xA1), [representation])])
-        let parsed = BiometricRecord(dataBlock: record, renderImages: false)
+        let parsed = BiometricDataBlock(record, renderImages: false)
         #expect(parsed.standard == .iso39794Iris && parsed.warnings.isEmpty, "\(parsed.warnings)")
         let image = try #require(parsed.images.first)
-        #expect(image.image.bytes == jp2 && image.image.format == .jpeg2000Codestream)
+        #expect(image.image.bytes == Data(jp2) && image.image.format == .jpeg2000Codestream)
         let iris = try #require(image.iris)
         #expect(iris.eye == .left && iris.imageKind == 3 && iris.bitDepth == 16 && iris.dataFormatCode == 4)
         #expect(iris.rotationAngle == 270 && iris.rotationUncertainty == 12 && iris.quality == nil)
@@ -281,11 +285,11 @@ struct FingerIrisRecordTests {
         guard let fingerRecord = SharedData.file("jmrtd/iso39794/sample-39794-4-ed-1-v1.der"),
             let irisRecord = SharedData.file("jmrtd/iso39794/sample-39794-6-ed-1-v1.der")
         else { return }
-        let finger = try #require(BiometricRecord(dataBlock: fingerRecord).images.first)
+        let finger = try #require(BiometricDataBlock(fingerRecord).images.first)
         #expect(finger.image.format == .png && finger.finger?.position == .rightIndexFinger)
         #expect(finger.finger?.impressionCode == 1 && finger.finger?.quality == 44)
         #expect(finger.finger?.captureDateTime == BiometricCaptureDateTime(year: 2018, month: 12, day: 30, hour: 13))
-        let iris = try #require(BiometricRecord(dataBlock: irisRecord).images.first)
+        let iris = try #require(BiometricDataBlock(irisRecord).images.first)
         #expect(iris.image.format == .png && iris.iris?.eye == .right && iris.iris?.imageKind == 2)
         #expect(iris.iris?.bitDepth == 8 && iris.iris?.dataFormatCode == 2)
         #expect(iris.iris?.captureDateTime == BiometricCaptureDateTime(year: 2019, month: 9, day: 18, hour: 13))
@@ -297,14 +301,14 @@ struct FingerIrisRecordTests {
         guard let dg3 = SharedData.file("jmrtd/bsi2008/Datagroup3.bin"),
             let dg4 = SharedData.file("jmrtd/bsi2008/Datagroup4.bin")
         else { return }
-        let fingers = try BiometricDataGroup(dg3, kind: .dg3, renderImages: false)
-        let fingerInfos = fingers.templates.flatMap(\.record.images).compactMap(\.finger)
+        let fingers = try EncodedIdentificationFeatures(dg3, kind: .dg3, renderImages: false)
+        let fingerInfos = fingers.records.flatMap(\.dataBlock.images).compactMap(\.finger)
         #expect(fingerInfos.map(\.position) == [.rightIndexFinger, .leftIndexFinger])
         #expect(fingerInfos.allSatisfy { $0.quality == 100 && $0.width == 620 && $0.viewCount == 1 })
         #expect(fingerInfos.allSatisfy { $0.recordHeader?.compression == .wsq && $0.recordHeader?.pixelDepth == 8 })
         #expect(fingerInfos.allSatisfy { $0.recordHeader?.imageHorizontalResolution == 500 })
-        let irises = try BiometricDataGroup(dg4, kind: .dg4, renderImages: false)
-        let irisInfos = irises.templates.flatMap(\.record.images).compactMap(\.iris)
+        let irises = try EncodedIdentificationFeatures(dg4, kind: .dg4, renderImages: false)
+        let irisInfos = irises.records.flatMap(\.dataBlock.images).compactMap(\.iris)
         #expect(irisInfos.map(\.eye) == [.right, .left] && irisInfos.map(\.quality) == [51, 51])
         #expect(irisInfos.map { $0.recordHeader?.rawWidth } == [163, 160])
         #expect(irisInfos.allSatisfy { $0.recordHeader?.imageFormat == .rgbJPEG2000 })

@@ -1,4 +1,5 @@
 import CLibPNG
+import Foundation
 
 /// Decodes a PNG with libpng's simplified read API into 8-bit samples in the file's own channel
 /// layout, so our PNG and the reference decoder's PNG are compared pixel by pixel.
@@ -7,6 +8,9 @@ struct DecodedPNG: Equatable {
     let height: Int
     let channels: Int
     let samples: [UInt8]
+
+    /// A `DocumentImage.png`, which is `Data` as the reference's `Bytes`.
+    init?(_ data: Data) { self.init([UInt8](data)) }
 
     init?(_ bytes: [UInt8]) {
         var image = png_image()

@@ -74,29 +74,29 @@ struct RealDataTests {
             let synthetic = SharedData.file("gmrtd/dg/DG2_jpeg_synthetic_gMRTD.bin"),
             let syntheticJPEG = SharedData.file("gmrtd/ISO19794_Test1_Face.jpg")
         else { return }
-        let first = try BiometricDataGroup(bsi, kind: .dg2)
-        #expect(first.templates.count == 1)
-        #expect(first.templates[0].header.formatOwner == 0x0101 && first.templates[0].header.formatType == 0x0008)
-        #expect(first.templates[0].record.standard == .iso19794Face)
-        let face = try #require(first.templates[0].record.images.first)
+        let first = try EncodedIdentificationFeaturesFace(bsi)
+        #expect(first.records.count == 1)
+        #expect(first.records[0].header.formatOwner == 0x0101 && first.records[0].header.formatType == 0x0008)
+        #expect(first.records[0].dataBlock.standard == .iso19794Face)
+        let face = try #require(first.records[0].dataBlock.images.first)
         #expect(face.image.format == .jpeg2000)
         // The 19794-5 header declares 337×449; the JPEG 2000 image itself is 413×531.
         #expect(face.face?.width == 337 && face.face?.height == 449)
-        #expect(face.image.width == 413 && face.image.height == 531)
+        #expect(face.image.size == ImageSize(width: 413, height: 531))
         #expect(face.image.png != nil)
 
-        let dutch = try #require(try BiometricDataGroup(loes, kind: .dg2).images.first)
-        #expect(dutch.format == .jpeg2000 && dutch.width == 449 && dutch.height == 598)
+        let dutch = try #require(try EncodedIdentificationFeaturesFace(loes).images.first)
+        #expect(dutch.format == .jpeg2000 && dutch.size == ImageSize(width: 449, height: 598))
 
         for file in [silverFile, silverMandatory] {
-            let group = try BiometricDataGroup(file, kind: .dg2)
-            #expect(group.templates[0].record.standard == .iso39794Face)
-            #expect(group.templates[0].record.version == "3/2019")
-            #expect(group.images.map(\.bytes) == [silver])
+            let group = try EncodedIdentificationFeaturesFace(file)
+            #expect(group.records[0].dataBlock.standard == .iso39794Face)
+            #expect(group.records[0].dataBlock.version == "3/2019")
+            #expect(group.images.map(\.bytes) == [Data(silver)])
         }
 
-        let jpeg = try BiometricDataGroup(synthetic, kind: .dg2)
-        #expect(jpeg.images.map(\.bytes) == [syntheticJPEG])
+        let jpeg = try EncodedIdentificationFeaturesFace(synthetic)
+        #expect(jpeg.images.map(\.bytes) == [Data(syntheticJPEG)])
         #expect(jpeg.images.first?.format == .jpeg)
         #expect(jpeg.images.first?.png == nil)
         #expect(jpeg.warnings.isEmpty)
@@ -111,15 +111,15 @@ struct RealDataTests {
             let iris39794 = SharedData.file("jmrtd/iso39794/sample-39794-6-ed-1-v1.der"),
             let largeFace = SharedData.file("jmrtd/iso39794/sample-39794-5-ed-1-v1.der")
         else { return }
-        let face = BiometricRecord(dataBlock: record19794)
-        #expect(face.standard == .iso19794Face && face.images.map(\.image.bytes) == [jpeg])
-        let profile = BiometricRecord(dataBlock: face39794)
-        #expect(profile.standard == .iso39794Face && profile.images.map(\.image.bytes) == [silver])
-        let finger = BiometricRecord(dataBlock: finger39794)
+        let face = BiometricDataBlock(record19794)
+        #expect(face.standard == .iso19794Face && face.images.map(\.image.bytes) == [Data(jpeg)])
+        let profile = BiometricDataBlock(face39794)
+        #expect(profile.standard == .iso39794Face && profile.images.map(\.image.bytes) == [Data(silver)])
+        let finger = BiometricDataBlock(finger39794)
         #expect(finger.standard == .iso39794Finger)
-        let iris = BiometricRecord(dataBlock: iris39794)
+        let iris = BiometricDataBlock(iris39794)
         #expect(iris.standard == .iso39794Iris && iris.images.count == 1)
-        let large = BiometricRecord(dataBlock: largeFace)
+        let large = BiometricDataBlock(largeFace)
         #expect(large.standard == .iso39794Face && large.images.first?.image.format == .jpeg)
         #expect(large.images.first?.image.bytes.count == 893_557)
     }
@@ -130,19 +130,19 @@ struct RealDataTests {
             let dg5 = SharedData.file("tsemrtd/EF_DG5.bin"),
             let dg7 = SharedData.file("tsemrtd/EF_DG7.bin")
         else { return }
-        let fingers = try BiometricDataGroup(dg3, kind: .dg3)
-        #expect(fingers.templates.map(\.record.standard) == [.iso19794Finger, .iso19794Finger])
-        #expect(fingers.templates.flatMap(\.record.images).map(\.position) == [2, 7])
-        #expect(fingers.images.allSatisfy { $0.format == .wsq && $0.width == 620 && $0.height == 620 })
-        let irises = try BiometricDataGroup(dg4, kind: .dg4)
-        #expect(irises.templates.map(\.header.biometricType) == [16, 16])
+        let fingers = try EncodedIdentificationFeatures(dg3, kind: .dg3)
+        #expect(fingers.records.map(\.dataBlock.standard) == [.iso19794Finger, .iso19794Finger])
+        #expect(fingers.records.flatMap(\.dataBlock.images).map(\.position) == [2, 7])
+        #expect(fingers.images.allSatisfy { $0.format == .wsq && $0.size == ImageSize(width: 620, height: 620) })
+        let irises = try EncodedIdentificationFeatures(dg4, kind: .dg4)
+        #expect(irises.records.map(\.header.biometricType) == [16, 16])
         #expect(irises.images.map(\.format) == [.jpeg2000, .jpeg2000])
-        #expect(irises.images.map(\.width) == [163, 160])
+        #expect(irises.images.map(\.size.width) == [163, 160])
         #expect(irises.images.allSatisfy { $0.png != nil })
-        let portrait = try DisplayedImageDataGroup(dg5, kind: .dg5)
+        let portrait = try DisplayedPortrait(dg5)
         #expect(portrait.images.count == 1 && portrait.images[0].format == .jpeg2000)
-        let signature = try DisplayedImageDataGroup(dg7, kind: .dg7)
-        #expect(signature.images.first?.width == 550 && signature.images.first?.height == 142)
+        let signature = try DisplayedSignatureOrUsualMark(dg7)
+        #expect(signature.images.first?.size == ImageSize(width: 550, height: 142))
     }
 
     @Test func additionalPersonalDetails() throws {

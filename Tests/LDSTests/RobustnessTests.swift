@@ -1,4 +1,5 @@
 import ASN1
+import Foundation
 import Testing
 
 @testable import LDS
@@ -9,7 +10,7 @@ struct RobustnessTests {
         0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x0B, 0x08, 0x00, 0x20, 0x00, 0x10, 0x01, 0x01, 0x11, 0x00, 0xFF, 0xD9,
     ]
 
-    /// A DG2 around one data block, as `BiometricDataGroup.encodedFace` writes it.
+    /// A DG2 around one data block, as `EncodedIdentificationFeaturesFace.encodedFace` writes it.
     static func dataGroup2(block: [UInt8]) -> [UInt8] {
         let header = DER.constructed(
             ASN1Tag(0xA1), [DER.tlv(ASN1Tag(0x87), [0x01, 0x01]), DER.tlv(ASN1Tag(0x88), [0x00, 0x08])])
@@ -19,8 +20,10 @@ struct RobustnessTests {
 
     /// The 19794-5 record inside a DG2 written by `encodedFace`.
     static func faceRecord(image: [UInt8]) throws -> [UInt8] {
-        try BiometricDataGroup(BiometricDataGroup.encodedFace(image: image, width: 16, height: 32), kind: .dg2)
-            .templates[0].dataBlock
+        [UInt8](
+            try EncodedIdentificationFeaturesFace(
+                EncodedIdentificationFeaturesFace.encodedFace(image: image, width: 16, height: 32)
+            ).records[0].data)
     }
 
     @Test func recordLengthsOffByAFewBytes() throws {
@@ -28,8 +31,8 @@ struct RobustnessTests {
         // Facial record length (offset 14) three bytes too long, record length (offset 8) too.
         record[17] &+= 3
         record[11] &+= 3
-        let group = try BiometricDataGroup(Self.dataGroup2(block: record), kind: .dg2)
-        #expect(group.images.map(\.bytes) == [Self.jpeg])
+        let group = try EncodedIdentificationFeaturesFace(Self.dataGroup2(block: record))
+        #expect(group.images.map(\.bytes) == [Data(Self.jpeg)])
         #expect(group.warnings.contains { $0.contains("declares") })
         #expect(group.warnings.contains { $0.contains("record length") })
     }
@@ -40,15 +43,15 @@ struct RobustnessTests {
         // 7F61's length (82 3A E2 at offset 6) two bytes too long: the TLVs no longer parse.
         bytes[8] &+= 2
         #expect(throws: ASN1Error.self) { try ASN1Node.parse(bytes) }
-        let group = try BiometricDataGroup(bytes, kind: .dg2)
+        let group = try EncodedIdentificationFeaturesFace(bytes)
         #expect(group.warnings.first?.contains("record found by its signature") == true)
-        let face = try #require(group.templates.first?.record)
+        let face = try #require(group.records.first?.dataBlock)
         #expect(face.standard == .iso19794Face)
-        #expect(face.images.first?.image.width == 413 && face.images.first?.image.png != nil)
-        #expect(group.templates.first?.header.formatType == nil)
+        #expect(face.images.first?.image.size.width == 413 && face.images.first?.image.png != nil)
+        #expect(group.records.first?.header.formatType == nil)
         // A file with no record signature at all is still an error.
         #expect(throws: LDSError.self) {
-            try BiometricDataGroup([0x75, 0x05, 0x7F, 0x61, 0x05, 0x02, 0x01], kind: .dg2)
+            try EncodedIdentificationFeaturesFace([0x75, 0x05, 0x7F, 0x61, 0x05, 0x02, 0x01])
         }
     }
 
@@ -65,27 +68,27 @@ struct RobustnessTests {
 
     @Test func paddingAfterTheImage() throws {
         let record = try Self.faceRecord(image: Self.jpeg) + [UInt8](repeating: 0, count: 16)
-        let group = try BiometricDataGroup(Self.dataGroup2(block: record), kind: .dg2)
-        #expect(group.images.map(\.bytes) == [Self.jpeg])
+        let group = try EncodedIdentificationFeaturesFace(Self.dataGroup2(block: record))
+        #expect(group.images.map(\.bytes) == [Data(Self.jpeg)])
         #expect(group.warnings.contains("16 bytes after the 19794-5 record"))
     }
 
     @Test func noImageAtAll() throws {
-        let group = try BiometricDataGroup(Self.dataGroup2(block: try Self.faceRecord(image: [])), kind: .dg2)
+        let group = try EncodedIdentificationFeaturesFace(Self.dataGroup2(block: try Self.faceRecord(image: [])))
         #expect(group.images.isEmpty)
         #expect(group.warnings.contains("19794-5 facial record 1 holds no image"))
-        let empty = try BiometricDataGroup(
-            DER.constructed(ASN1Tag(0x75), [DER.constructed(ASN1Tag(0x7F61), [DER.integer(0)])]), kind: .dg2)
-        #expect(empty.templates.isEmpty && !empty.warnings.isEmpty)
+        let empty = try EncodedIdentificationFeaturesFace(
+            DER.constructed(ASN1Tag(0x75), [DER.constructed(ASN1Tag(0x7F61), [DER.integer(0)])]))
+        #expect(empty.records.isEmpty && !empty.warnings.isEmpty)
     }
 
     @Test func rawCodestreamWithoutA19794Header() throws {
         guard let bytes = SharedData.file("jmrtd/dg2/silver.jp2") else { return }
         let codestream = try #require(DocumentImageTests.codestream(in: bytes))
-        let group = try BiometricDataGroup(Self.dataGroup2(block: codestream), kind: .dg2)
-        #expect(group.templates[0].record.standard == .rawImage)
+        let group = try EncodedIdentificationFeaturesFace(Self.dataGroup2(block: codestream))
+        #expect(group.records[0].dataBlock.standard == .rawImage)
         let image = try #require(group.images.first)
-        #expect(image.format == .jpeg2000Codestream && image.width == 413 && image.height == 531)
+        #expect(image.format == .jpeg2000Codestream && image.size.width == 413 && image.size.height == 531)
         #expect(image.png != nil)
     }
 

@@ -1,4 +1,5 @@
 import ASN1
+import Foundation
 import Testing
 
 @testable import LDS
@@ -92,16 +93,16 @@ struct WriterTests {
         let jpeg: [UInt8] = [
             0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x0B, 0x08, 0x00, 0x20, 0x00, 0x10, 0x01, 0x01, 0x11, 0x00, 0xFF, 0xD9,
         ]
-        let group = try BiometricDataGroup(
-            BiometricDataGroup.encodedFace(image: jpeg, width: 16, height: 32), kind: .dg2)
+        let group = try EncodedIdentificationFeaturesFace(
+            EncodedIdentificationFeaturesFace.encodedFace(image: jpeg, width: 16, height: 32))
         #expect(group.warnings.isEmpty)
-        let record = try #require(group.templates.first?.record)
+        let record = try #require(group.records.first?.dataBlock)
         #expect(record.standard == .iso19794Face && record.version == "010")
         let image = try #require(record.images.first)
-        #expect(image.image.bytes == jpeg && image.image.format == .jpeg)
+        #expect(image.image.bytes == Data(jpeg) && image.image.format == .jpeg)
         #expect(image.face?.width == 16 && image.face?.height == 32 && image.face?.imageDataType == 0)
-        #expect(image.image.width == 16 && image.image.height == 32)
-        #expect(group.templates.first?.header.formatType == 0x0008)
+        #expect(image.image.size == ImageSize(width: 16, height: 32))
+        #expect(group.records.first?.header.formatType == 0x0008)
     }
 
     @Test func datesAsTextOrBCD() {
@@ -127,12 +128,12 @@ struct WriterTests {
 
     @Test func displayedImages() throws {
         let images: [[UInt8]] = [[0xFF, 0xD8, 0xFF, 0xD9], [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]]
-        let portrait = try DisplayedImageDataGroup(
-            DisplayedImageDataGroup.encoded(images: images, kind: .dg5), kind: .dg5)
-        #expect(portrait.images.map(\.bytes) == images)
+        let portrait = try DisplayedPortrait(
+            DisplayedPortrait.encoded(images: images))
+        #expect(portrait.images.map(\.bytes) == images.map { Data($0) })
         #expect(portrait.images.map(\.format) == [.jpeg, .png])
-        let signature = try DisplayedImageDataGroup(
-            DisplayedImageDataGroup.encoded(images: images, kind: .dg7), kind: .dg7)
+        let signature = try DisplayedSignatureOrUsualMark(
+            DisplayedSignatureOrUsualMark.encoded(images: images))
         #expect(signature.images.count == 2 && signature.rawBytes.first == 0x67)
     }
 }

@@ -169,7 +169,7 @@ import Testing
         let specimen = try Specimen.generate(rich: true)
         let withoutFace = try Self.read(specimen)
         var faceless = withoutFace
-        faceless.encodedIdentificationFeaturesFace = nil
+        faceless.encodedIdentificationFeaturesFace = .empty
         let pages = [
             ("specimen", Self.page(try Self.read(specimen), title: "specimen")),
             ("hostile", Self.page(try Self.read(try Self.hostileSpecimen()), title: "hostile")),

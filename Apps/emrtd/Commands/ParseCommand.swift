@@ -99,8 +99,8 @@ enum ParseCommand: Command {
         do throws(FilesError) {
             for (index, image) in images.enumerated() {
                 let base = folder.appendingPathComponent("\(kind.rawValue)-\(index + 1)").path
-                try AtomicFile.write(image.bytes, to: "\(base).\(image.format.fileExtension)")
-                if let png = image.png { try AtomicFile.write(png, to: "\(base).png") }
+                try AtomicFile.write([UInt8](image.bytes), to: "\(base).\(image.format.fileExtension)")
+                if let png = image.png { try AtomicFile.write([UInt8](png), to: "\(base).png") }
             }
         } catch {
             throw CommandFailure(error.reason)

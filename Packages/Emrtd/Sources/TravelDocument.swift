@@ -29,16 +29,16 @@ public struct TravelDocument: Sendable {
     /// DG1, parsed: always there, as the reference's (a read whose DG1 is missing or does not
     /// parse fails).
     public var machineReadableZoneInformation: MachineReadableZoneInformation
-    /// DG2.
-    public var encodedIdentificationFeaturesFace: BiometricDataGroup?
+    /// DG2. Always present, as the reference's: `.empty` (and a warning) when DG2 did not parse.
+    public var encodedIdentificationFeaturesFace: EncodedIdentificationFeaturesFace
     /// DG3 (Extended Access Control protects it: denied unless Terminal Authentication opened it).
-    public var encodedIdentificationFeaturesFinger: BiometricDataGroup?
+    public var encodedIdentificationFeaturesFinger: EncodedIdentificationFeatures?
     /// DG4 (usually denied, as DG3).
-    public var encodedIdentificationFeaturesIris: BiometricDataGroup?
+    public var encodedIdentificationFeaturesIris: EncodedIdentificationFeatures?
     /// DG5.
-    public var displayedPortrait: DisplayedImageDataGroup?
+    public var displayedPortrait: DisplayedPortrait?
     /// DG7, the displayed signature or usual mark.
-    public var displayedSignatureOrUsualMark: DisplayedImageDataGroup?
+    public var displayedSignatureOrUsualMark: DisplayedSignatureOrUsualMark?
     /// DG11.
     public var additionalPersonalDetails: AdditionalPersonalDetails?
     /// DG12.
@@ -118,7 +118,6 @@ extension TravelDocument: JSONRepresentable {
     /// base64, enums by case name. Added: `pace` (the PACE run), `deniedFiles`, and the versions
     /// as stored (`ldsVersionRaw`, `unicodeVersionRaw`), `authenticationStatus.terminal`.
     public var json: JSONValue {
-        let emptyFace: JSONValue = ["faceImage": .null, "records": []]
         return [
             "ldsMasterFile": ldsMasterFile.json,
             "ldsVersion": .optional(ldsVersionRaw.map(CommonFile.dottedVersion)),
@@ -130,7 +129,7 @@ extension TravelDocument: JSONRepresentable {
             "pace": pace.map(paceJSON) ?? .null,
             "authenticationStatus": authenticationStatus.json,
             "machineReadableZoneInformation": machineReadableZoneInformation.json,
-            "encodedIdentificationFeaturesFace": encodedIdentificationFeaturesFace?.json ?? emptyFace,
+            "encodedIdentificationFeaturesFace": encodedIdentificationFeaturesFace.json,
             "encodedIdentificationFeaturesFinger": .optional(encodedIdentificationFeaturesFinger),
             "encodedIdentificationFeaturesIris": .optional(encodedIdentificationFeaturesIris),
             "displayedPortrait": .optional(displayedPortrait),

@@ -88,19 +88,19 @@ public func assembleTravelDocument(
         authenticationStatus: AuthenticationStatus(data: data.verdict, chip: chip, terminal: evidence.terminal),
         machineReadableZoneInformation: MachineReadableZoneInformation(machineReadableZone),
         encodedIdentificationFeaturesFace: parser.parse(.dg2) { (bytes) throws(LDSError) in
-            try BiometricDataGroup(bytes, kind: .dg2, renderImages: renderImages)
-        },
+            try EncodedIdentificationFeaturesFace(bytes, renderImages: renderImages)
+        } ?? .empty,
         encodedIdentificationFeaturesFinger: parser.parse(.dg3) { (bytes) throws(LDSError) in
-            try BiometricDataGroup(bytes, kind: .dg3, renderImages: renderImages)
+            try EncodedIdentificationFeatures(bytes, kind: .dg3, renderImages: renderImages)
         },
         encodedIdentificationFeaturesIris: parser.parse(.dg4) { (bytes) throws(LDSError) in
-            try BiometricDataGroup(bytes, kind: .dg4, renderImages: renderImages)
+            try EncodedIdentificationFeatures(bytes, kind: .dg4, renderImages: renderImages)
         },
         displayedPortrait: parser.parse(.dg5) { (bytes) throws(LDSError) in
-            try DisplayedImageDataGroup(bytes, kind: .dg5, renderImages: renderImages)
+            try DisplayedPortrait(bytes, renderImages: renderImages)
         },
         displayedSignatureOrUsualMark: parser.parse(.dg7) { (bytes) throws(LDSError) in
-            try DisplayedImageDataGroup(bytes, kind: .dg7, renderImages: renderImages)
+            try DisplayedSignatureOrUsualMark(bytes, renderImages: renderImages)
         },
         additionalPersonalDetails: parser.parse(.dg11) { (bytes) throws(LDSError) in
             try AdditionalPersonalDetails(bytes, renderImages: renderImages)

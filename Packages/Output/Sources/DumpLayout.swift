@@ -53,8 +53,8 @@ public enum DumpLayout {
     ) throws(OutputError) {
         var files = files(of: document.ldsMasterFile)
         for (name, image) in namedImages(document) {
-            files.append(File("\(name).\(image.format.fileExtension)", image.bytes))
-            if let png = image.png { files.append(File("\(name).png", png)) }
+            files.append(File("\(name).\(image.format.fileExtension)", [UInt8](image.bytes)))
+            if let png = image.png { files.append(File("\(name).png", [UInt8](png))) }
         }
         try write(files + extraFiles, dataGroup1: document.ldsMasterFile[.dg1], to: directory, replacing: replacing)
     }
@@ -208,7 +208,7 @@ public enum DumpLayout {
     /// `portrait-1`, `signature-1`).
     static func namedImages(_ document: TravelDocument) -> [(String, DocumentImage)] {
         let groups: [[DocumentImage]] = [
-            document.encodedIdentificationFeaturesFace?.images ?? [],
+            document.encodedIdentificationFeaturesFace.images,
             document.encodedIdentificationFeaturesFinger?.images ?? [],
             document.encodedIdentificationFeaturesIris?.images ?? [],
             document.displayedPortrait?.images ?? [],

@@ -100,10 +100,10 @@ public enum HTMLReport {
     /// An image as a `data:` URI: the PNG rendering when there is one, else the bytes when a
     /// browser shows their format (JPEG, PNG); nil for WSQ and unknown formats.
     static func dataURI(_ image: DocumentImage) -> String? {
-        if let png = image.png { return "data:image/png;base64," + Data(png).base64EncodedString() }
+        if let png = image.png { return "data:image/png;base64," + png.base64EncodedString() }
         switch image.format {
-        case .jpeg: return "data:image/jpeg;base64," + Data(image.bytes).base64EncodedString()
-        case .png: return "data:image/png;base64," + Data(image.bytes).base64EncodedString()
+        case .jpeg: return "data:image/jpeg;base64," + image.bytes.base64EncodedString()
+        case .png: return "data:image/png;base64," + image.bytes.base64EncodedString()
         default: return nil
         }
     }
@@ -240,11 +240,12 @@ public enum HTMLReport {
     static func header(_ document: TravelDocument) -> String {
         let fields = document.machineReadableZoneInformation.fields
         let name = [fields.secondaryIdentifier, fields.primaryIdentifier].compactMap { $0 }
-        let face = document.encodedIdentificationFeaturesFace?.images.first.flatMap(dataURI)
+        let face = document.encodedIdentificationFeaturesFace.images.first.flatMap(dataURI)
         let portrait =
             face.map { "<img class=\"portrait\" id=\"face\" alt=\"face (DG2)\" src=\"\($0)\">" }
             ?? "<div class=\"portrait\" id=\"face\">no face image</div>"
-        let signature = document.displayedSignatureOrUsualMark?.images.first.flatMap(dataURI).map {
+        let signature = document.displayedSignatureOrUsualMark?.displayedSignatureOrUsualMarkImage.flatMap(dataURI).map
+        {
             "<p><img class=\"signature\" alt=\"signature (DG7)\" src=\"\($0)\"></p>"
         }
         let data = document.authenticationStatus.data.status.rawValue

@@ -171,7 +171,7 @@ public struct Specimen: Sendable {
         let face = SyntheticFace.jpeg()
         var files = ChipFiles()
         files[dataGroup: 1] = MRZDataGroup.encoded(mrzLines: machineReadableZoneLines)
-        files[dataGroup: 2] = BiometricDataGroup.encodedFace(
+        files[dataGroup: 2] = EncodedIdentificationFeaturesFace.encodedFace(
             image: SyntheticFace.jpeg(paddedTo: faceSize), width: SyntheticFace.width, height: SyntheticFace.height)
         files[dataGroup: 11] =
             AdditionalPersonalDetails(
@@ -191,8 +191,8 @@ public struct Specimen: Sendable {
         if rich {
             // DG3 with an empty biometric group: the chip never releases it (EAC-protected).
             files[dataGroup: 3] = DER.tlv(ASN1Tag(0x63), DER.tlv(ASN1Tag(0x7F61), DER.integer(0)))
-            files[dataGroup: 5] = DisplayedImageDataGroup.encoded(images: [face], kind: .dg5)
-            files[dataGroup: 7] = DisplayedImageDataGroup.encoded(images: [face], kind: .dg7)
+            files[dataGroup: 5] = DisplayedPortrait.encoded(images: [face])
+            files[dataGroup: 7] = DisplayedSignatureOrUsualMark.encoded(images: [face])
             files[dataGroup: 13] = DER.tlv(ASN1Tag(0x6D), DER.utf8String("NATIONAL DATA"))
             files[dataGroup: 16] = PersonsToNotify.encoded(persons: [
                 PersonToNotify(

@@ -4,7 +4,7 @@
 enum ISO19794 {
     /// ISO/IEC 19794-5: "FAC\0", version, record length (4), image count (2), then per image a
     /// facial record header (20), feature points (8 each), image information (12), image data.
-    static func face(_ bytes: [UInt8], render: Bool) -> BiometricRecord {
+    static func face(_ bytes: [UInt8], render: Bool) -> BiometricDataBlock {
         var reader = ByteReader(bytes, offset: 4)
         let version = reader.read(4).map(versionText)
         var warnings: [String] = []
@@ -53,12 +53,12 @@ enum ISO19794 {
         if reader.remaining > 0 {
             warnings.append("\(reader.remaining) bytes after the 19794-5 record")
         }
-        return BiometricRecord(standard: .iso19794Face, version: version, images: images, warnings: warnings)
+        return BiometricDataBlock(standard: .iso19794Face, version: version, images: images, warnings: warnings)
     }
 
     /// ISO/IEC 19794-4: the general record header (`FingerRecordHeader`), then per finger a
     /// finger image record of 14 header bytes and its image (`FingerImageInfo`).
-    static func finger(_ bytes: [UInt8], render: Bool) -> BiometricRecord {
+    static func finger(_ bytes: [UInt8], render: Bool) -> BiometricDataBlock {
         var reader = ByteReader(bytes, offset: 4)
         let version = reader.read(4).map(versionText)
         guard let recordLength = reader.uint(6), let device = reader.uint(2), let level = reader.uint(2),
@@ -112,12 +112,12 @@ enum ISO19794 {
         if reader.remaining > 0 {
             warnings.append("\(reader.remaining) bytes after the 19794-4 record")
         }
-        return BiometricRecord(standard: .iso19794Finger, version: version, images: images, warnings: warnings)
+        return BiometricDataBlock(standard: .iso19794Finger, version: version, images: images, warnings: warnings)
     }
 
     /// ISO/IEC 19794-6: the general header (`IrisRecordHeader`), then per biometric subtype (eye)
     /// its header and images, each with an 11-byte image header (`IrisImageInfo`).
-    static func iris(_ bytes: [UInt8], render: Bool) -> BiometricRecord {
+    static func iris(_ bytes: [UInt8], render: Bool) -> BiometricDataBlock {
         var reader = ByteReader(bytes, offset: 4)
         let version = reader.read(4).map(versionText)
         guard let recordLength = reader.uint(4), let device = reader.uint(2), let subtypes = reader.uint(1),
@@ -179,16 +179,16 @@ enum ISO19794 {
         if reader.remaining > 0 {
             warnings.append("\(reader.remaining) bytes after the 19794-6 record")
         }
-        return BiometricRecord(standard: .iso19794Iris, version: version, images: images, warnings: warnings)
+        return BiometricDataBlock(standard: .iso19794Iris, version: version, images: images, warnings: warnings)
     }
 
     /// A record whose header is cut short: any image inside it is still shown.
     private static func truncated(
         _ standard: BiometricStandard, _ version: String?, _ bytes: [UInt8], render: Bool, warnings: [String] = []
-    ) -> BiometricRecord {
+    ) -> BiometricDataBlock {
         let found =
             embeddedImage(in: bytes).map { [BiometricImage(image: DocumentImage(bytes: $0, render: render))] } ?? []
-        return BiometricRecord(
+        return BiometricDataBlock(
             standard: standard, version: version, images: found,
             warnings: warnings + ["\(standard.rawValue) header is truncated"])
     }

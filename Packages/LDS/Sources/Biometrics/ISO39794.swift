@@ -14,7 +14,7 @@ import ASN1
 /// Codes are CHOICEs of a code and an extension block (`position [0] { code [0] INTEGER }`); an
 /// extension block, whose meaning the standard leaves to later editions, reads as no code.
 enum ISO39794 {
-    static func record(_ block: ASN1Node, render: Bool) -> BiometricRecord? {
+    static func record(_ block: ASN1Node, render: Bool) -> BiometricDataBlock? {
         guard let record = find(block) else { return nil }
         let standard: BiometricStandard =
             switch record.tag.number {
@@ -46,7 +46,7 @@ enum ISO39794 {
                 warnings.append("39794 representation \(index + 1) holds no recognised image")
             }
         }
-        return BiometricRecord(standard: standard, version: version, images: images, warnings: warnings)
+        return BiometricDataBlock(standard: standard, version: version, images: images, warnings: warnings)
     }
 
     /// A 39794-4 representation: position [0], impression [1], imageDataFormat [2] (0 PGM, 1 WSQ,

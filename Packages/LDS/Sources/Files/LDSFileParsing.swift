@@ -11,8 +11,10 @@ public enum LDSFileParser {
         switch kind {
         case .com: return try CommonFile(bytes)
         case .dg1: return try MRZDataGroup(bytes)
-        case .dg2, .dg3, .dg4: return try BiometricDataGroup(bytes, kind: kind, renderImages: renderImages)
-        case .dg5, .dg7: return try DisplayedImageDataGroup(bytes, kind: kind, renderImages: renderImages)
+        case .dg2: return try EncodedIdentificationFeaturesFace(bytes, renderImages: renderImages)
+        case .dg3, .dg4: return try EncodedIdentificationFeatures(bytes, kind: kind, renderImages: renderImages)
+        case .dg5: return try DisplayedPortrait(bytes, renderImages: renderImages)
+        case .dg7: return try DisplayedSignatureOrUsualMark(bytes, renderImages: renderImages)
         case .dg6, .dg8, .dg9, .dg10: return try RawDataGroup(bytes, kind: kind)
         case .dg11: return try AdditionalPersonalDetails(bytes, renderImages: renderImages)
         case .dg12: return try AdditionalDocumentDetails(bytes, renderImages: renderImages)

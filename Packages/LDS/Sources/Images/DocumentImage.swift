@@ -1,3 +1,4 @@
+import Foundation
 import JSON
 
 /// How an image's bytes are encoded.
@@ -41,18 +42,46 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     }
 }
 
+/// A pixel size, the reference's `ImageSize`: 0×0 when unknown (as the JSON contract writes it).
+public struct ImageSize: Sendable, Hashable, JSONRepresentable {
+    public var width: UInt32
+    public var height: UInt32
+
+    public init(width: UInt32, height: UInt32) {
+        self.width = width
+        self.height = height
+    }
+
+    /// 0×0: neither the image nor its biometric header says.
+    public static let unknown = ImageSize(width: 0, height: 0)
+
+    /// Whether both sides are known.
+    public var isKnown: Bool { width > 0 && height > 0 }
+
+    /// A size from header numbers, nil unless both fit in 32 bits (and, for a biometric header's
+    /// declared size, which is a fallback only, are positive).
+    init?(_ width: Int, _ height: Int, positive: Bool = false) {
+        guard let width = UInt32(exactly: width), let height = UInt32(exactly: height),
+            !positive || (width > 0 && height > 0)
+        else { return nil }
+        self.init(width: width, height: height)
+    }
+
+    public var json: JSONValue { ["width": .integer(Int(width)), "height": .integer(Int(height))] }
+}
+
 /// An image from a document (face, fingerprint, iris, portrait, signature, document page), kept
 /// as the exact bytes the chip holds, with its format, pixel size and, for JPEG 2000 (which few
 /// viewers show), a PNG rendering.
 public struct DocumentImage: Sendable, Equatable {
-    /// The image file exactly as stored on the chip.
-    public let bytes: [UInt8]
     public let format: ImageFormat
-    /// Pixel size: the image's own header, else decoded, else the biometric header's.
-    public let width: Int?
-    public let height: Int?
+    /// Pixel size: the image's own header, else decoded, else the biometric header's; 0×0 when
+    /// none says.
+    public let size: ImageSize
+    /// The image file exactly as stored on the chip.
+    public let bytes: Data
     /// A PNG of a JPEG 2000 image (decoded by OpenJPEG, deflated by libdeflate); nil for other formats.
-    public let png: [UInt8]?
+    public let png: Data?
     /// Why a JPEG 2000 image has no PNG rendering.
     public let renderingFailure: String?
 
@@ -65,7 +94,7 @@ public struct DocumentImage: Sendable, Equatable {
         bytes: [UInt8], declaredFormat: ImageFormat = .unknown, declaredWidth: Int? = nil,
         declaredHeight: Int? = nil, render: Bool = true
     ) {
-        self.bytes = bytes
+        self.bytes = Data(bytes)
         let detected = ImageFormat.detect(bytes)
         format = detected == .unknown ? declaredFormat : detected
         var size = ImageHeader.pixelSize(of: bytes, format: format)
@@ -73,7 +102,7 @@ public struct DocumentImage: Sendable, Equatable {
             do {
                 let pixels = try JPEG2000Decoder.decode(bytes)
                 size = size ?? (pixels.width, pixels.height)
-                png = try PNGEncoder.encode(pixels)
+                png = Data(try PNGEncoder.encode(pixels))
                 renderingFailure = nil
             } catch {
                 png = nil
@@ -83,10 +112,9 @@ public struct DocumentImage: Sendable, Equatable {
             png = nil
             renderingFailure = nil
         }
-        let declared = declaredWidth.flatMap { width in declaredHeight.map { (width, $0) } }
-        let pixelSize = size ?? declared.flatMap { $0.0 > 0 && $0.1 > 0 ? $0 : nil }
-        width = pixelSize?.0
-        height = pixelSize?.1
+        let declared = declaredWidth.flatMap { width in declaredHeight.flatMap { ImageSize(width, $0, positive: true) }
+        }
+        self.size = size.flatMap { ImageSize($0.width, $0.height) } ?? declared ?? .unknown
     }
 
     /// A note for the file's warnings when a JPEG 2000 image could not be rendered.
@@ -108,9 +136,9 @@ extension DocumentImage: JSONRepresentable {
     public var json: JSONValue {
         [
             "format": format.json,
-            "size": ["width": .integer(width ?? 0), "height": .integer(height ?? 0)],
-            "bytes": .bytes(bytes),
-            "png": .optional(png),
+            "size": size.json,
+            "bytes": .bytes([UInt8](bytes)),
+            "png": .optional(png.map { [UInt8]($0) }),
         ]
     }
 }

@@ -1,6 +1,6 @@
 import ASN1
 
-extension BiometricDataGroup {
+extension EncodedIdentificationFeatures {
     /// DG3 with one finger: the image wrapped in an ISO/IEC 19794-4:2005 record (500 ppi, 8-bit
     /// grey, plain live-scan impression, one view) inside the ISO/IEC 7816-11 templates, format
     /// owner 0101 and type 0007. `position` is the record's finger position (1 right thumb … 10
@@ -23,7 +23,7 @@ extension BiometricDataGroup {
         record += bigEndian(view, count: 4) + [UInt8(truncatingIfNeeded: position), 1, 1]
         record += [UInt8(truncatingIfNeeded: quality), 0] + bigEndian(width, count: 2) + bigEndian(height, count: 2)
         record += [0] + image
-        return template(tag: 0x63, type: 0x08, subtype: UInt8(truncatingIfNeeded: position), format: 0x07, record)
+        return dataGroup(tag: 0x63, type: 0x08, subtype: UInt8(truncatingIfNeeded: position), format: 0x07, record)
     }
 
     /// DG4 with one iris: the image wrapped in an ISO/IEC 19794-6:2005 rectilinear record (8-bit
@@ -40,11 +40,11 @@ extension BiometricDataGroup {
         record += bigEndian(1, count: 2) + [UInt8(truncatingIfNeeded: quality)] + [0xFF, 0xFF, 0xFF, 0xFF]
         record += bigEndian(image.count, count: 4) + image
         let subtype: UInt8 = eye == 2 ? 0x02 : 0x01
-        return template(tag: 0x76, type: 0x10, subtype: subtype, format: 0x09, record)
+        return dataGroup(tag: 0x76, type: 0x10, subtype: subtype, format: 0x09, record)
     }
 
-    /// The 7816-11 group (7F61, one instance) of one record, in the data group's tag.
-    private static func template(tag: UInt64, type: UInt8, subtype: UInt8, format: UInt8, _ record: [UInt8])
+    /// The 7816-11 group (7F61, one instance) of one record (7F60), in the data group's tag.
+    private static func dataGroup(tag: UInt64, type: UInt8, subtype: UInt8, format: UInt8, _ record: [UInt8])
         -> [UInt8]
     {
         let header = DER.constructed(
@@ -53,7 +53,7 @@ extension BiometricDataGroup {
                 DER.tlv(ASN1Tag(0x81), [type]), DER.tlv(ASN1Tag(0x82), [subtype]),
                 DER.tlv(ASN1Tag(0x87), [0x01, 0x01]), DER.tlv(ASN1Tag(0x88), [0x00, format]),
             ])
-        let group = DER.constructed(ASN1Tag(0x7F60), [header, DER.tlv(ASN1Tag(0x5F2E), record)])
-        return DER.constructed(ASN1Tag(tag), [DER.constructed(ASN1Tag(0x7F61), [DER.integer(1), group])])
+        let cbeffRecord = DER.constructed(ASN1Tag(0x7F60), [header, DER.tlv(ASN1Tag(0x5F2E), record)])
+        return DER.constructed(ASN1Tag(tag), [DER.constructed(ASN1Tag(0x7F61), [DER.integer(1), cbeffRecord])])
     }
 }

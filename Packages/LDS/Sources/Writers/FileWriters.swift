@@ -25,7 +25,7 @@ extension MRZDataGroup {
     }
 }
 
-extension BiometricDataGroup {
+extension EncodedIdentificationFeaturesFace {
     /// DG2 with one face: the image (JPEG or JPEG 2000) wrapped in an ISO/IEC 19794-5:2005 record
     /// (full frontal, 24-bit RGB, digital still, no feature points) inside the ISO/IEC 7816-11
     /// templates, with header format owner 0101 and format type 0008.

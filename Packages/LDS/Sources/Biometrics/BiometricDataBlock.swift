@@ -20,8 +20,9 @@ public enum BiometricStandard: String, Sendable, JSONEnum {
     case unknown
 }
 
-/// A biometric record: its standard and the images it holds, with their descriptions.
-public struct BiometricRecord: Sendable, Equatable, JSONRepresentable {
+/// A biometric data block parsed: the ISO/IEC 19794 or 39794 record inside one CBEFF record's
+/// 5F2E (`BiometricRecord.data`), its standard and the images it holds, with what it says of each.
+public struct BiometricDataBlock: Sendable, Equatable, JSONRepresentable {
     public let standard: BiometricStandard
     /// The record's version ("010" for 19794:2005, "generation/year" for 39794).
     public let version: String?
@@ -39,7 +40,7 @@ public struct BiometricRecord: Sendable, Equatable, JSONRepresentable {
     /// APPLICATION tag, a bare image by its signature; a block of none of these keeps any image
     /// found inside it. Never fails: what cannot be read is a warning. `renderImages: false` skips
     /// the JPEG 2000 → PNG rendering (the costly part) when only the record is wanted.
-    public init(dataBlock bytes: [UInt8], renderImages: Bool = true) {
+    public init(_ bytes: [UInt8], renderImages: Bool = true) {
         let magic = Array(bytes.prefix(4))
         if magic == Array("FAC\0".utf8) {
             self = ISO19794.face(bytes, render: renderImages)
