@@ -18,6 +18,15 @@ enum ReferenceShape {
         \TravelDocument.authenticationStatus as KeyPath<TravelDocument, AuthenticationStatus>,
         \TravelDocument.machineReadableZoneInformation
             as KeyPath<TravelDocument, MachineReadableZoneInformation>,
+        \TravelDocument.encodedIdentificationFeaturesFace
+            as KeyPath<TravelDocument, EncodedIdentificationFeaturesFace>,
+        \TravelDocument.encodedIdentificationFeaturesFinger
+            as KeyPath<TravelDocument, EncodedIdentificationFeatures?>,
+        \TravelDocument.encodedIdentificationFeaturesIris
+            as KeyPath<TravelDocument, EncodedIdentificationFeatures?>,
+        \TravelDocument.displayedPortrait as KeyPath<TravelDocument, DisplayedPortrait?>,
+        \TravelDocument.displayedSignatureOrUsualMark
+            as KeyPath<TravelDocument, DisplayedSignatureOrUsualMark?>,
         \TravelDocument.additionalPersonalDetails as KeyPath<TravelDocument, AdditionalPersonalDetails?>,
         \TravelDocument.additionalDocumentDetails as KeyPath<TravelDocument, AdditionalDocumentDetails?>,
         \TravelDocument.optionalDetails as KeyPath<TravelDocument, OptionalDetails?>,
@@ -161,7 +170,7 @@ enum ReferenceShape {
 
 @Suite struct ReferenceModelShapeTests {
     @Test func everyRecordOfTheReferenceIsNamedAndTypedAsItsSwiftColumn() {
-        #expect(ReferenceShape.travelDocument.count == 15)
+        #expect(ReferenceShape.travelDocument.count == 20)
         #expect(ReferenceShape.files.count == 22)
         #expect(ReferenceShape.verdicts.count == 35)
         #expect(ReferenceShape.hostFacing.count == 18)
@@ -187,6 +196,14 @@ enum ReferenceShape {
         #expect(application.dg9 == nil)
         #expect(document.ldsVersion == "1.8")
 
+        let face = try #require(document.encodedIdentificationFeaturesFace.faceImage)
+        #expect(face.size.width > 0 && face.size.height > 0 && face.format == .jpeg)
+        let record = try #require(document.encodedIdentificationFeaturesFace.records.first)
+        #expect(record.biometricType == 2)  // ISO 7816-11: facial features
+        #expect(record.images.first == face && !record.data.isEmpty)
+        #expect(document.encodedIdentificationFeaturesFinger == nil)  // DG3 refused
+        #expect(document.displayedPortrait?.displayedPortraitImage?.format == .jpeg)
+        #expect(document.displayedSignatureOrUsualMark?.displayedSignatureOrUsualMarkImage != nil)
         let key = try #require(document.activeAuthenticationPublicKeyInfo)
         #expect(key.keySize > 0 && !key.der.isEmpty)
         let infos = try #require(document.securityOptions?.securityInfos)
