@@ -5,7 +5,7 @@ import Testing
 
 /// The one public-key model on keys written here: each form of parameters, chips' sloppy integers,
 /// and explicit parameters that are read (not built) whatever their size.
-@Suite struct SubjectPublicKeyInfoTests {
+@Suite struct PublicKeyInfoTests {
     static let ecPublicKey: ASN1ObjectIdentifier = "1.2.840.10045.2.1"
 
     func spki(_ algorithm: ASN1ObjectIdentifier, _ parameters: [UInt8]?, key: [UInt8]) -> [UInt8] {
