@@ -11,9 +11,8 @@ let mrzTarget = FuzzTarget(name: "mrz") { input in
     guard let zone = try? MachineReadableZone.parse(lines: lines) else { return }
     for position in positions(in: zone) {
         fuzzCheck(
-            zone.lines.indices.contains(position.lineIndex) && 0 <= position.startIndex
-                && position.startIndex <= position.endIndex
-                && position.endIndex < zone.lines[position.lineIndex].count,
+            Int(position.lineIndex) < zone.lines.count && position.startIndex <= position.endIndex
+                && Int(position.endIndex) < zone.lines[Int(position.lineIndex)].count,
             "position \(position) outside the lines \(zone.lines)"
         )
     }
@@ -22,8 +21,8 @@ let mrzTarget = FuzzTarget(name: "mrz") { input in
     _ = machineReadableZoneToJson(mrz: zone)
 }
 
-/// Every `MrzPosition` anywhere in `value`, found by reflection so new elements are covered.
-private func positions(in value: Any) -> [MrzPosition] {
-    if let position = value as? MrzPosition { return [position] }
+/// Every `StringPosition` anywhere in `value`, found by reflection so new elements are covered.
+private func positions(in value: Any) -> [StringPosition] {
+    if let position = value as? StringPosition { return [position] }
     return Mirror(reflecting: value).children.flatMap { positions(in: $0.value) }
 }

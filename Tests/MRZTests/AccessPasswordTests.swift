@@ -84,7 +84,7 @@ import Testing
         let zone = try MachineReadableZone.parse(lines: [
             "P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C36UTO74A8122F1204159ZE184226B<<<<<10",
         ])
-        #expect(zone.td3?.dateOfBirth.month == nil)
+        #expect(zone.td3?.dateOfBirth.date.month == nil)
         #expect(throws: MRZError.self) { try AccessPassword.printed(in: zone) }
     }
 

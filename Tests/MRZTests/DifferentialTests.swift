@@ -80,7 +80,9 @@ import Testing
         return differences
     }
 
-    private func parts(_ date: MrzDateElement) -> [Int?] { [date.year, date.month, date.day] }
+    private func parts(_ element: DateElementWithCheckDigit) -> [Int?] {
+        [element.date.year, element.date.month, element.date.day].map { $0.map(Int.init) }
+    }
 
     /// The two-digit parts as `Int`s, nil where a part is not two digits: read here from the raw
     /// YYMMDD `mrz` returned, independently of the parser.

@@ -4,8 +4,8 @@ import Testing
 
 /// The specimens printed in ICAO Doc 9303 parts 4–7, every field checked.
 @Suite struct SpecimenTests {
-    private func position(_ line: Int, _ start: Int, _ end: Int) -> MrzPosition {
-        MrzPosition(lineIndex: line, startIndex: start, endIndex: end)
+    private func position(_ line: UInt32, _ start: UInt32, _ end: UInt32) -> StringPosition {
+        StringPosition(lineIndex: line, startIndex: start, endIndex: end)
     }
 
     @Test func td1Specimen() throws {
@@ -15,30 +15,33 @@ import Testing
         #expect(zone.travelDocumentType == .td1)
         #expect(zone.td2 == nil && zone.td3 == nil)
         let td1 = try #require(zone.td1)
-        #expect(td1.documentCode == MrzElement(value: "I", raw: "I<", positions: [position(0, 0, 1)]))
-        #expect(td1.issuingStateOrOrganization == MrzElement(value: "UTO", raw: "UTO", positions: [position(0, 2, 4)]))
+        #expect(td1.documentCode == Element(value: "I", raw: "I<", positions: [position(0, 0, 1)]))
+        #expect(td1.issuingStateOrOrganization == Element(value: "UTO", raw: "UTO", positions: [position(0, 2, 4)]))
         #expect(td1.documentNumber.value == "D23145890")
         #expect(td1.documentNumber.positions == [position(0, 5, 13)])
         #expect(
-            td1.documentNumber.checkDigit == MrzCheckDigit(value: "7", isValid: true, position: position(0, 14, 14)))
+            td1.documentNumber.checkDigit == CheckDigit(value: "7", isValid: true, position: position(0, 14, 14)))
         #expect(
             td1.optionalData == [
-                MrzElement(value: "", raw: "<<<<<<<<<<<<<<<", positions: [position(0, 15, 29)]),
-                MrzElement(value: "", raw: "<<<<<<<<<<<", positions: [position(1, 18, 28)]),
+                Element(value: "", raw: "<<<<<<<<<<<<<<<", positions: [position(0, 15, 29)]),
+                Element(value: "", raw: "<<<<<<<<<<<", positions: [position(1, 18, 28)]),
             ]
         )
         #expect(td1.dateOfBirth.raw == "740812")
-        #expect((td1.dateOfBirth.year, td1.dateOfBirth.month, td1.dateOfBirth.day) == (74, 8, 12))
-        #expect(td1.dateOfBirth.checkDigit == MrzCheckDigit(value: "2", isValid: true, position: position(1, 6, 6)))
-        #expect(td1.sex == MrzElement(value: "F", raw: "F", positions: [position(1, 7, 7)]))
-        #expect((td1.dateOfExpiry.year, td1.dateOfExpiry.month, td1.dateOfExpiry.day) == (12, 4, 15))
+        #expect(td1.dateOfBirth.date == MrzDate(year: 74, month: 8, day: 12))
+        #expect(td1.dateOfBirth.checkDigit == CheckDigit(value: "2", isValid: true, position: position(1, 6, 6)))
+        #expect(td1.sex == Element(value: "F", raw: "F", positions: [position(1, 7, 7)]))
+        #expect(td1.dateOfExpiry.date == MrzDate(year: 12, month: 4, day: 15))
         #expect(td1.dateOfExpiry.positions == [position(1, 8, 13)])
-        #expect(td1.dateOfExpiry.checkDigit == MrzCheckDigit(value: "9", isValid: true, position: position(1, 14, 14)))
+        #expect(td1.dateOfExpiry.checkDigit == CheckDigit(value: "9", isValid: true, position: position(1, 14, 14)))
         #expect(td1.nationality.value == "UTO")
-        #expect(td1.compositeCheckDigit == MrzCheckDigit(value: "6", isValid: true, position: position(1, 29, 29)))
+        #expect(td1.compositeCheckDigit == CheckDigit(value: "6", isValid: true, position: position(1, 29, 29)))
         #expect(td1.name.value == "ERIKSSON  ANNA MARIA")
-        #expect(td1.name.primaryIdentifier == "ERIKSSON")
-        #expect(td1.name.secondaryIdentifier == "ANNA MARIA")
+        #expect(
+            td1.name.primaryIdentifier == Element(value: "ERIKSSON", raw: "ERIKSSON", positions: [position(2, 0, 7)]))
+        #expect(
+            td1.name.secondaryIdentifier
+                == Element(value: "ANNA MARIA", raw: "ANNA<MARIA<<<<<<<<<<", positions: [position(2, 10, 29)]))
         #expect(td1.name.positions == [position(2, 0, 29)])
         #expect(zone.fields.checkDigitsValid)
     }
@@ -53,8 +56,8 @@ import Testing
         #expect(td1.documentNumber.raw == "D23145890734")
         #expect(td1.documentNumber.positions == [position(0, 5, 13), position(0, 15, 17)])
         #expect(
-            td1.documentNumber.checkDigit == MrzCheckDigit(value: "9", isValid: true, position: position(0, 18, 18)))
-        #expect(td1.optionalData[0] == MrzElement(value: "", raw: "<<<<<<<<<<", positions: [position(0, 20, 29)]))
+            td1.documentNumber.checkDigit == CheckDigit(value: "9", isValid: true, position: position(0, 18, 18)))
+        #expect(td1.optionalData[0] == Element(value: "", raw: "<<<<<<<<<<", positions: [position(0, 20, 29)]))
         #expect(zone.fields.documentNumber == "D23145890734")
         #expect(zone.fields.checkDigitsValid)
     }
@@ -68,20 +71,21 @@ import Testing
         #expect(td3.documentCode.value == "P")
         #expect(td3.issuingStateOrOrganization.value == "UTO")
         #expect(td3.name.positions == [position(0, 5, 43)])
-        #expect(td3.name.primaryIdentifier == "ERIKSSON" && td3.name.secondaryIdentifier == "ANNA MARIA")
-        #expect(td3.documentNumber.value == "L898902C3")
-        #expect(td3.documentNumber.checkDigit == MrzCheckDigit(value: "6", isValid: true, position: position(1, 9, 9)))
-        #expect(td3.nationality == MrzElement(value: "UTO", raw: "UTO", positions: [position(1, 10, 12)]))
+        #expect(td3.name.primaryIdentifier?.value == "ERIKSSON" && td3.name.secondaryIdentifier?.value == "ANNA MARIA")
+        #expect(td3.passportNumber.value == "L898902C3" && td3.documentNumber == td3.passportNumber)
+        #expect(td3.passportNumber.checkDigit == CheckDigit(value: "6", isValid: true, position: position(1, 9, 9)))
+        #expect(td3.nationality == Element(value: "UTO", raw: "UTO", positions: [position(1, 10, 12)]))
         #expect(td3.dateOfBirth.positions == [position(1, 13, 18)])
         #expect(td3.dateOfBirth.checkDigit.value == "2" && td3.dateOfBirth.checkDigit.isValid)
         #expect(td3.sex.positions == [position(1, 20, 20)])
         #expect(td3.dateOfExpiry.raw == "120415" && td3.dateOfExpiry.checkDigit.isValid)
         #expect(
-            td3.optionalData == [
-                MrzElement(value: "ZE184226B", raw: "ZE184226B<<<<<", positions: [position(1, 28, 41)])
-            ])
-        #expect(td3.optionalDataCheckDigit == MrzCheckDigit(value: "1", isValid: true, position: position(1, 42, 42)))
-        #expect(td3.compositeCheckDigit == MrzCheckDigit(value: "0", isValid: true, position: position(1, 43, 43)))
+            td3.personalNumberOrOtherOptionalData
+                == ElementWithCheckDigit(
+                    value: "ZE184226B", raw: "ZE184226B<<<<<", positions: [position(1, 28, 41)],
+                    checkDigit: CheckDigit(value: "1", isValid: true, position: position(1, 42, 42))))
+        #expect(td3.optionalDataCheckDigit == td3.personalNumberOrOtherOptionalData.checkDigit)
+        #expect(td3.compositeCheckDigit == CheckDigit(value: "0", isValid: true, position: position(1, 43, 43)))
         #expect(
             zone.fields
                 == MrzFields(
@@ -101,8 +105,8 @@ import Testing
         let td2 = try #require(zone.td2)
         #expect(td2.name.positions == [position(0, 5, 35)])
         #expect(td2.documentNumber.value == "D23145890" && td2.documentNumber.checkDigit.isValid)
-        #expect(td2.optionalData == [MrzElement(value: "", raw: "<<<<<<<", positions: [position(1, 28, 34)])])
-        #expect(td2.compositeCheckDigit == MrzCheckDigit(value: "6", isValid: true, position: position(1, 35, 35)))
+        #expect(td2.optionalData == Element(value: "", raw: "<<<<<<<", positions: [position(1, 28, 34)]))
+        #expect(td2.compositeCheckDigit == CheckDigit(value: "6", isValid: true, position: position(1, 35, 35)))
         #expect(zone.fields.checkDigitsValid)
     }
 
@@ -114,11 +118,12 @@ import Testing
         let td3 = try #require(zone.td3)
         #expect(td3.documentNumber.value == "L8988901C" && td3.documentNumber.checkDigit.isValid)
         #expect(td3.nationality.value == "XXX")
-        #expect((td3.dateOfBirth.year, td3.dateOfBirth.month, td3.dateOfBirth.day) == (40, 9, 7))
+        #expect(td3.dateOfBirth.date == MrzDate(year: 40, month: 9, day: 7))
         #expect(
-            td3.optionalData == [
-                MrzElement(value: "6ZE184226B", raw: "6ZE184226B<<<<<<", positions: [position(1, 28, 43)])
-            ])
+            td3.personalNumberOrOtherOptionalData
+                == ElementWithCheckDigit(
+                    value: "6ZE184226B", raw: "6ZE184226B<<<<<<", positions: [position(1, 28, 43)],
+                    checkDigit: CheckDigit(value: "", isValid: true, position: position(1, 28, 43))))
         #expect(td3.optionalDataCheckDigit == nil && td3.compositeCheckDigit == nil)
         #expect(zone.fields.checkDigitsValid)
     }
@@ -129,7 +134,7 @@ import Testing
         ])
         #expect(zone.travelDocumentType == .mrvB)
         let td2 = try #require(zone.td2)
-        #expect(td2.optionalData == [MrzElement(value: "", raw: "<<<<<<<<", positions: [position(1, 28, 35)])])
+        #expect(td2.optionalData == Element(value: "", raw: "<<<<<<<<", positions: [position(1, 28, 35)]))
         #expect(td2.compositeCheckDigit == nil)
         #expect(td2.dateOfExpiry.raw == "961210" && td2.dateOfExpiry.checkDigit.isValid)
         #expect(zone.fields.checkDigitsValid)
@@ -160,7 +165,7 @@ import Testing
             "P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C36UTO74<<<<1F1204159ZE184226B<<<<<18",
         ])
         let birth = try #require(zone.td3).dateOfBirth
-        #expect(birth.year == 74 && birth.month == nil && birth.day == nil)
+        #expect(birth.date == MrzDate(year: 74, month: nil, day: nil))
         #expect(birth.value == "74" && birth.raw == "74<<<<")
         #expect(birth.checkDigit.isValid)
         #expect(zone.fields.dateOfBirth == "74<<<<")
@@ -171,7 +176,8 @@ import Testing
             "I<UTOERIKSSON<<<<<<<<<<<<<<<<<<<<<<<", "D231458907UTO7408122F1204159<<<<<<<6",
         ])
         let name = try #require(zone.td2).name
-        #expect(name.primaryIdentifier == "ERIKSSON" && name.secondaryIdentifier == "" && name.value == "ERIKSSON")
+        #expect(
+            name.primaryIdentifier?.value == "ERIKSSON" && name.secondaryIdentifier == nil && name.value == "ERIKSSON")
     }
 
     @Test(arguments: [

@@ -65,7 +65,7 @@ public struct AccessPassword: Sendable, Equatable, CustomStringConvertible, Cust
     /// The MRZ information (ICAO 9303-11 §4.3.2): each field followed by its printed check digit
     /// when `printed` gives a digit for it, by the one computed from its text otherwise.
     private static func mrz(
-        documentNumber: String, dateOfBirth: String, dateOfExpiry: String, printed: [MrzCheckDigit]?
+        documentNumber: String, dateOfBirth: String, dateOfExpiry: String, printed: [CheckDigit]?
     ) throws(MRZError) -> AccessPassword {
         var number = Array(documentNumber.trimmingWhitespace().uppercased().utf8)
         defer { number.wipe() }

@@ -41,27 +41,28 @@ extension TravelDocumentType: JSONRepresentable {
     }
 }
 
-extension MrzPosition: JSONRepresentable {
+extension StringPosition: JSONRepresentable {
     public var json: JSONValue {
         sortedObject([
-            "lineIndex": .integer(lineIndex), "startIndex": .integer(startIndex), "endIndex": .integer(endIndex),
+            "lineIndex": .integer(Int(lineIndex)), "startIndex": .integer(Int(startIndex)),
+            "endIndex": .integer(Int(endIndex)),
         ])
     }
 }
 
-extension MrzElement: JSONRepresentable {
+extension Element: JSONRepresentable {
     public var json: JSONValue {
         sortedObject(["value": .string(value), "raw": .string(raw), "positions": .array(positions)])
     }
 }
 
-extension MrzCheckDigit: JSONRepresentable {
+extension CheckDigit: JSONRepresentable {
     public var json: JSONValue {
         sortedObject(["value": .string(value), "isValid": .bool(isValid), "position": position.json])
     }
 }
 
-extension MrzElementWithCheckDigit: JSONRepresentable {
+extension ElementWithCheckDigit: JSONRepresentable {
     public var json: JSONValue {
         sortedObject([
             "value": .string(value), "raw": .string(raw), "positions": .array(positions),
@@ -70,48 +71,34 @@ extension MrzElementWithCheckDigit: JSONRepresentable {
     }
 }
 
-extension MrzDateElement: JSONRepresentable {
-    /// `date` holds the two-digit parts as printed (the reference's `MrzDate`).
+extension MrzDate: JSONRepresentable {
+    /// The two-digit parts as printed, null where unknown.
     public var json: JSONValue {
         sortedObject([
-            "value": .string(value), "raw": .string(raw), "positions": .array(positions),
-            "date": sortedObject(["year": .optional(year), "month": .optional(month), "day": .optional(day)]),
+            "year": .optional(year.map(Int.init)), "month": .optional(month.map(Int.init)),
+            "day": .optional(day.map(Int.init)),
+        ])
+    }
+}
+
+extension DateElementWithCheckDigit: JSONRepresentable {
+    public var json: JSONValue {
+        sortedObject([
+            "value": .string(value), "raw": .string(raw), "positions": .array(positions), "date": date.json,
             "checkDigit": checkDigit.json,
         ])
     }
 }
 
-extension MrzNameElement: JSONRepresentable {
+extension NameElement: JSONRepresentable {
     /// The whole field (`value`, `raw`, `positions`, added) and the reference's two identifiers as
     /// elements of their own: where each is printed, null when the zone has none.
     public var json: JSONValue {
         sortedObject([
             "value": .string(value), "raw": .string(raw), "positions": .array(positions),
-            "primaryIdentifier": identifierElement(primary: true),
-            "secondaryIdentifier": identifierElement(primary: false),
+            "primaryIdentifier": .optional(primaryIdentifier),
+            "secondaryIdentifier": .optional(secondaryIdentifier),
         ])
-    }
-
-    /// The primary identifier is printed before the first `<<`, the secondary one after it.
-    private func identifierElement(primary: Bool) -> JSONValue {
-        let value = primary ? primaryIdentifier : secondaryIdentifier
-        guard !value.isEmpty, let position = positions.first else { return .null }
-        let characters = Array(raw)
-        var separator = characters.count
-        for index in characters.indices.dropLast() where characters[index] == "<" && characters[index + 1] == "<" {
-            separator = index
-            break
-        }
-        let range = primary ? 0..<separator : min(separator + 2, characters.count)..<characters.count
-        guard !range.isEmpty else { return .null }
-        let element = MrzElement(
-            value: value, raw: String(characters[range]),
-            positions: [
-                MrzPosition(
-                    lineIndex: position.lineIndex, startIndex: position.startIndex + range.lowerBound,
-                    endIndex: position.startIndex + range.upperBound - 1)
-            ])
-        return element.json
     }
 }
 
@@ -129,30 +116,18 @@ extension Td2MachineReadableZone: JSONRepresentable {
     public var json: JSONValue {
         sortedObject(
             commonMembers(self).merging([
-                "documentNumber": documentNumber.json, "optionalData": .optional(optionalData.first),
+                "documentNumber": documentNumber.json, "optionalData": .optional(optionalData),
                 "compositeCheckDigit": .optional(compositeCheckDigit),
             ]) { $1 })
     }
 }
 
 extension Td3MachineReadableZone: JSONRepresentable {
-    /// The document number is the reference's `passportNumber`; the optional data and its check
-    /// digit are `personalNumberOrOtherOptionalData` (for MRV-A, which has no check digit there,
-    /// with an empty `checkDigit.value`).
     public var json: JSONValue {
-        let optional = optionalData.first
-        let checkDigit =
-            optionalDataCheckDigit?.json
-            ?? sortedObject([
-                "value": "", "isValid": true, "position": optional?.positions.last.map(\.json) ?? .null,
-            ])
-        let personalNumber = sortedObject([
-            "value": .string(optional?.value ?? ""), "raw": .string(optional?.raw ?? ""),
-            "positions": .array(optional?.positions ?? []), "checkDigit": checkDigit,
-        ])
-        return sortedObject(
+        sortedObject(
             commonMembers(self).merging([
-                "passportNumber": documentNumber.json, "personalNumberOrOtherOptionalData": personalNumber,
+                "passportNumber": passportNumber.json,
+                "personalNumberOrOtherOptionalData": personalNumberOrOtherOptionalData.json,
                 "compositeCheckDigit": .optional(compositeCheckDigit),
             ]) { $1 })
     }

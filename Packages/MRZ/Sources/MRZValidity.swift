@@ -18,8 +18,9 @@ public struct MRZValidity: Sendable, Hashable {
     /// How far ahead of the check date an expiry date may lie before it is read as last century.
     public static let expiryYearsAhead = 50
 
-    /// One check digit of the zone and whether it matches.
-    public struct CheckDigit: Sendable, Hashable {
+    /// One check digit of the zone named by its field, and whether it matches (not `MRZ`'s
+    /// `CheckDigit`, the printed digit itself, which it sums up).
+    public struct CheckDigitVerdict: Sendable, Hashable {
         /// `documentNumber`, `dateOfBirth`, `dateOfExpiry`, `optionalData` (TD3's personal
         /// number) or `composite`.
         public let field: String
@@ -27,7 +28,7 @@ public struct MRZValidity: Sendable, Hashable {
     }
 
     /// Every check digit the layout has, in zone order.
-    public let checkDigits: [CheckDigit]
+    public let checkDigits: [CheckDigitVerdict]
     /// Nil for MRV-A and MRV-B, which have none.
     public let compositeCheckDigitValid: Bool?
     public let dateOfBirth: MRZDate
@@ -65,15 +66,15 @@ public struct MRZValidity: Sendable, Hashable {
     public init(_ zone: MachineReadableZone, at checkTime: Date) {
         let common = zone.common
         var checkDigits = [
-            CheckDigit(field: "documentNumber", isValid: common.documentNumber.checkDigit.isValid),
-            CheckDigit(field: "dateOfBirth", isValid: common.dateOfBirth.checkDigit.isValid),
-            CheckDigit(field: "dateOfExpiry", isValid: common.dateOfExpiry.checkDigit.isValid),
+            CheckDigitVerdict(field: "documentNumber", isValid: common.documentNumber.checkDigit.isValid),
+            CheckDigitVerdict(field: "dateOfBirth", isValid: common.dateOfBirth.checkDigit.isValid),
+            CheckDigitVerdict(field: "dateOfExpiry", isValid: common.dateOfExpiry.checkDigit.isValid),
         ]
         if let optional = zone.td3?.optionalDataCheckDigit {
-            checkDigits.append(CheckDigit(field: "optionalData", isValid: optional.isValid))
+            checkDigits.append(CheckDigitVerdict(field: "optionalData", isValid: optional.isValid))
         }
         let composite = zone.td1?.compositeCheckDigit ?? zone.td2?.compositeCheckDigit ?? zone.td3?.compositeCheckDigit
-        if let composite { checkDigits.append(CheckDigit(field: "composite", isValid: composite.isValid)) }
+        if let composite { checkDigits.append(CheckDigitVerdict(field: "composite", isValid: composite.isValid)) }
         self.checkDigits = checkDigits
         compositeCheckDigitValid = composite?.isValid
         self.checkTime = checkTime
@@ -134,13 +135,17 @@ public struct MRZDate: Sendable, Hashable {
         }
     }
 
-    init(_ element: MrzDateElement, resolvedBy rule: Rule, at today: Day) {
+    init(_ element: DateElementWithCheckDigit, resolvedBy rule: Rule, at today: Day) {
         raw = element.raw
         self.rule = rule
+        // Two printed digits each, so at most 99: `Int` for the calendar arithmetic below.
+        let (printedYear, printedMonth, printedDay) = (
+            element.date.year.map(Int.init), element.date.month.map(Int.init), element.date.day.map(Int.init)
+        )
         var problem: String?
-        if let month = element.month, !(1...12).contains(month) { problem = "no month has that number" }
-        if let day = element.day, !(1...31).contains(day) { problem = problem ?? "no month has that day" }
-        guard problem == nil, let twoDigits = element.year, let month = element.month, let dayOfMonth = element.day
+        if let month = printedMonth, !(1...12).contains(month) { problem = "no month has that number" }
+        if let day = printedDay, !(1...31).contains(day) { problem = problem ?? "no month has that day" }
+        guard problem == nil, let twoDigits = printedYear, let month = printedMonth, let dayOfMonth = printedDay
         else {
             (self.problem, isoDate, day) = (problem, nil, nil)
             return

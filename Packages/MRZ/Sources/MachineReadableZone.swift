@@ -48,56 +48,64 @@ public struct MachineReadableZone: Sendable, Hashable {
 
 /// The elements all three layouts share, so that `MrzFields` and the access key are read once.
 protocol CommonElements: Sendable {
-    var documentCode: MrzElement { get }
-    var issuingStateOrOrganization: MrzElement { get }
-    var documentNumber: MrzElementWithCheckDigit { get }
-    var name: MrzNameElement { get }
-    var nationality: MrzElement { get }
-    var dateOfBirth: MrzDateElement { get }
-    var sex: MrzElement { get }
-    var dateOfExpiry: MrzDateElement { get }
-    var optionalData: [MrzElement] { get }
+    var documentCode: Element { get }
+    var issuingStateOrOrganization: Element { get }
+    /// TD3's `passportNumber`.
+    var documentNumber: ElementWithCheckDigit { get }
+    var name: NameElement { get }
+    var nationality: Element { get }
+    var dateOfBirth: DateElementWithCheckDigit { get }
+    var sex: Element { get }
+    var dateOfExpiry: DateElementWithCheckDigit { get }
+    /// The optional-data fields in zone order (TD1 has two, TD2 and TD3 one), check digit left out.
+    var optionalDataElements: [Element] { get }
     /// Every check digit of the zone, the composite included.
-    var checkDigits: [MrzCheckDigit] { get }
+    var checkDigits: [CheckDigit] { get }
 }
 
 /// ICAO 9303-5 §4.2.2: an identity card's 3 × 30 zone.
 public struct Td1MachineReadableZone: Sendable, Hashable, CommonElements {
-    public let documentCode: MrzElement
-    public let issuingStateOrOrganization: MrzElement
+    public let documentCode: Element
+    public let issuingStateOrOrganization: Element
     /// Continued into the line-1 optional data when longer than 9 characters (two positions).
-    public let documentNumber: MrzElementWithCheckDigit
+    public let documentNumber: ElementWithCheckDigit
     /// Line 1 columns 15–29 (after a continued document number), then line 2 columns 18–28.
-    public let optionalData: [MrzElement]
-    public let dateOfBirth: MrzDateElement
-    public let sex: MrzElement
-    public let dateOfExpiry: MrzDateElement
-    public let nationality: MrzElement
-    public let compositeCheckDigit: MrzCheckDigit
-    public let name: MrzNameElement
+    public let optionalData: [Element]
+    public let dateOfBirth: DateElementWithCheckDigit
+    public let sex: Element
+    public let dateOfExpiry: DateElementWithCheckDigit
+    public let nationality: Element
+    public let compositeCheckDigit: CheckDigit
+    public let name: NameElement
 
-    var checkDigits: [MrzCheckDigit] {
+    var optionalDataElements: [Element] { optionalData }
+
+    var checkDigits: [CheckDigit] {
         [documentNumber.checkDigit, dateOfBirth.checkDigit, dateOfExpiry.checkDigit, compositeCheckDigit]
     }
 }
 
 /// ICAO 9303-6 §4.2.2 (TD2) and 9303-7 §5.2 (MRV-B): a 2 × 36 zone.
 public struct Td2MachineReadableZone: Sendable, Hashable, CommonElements {
-    public let documentCode: MrzElement
-    public let issuingStateOrOrganization: MrzElement
-    public let name: MrzNameElement
+    public let documentCode: Element
+    public let issuingStateOrOrganization: Element
+    public let name: NameElement
     /// Continued into the optional data when longer than 9 characters (TD2 only).
-    public let documentNumber: MrzElementWithCheckDigit
-    public let nationality: MrzElement
-    public let dateOfBirth: MrzDateElement
-    public let sex: MrzElement
-    public let dateOfExpiry: MrzDateElement
-    /// Line 2 columns 28–34 (TD2, after a continued document number) or 28–35 (MRV-B).
-    public let optionalData: [MrzElement]
+    public let documentNumber: ElementWithCheckDigit
+    public let nationality: Element
+    public let dateOfBirth: DateElementWithCheckDigit
+    public let sex: Element
+    public let dateOfExpiry: DateElementWithCheckDigit
+    /// Line 2 columns 28–34 (TD2, after a continued document number) or 28–35 (MRV-B). The parser
+    /// always sets it (empty, without positions, when a continued document number used it up);
+    /// optional as the reference has it.
+    public let optionalData: Element?
     /// Nil for MRV-B, which has none.
-    public let compositeCheckDigit: MrzCheckDigit?
+    public let compositeCheckDigit: CheckDigit?
 
-    var checkDigits: [MrzCheckDigit] {
+    var optionalDataElements: [Element] { optionalData.map { [$0] } ?? [] }
+
+    var checkDigits: [CheckDigit] {
         [documentNumber.checkDigit, dateOfBirth.checkDigit, dateOfExpiry.checkDigit]
             + [compositeCheckDigit].compactMap { $0 }
     }
@@ -105,23 +113,36 @@ public struct Td2MachineReadableZone: Sendable, Hashable, CommonElements {
 
 /// ICAO 9303-4 §4.2.2 (TD3) and 9303-7 §4.2 (MRV-A): a 2 × 44 zone.
 public struct Td3MachineReadableZone: Sendable, Hashable, CommonElements {
-    public let documentCode: MrzElement
-    public let issuingStateOrOrganization: MrzElement
-    public let name: MrzNameElement
-    public let documentNumber: MrzElementWithCheckDigit
-    public let nationality: MrzElement
-    public let dateOfBirth: MrzDateElement
-    public let sex: MrzElement
-    public let dateOfExpiry: MrzDateElement
-    /// Line 2 columns 28–41 (TD3: personal number or optional data) or 28–43 (MRV-A).
-    public let optionalData: [MrzElement]
-    /// The TD3 optional data's check digit (`<` is valid when that field is empty); nil for MRV-A.
-    public let optionalDataCheckDigit: MrzCheckDigit?
+    public let documentCode: Element
+    public let issuingStateOrOrganization: Element
+    public let name: NameElement
+    public let passportNumber: ElementWithCheckDigit
+    public let nationality: Element
+    public let dateOfBirth: DateElementWithCheckDigit
+    public let sex: Element
+    public let dateOfExpiry: DateElementWithCheckDigit
+    /// Line 2 columns 28–41 with its check digit at 42 (TD3: `<` is valid when the field is
+    /// empty), or 28–43 for MRV-A, which has no check digit there: an empty `checkDigit.value`,
+    /// valid, positioned over the field.
+    public let personalNumberOrOtherOptionalData: ElementWithCheckDigit
     /// Nil for MRV-A, which has none.
-    public let compositeCheckDigit: MrzCheckDigit?
+    public let compositeCheckDigit: CheckDigit?
 
-    var checkDigits: [MrzCheckDigit] {
-        [documentNumber.checkDigit, dateOfBirth.checkDigit, dateOfExpiry.checkDigit]
+    /// `passportNumber` under the name the other layouts give it (added: code that reads any
+    /// layout's number reads it once).
+    public var documentNumber: ElementWithCheckDigit { passportNumber }
+
+    /// The optional data's check digit; nil for MRV-A, which prints none (added: the empty
+    /// placeholder of `personalNumberOrOtherOptionalData` is not a check digit to count).
+    public var optionalDataCheckDigit: CheckDigit? {
+        let digit = personalNumberOrOtherOptionalData.checkDigit
+        return digit.value.isEmpty ? nil : digit
+    }
+
+    var optionalDataElements: [Element] { [personalNumberOrOtherOptionalData.element] }
+
+    var checkDigits: [CheckDigit] {
+        [passportNumber.checkDigit, dateOfBirth.checkDigit, dateOfExpiry.checkDigit]
             + [optionalDataCheckDigit, compositeCheckDigit].compactMap { $0 }
     }
 }

@@ -36,14 +36,14 @@ extension MachineReadableZone {
             documentCode: zone.documentCode.value,
             issuingState: zone.issuingStateOrOrganization.value,
             documentNumber: zone.documentNumber.value,
-            primaryIdentifier: zone.name.primaryIdentifier.isEmpty ? nil : zone.name.primaryIdentifier,
-            secondaryIdentifier: zone.name.secondaryIdentifier.isEmpty ? nil : zone.name.secondaryIdentifier,
+            primaryIdentifier: zone.name.primaryIdentifier?.value,
+            secondaryIdentifier: zone.name.secondaryIdentifier?.value,
             nationality: zone.nationality.value,
             dateOfBirth: zone.dateOfBirth.raw,
             dateOfExpiry: zone.dateOfExpiry.raw,
             sex: zone.sex.raw,
-            optionalData: Self.joined(zone.optionalData.map(\.value)),
-            optionalDataFields: zone.optionalData.map(\.value),
+            optionalData: Self.joined(zone.optionalDataElements.map(\.value)),
+            optionalDataFields: zone.optionalDataElements.map(\.value),
             checkDigitsValid: zone.checkDigits.allSatisfy(\.isValid)
         )
     }

@@ -73,7 +73,7 @@ private func readTd1(_ text: ZoneText) -> Td1MachineReadableZone {
         dateOfExpiry: text.date(1, start: 8),
         nationality: text.element(1, 15...17),
         compositeCheckDigit: text.checkDigit(
-            at: MrzPosition(lineIndex: 1, startIndex: 29, endIndex: 29),
+            line: 1, column: 29,
             over: [(0, 5...29), (1, 0...6), (1, 8...14), (1, 18...28)]
         ),
         name: text.name(2, 0...29)
@@ -95,39 +95,39 @@ private func readTd2(_ text: ZoneText, visa: Bool) -> Td2MachineReadableZone {
         dateOfBirth: text.date(1, start: 13),
         sex: text.element(1, 20...20),
         dateOfExpiry: text.date(1, start: 21),
-        optionalData: [optionalData],
+        optionalData: optionalData,
         compositeCheckDigit: visa
             ? nil
             : text.checkDigit(
-                at: MrzPosition(lineIndex: 1, startIndex: 35, endIndex: 35),
+                line: 1, column: 35,
                 over: [(1, 0...9), (1, 13...19), (1, 21...34)]
             )
     )
 }
 
-/// ICAO 9303-4 §4.2.2; MRV-A (9303-7 §4.2) has 16 optional characters and no check digits for them.
+/// ICAO 9303-4 §4.2.2; MRV-A (9303-7 §4.2) has 16 optional characters and no check digits for them
+/// (the reference's empty `checkDigit.value`, valid, positioned over the field).
 private func readTd3(_ text: ZoneText, visa: Bool) -> Td3MachineReadableZone {
-    Td3MachineReadableZone(
+    let optional = text.element(1, visa ? 28...43 : 28...41)
+    let optionalCheckDigit =
+        visa
+        ? CheckDigit(value: "", isValid: true, position: StringPosition(line: 1, columns: 28...43))
+        : text.checkDigit(line: 1, column: 42, over: [(1, 28...41)], fillerValidWhenEmpty: true)
+    return Td3MachineReadableZone(
         documentCode: text.element(0, 0...1),
         issuingStateOrOrganization: text.element(0, 2...4),
         name: text.name(0, 5...43),
-        documentNumber: text.documentNumber(line: 1, start: 0, continuation: nil).0,
+        passportNumber: text.documentNumber(line: 1, start: 0, continuation: nil).0,
         nationality: text.element(1, 10...12),
         dateOfBirth: text.date(1, start: 13),
         sex: text.element(1, 20...20),
         dateOfExpiry: text.date(1, start: 21),
-        optionalData: [text.element(1, visa ? 28...43 : 28...41)],
-        optionalDataCheckDigit: visa
-            ? nil
-            : text.checkDigit(
-                at: MrzPosition(lineIndex: 1, startIndex: 42, endIndex: 42),
-                over: [(1, 28...41)],
-                fillerValidWhenEmpty: true
-            ),
+        personalNumberOrOtherOptionalData: ElementWithCheckDigit(
+            value: optional.value, raw: optional.raw, positions: optional.positions, checkDigit: optionalCheckDigit),
         compositeCheckDigit: visa
             ? nil
             : text.checkDigit(
-                at: MrzPosition(lineIndex: 1, startIndex: 43, endIndex: 43),
+                line: 1, column: 43,
                 over: [(1, 0...9), (1, 13...19), (1, 21...42)]
             )
     )

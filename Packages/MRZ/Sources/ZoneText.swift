@@ -26,29 +26,32 @@ struct ZoneText {
     }
 
     /// A plain element over one or more ranges.
-    func element(_ ranges: [(Int, ClosedRange<Int>)]) -> MrzElement {
+    func element(_ ranges: [(Int, ClosedRange<Int>)]) -> Element {
         let raw = ranges.flatMap { self.raw($0.0, $0.1) }
-        return MrzElement(
+        return Element(
             value: displayValue(raw), raw: String(decoding: raw, as: UTF8.self), positions: positions(ranges))
     }
 
-    func element(_ line: Int, _ columns: ClosedRange<Int>) -> MrzElement {
+    func element(_ line: Int, _ columns: ClosedRange<Int>) -> Element {
         element([(line, columns)])
     }
 
-    /// The check digit at `position` over the data in `ranges`. With `fillerValidWhenEmpty`
+    /// The check digit at `column` of `line` over the data in `ranges`. With `fillerValidWhenEmpty`
     /// a `<` is accepted over all-filler data (ICAO 9303-4 §4.2.2.3: an unused personal number).
     func checkDigit(
-        at position: MrzPosition,
+        line: Int,
+        column: Int,
         over ranges: [(Int, ClosedRange<Int>)],
         fillerValidWhenEmpty: Bool = false
-    ) -> MrzCheckDigit {
+    ) -> CheckDigit {
         let data = ranges.flatMap { raw($0.0, $0.1) }
-        let printed = lines[position.lineIndex][position.startIndex]
+        let printed = lines[line][column]
         let isValid =
             printed == UInt8(ascii: "0") + mrzCheckDigit(of: data)
             || (fillerValidWhenEmpty && printed == mrzFiller && data.allSatisfy { $0 == mrzFiller })
-        return MrzCheckDigit(value: String(decoding: [printed], as: UTF8.self), isValid: isValid, position: position)
+        return CheckDigit(
+            value: String(decoding: [printed], as: UTF8.self), isValid: isValid,
+            position: StringPosition(line: line, columns: column...column))
     }
 
     /// The document number at `start` (9 characters, check digit after them).
@@ -61,11 +64,11 @@ struct ZoneText {
         line: Int,
         start: Int,
         continuation: ClosedRange<Int>?
-    ) -> (MrzElementWithCheckDigit, MrzElement) {
+    ) -> (ElementWithCheckDigit, Element) {
         let principal = (line, start...(start + 8))
         let checkColumn = start + 9
         guard let optional = continuation else {
-            return (withCheckDigit([principal], checkColumn: checkColumn, line: line), MrzElement.empty)
+            return (withCheckDigit([principal], checkColumn: checkColumn, line: line), Element.empty)
         }
         let continued = optional.prefix { lines[line][$0] != mrzFiller }
         guard lines[line][checkColumn] == mrzFiller, let lastContinued = continued.last else {
@@ -74,7 +77,7 @@ struct ZoneText {
         let extraRanges = lastContinued > optional.lowerBound ? [(line, optional.lowerBound...(lastContinued - 1))] : []
         let number = withCheckDigit([principal] + extraRanges, checkColumn: lastContinued, line: line)
         let restStart = lastContinued + 2
-        let rest = restStart <= optional.upperBound ? element(line, restStart...optional.upperBound) : MrzElement.empty
+        let rest = restStart <= optional.upperBound ? element(line, restStart...optional.upperBound) : Element.empty
         return (number, rest)
     }
 
@@ -82,46 +85,42 @@ struct ZoneText {
         _ ranges: [(Int, ClosedRange<Int>)],
         checkColumn: Int,
         line: Int
-    ) -> MrzElementWithCheckDigit {
+    ) -> ElementWithCheckDigit {
         let plain = element(ranges)
-        return MrzElementWithCheckDigit(
+        return ElementWithCheckDigit(
             value: plain.value,
             raw: plain.raw,
             positions: plain.positions,
-            checkDigit: checkDigit(
-                at: MrzPosition(lineIndex: line, startIndex: checkColumn, endIndex: checkColumn),
-                over: ranges
-            )
+            checkDigit: checkDigit(line: line, column: checkColumn, over: ranges)
         )
     }
 
     /// A YYMMDD date at `start` with its check digit right after it.
-    func date(_ line: Int, start: Int) -> MrzDateElement {
+    func date(_ line: Int, start: Int) -> DateElementWithCheckDigit {
         let plain = element(line, start...(start + 5))
         let digits = raw(line, start...(start + 5))
-        func part(_ offset: Int) -> Int? {
+        func part(_ offset: Int) -> UInt32? {
             let pair = digits[offset...(offset + 1)]
             guard pair.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
-            return pair.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+            return pair.reduce(0) { $0 * 10 + UInt32($1 - UInt8(ascii: "0")) }
         }
-        return MrzDateElement(
+        return DateElementWithCheckDigit(
+            date: MrzDate(year: part(0), month: part(2), day: part(4)),
             value: plain.value,
             raw: plain.raw,
             positions: plain.positions,
-            year: part(0),
-            month: part(2),
-            day: part(4),
-            checkDigit: checkDigit(
-                at: MrzPosition(lineIndex: line, startIndex: start + 6, endIndex: start + 6),
-                over: [(line, start...(start + 5))]
-            )
+            checkDigit: checkDigit(line: line, column: start + 6, over: [(line, start...(start + 5))])
         )
     }
 
-    /// The name field, split at the first `<<` (ICAO 9303-3 §4.6).
-    func name(_ line: Int, _ columns: ClosedRange<Int>) -> MrzNameElement {
+    /// The name field, split at the first `<<` (ICAO 9303-3 §4.6). Each identifier's value is its
+    /// words joined by single spaces; its `raw` and position run from the field's start to that
+    /// `<<` (primary) or from after it to the field's end (secondary), or over the whole field
+    /// when there is no `<<`. An identifier with no letters is nil.
+    func name(_ line: Int, _ columns: ClosedRange<Int>) -> NameElement {
         let plain = element(line, columns)
-        let used = raw(line, columns).dropLastFillers()
+        let printed = raw(line, columns)
+        let used = printed.dropLastFillers()
         var primary = used[...]
         var secondary: ArraySlice<UInt8> = []
         if let separator = used.indices.dropLast().first(where: { used[$0] == mrzFiller && used[$0 + 1] == mrzFiller })
@@ -129,23 +128,34 @@ struct ZoneText {
             primary = used[..<separator]
             secondary = used[(separator + 2)...]
         }
-        return MrzNameElement(
+        let separator =
+            printed.indices.dropLast().first { printed[$0] == mrzFiller && printed[$0 + 1] == mrzFiller }
+            ?? printed.count
+        func identifier(_ words: ArraySlice<UInt8>, _ range: Range<Int>) -> Element? {
+            let value = identifierText(words)
+            guard !value.isEmpty, !range.isEmpty else { return nil }
+            let start = columns.lowerBound + range.lowerBound
+            return Element(
+                value: value, raw: String(decoding: printed[range], as: UTF8.self),
+                positions: [StringPosition(line: line, columns: start...(start + range.count - 1))])
+        }
+        return NameElement(
             value: plain.value,
             raw: plain.raw,
             positions: plain.positions,
-            primaryIdentifier: identifierText(primary),
-            secondaryIdentifier: identifierText(secondary)
+            primaryIdentifier: identifier(primary, 0..<separator),
+            secondaryIdentifier: identifier(secondary, min(separator + 2, printed.count)..<printed.count)
         )
     }
 
-    private func positions(_ ranges: [(Int, ClosedRange<Int>)]) -> [MrzPosition] {
-        ranges.map { MrzPosition(lineIndex: $0.0, startIndex: $0.1.lowerBound, endIndex: $0.1.upperBound) }
+    private func positions(_ ranges: [(Int, ClosedRange<Int>)]) -> [StringPosition] {
+        ranges.map { StringPosition(line: $0.0, columns: $0.1) }
     }
 }
 
-extension MrzElement {
+extension Element {
     /// An optional-data field that a continued document number used up.
-    static let empty = MrzElement(value: "", raw: "", positions: [])
+    static let empty = Element(value: "", raw: "", positions: [])
 }
 
 extension [UInt8] {
