@@ -76,7 +76,8 @@ import Transport
         #expect(document.displayedPortrait?.images.count == 1)
         #expect(document.displayedSignatureOrUsualMark?.images.count == 1)
         #expect(document.optionalDetails != nil)
-        #expect(document.personsToNotify?.persons.first?.name == "ERIKSSON<<LARS")
+        #expect(document.personsToNotify?.persons.first?.name == "ERIKSSON LARS")
+        #expect(document.personsToNotify?.persons.first?.nameText == "ERIKSSON<<LARS")
         let hashes = Dictionary(
             uniqueKeysWithValues: document.authenticationStatus.data.dataGroupHashes.map {
                 (Int($0.dataGroupNumber), $0.status)

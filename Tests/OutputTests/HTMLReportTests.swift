@@ -47,7 +47,8 @@ import Testing
         var files = specimen.files
         files[dataGroup: 11] =
             AdditionalPersonalDetails(
-                fullName: hostileName, placeOfBirthText: hostilePlace, telephone: hostileScript, profession: "a&b<i>"
+                fullNameText: hostileName, placeOfBirthText: hostilePlace, telephoneText: hostileScript,
+                professionText: "a&b<i>"
             ).encoded()
         return try Specimen.signing(files, credentials: specimen.credentials)
     }

@@ -62,14 +62,14 @@ import Testing
     /// reference's properties as lines, split names and digits.
     @Test func additionalPersonalDetails() throws {
         let written = AdditionalPersonalDetails(
-            fullName: "ERIKSSON<<ANNA<MARIA", otherNames: ["ERIKSSON<<ANNA"], personalNumber: "ZE184226B",
+            fullNameText: "ERIKSSON<<ANNA<MARIA", otherNamesText: ["ERIKSSON<<ANNA"], personalNumberText: "ZE184226B",
             fullDateOfBirthRecord: LDSDate(value: "19690806", encoding: .bcd), placeOfBirthText: "ZENITH<UTOPIA",
-            permanentAddress: "17 EXAMPLE STREET<<UTOPIA", telephone: "+00 555 0100", profession: "SPECIMEN",
-            title: "DR", personalSummary: "NONE", otherValidTravelDocumentNumbersText: "C01X00T47<<C01X00T48",
-            custodyInformation: "NONE")
+            addressText: "17 EXAMPLE STREET<<UTOPIA", telephoneText: "+00 555 0100", professionText: "SPECIMEN",
+            titleText: "DR", personalSummaryText: "NONE", otherValidTravelDocumentNumbersText: "C01X00T47<<C01X00T48",
+            custodyInformationText: "NONE")
         let details = try AdditionalPersonalDetails(written.encoded())
         #expect(details.nameOfHolder == NameOfHolder(primaryIdentifier: "ERIKSSON", secondaryIdentifier: "ANNA MARIA"))
-        #expect(details.otherNames == ["ERIKSSON<<ANNA"])
+        #expect(details.otherNames == ["ERIKSSON ANNA"])
         #expect(details.personalNumber == "ZE184226B")
         #expect(details.fullDateOfBirth == "19690806")
         #expect(details.placeOfBirth == ["ZENITH", "UTOPIA"])
@@ -83,11 +83,11 @@ import Testing
     /// DG12: dates as digits whatever the chip's encoding, names and texts without fillers.
     @Test func additionalDocumentDetails() throws {
         let written = AdditionalDocumentDetails(
-            issuingAuthority: "UTOPIA PASSPORT OFFICE", dateOfIssueRecord: LDSDate(value: "19890624", encoding: .bcd),
-            namesOfOtherPersons: ["ERIKSSON<<LARS"], endorsementsAndObservations: "SPECIMEN<NOT<VALID",
-            taxOrExitRequirements: "NONE",
+            issuingAuthorityText: "UTOPIA PASSPORT OFFICE",
+            dateOfIssueRecord: LDSDate(value: "19890624", encoding: .bcd), otherPersonDetailsText: ["ERIKSSON<<LARS"],
+            endorsementsOrObservationsText: "SPECIMEN<NOT<VALID", taxOrExitRequirementsText: "NONE",
             dateAndTimeOfPersonalization: LDSDate(value: "19890601120000", encoding: .text),
-            personalizationSystemSerialNumber: "EMRTD-SIM-1")
+            personalizationDeviceSerialNumberText: "EMRTD-SIM-1")
         let details = try AdditionalDocumentDetails(written.encoded())
         #expect(details.issuingAuthority == "UTOPIA PASSPORT OFFICE")
         #expect(details.dateOfIssue == "19890624")
@@ -98,6 +98,96 @@ import Testing
         #expect(details.personalizationTime == "19890601120000")
         #expect(details.personalizationDeviceSerialNumber == "EMRTD-SIM-1")
         #expect(try AdditionalDocumentDetails(AdditionalDocumentDetails().encoded()).otherPersonDetails == nil)
+    }
+
+    /// DG11, DG12 and DG16 with `<` fillers in every text: each reference-named property is
+    /// exactly the value its JSON shows (the JSON is the model serialized).
+    @Test func propertiesEqualTheirJSONValues() throws {
+        let personal = try AdditionalPersonalDetails(
+            AdditionalPersonalDetails(
+                fullNameText: "SMITH<<JOHN<J", otherNamesText: ["SMITH<<JACK", "<JOHNNY<<"],
+                personalNumberText: "123<456<<789", fullDateOfBirthRecord: LDSDate(value: "19700100", encoding: .text),
+                placeOfBirthText: "ANYTOWN<<MN", addressText: "123 MAPLE RD<ANYTOWN<MN",
+                telephoneText: "1<612<555<1212", professionText: "TRAVEL<AGENT", titleText: "<DR<",
+                personalSummaryText: "SUMMARY<<OF<<LIFE", otherValidTravelDocumentNumbersText: "C01X00T47<<C01X00T48",
+                custodyInformationText: "NONE<<KNOWN"
+            ).encoded())
+        let personalJSON = try Self.members(personal.json.serialized())
+        #expect(personal.personalNumber == "123 456 789" && personal.telephone == "1 612 555 1212")
+        #expect(personal.profession == "TRAVEL AGENT" && personal.title == "DR")
+        #expect(personal.otherNames == ["SMITH JACK", "JOHNNY"])
+        let name = personalJSON["nameOfHolder"] as? [String: Any]
+        #expect(Self.same(personal.nameOfHolder?.primaryIdentifier, name?["primaryIdentifier"]))
+        #expect(Self.same(personal.nameOfHolder?.secondaryIdentifier, name?["secondaryIdentifier"]))
+        #expect(Self.same(personal.otherNames, personalJSON["otherNames"]))
+        let personalTexts: [(String, String?)] = [
+            ("personalNumber", personal.personalNumber), ("fullDateOfBirth", personal.fullDateOfBirth),
+            ("telephone", personal.telephone), ("profession", personal.profession), ("title", personal.title),
+            ("personalSummary", personal.personalSummary), ("custodyInformation", personal.custodyInformation),
+        ]
+        for (key, value) in personalTexts { #expect(Self.same(value, personalJSON[key]), "\(key)") }
+        let personalLists: [(String, [String]?)] = [
+            ("placeOfBirth", personal.placeOfBirth), ("address", personal.address),
+            ("otherValidTravelDocumentNumbers", personal.otherValidTravelDocumentNumbers),
+        ]
+        for (key, value) in personalLists { #expect(Self.same(value, personalJSON[key]), "\(key)") }
+
+        let document = try AdditionalDocumentDetails(
+            AdditionalDocumentDetails(
+                issuingAuthorityText: "UTOPIA<PASSPORT<<OFFICE",
+                dateOfIssueRecord: LDSDate(value: "19890624", encoding: .bcd),
+                otherPersonDetailsText: ["ERIKSSON<<LARS", "ERIKSSON<<EVA<MARIA"],
+                endorsementsOrObservationsText: "SPECIMEN<NOT<VALID", taxOrExitRequirementsText: "NONE<<DUE",
+                dateAndTimeOfPersonalization: LDSDate(value: "19890601120000", encoding: .text),
+                personalizationDeviceSerialNumberText: "EMRTD<SIM<1"
+            ).encoded())
+        let documentJSON = try Self.members(document.json.serialized())
+        #expect(document.issuingAuthority == "UTOPIA PASSPORT OFFICE" && document.taxOrExitRequirements == "NONE DUE")
+        let documentTexts: [(String, String?)] = [
+            ("issuingAuthority", document.issuingAuthority), ("dateOfIssue", document.dateOfIssue),
+            ("endorsementsOrObservations", document.endorsementsOrObservations),
+            ("taxOrExitRequirements", document.taxOrExitRequirements),
+            ("personalizationTime", document.personalizationTime),
+            ("personalizationDeviceSerialNumber", document.personalizationDeviceSerialNumber),
+        ]
+        for (key, value) in documentTexts { #expect(Self.same(value, documentJSON[key]), "\(key)") }
+        #expect(Self.same(document.otherPersonDetails, documentJSON["otherPersonDetails"]))
+
+        let persons = try PersonsToNotify(
+            PersonsToNotify.encoded(persons: [
+                PersonToNotify(
+                    dateDataRecorded: LDSDate(value: "20020101", encoding: .text), nameText: "SMITH<<CHARLES<R",
+                    telephoneText: "1<612<555<1212", addressText: "49 REDWOOD LN<OCEAN BREEZE<CA<94000"),
+                PersonToNotify(nameText: "BROWN<<MARY<J"),
+            ]))
+        let personsJSON = try #require(try Self.members(persons.json.serialized())["persons"] as? [[String: Any]])
+        #expect(persons.persons.count == 2 && personsJSON.count == 2)
+        #expect(persons.persons[0].name == "SMITH CHARLES R" && persons.persons[0].telephone == "1 612 555 1212")
+        #expect(persons.persons[0].address == "49 REDWOOD LN OCEAN BREEZE CA 94000")
+        for (person, json) in zip(persons.persons, personsJSON) {
+            let texts: [(String, String?)] = [
+                ("dateRecorded", person.dateRecorded), ("name", person.name), ("telephone", person.telephone),
+                ("address", person.address),
+            ]
+            for (key, value) in texts { #expect(Self.same(value, json[key]), "\(key)") }
+        }
+    }
+
+    /// The members of a JSON object, read back by Foundation (only `Emrtd` is importable here).
+    static func members(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    /// Whether a Swift value is what the JSON member holds: the string, or null for nil.
+    static func same(_ value: String?, _ member: Any?) -> Bool {
+        guard let value else { return member is NSNull }
+        return member as? String == value
+    }
+
+    /// Whether a list is what the JSON member holds: the strings in order, or null for nil.
+    static func same(_ value: [String]?, _ member: Any?) -> Bool {
+        guard let value else { return member is NSNull }
+        return member as? [String] == value
     }
 
     /// DG13 (no writer: issuer-defined): the top-level objects, a constructed one not descended into.
@@ -113,9 +203,9 @@ import Testing
     @Test func personsToNotify() throws {
         let bytes = PersonsToNotify.encoded(persons: [
             PersonToNotify(
-                dateDataRecorded: LDSDate(value: "20240101", encoding: .text), name: "ERIKSSON LARS",
-                telephone: "+00 555 0101", address: "17 EXAMPLE STREET"),
-            PersonToNotify(name: "OTHER"),
+                dateDataRecorded: LDSDate(value: "20240101", encoding: .text), nameText: "ERIKSSON LARS",
+                telephoneText: "+00 555 0101", addressText: "17 EXAMPLE STREET"),
+            PersonToNotify(nameText: "OTHER"),
         ])
         let persons = try PersonsToNotify(bytes).persons
         #expect(persons.count == 2)

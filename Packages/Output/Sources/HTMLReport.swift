@@ -298,34 +298,34 @@ public enum HTMLReport {
         if let details = document.additionalPersonalDetails {
             html += "<h2>Additional personal details (DG11)</h2>\n"
             html += table([
-                ("Full name", readable(details.fullName)),
-                ("Other names", details.otherNames.compactMap(readable).joined(separator: "; ")),
-                ("Personal number", readable(details.personalNumber)),
+                ("Full name", readable(details.fullNameText)),
+                ("Other names", details.otherNames.joined(separator: "; ")),
+                ("Personal number", details.personalNumber),
                 (
                     "Full date of birth",
                     dated(details.fullDateOfBirthRecord?.value, details.fullDateOfBirthRecord?.iso8601)
                 ),
                 ("Place of birth", readable(details.placeOfBirthText)),
-                ("Address", readable(details.permanentAddress)), ("Telephone", details.telephone),
-                ("Profession", readable(details.profession)), ("Title", readable(details.title)),
-                ("Personal summary", readable(details.personalSummary)),
+                ("Address", readable(details.addressText)), ("Telephone", details.telephoneText),
+                ("Profession", details.profession), ("Title", details.title),
+                ("Personal summary", details.personalSummary),
                 ("Other travel documents", readable(details.otherValidTravelDocumentNumbersText)),
-                ("Custody information", readable(details.custodyInformation)),
+                ("Custody information", details.custodyInformation),
             ])
         }
         if let details = document.additionalDocumentDetails {
             html += "<h2>Additional document details (DG12)</h2>\n"
             html += table([
-                ("Issuing authority", readable(details.issuingAuthority)),
+                ("Issuing authority", details.issuingAuthority),
                 ("Date of issue", dated(details.dateOfIssueRecord?.value, details.dateOfIssueRecord?.iso8601)),
-                ("Other persons", details.namesOfOtherPersons.compactMap(readable).joined(separator: "; ")),
-                ("Endorsements", readable(details.endorsementsAndObservations)),
-                ("Tax or exit requirements", readable(details.taxOrExitRequirements)),
+                ("Other persons", details.otherPersonDetails?.joined(separator: "; ")),
+                ("Endorsements", details.endorsementsOrObservations),
+                ("Tax or exit requirements", details.taxOrExitRequirements),
                 (
                     "Personalization time",
                     dated(details.dateAndTimeOfPersonalization?.value, details.dateAndTimeOfPersonalization?.iso8601)
                 ),
-                ("Personalization system", details.personalizationSystemSerialNumber),
+                ("Personalization system", details.personalizationDeviceSerialNumberText),
             ])
         }
         return html

@@ -175,18 +175,19 @@ public struct Specimen: Sendable {
             image: SyntheticFace.jpeg(paddedTo: faceSize), width: SyntheticFace.width, height: SyntheticFace.height)
         files[dataGroup: 11] =
             AdditionalPersonalDetails(
-                fullName: "ERIKSSON<<ANNA<MARIA", otherNames: ["ERIKSSON<<ANNA"], personalNumber: "ZE184226B",
+                fullNameText: "ERIKSSON<<ANNA<MARIA", otherNamesText: ["ERIKSSON<<ANNA"],
+                personalNumberText: "ZE184226B",
                 fullDateOfBirthRecord: LDSDate(value: "19690806", encoding: .text), placeOfBirthText: "ZENITH,UTOPIA",
-                permanentAddress: "17 EXAMPLE STREET<UTOPIA",
-                telephone: "+00 555 0100", profession: "SPECIMEN", title: "DR"
+                addressText: "17 EXAMPLE STREET<UTOPIA",
+                telephoneText: "+00 555 0100", professionText: "SPECIMEN", titleText: "DR"
             ).encoded()
         files[dataGroup: 12] =
             AdditionalDocumentDetails(
-                issuingAuthority: "UTOPIA PASSPORT OFFICE",
+                issuingAuthorityText: "UTOPIA PASSPORT OFFICE",
                 dateOfIssueRecord: LDSDate(value: "19890624", encoding: .bcd),
-                endorsementsAndObservations: "SPECIMEN, NOT VALID",
+                endorsementsOrObservationsText: "SPECIMEN, NOT VALID",
                 dateAndTimeOfPersonalization: LDSDate(value: "19890601120000", encoding: .bcd),
-                personalizationSystemSerialNumber: "EMRTD-SIM-1"
+                personalizationDeviceSerialNumberText: "EMRTD-SIM-1"
             ).encoded()
         if rich {
             // DG3 with an empty biometric group: the chip never releases it (EAC-protected).
@@ -196,7 +197,7 @@ public struct Specimen: Sendable {
             files[dataGroup: 13] = DER.tlv(ASN1Tag(0x6D), DER.utf8String("NATIONAL DATA"))
             files[dataGroup: 16] = PersonsToNotify.encoded(persons: [
                 PersonToNotify(
-                    name: "ERIKSSON<<LARS", telephone: "+00 555 0101", address: "17 EXAMPLE STREET<UTOPIA")
+                    nameText: "ERIKSSON<<LARS", telephoneText: "+00 555 0101", addressText: "17 EXAMPLE STREET<UTOPIA")
             ])
         }
         files = try withKeyFiles(files, credentials: chosen, layout: layout)

@@ -2,9 +2,10 @@ import ASN1
 import JSON
 
 /// DG12, additional document details (ICAO 9303-10 §4.7.12). Dates as text or BCD bytes. The
-/// stored properties keep the texts as the chip stored them; the reference's properties
-/// (`dateOfIssue`, `otherPersonDetails`, `endorsementsOrObservations`, `personalizationTime`,
-/// `personalizationDeviceSerialNumber`) give them as its JSON does.
+/// reference's properties (`issuingAuthority`, `otherPersonDetails`, `endorsementsOrObservations`,
+/// `taxOrExitRequirements`, `personalizationDeviceSerialNumber`, the dates' digits) hold what its
+/// JSON shows, `<` fillers read once at parse time; each `…Text` beside one keeps the text as the
+/// chip stored it, which the writer encodes, so a parsed file re-encodes to its own bytes.
 ///
 /// ```
 /// 6C { 5C tag list, 5F19 issuing authority, 5F26 date of issue, A0 { 02 count, 5F1A name… },
@@ -13,105 +14,123 @@ import JSON
 ///      serial number }
 /// ```
 public struct AdditionalDocumentDetails: LDSFileModel, Equatable {
-    public var rawBytes: [UInt8]
-    public var tagList: [UInt32]
-    public var issuingAuthority: String?
+    public let rawBytes: [UInt8]
+    public let tagList: [UInt32]
+    public let issuingAuthority: String?
+    public let issuingAuthorityText: String?
     /// The date of issue and how the chip stored it (text or BCD); `dateOfIssue` is its digits.
-    public var dateOfIssueRecord: LDSDate?
-    public var namesOfOtherPersons: [String]
-    public var endorsementsAndObservations: String?
-    public var taxOrExitRequirements: String?
-    public var imageOfFront: DocumentImage?
-    public var imageOfRear: DocumentImage?
-    public var dateAndTimeOfPersonalization: LDSDate?
-    public var personalizationSystemSerialNumber: String?
-    public var warnings: [String]
+    public let dateOfIssueRecord: LDSDate?
+    /// The reference's `otherPersonDetails`: the names of other persons, without fillers; nil when none.
+    public let otherPersonDetails: [String]?
+    /// The names of other persons as stored.
+    public let otherPersonDetailsText: [String]
+    public let endorsementsOrObservations: String?
+    public let endorsementsOrObservationsText: String?
+    public let taxOrExitRequirements: String?
+    public let taxOrExitRequirementsText: String?
+    public let imageOfFront: DocumentImage?
+    public let imageOfRear: DocumentImage?
+    /// The date and time of personalization and how the chip stored them; `personalizationTime`
+    /// is its digits.
+    public let dateAndTimeOfPersonalization: LDSDate?
+    public let personalizationDeviceSerialNumber: String?
+    public let personalizationDeviceSerialNumberText: String?
+    public let warnings: [String]
 
     /// `renderImages: false` skips the PNG rendering of a JPEG 2000 image.
     public init(_ bytes: [UInt8], renderImages: Bool = true) throws(LDSError) {
         let (node, outerWarnings) = try OuterTLV.parse(bytes, kind: .dg12)
         var reader = DetailReader(node, renderImages: renderImages)
-        rawBytes = bytes
-        tagList = reader.tagList
-        issuingAuthority = reader.text(0x5F19)
-        dateOfIssueRecord = reader.date(0x5F26)
-        namesOfOtherPersons = reader.names(in: 0xA0, 0x5F1A)
-        endorsementsAndObservations = reader.text(0x5F1B)
-        taxOrExitRequirements = reader.text(0x5F1C)
-        imageOfFront = reader.image(0x5F1D)
-        imageOfRear = reader.image(0x5F1E)
-        dateAndTimeOfPersonalization = reader.date(0x5F55)
-        personalizationSystemSerialNumber = reader.text(0x5F56)
-        warnings =
-            outerWarnings + reader.warnings + (imageOfFront?.warnings ?? []) + (imageOfRear?.warnings ?? [])
+        let otherPersonDetailsText = reader.names(in: 0xA0, 0x5F1A)
+        let imageOfFront = reader.image(0x5F1D)
+        let imageOfRear = reader.image(0x5F1E)
+        self.init(
+            rawBytes: bytes, tagList: reader.tagList,
+            warnings: outerWarnings + reader.warnings + (imageOfFront?.warnings ?? []) + (imageOfRear?.warnings ?? []),
+            issuingAuthorityText: reader.text(0x5F19), dateOfIssueRecord: reader.date(0x5F26),
+            otherPersonDetailsText: otherPersonDetailsText, endorsementsOrObservationsText: reader.text(0x5F1B),
+            taxOrExitRequirementsText: reader.text(0x5F1C), imageOfFront: imageOfFront, imageOfRear: imageOfRear,
+            dateAndTimeOfPersonalization: reader.date(0x5F55),
+            personalizationDeviceSerialNumberText: reader.text(0x5F56))
     }
 
     public var images: [DocumentImage] { [imageOfFront, imageOfRear].compactMap { $0 } }
 
-    /// A DG12 holding only what is given (the writer fills `rawBytes` and `tagList`).
+    /// A DG12 holding only what is given, texts as a chip stores them (the writer fills
+    /// `rawBytes` and `tagList`).
     public init(
-        issuingAuthority: String? = nil, dateOfIssueRecord: LDSDate? = nil, namesOfOtherPersons: [String] = [],
-        endorsementsAndObservations: String? = nil, taxOrExitRequirements: String? = nil,
+        issuingAuthorityText: String? = nil, dateOfIssueRecord: LDSDate? = nil, otherPersonDetailsText: [String] = [],
+        endorsementsOrObservationsText: String? = nil, taxOrExitRequirementsText: String? = nil,
         imageOfFront: DocumentImage? = nil, imageOfRear: DocumentImage? = nil,
-        dateAndTimeOfPersonalization: LDSDate? = nil, personalizationSystemSerialNumber: String? = nil
+        dateAndTimeOfPersonalization: LDSDate? = nil, personalizationDeviceSerialNumberText: String? = nil
     ) {
-        rawBytes = []
-        tagList = []
-        warnings = []
-        self.issuingAuthority = issuingAuthority
+        self.init(
+            rawBytes: [], tagList: [], warnings: [], issuingAuthorityText: issuingAuthorityText,
+            dateOfIssueRecord: dateOfIssueRecord, otherPersonDetailsText: otherPersonDetailsText,
+            endorsementsOrObservationsText: endorsementsOrObservationsText,
+            taxOrExitRequirementsText: taxOrExitRequirementsText, imageOfFront: imageOfFront, imageOfRear: imageOfRear,
+            dateAndTimeOfPersonalization: dateAndTimeOfPersonalization,
+            personalizationDeviceSerialNumberText: personalizationDeviceSerialNumberText)
+    }
+
+    /// Both initializers end here: the reference's values are read from the stored texts once.
+    private init(
+        rawBytes: [UInt8], tagList: [UInt32], warnings: [String], issuingAuthorityText: String?,
+        dateOfIssueRecord: LDSDate?, otherPersonDetailsText: [String], endorsementsOrObservationsText: String?,
+        taxOrExitRequirementsText: String?, imageOfFront: DocumentImage?, imageOfRear: DocumentImage?,
+        dateAndTimeOfPersonalization: LDSDate?, personalizationDeviceSerialNumberText: String?
+    ) {
+        self.rawBytes = rawBytes
+        self.tagList = tagList
+        self.warnings = warnings
+        self.issuingAuthorityText = issuingAuthorityText
+        issuingAuthority = issuingAuthorityText.map(DetailText.clean)
         self.dateOfIssueRecord = dateOfIssueRecord
-        self.namesOfOtherPersons = namesOfOtherPersons
-        self.endorsementsAndObservations = endorsementsAndObservations
-        self.taxOrExitRequirements = taxOrExitRequirements
+        self.otherPersonDetailsText = otherPersonDetailsText
+        otherPersonDetails = otherPersonDetailsText.isEmpty ? nil : otherPersonDetailsText.map(DetailText.clean)
+        self.endorsementsOrObservationsText = endorsementsOrObservationsText
+        endorsementsOrObservations = endorsementsOrObservationsText.map(DetailText.clean)
+        self.taxOrExitRequirementsText = taxOrExitRequirementsText
+        taxOrExitRequirements = taxOrExitRequirementsText.map(DetailText.clean)
         self.imageOfFront = imageOfFront
         self.imageOfRear = imageOfRear
         self.dateAndTimeOfPersonalization = dateAndTimeOfPersonalization
-        self.personalizationSystemSerialNumber = personalizationSystemSerialNumber
+        self.personalizationDeviceSerialNumberText = personalizationDeviceSerialNumberText
+        personalizationDeviceSerialNumber = personalizationDeviceSerialNumberText.map(DetailText.clean)
     }
 
     /// The DG12 file for these fields (DER, with a 5C tag list naming what is present).
     public func encoded() -> [UInt8] {
         var writer = DetailWriter()
-        writer.text(0x5F19, issuingAuthority)
+        writer.text(0x5F19, issuingAuthorityText)
         writer.date(0x5F26, dateOfIssueRecord)
-        writer.names(0xA0, 0x5F1A, namesOfOtherPersons)
-        writer.text(0x5F1B, endorsementsAndObservations)
-        writer.text(0x5F1C, taxOrExitRequirements)
+        writer.names(0xA0, 0x5F1A, otherPersonDetailsText)
+        writer.text(0x5F1B, endorsementsOrObservationsText)
+        writer.text(0x5F1C, taxOrExitRequirementsText)
         writer.image(0x5F1D, imageOfFront)
         writer.image(0x5F1E, imageOfRear)
         writer.date(0x5F55, dateAndTimeOfPersonalization)
-        writer.text(0x5F56, personalizationSystemSerialNumber)
+        writer.text(0x5F56, personalizationDeviceSerialNumberText)
         return writer.file(outerTag: 0x6C)
     }
 
     /// The reference's `dateOfIssue`: YYYYMMDD.
     public var dateOfIssue: String? { dateOfIssueRecord?.value }
 
-    /// The reference's `otherPersonDetails`: the names of other persons, without fillers; nil when none.
-    public var otherPersonDetails: [String]? {
-        namesOfOtherPersons.isEmpty ? nil : namesOfOtherPersons.map(DetailText.clean)
-    }
-
-    /// The reference's `endorsementsOrObservations`, without fillers.
-    public var endorsementsOrObservations: String? { endorsementsAndObservations.map(DetailText.clean) }
-
     /// The reference's `personalizationTime`: YYYYMMDDhhmmss.
     public var personalizationTime: String? { dateAndTimeOfPersonalization?.value }
 
-    /// The reference's `personalizationDeviceSerialNumber`, without fillers.
-    public var personalizationDeviceSerialNumber: String? { personalizationSystemSerialNumber.map(DetailText.clean) }
-
-    /// The reference's `AdditionalDocumentDetails`: texts without fillers, dates as digits
-    /// (YYYYMMDD, YYYYMMDDhhmmss). Added: how the chip stored each date, and `tagList`.
+    /// The reference's `AdditionalDocumentDetails`, its properties as they are. Added: each
+    /// date in ISO 8601 and how the chip stored it, and `tagList`.
     public var json: JSONValue {
         [
-            "issuingAuthority": DetailText.optional(issuingAuthority),
+            "issuingAuthority": .optional(issuingAuthority),
             "dateOfIssue": .optional(dateOfIssue),
             "dateOfIssueISO8601": DetailText.iso8601(dateOfIssueRecord),
             "dateOfIssueEncoding": DetailText.encoding(dateOfIssueRecord),
             "otherPersonDetails": DetailText.linesJSON(otherPersonDetails),
             "endorsementsOrObservations": .optional(endorsementsOrObservations),
-            "taxOrExitRequirements": DetailText.optional(taxOrExitRequirements),
+            "taxOrExitRequirements": .optional(taxOrExitRequirements),
             "imageOfFront": .optional(imageOfFront),
             "imageOfRear": .optional(imageOfRear),
             "personalizationTime": .optional(personalizationTime),

@@ -83,8 +83,6 @@ enum DetailText {
         }
     }
 
-    static func optional(_ text: String?) -> JSONValue { .optional(text.map(clean)) }
-
     /// Lines (or a list) as a JSON array of strings, null when absent.
     static func linesJSON(_ lines: [String]?) -> JSONValue {
         lines.map { .array($0.map(JSONValue.string)) } ?? .null
