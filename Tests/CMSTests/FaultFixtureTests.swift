@@ -55,7 +55,8 @@ import Testing
         #expect(verdict.dataGroupHashesValid == expected.hashes)
         #expect(verdict.failures.map(\.code) == expected.errors)
         #expect(
-            verdict.dataGroupHashes.filter { $0.status == .invalid }.map { Int($0.dataGroupNumber) } == expected.invalidGroups)
+            verdict.dataGroupHashes.filter { $0.status == .invalid }.map { Int($0.dataGroupNumber) }
+                == expected.invalidGroups)
         #expect(
             verdict.dataGroupHashes.map(\.dataGroupNumber) == verdict.dataGroupHashes.map(\.dataGroupNumber).sorted())
         #expect(verdict.hashAlgorithm == "SHA-256")

@@ -55,7 +55,9 @@ import Testing
         )
         #expect(status == .authorityCertificatesNotProvided, "\(verdict.failures)")
         #expect(signature && hashes && !chain)
-        #expect(verdict.dataGroupHashes.filter { $0.status == .valid }.map { Int($0.dataGroupNumber) } == groups.keys.sorted())
+        #expect(
+            verdict.dataGroupHashes.filter { $0.status == .valid }.map { Int($0.dataGroupNumber) }
+                == groups.keys.sorted())
         #expect(verdict.hashAlgorithm == specimen.hash)
         #expect(verdict.signatureAlgorithm == specimen.signature)
         #expect(verdict.documentSignerCertificate != nil)
