@@ -5,13 +5,14 @@ import JSON
 ///
 /// - a position whose field holds digits only (dates, check digits) or letters only (document
 ///   code, states, nationality, name) has one reading for a confused character: it is fixed;
-/// - a document number or optional data (letters and digits both) whose check digit fails is
-///   read every way its confusable characters allow; when exactly one reading makes every check
-///   digit of the zone (the composite among them) match, it is taken. Two or more, or none, and
-///   the check-digit error stands, the field named in `ambiguousFields`.
+/// - when a check digit still fails, the document number and the optional data (letters and
+///   digits both) are read every way their confusable characters allow; when exactly one
+///   reading makes every check digit of the zone (the composite among them) match, it is
+///   taken. Two or more, or none, and the check-digit error stands, the field named in
+///   `ambiguousFields`.
 ///
-/// G and 6 weigh the same in the 7-3-1 sum (16 − 6 = 10), so a G/6 in a mixed field never has
-/// one valid reading: such a field is never corrected.
+/// G and 6 weigh the same in the 7-3-1 sum (16 − 6 = 10): no check digit tells them apart, so
+/// a G or a 6 in a mixed field is always left as read.
 public struct MRZCorrection: Sendable, Hashable {
     /// One character changed, at its 0-based line and column.
     public struct Change: Sendable, Hashable {
@@ -64,34 +65,9 @@ public struct MRZCorrection: Sendable, Hashable {
             }
         }
 
-        var ambiguous: [String] = []
         var zone = try MachineReadableZone.parse(lines: text.map { String(decoding: $0, as: UTF8.self) })
-        let failing = kinds.checkedMixedFields.filter { !checkDigitValid(zone, $0.field) }
-        var stages = [failing.flatMap(\.positions)]
-        if compositeValid(zone) == false {
-            stages.append(stages[0] + kinds.compositeOnlyPositions)
-        }
-        for positions in stages where !allCheckDigitsValid(zone) {
-            let confusable = positions.filter { partner(of: text[$0.line][$0.column]) != nil }
-            guard !confusable.isEmpty, 1 << confusable.count <= maximumReadings else { continue }
-            var solutions: [[UInt8]] = []
-            for mask in 0..<(1 << confusable.count) {
-                var candidate = text
-                for (bit, position) in confusable.enumerated() where mask & (1 << bit) != 0 {
-                    if let other = partner(of: candidate[position.line][position.column]) {
-                        candidate[position.line][position.column] = other
-                    }
-                }
-                let lines = candidate.map { String(decoding: $0, as: UTF8.self) }
-                if let parsed = try? MachineReadableZone.parse(lines: lines), allCheckDigitsValid(parsed) {
-                    solutions.append(confusable.map { candidate[$0.line][$0.column] })
-                    if solutions.count > 1 { break }
-                }
-            }
-            if solutions.count > 1 { break }
-            guard let solution = solutions.first else { continue }
-            for (position, character) in zip(confusable, solution)
-            where text[position.line][position.column] != character {
+        if !allCheckDigitsValid(zone), let solution = uniqueReading(of: text, zone: zone, kinds: kinds) {
+            for (position, character) in solution where text[position.line][position.column] != character {
                 changes.append(
                     Change(
                         line: position.line, column: position.column, text[position.line][position.column], character,
@@ -100,16 +76,85 @@ public struct MRZCorrection: Sendable, Hashable {
             }
             zone = try MachineReadableZone.parse(lines: text.map { String(decoding: $0, as: UTF8.self) })
         }
+        var ambiguous: [String] = []
         if !allCheckDigitsValid(zone) {
             ambiguous = kinds.checkedMixedFields.map(\.field).filter { !checkDigitValid(zone, $0) }
             if compositeValid(zone) == false, ambiguous.isEmpty, !kinds.compositeOnlyPositions.isEmpty {
-                ambiguous = Array(Set(kinds.compositeOnlyPositions.map(\.field))).sorted()
+                ambiguous = ["optionalData"]
             }
         }
         return MRZCorrection(
             lines: text.map { String(decoding: $0, as: UTF8.self) },
             changes: changes.sorted { ($0.line, $0.column) < ($1.line, $1.column) },
             ambiguousFields: ambiguous)
+    }
+
+    /// The one reading of the mixed fields (document number, optional data) that makes every
+    /// check digit match, as the characters of their confusable positions; nil when there are
+    /// several, none, or too many to try. Every confusable position of every field with a
+    /// check digit over it is read both ways, not only those of the fields that fail: two
+    /// confusions in one field can cancel out in its own check digit and show only in the
+    /// composite. G and 6 are left as read: no check digit tells them apart.
+    private static func uniqueReading(of text: [[UInt8]], zone: MachineReadableZone, kinds: PositionKinds)
+        -> [(PositionKinds.Position, UInt8)]?
+    {
+        var fields: [[[(PositionKinds.Position, UInt8)]]] = []
+        var groups: [([PositionKinds.Position], PositionKinds.Position?)] = kinds.checkedMixedFields.map {
+            ($0.positions, $0.checkDigit)
+        }
+        if !kinds.compositeOnlyPositions.isEmpty { groups.append((kinds.compositeOnlyPositions, nil)) }
+        var readings = 1
+        for (positions, checkDigit) in groups {
+            let confusable = positions.filter {
+                let character = text[$0.line][$0.column]
+                return partner(of: character) != nil && character != UInt8(ascii: "G") && character != UInt8(ascii: "6")
+            }
+            guard 1 << confusable.count <= maximumReadings else { return nil }
+            var candidates: [[(PositionKinds.Position, UInt8)]] = []
+            for mask in 0..<(1 << confusable.count) {
+                var candidate = text
+                var assignment: [(PositionKinds.Position, UInt8)] = []
+                for (bit, position) in confusable.enumerated() {
+                    let character = text[position.line][position.column]
+                    let chosen = mask & (1 << bit) != 0 ? partner(of: character) ?? character : character
+                    candidate[position.line][position.column] = chosen
+                    assignment.append((position, chosen))
+                }
+                // A field's own check digit sorts its readings before the zone's are combined.
+                if let checkDigit, !confusable.isEmpty {
+                    let data = positions.map { candidate[$0.line][$0.column] }
+                    guard candidate[checkDigit.line][checkDigit.column] == UInt8(ascii: "0") + mrzCheckDigit(of: data)
+                    else { continue }
+                }
+                candidates.append(assignment)
+            }
+            readings *= max(candidates.count, 1)
+            guard readings <= maximumReadings else { return nil }
+            fields.append(candidates)
+        }
+        guard fields.allSatisfy({ !$0.isEmpty }) else { return nil }
+        var found: [(PositionKinds.Position, UInt8)]?
+        var index = Array(repeating: 0, count: fields.count)
+        while true {
+            let assignment = zip(fields, index).flatMap { $0[$1] }
+            var candidate = text
+            for (position, character) in assignment { candidate[position.line][position.column] = character }
+            let lines = candidate.map { String(decoding: $0, as: UTF8.self) }
+            if let parsed = try? MachineReadableZone.parse(lines: lines), allCheckDigitsValid(parsed) {
+                guard found == nil else { return nil }
+                found = assignment
+            }
+            // The next combination, the last field turning fastest.
+            var field = fields.count - 1
+            while field >= 0 {
+                index[field] += 1
+                if index[field] < fields[field].count { break }
+                index[field] = 0
+                field -= 1
+            }
+            if field < 0 { break }
+        }
+        return found
     }
 
     private static func allCheckDigitsValid(_ zone: MachineReadableZone) -> Bool {
@@ -165,7 +210,7 @@ private struct PositionKinds {
 
     private var kinds: [[(Kind, String)?]]
     /// Mixed fields with a check digit of their own: the document number, TD3's optional data.
-    private(set) var checkedMixedFields: [(field: String, positions: [Position])] = []
+    private(set) var checkedMixedFields: [(field: String, positions: [Position], checkDigit: Position)] = []
     /// Mixed positions only the composite check digit covers (TD1's and TD2's optional data).
     private(set) var compositeOnlyPositions: [Position] = []
 
@@ -177,11 +222,11 @@ private struct PositionKinds {
         mark(common.nationality.positions, .letters, "nationality")
         mark(common.name.positions, .letters, "name")
         let number = mark(common.documentNumber.positions, .mixed, "documentNumber")
-        checkedMixedFields.append(("documentNumber", number))
+        checkedMixedFields.append(("documentNumber", number, Self.position(common.documentNumber.checkDigit)))
         if zone.td3 != nil {
             let optional = mark(common.optionalDataElements.flatMap(\.positions), .mixed, "optionalData")
-            if zone.td3?.optionalDataCheckDigit != nil {
-                checkedMixedFields.append(("optionalData", optional))
+            if let digit = zone.td3?.optionalDataCheckDigit {
+                checkedMixedFields.append(("optionalData", optional, Self.position(digit)))
             }
         } else {
             let optional = mark(common.optionalDataElements.flatMap(\.positions), .mixed, "optionalData")
@@ -200,6 +245,10 @@ private struct PositionKinds {
     }
 
     subscript(line: Int, column: Int) -> (Kind, String)? { kinds[line][column] }
+
+    private static func position(_ digit: CheckDigit) -> Position {
+        Position(line: Int(digit.position.lineIndex), column: Int(digit.position.startIndex), field: "checkDigit")
+    }
 
     @discardableResult
     private mutating func mark(_ positions: [StringPosition], _ kind: Kind, _ field: String) -> [Position] {
