@@ -4,6 +4,7 @@ import JSON
 import LDS
 import MRZ
 import Output
+import Transport
 
 /// What a tab typed as the access key, checked before any APDU: MRZ lines (OCR confusions put
 /// right where only one reading is valid), the document number with the dates of birth and
@@ -117,7 +118,9 @@ struct StationAnswer {
     /// and what to do). `connected`: the card was reached before the failure.
     static func errorKey(_ error: ReadError, connected: Bool) -> String {
         switch error.kind {
-        case .notConnected: connected ? "cardRemoved" : "noCard"
+        case .notConnected, .transport(.TagLost), .transport(.Io), .transport(.Timeout):
+            connected ? "cardRemoved" : "noCard"
+        case .transport(.Cancelled): "cancelled"
         case .nfcUnavailable: "readerUnavailable"
         case .accessControl: "accessDenied"
         case .cancelled: "cancelled"

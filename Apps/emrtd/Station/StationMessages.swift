@@ -34,6 +34,7 @@ enum StationMessages {
           "dataVerdict": "Data",
           "chipVerdict": "Chip",
           "warnings": "Warnings",
+          "noWarnings": "None.",
           "noFace": "No face image the browser can show",
           "print": "Print",
           "next": "Next document",

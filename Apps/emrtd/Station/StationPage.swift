@@ -176,6 +176,7 @@ enum StationPage {
             const face = hook('face');
             if (message.face) { face.src = message.face; face.alt = holder.name || ''; } else { face.removeAttribute('src'); face.alt = text.noFace; }
             items(hook('warnings'), message.warnings, 'warning');
+            if (message.warnings.length === 0) items(hook('warnings'), [text.noWarnings]);
             hook('saved').textContent = message.saved ? text.saved + message.saved : '';
             report = message.report;
             hook('print').disabled = !report;
