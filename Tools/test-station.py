@@ -108,6 +108,8 @@ class Page:
         print(f"screenshot: {path}")
 
     def open(self, url):
+        # A URL that differs only in its fragment would not load the page again.
+        self.driver.get("about:blank")
         self.driver.get(url)
         self.wait(lambda: self.hook("card").get_attribute("data-present") == "true", "the card shown as present")
 
@@ -121,9 +123,13 @@ class Page:
         # Every value the progress bar takes, kept by the page itself while the read runs.
         self.driver.execute_script("""
             window.progressSeen = [];
+            window.stepsSeen = [];
             const bar = document.querySelector('[data-emrtd="progress"]');
             new MutationObserver(() => window.progressSeen.push(Number(bar.getAttribute('aria-valuenow'))))
                 .observe(bar, {attributes: true, attributeFilter: ['aria-valuenow']});
+            const step = document.querySelector('[data-emrtd="step"]');
+            new MutationObserver(() => window.stepsSeen.push(step.textContent))
+                .observe(step, {childList: true, characterData: true, subtree: true});
         """)
         self.hook("start").click()
 
@@ -157,11 +163,20 @@ def main():
     csca = ["--no-builtin", "--csca", os.path.join(arguments.specimen, "CSCA.der")]
     inside = Station(arguments.emrtd, arguments.out, "inside", csca + ["--at", "1993-06-01"])
     today = Station(arguments.emrtd, arguments.out, "today", csca)
+    guarded = Station(arguments.emrtd, arguments.out, "token", csca + ["--token", "s3cret"])
     driver = browser()
     page = Page(driver, arguments.out)
     try:
         inside.wait_listening()
         today.wait_listening()
+        guarded.wait_listening()
+
+        # A station with --token: refused without it, working with it in the URL's fragment.
+        driver.get(guarded.url)
+        page.wait(lambda: "token" in page.error_text(), "the refusal without the token")
+        page.shot("0-token-refused")
+        page.open(guarded.url + "#token=s3cret")
+        expect(page.error_text() == "", "the page with the token works")
 
         # The specimen, inside its validity: accepted, the face decoded.
         page.open(inside.url)
@@ -177,6 +192,9 @@ def main():
         seen = driver.execute_script("return window.progressSeen")
         expect(len(set(seen)) >= 3 and max(seen) == 100 and seen == sorted(seen),
                f"the progress bar moved forward to 100 ({seen})")
+        steps = driver.execute_script("return window.stepsSeen")
+        expect(any("PACE" in step for step in steps) and any("the face (DG2)" in step for step in steps)
+               and any("signature" in step for step in steps), f"the steps in words ({sorted(set(steps))})")
         expect(box.get_attribute("data-accepted") == "true", "the specimen is accepted")
         expect(page.hooks("reason") == [], "no reason given for an accepted document")
         face = page.hook("face")
@@ -261,6 +279,7 @@ def main():
         driver.quit()
         inside.stop()
         today.stop()
+        guarded.stop()
     print("test-station: passed")
 
 

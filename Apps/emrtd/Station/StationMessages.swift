@@ -21,7 +21,7 @@ enum StationMessages {
           "stepAccess": "Opening the chip (PACE or BAC)",
           "stepFile": "Reading ",
           "stepVerify": "Checking the signature",
-          "fileNames": {"COM": "the list of files", "SOD": "the security object", "DG1": "the MRZ data (DG1)", "DG2": "the face (DG2)", "DG3": "the fingerprints (DG3)", "DG4": "the irises (DG4)", "DG7": "the signature (DG7)", "DG11": "the personal details (DG11)", "DG12": "the document details (DG12)", "DG14": "the chip's security data (DG14)", "DG15": "the Active Authentication key (DG15)"},
+          "fileNames": {"com": "the list of files (EF.COM)", "sod": "the security object (EF.SOD)", "dg1": "the MRZ data (DG1)", "dg2": "the face (DG2)", "dg3": "the fingerprints (DG3)", "dg4": "the irises (DG4)", "dg5": "the portrait (DG5)", "dg7": "the signature (DG7)", "dg11": "the personal details (DG11)", "dg12": "the document details (DG12)", "dg13": "the optional details (DG13)", "dg14": "the chip's security data (DG14)", "dg15": "the Active Authentication key (DG15)", "dg16": "the persons to notify (DG16)", "cardAccess": "EF.CardAccess", "cardSecurity": "EF.CardSecurity"},
           "accepted": "Accepted",
           "notAccepted": "Not accepted",
           "name": "Name",
