@@ -242,7 +242,23 @@ def main():
         page.type_key(SPECIMEN)
         page.start()
         expect(page.answer().get_attribute("data-accepted") == "true", "the next read after the removal")
-        page.hook("next").click()
+        # Taking the card away on the answer is Next document.
+        simulator("remove")
+        page.wait(lambda: page.visible("waiting") and page.hook("holder-name").text == "",
+                  "the screen cleared when the card was taken away")
+        page.shot("6b-card-taken-after-answer")
+
+        # Cancel during a slow read (16 bytes per READ BINARY): back to step 1, said so.
+        simulator("insert", arguments.specimen, "--max-read", "16")
+        page.wait(lambda: page.hook("card").get_attribute("data-present") == "true", "the slow card in")
+        page.type_key(SPECIMEN)
+        page.start()
+        page.wait(lambda: page.visible("reading"), "the slow read running")
+        page.hook("cancel").click()
+        page.wait(lambda: "cancelled" in page.error_text() and page.visible("waiting"), "the cancelled read's message")
+        page.shot("6c-cancelled")
+        simulator("remove")
+        simulator("insert", arguments.specimen)
 
         # Two tabs: while the first reads, the second is told the reader is busy.
         first = driver.current_window_handle

@@ -146,10 +146,10 @@ enum StationPage {
             if (changes.length) {
               parts.push(text.checkCorrected + changes.map((c) => c.from + '→' + c.to + ' (' + (c.line + 1) + ':' + (c.column + 1) + ')').join(', '));
             }
+            parts.push(message.ok ? text.checkOk : message.problems.join('; ') + '.');
             if (message.corrections && message.corrections.ambiguousFields.length) {
-              parts.push(text.checkAmbiguous + message.corrections.ambiguousFields.join(', '));
+              parts.push(text.checkAmbiguous + message.corrections.ambiguousFields.map((field) => text.fieldNames[field] || field).join(', ') + '.');
             }
-            parts.push(message.ok ? text.checkOk : message.problems.join('; '));
             line.textContent = parts.join(' ');
             line.className = message.ok ? 'fine' : 'problem';
             checkedLines = message.ok && message.lines ? message.lines : null;
