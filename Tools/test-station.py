@@ -14,6 +14,7 @@ import sys
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 SPECIMEN = ["P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C<3UTO6908061F9406236ZE184226B<<<<<14"]
@@ -161,7 +162,8 @@ def main():
     parser.add_argument("--out", required=True)
     arguments = parser.parse_args()
     csca = ["--no-builtin", "--csca", os.path.join(arguments.specimen, "CSCA.der")]
-    inside = Station(arguments.emrtd, arguments.out, "inside", csca + ["--at", "1993-06-01"])
+    dumps = os.path.join(arguments.out, "dumps")
+    inside = Station(arguments.emrtd, arguments.out, "inside", csca + ["--at", "1993-06-01", "--out", dumps])
     today = Station(arguments.emrtd, arguments.out, "today", csca)
     guarded = Station(arguments.emrtd, arguments.out, "token", csca + ["--token", "s3cret"])
     driver = browser()
@@ -202,6 +204,9 @@ def main():
         expect(width > 0, f"the face decoded in the page ({width} pixels wide)")
         expect(page.hook("holder-name").text == "ANNA MARIA ERIKSSON", "the holder's name")
         expect(page.hook("document-number").text == "L898902C", "the document number")
+        expect(page.hook("print").is_enabled(), "Print has the report to print")
+        expect(os.path.isfile(os.path.join(dumps, "1", "DG1.bin")) and dumps in page.hook("saved").text,
+               "--out DIR got the read's dump")
         page.shot("3-answer-accepted")
         page.hook("next").click()
         page.wait(lambda: page.visible("waiting"), "the waiting screen after Next document")
@@ -240,7 +245,9 @@ def main():
         simulator("insert", arguments.specimen)
         page.wait(lambda: page.hook("card").get_attribute("data-present") == "true", "the card in again")
         page.type_key(SPECIMEN)
-        page.start()
+        # The keyboard alone: Ctrl+Enter in the MRZ field starts the read.
+        page.wait(lambda: page.hook("start").is_enabled(), "the key checked")
+        page.hook("mrz-input").send_keys(Keys.CONTROL, Keys.ENTER)
         expect(page.answer().get_attribute("data-accepted") == "true", "the next read after the removal")
         # Taking the card away on the answer is Next document.
         simulator("remove")
@@ -296,6 +303,9 @@ def main():
         inside.stop()
         today.stop()
         guarded.stop()
+    logs = "".join(open(os.path.join(arguments.out, f"station-{name}.log")).read() for name in ["inside", "today", "token"])
+    expect("L898902C" not in logs and "ERIKSSON" not in logs and "690806" not in logs,
+           "no MRZ or holder data in the stations' logs")
     print("test-station: passed")
 
 
