@@ -9,7 +9,7 @@ import java.util.Base64
  * ReadException.InvalidArgument when an entry of `config.authorityCertificates` has no
  * certificate). One read at a time per reader; readers on several threads at once are fine.
  */
-class EmrtdReader(val config: ReaderConfig) : AutoCloseable {
+class EmrtdReader @Throws(ReadException::class) constructor(val config: ReaderConfig) : AutoCloseable {
     private val trust = TrustStore(config.useBuiltInAuthorityCertificates, config.authorityCertificates)
     private val lock = Object()
     private var running: Pointer? = null
@@ -19,6 +19,7 @@ class EmrtdReader(val config: ReaderConfig) : AutoCloseable {
      * Reads the document on `transport`, blocking (never on a UI thread). `activeAuthenticationChallenge`,
      * when given, must be 8 bytes; `listener` is called on this thread.
      */
+    @Throws(ReadException::class)
     fun read(
         transport: CardTransport,
         accessKey: AccessKey,

@@ -14,6 +14,7 @@ import java.time.ZoneOffset
 import javax.security.auth.x500.X500Principal
 
 /** Parses MRZ lines (e.g. from OCR); throws ReadException.InvalidArgument for anything that is not a zone. */
+@Throws(ReadException::class)
 fun parseMrz(lines: List<String>): MachineReadableZone {
     val request = JsonArray().apply { lines.forEach { add(it) } }.toString().toByteArray(Charsets.UTF_8)
     val (status, text) = Native.call { result, length -> Native.lib.emrtd_parse_mrz(request, request.size.toLong(), result, length) }

@@ -308,25 +308,21 @@ internal fun modelToJson(value: Any?): JsonElement = when (value) {
         for (field in value.javaClass.declaredFields) {
             if (java.lang.reflect.Modifier.isStatic(field.modifiers) || field.isSynthetic) continue
             field.isAccessible = true
-            obj.add(field.name, fieldJson(field, field.get(value)))
+            obj.add(field.name, fieldJson(field.get(value)))
         }
     }
 }
 
 /**
- * A field's value. A non-null unsigned property (UInt, ULong, UByte) is stored in a signed JVM
- * field of its width, and its getter's name is mangled (`getWidth-…`): that is how it is told apart.
+ * A field's value. In the reference's model every signed number is nullable (`i64?`, a boxed
+ * Long), so a primitive integer field is a non-null UInt, ULong or UByte, stored in a signed JVM
+ * field of its width.
  */
-private fun fieldJson(field: java.lang.reflect.Field, raw: Any?): JsonElement {
-    val getter = "get" + field.name.capitalize() + "-"
-    val unsigned = field.type.isPrimitive && field.declaringClass.declaredMethods.any { it.name.startsWith(getter) }
-    return when {
-        !unsigned -> modelToJson(raw)
-        raw is Int -> JsonPrimitive(raw.toUInt().toLong())
-        raw is Long -> JsonPrimitive(java.math.BigInteger(raw.toULong().toString()))
-        raw is Byte -> JsonPrimitive(raw.toUByte().toInt())
-        else -> modelToJson(raw)
-    }
+private fun fieldJson(raw: Any?): JsonElement = when (raw) {
+    is Int -> JsonPrimitive(raw.toUInt().toLong())
+    is Long -> JsonPrimitive(java.math.BigInteger(raw.toULong().toString()))
+    is Byte -> JsonPrimitive(raw.toUByte().toInt())
+    else -> modelToJson(raw)
 }
 
 internal fun jsonText(element: JsonElement): String =

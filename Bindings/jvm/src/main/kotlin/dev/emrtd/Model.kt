@@ -303,7 +303,16 @@ data class ReaderConfig(
     val authorityCertificates: List<ByteArray> = listOf(),
     val timeoutMs: UInt = 5000u,
     val debug: Boolean = false
-)
+) {
+    companion object {
+        /** For Java, which cannot call a constructor with a UInt parameter: `timeoutMs` from 0 to 2^32 - 1. */
+        @JvmStatic
+        fun of(useBuiltInAuthorityCertificates: Boolean, authorityCertificates: List<ByteArray>, timeoutMs: Long, debug: Boolean): ReaderConfig {
+            require(timeoutMs in 0..UInt.MAX_VALUE.toLong()) { "timeoutMs must be from 0 to ${UInt.MAX_VALUE}, not $timeoutMs" }
+            return ReaderConfig(useBuiltInAuthorityCertificates, authorityCertificates, timeoutMs.toUInt(), debug)
+        }
+    }
+}
 
 /** What opens the chip: the MRZ's document number and dates (BAC or PACE), or the CAN (PACE). */
 sealed class AccessKey {

@@ -15,7 +15,7 @@ import java.util.Base64
  * verification: make one and reuse it. Throws ReadException.InvalidArgument for an entry with no
  * certificate.
  */
-class TrustStore(useBuiltIn: Boolean = true, certificates: List<ByteArray> = listOf()) : AutoCloseable {
+class TrustStore @Throws(ReadException::class) constructor(useBuiltIn: Boolean = true, certificates: List<ByteArray> = listOf()) : AutoCloseable {
     private var handle: Pointer?
     private val users = java.util.concurrent.locks.ReentrantReadWriteLock()
 
@@ -64,10 +64,12 @@ class TrustStore(useBuiltIn: Boolean = true, certificates: List<ByteArray> = lis
  * trusts the built-in bundle alone. Throws ReadException.InvalidArgument for a dump that cannot be
  * loaded.
  */
+@Throws(ReadException::class)
 fun verifyDump(folder: Path, trust: TrustStore? = null, at: String? = null, mrzLines: List<String>? = null): String =
     verify(JsonObject().apply { addProperty("dir", folder.toAbsolutePath().toString()) }, trust, at, mrzLines)
 
 /** `verifyDump` with the dump's files by their dump names ("SOD.bin", "DG1.bin" …). */
+@Throws(ReadException::class)
 fun verifyDump(files: Map<String, ByteArray>, trust: TrustStore? = null, at: String? = null, mrzLines: List<String>? = null): String =
     verify(
         JsonObject().apply {

@@ -53,6 +53,16 @@ class ParseTests {
     }
 
     @Test
+    fun unsignedNumbersKeepTheirValueInJson() {
+        val zone = parseMrz(td3)
+        val far = zone.td3!!.documentCode.copy(positions = listOf(dev.emrtd.StringPosition(0u, 1u, UInt.MAX_VALUE)))
+        val json = JsonParser.parseString(machineReadableZoneToJson(zone.copy(td3 = zone.td3!!.copy(documentCode = far)))).asJsonObject
+        val position = json["td3"].asJsonObject["documentCode"].asJsonObject["positions"].asJsonArray[0].asJsonObject
+        assertEquals(4294967295L, position["endIndex"].asLong)
+        assertEquals(1L, position["startIndex"].asLong)
+    }
+
+    @Test
     fun aBadZoneIsAnInvalidArgument() {
         for (lines in listOf(listOf("P<UTO"), listOf(td3[0], td3[1].dropLast(1)), listOf("!".repeat(44), td3[1]), listOf<String>())) {
             val error = assertThrows<ReadException.InvalidArgument> { parseMrz(lines) }
