@@ -5,7 +5,8 @@
 # linux-x86-64/libemrtd.so, where JNA finds, extracts and loads it at first use; and
 # dist/emrtd-<version>.pom, which declares the Kotlin runtime, JNA and gson as dependencies (none
 # is shaded in). The version is the library's own. Prints the jar's path last.
-#   Tools/build-jvm.sh [--skip-build]    # --skip-build: the release build is already done
+#   Tools/build-jvm.sh [--skip-build]    # --skip-build: the release build is already done;
+#                                        # EMRTD_LIBRARY_BUILD=FILE packs another build of the library
 # Install into a local Maven repository: mvn install:install-file -Dfile=JAR -DpomFile=POM
 set -euo pipefail
 cd "$(dirname "$0")/.."
