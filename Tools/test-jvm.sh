@@ -4,8 +4,9 @@
 # /usr/share/maven-repo stands in for Maven Central); its JUnit 5 suite (Bindings/jvm/src/test:
 # the reference's API checked at compile time, its Kotlin example run as written, reads of
 # `emrtd simulate` through a transport of the tests and of the simulator behind a pcscd of its own
-# through PcscTransport) run on the jar with Debian's console launcher; the Kotlin and Java
-# examples (Bindings/jvm/examples) compiled and run on the same simulator.
+# through PcscTransport; the relay client against `emrtd serve`) run on the jar with Debian's
+# console launcher; the Kotlin and Java examples (Bindings/jvm/examples) compiled and run on the
+# same simulator.
 #   Tools/test-jvm.sh [--skip-build]    # --skip-build: the release build is already done
 # Needs Tools/setup.sh's packages (kotlin, openjdk-17-jdk-headless, libjna-java,
 # libgoogle-gson-java, junit5, maven, libmaven-install-plugin-java, the PC/SC rig) and root for the
@@ -36,7 +37,7 @@ built=$(Tools/build-jvm.sh "$@")
 pom=$(echo "$built" | tail -2 | head -1)
 jarfile=$(echo "$built" | tail -1)
 if [ "${1:-}" != "--skip-build" ]; then Tools/build-release.sh --product emrtd; fi
-export EMRTD_BIN=${EMRTD_BIN:-$root/.build/release/emrtd}
+export EMRTD_BIN=${EMRTD_BIN:-$root/.build/release/emrtd} EMRTD_SOURCE_ROOT=$root
 [ -x "$EMRTD_BIN" ] || missing "no emrtd binary at $EMRTD_BIN (Tools/build-release.sh builds it)"
 echo "== jar: $jarfile"
 
