@@ -53,6 +53,17 @@ class ParseTests {
     }
 
     @Test
+    fun badInputIsAnErrorNeverACrash() {
+        assertThrows<ReadException.InvalidArgument> { parseMrz(listOf("P".repeat(5000), "L".repeat(5000))) }
+        assertThrows<ReadException.InvalidArgument> { parseMrz(listOf("P<UTO\u0000ERIKSSON", "\uD83D\uDE00")) }
+        assertEquals(listOf<dev.emrtd.CertificateInfo>(), dev.emrtd.certificateInfos(ByteArray(100) { it.toByte() }))
+        assertEquals(listOf<dev.emrtd.CertificateInfo>(), dev.emrtd.certificateInfos(ByteArray(0)))
+        val error = assertThrows<ReadException.InvalidArgument> { dev.emrtd.verifyDump(mapOf("SOD.bin" to ByteArray(3), "DG1.bin" to ByteArray(0))) }
+        assertEquals("invalid_argument", JsonParser.parseString(readErrorToJson(error)).asJsonObject["code"].asString)
+        assertTrue(Regex("[0-9]+\\.[0-9]+\\.[0-9]+.*").matches(dev.emrtd.libraryVersion()))
+    }
+
+    @Test
     fun unsignedNumbersKeepTheirValueInJson() {
         val zone = parseMrz(td3)
         val far = zone.td3!!.documentCode.copy(positions = listOf(dev.emrtd.StringPosition(0u, 1u, UInt.MAX_VALUE)))
