@@ -20,6 +20,10 @@ internal interface EmrtdLibrary : Library {
     ): Int
     fun emrtd_trust_store_free(store: Pointer?)
     fun emrtd_verify(request: ByteArray, length: Long, trust: Pointer?, result: PointerByReference, resultLength: LongByReference): Int
+    fun emrtd_verify_files(
+        files: Pointer?, count: Long, options: ByteArray, optionsLength: Long, trust: Pointer?,
+        result: PointerByReference, resultLength: LongByReference
+    ): Int
     fun emrtd_cancel_token_create(): Pointer?
     fun emrtd_cancel(token: Pointer?)
     fun emrtd_cancel_token_free(token: Pointer?)

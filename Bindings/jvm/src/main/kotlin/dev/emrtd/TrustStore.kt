@@ -6,7 +6,6 @@ import com.sun.jna.Memory
 import com.sun.jna.Pointer
 import com.sun.jna.ptr.PointerByReference
 import java.nio.file.Path
-import java.util.Base64
 
 /**
  * Trusted CSCAs (and CRLs), loaded once and shared by any number of reads and verifications on
@@ -68,20 +67,43 @@ class TrustStore @Throws(ReadException::class) constructor(useBuiltIn: Boolean =
 fun verifyDump(folder: Path, trust: TrustStore? = null, at: String? = null, mrzLines: List<String>? = null): String =
     verify(JsonObject().apply { addProperty("dir", folder.toAbsolutePath().toString()) }, trust, at, mrzLines)
 
-/** `verifyDump` with the dump's files by their dump names ("SOD.bin", "DG1.bin" …). */
+/**
+ * `verifyDump` with the dump's files by their dump names ("SOD.bin", "DG1.bin" …), passed to the
+ * library as they are (emrtd_verify_files: no base64 on the way).
+ */
 @Throws(ReadException::class)
-fun verifyDump(files: Map<String, ByteArray>, trust: TrustStore? = null, at: String? = null, mrzLines: List<String>? = null): String =
-    verify(
-        JsonObject().apply {
-            add("files", JsonObject().apply { files.forEach { (name, bytes) -> addProperty(name, Base64.getEncoder().encodeToString(bytes)) } })
-        },
-        trust, at, mrzLines
-    )
+fun verifyDump(files: Map<String, ByteArray>, trust: TrustStore? = null, at: String? = null, mrzLines: List<String>? = null): String {
+    val entries = files.entries.toList()
+    // emrtd_file: a NUL-terminated name, the data, its length (8 bytes each).
+    val table = Memory(24L * maxOf(entries.size, 1))
+    val buffers = entries.mapIndexed { index, (name, bytes) ->
+        val nameMemory = Native.memory(name.toByteArray(Charsets.UTF_8) + 0)
+        val data = Native.memory(bytes)
+        table.setPointer(24L * index, nameMemory)
+        table.setPointer(24L * index + 8, data)
+        table.setLong(24L * index + 16, bytes.size.toLong())
+        nameMemory to data
+    }
+    val options = options(JsonObject(), at, mrzLines).toString().toByteArray(Charsets.UTF_8)
+    fun run(store: Pointer?): String {
+        val (status, text) = Native.call { result, length ->
+            Native.lib.emrtd_verify_files(table, entries.size.toLong(), options, options.size.toLong(), store, result, length)
+        }
+        return Native.answer(status, text, "the verification's error")
+    }
+    val verdict = trust?.use { run(it) } ?: run(null)
+    java.lang.ref.Reference.reachabilityFence(buffers)
+    return verdict
+}
 
-private fun verify(request: JsonObject, trust: TrustStore?, at: String?, mrzLines: List<String>?): String {
+private fun options(request: JsonObject, at: String?, mrzLines: List<String>?): JsonObject {
     at?.let { request.addProperty("at", it) }
     mrzLines?.let { lines -> request.add("mrzLines", JsonArray().apply { lines.forEach { add(it) } }) }
-    val data = request.toString().toByteArray(Charsets.UTF_8)
+    return request
+}
+
+private fun verify(request: JsonObject, trust: TrustStore?, at: String?, mrzLines: List<String>?): String {
+    val data = options(request, at, mrzLines).toString().toByteArray(Charsets.UTF_8)
     fun run(store: Pointer?): String {
         val (status, text) = Native.call { result, length -> Native.lib.emrtd_verify(data, data.size.toLong(), store, result, length) }
         return Native.answer(status, text, "the verification's error")
