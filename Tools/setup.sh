@@ -36,6 +36,8 @@ packages=(
     python3-venv python3-pytest valgrind
     # emrtd seal --image and SealCLITests' round trips: libdmtx's and zbar's readers, the encoders
     dmtx-utils zbar-tools qrencode
+    # Tools/build-jvm.sh and Tools/test-jvm.sh: the Kotlin/Java binding, its JSON and JNA, its tests
+    kotlin openjdk-17-jdk-headless libjna-java libgoogle-gson-java junit5 maven libmaven-install-plugin-java
 )
 
 missing=()
