@@ -58,6 +58,9 @@ struct ChipAuthenticityProcedure {
     var chipAuthenticationOutcome: ChipAuthenticationV1.Outcome?
     var terminalAuthenticationStatus: TerminalAuthenticationStatus
     var warnings: [String] = []
+    /// DG14 or DG15 asked for and not delivered, with how the chip answered: whether that
+    /// withholds a key the issuer signed for is known once EF.SOD's hashes are (`judge`).
+    var undeliveredKeyFiles: [(number: Int, answer: String)] = []
 
     init(
         channel: SecureChannel?, access: EstablishedAccess, trustStore: TrustStore, checkTime: Date,
@@ -78,6 +81,12 @@ struct ChipAuthenticityProcedure {
 
     var isAwaitingConfirmation: Bool {
         if case .awaitingConfirmation = chipAuthentication { true } else { false }
+    }
+
+    /// Notes a DG14 or DG15 the chip did not deliver (`answer`: how it answered instead).
+    mutating func keyFileNotDelivered(_ kind: LDSFileKind, answer: String) {
+        guard let number = kind.dataGroupNumber, number == 14 || number == 15 else { return }
+        undeliveredKeyFiles.append((number, answer))
     }
 
     // MARK: After DG14
@@ -162,6 +171,13 @@ struct ChipAuthenticityProcedure {
         guard let data = access.paceResult?.chipAuthenticationMapping else { return }
         var source = KeySource.signedDataGroup
         var keys = dataGroup14?.chipAuthenticationPublicKeyInfos.map(\.publicKey) ?? []
+        if cardSecurity == nil, keys.isEmpty {
+            // A chip that runs PACE-CAM holds its key in EF.CardSecurity (ICAO 9303-11).
+            chipAuthenticationMapping = .denied(
+                "the chip ran PACE-CAM but delivered no EF.CardSecurity (nor a DG14 key) to check its proof "
+                    + "against: a chip without the issuer's key can hide the file that names it")
+            return
+        }
         if let cardSecurity {
             let verification = CardSecurityVerification(cardSecurity, trustStore: trustStore, at: checkTime)
             source = .cardSecurity(verification.status)
@@ -352,12 +368,28 @@ struct ChipAuthenticityProcedure {
     var judge: @Sendable (DataAuthenticationStatus) -> ChipEvidence {
         let (mapping, authentication, active) = (chipAuthenticationMapping, chipAuthentication, activeAuthentication)
         let response = activeAuthenticationResponse
+        let undelivered = undeliveredKeyFiles
         return { data in
             ChipEvidence(
                 chipAuthenticationMapping: Self.outcome(mapping, keyIn: 14, data: data, name: "PACE-CAM"),
                 chipAuthentication: Self.outcome(authentication, keyIn: 14, data: data, name: "Chip Authentication"),
                 activeAuthentication: Self.outcome(active, keyIn: 15, data: data, name: "Active Authentication"),
-                activeAuthenticationResponse: response.map { Data($0) })
+                activeAuthenticationResponse: response.map { Data($0) },
+                withheldKeyFiles: Self.withheld(undelivered, data: data))
+        }
+    }
+
+    /// The key files the issuer signed for and the chip did not deliver: a DG14 or DG15 whose hash
+    /// EF.SOD holds. (A PACE-CAM without EF.CardSecurity is denied when it is checked.)
+    private static func withheld(_ undelivered: [(number: Int, answer: String)], data: DataAuthenticationStatus)
+        -> [String]
+    {
+        undelivered.compactMap { number, answer -> String? in
+            let hashed = data.dataGroupHashes.contains { Int($0.dataGroupNumber) == number && $0.expectedHash != nil }
+            guard hashed else { return nil }
+            let key = number == 14 ? "Chip Authentication" : "Active Authentication"
+            return "EF.SOD lists DG\(number), but the chip did not deliver it (\(answer)): a chip without the "
+                + "\(key) key the issuer signed for can hide the file that names it"
         }
     }
 
@@ -374,7 +406,7 @@ struct ChipAuthenticityProcedure {
             switch status {
             case .authentic: return .authenticated
             case .authorityNotProvided:
-                return .notRun(
+                return .unproven(
                     "\(name) verified, but no trusted CSCA issued EF.CardSecurity's signer, so its key is not proved")
             case .notAuthentic(let reason):
                 return .denied("\(name) used a key from an EF.CardSecurity that is not authentic: \(reason)")
@@ -388,7 +420,7 @@ struct ChipAuthenticityProcedure {
                 )
             }
             guard data.status == .authenticated, hash?.status == .valid else {
-                return .notRun(
+                return .unproven(
                     "\(name) verified with \(file)'s key, but \(file) is not authenticated (data verdict "
                         + "\(data.status.rawValue)), so the key is not proved to be the issuer's")
             }
