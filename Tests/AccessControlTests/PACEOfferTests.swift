@@ -50,8 +50,10 @@ import Transport
         let cardAccess = DER.set(
             [0, 12, 99, 2, 9, 16].map { parameterId in
                 DER.sequence([
-                    DER.objectIdentifier(ASN1ObjectIdentifier(stringLiteral: parameterId <= 2
-                        ? "0.4.0.127.0.7.2.2.4.1.2" : "0.4.0.127.0.7.2.2.4.2.2")),  // DH / ECDH GM AES-128
+                    DER.objectIdentifier(
+                        ASN1ObjectIdentifier(
+                            stringLiteral: parameterId <= 2
+                                ? "0.4.0.127.0.7.2.2.4.1.2" : "0.4.0.127.0.7.2.2.4.2.2")),  // DH / ECDH GM AES-128
                     DER.integer(2), DER.integer(parameterId),
                 ])
             })

@@ -275,7 +275,8 @@ import Testing
         let chip = document.authenticationStatus.chip
         #expect(chip.status == .denied, "\(chip.reason)")
         let first = hidden.min() ?? 0
-        #expect(chip.reason.hasPrefix("EF.SOD lists DG\(first), but the chip did not deliver it (6A82"), "\(chip.reason)")
+        #expect(
+            chip.reason.hasPrefix("EF.SOD lists DG\(first), but the chip did not deliver it (6A82"), "\(chip.reason)")
         let checks = DocumentChecks(document: document, printedZone: nil, at: Date())
         #expect(checks.unmetStrictRequirements.contains("the chip is denied"))
         // The same chip delivering its files is authenticated.
