@@ -61,6 +61,10 @@ struct ChipAuthenticityProcedure {
     /// DG14 or DG15 asked for and not delivered, with how the chip answered: whether that
     /// withholds a key the issuer signed for is known once EF.SOD's hashes are (`judge`).
     var undeliveredKeyFiles: [(number: Int, answer: String)] = []
+    /// The transcripts a back end can check again (`AcquisitionEvidence`).
+    var chipAuthenticationMappingProof: AcquisitionEvidence.ChipAuthenticationMappingProof?
+    var chipAuthenticationProof: AcquisitionEvidence.ChipAuthenticationProof?
+    var activeAuthenticationProof: AcquisitionEvidence.ActiveAuthenticationProof?
 
     init(
         channel: SecureChannel?, access: EstablishedAccess, trustStore: TrustStore, checkTime: Date,
@@ -118,7 +122,11 @@ struct ChipAuthenticityProcedure {
         for offer in offers {
             recorder.note("chip authentication started: \(offer)")
             do throws(ChipAuthenticationError) {
-                chipAuthenticationOutcome = try ChipAuthenticationV1.run(offer, over: channel) { recorder.note($0) }
+                let outcome = try ChipAuthenticationV1.run(offer, over: channel) { recorder.note($0) }
+                chipAuthenticationOutcome = outcome
+                chipAuthenticationProof = AcquisitionEvidence.ChipAuthenticationProof(
+                    protocolIdentifier: "\(offer.chipAuthenticationProtocol.identifier)", keyId: offer.keyId,
+                    terminalEphemeralPublicKey: Data(outcome.compressedTerminalKey), confirmed: false)
                 chipAuthentication = .awaitingConfirmation
                 return
             } catch {
@@ -164,11 +172,14 @@ struct ChipAuthenticityProcedure {
         }
         recorder.note("chip authentication: the chip answered under the new keys")
         chipAuthentication = .proved(.signedDataGroup)
+        chipAuthenticationProof?.confirmed = true
     }
 
     /// PACE-CAM's proof against the signed key: EF.CardSecurity's when the chip has it, else DG14's.
     private mutating func checkChipAuthenticationMapping(dataGroup14: SecurityOptions?, cardSecurity: [UInt8]?) {
         guard let data = access.paceResult?.chipAuthenticationMapping else { return }
+        chipAuthenticationMappingProof = AcquisitionEvidence.ChipAuthenticationMappingProof(
+            chipMappingPublicKey: Data(data.chipMappingPublicKey), authenticationData: Data(data.authenticationData))
         var source = KeySource.signedDataGroup
         var keys = dataGroup14?.chipAuthenticationPublicKeyInfos.map(\.publicKey) ?? []
         if cardSecurity == nil, keys.isEmpty {
@@ -184,9 +195,11 @@ struct ChipAuthenticityProcedure {
             keys = verification.securityInfos?.chipAuthenticationPublicKeyInfos.map(\.publicKey) ?? []
         }
         do throws(ChipAuthenticationError) {
-            _ = try ChipAuthenticationMappingVerifier.verify(
+            let key = try ChipAuthenticationMappingVerifier.verify(
                 chipAuthenticationData: data.authenticationData, chipMappingPublicKey: data.chipMappingPublicKey,
                 candidates: keys)
+            chipAuthenticationMappingProof?.checkedAgainst = Data(key.encoded)
+            chipAuthenticationMappingProof?.keySource = cardSecurity == nil ? "dataGroup14" : "cardSecurity"
             recorder.note("PACE-CAM: the chip's authentication data verified")
             chipAuthenticationMapping = .proved(source)
         } catch {
@@ -249,9 +262,12 @@ struct ChipAuthenticityProcedure {
         do throws(ChipAuthenticationError) {
             let signature = try ActiveAuthentication.internalAuthenticate(
                 challenge: challenge, publicKey: publicKey.publicKey, over: channel)
+            activeAuthenticationProof = AcquisitionEvidence.ActiveAuthenticationProof(
+                challenge: Data(challenge), signature: Data(signature))
             let scheme = try ActiveAuthentication.verify(
                 signature: signature, challenge: challenge, publicKey: publicKey.publicKey,
                 info: securityInfos?.activeAuthenticationInfo)
+            activeAuthenticationProof?.algorithm = "\(scheme)"
             recorder.note("active authentication: the signature verified (\(scheme))")
             activeAuthentication = .proved(.signedDataGroup)
             if givenChallenge != nil { activeAuthenticationResponse = signature }
@@ -359,6 +375,18 @@ struct ChipAuthenticityProcedure {
     }
 
     // MARK: The evidence
+
+    /// The transcripts as values: what `evidence.json` keeps.
+    func acquisitionEvidence() -> AcquisitionEvidence {
+        let terminal = terminalAuthenticationStatus
+        return AcquisitionEvidence(
+            access: AcquisitionEvidence.Access(access), chipAuthenticationMapping: chipAuthenticationMappingProof,
+            chipAuthentication: chipAuthenticationProof, activeAuthentication: activeAuthenticationProof,
+            terminalAuthentication: terminal.status == .notConfigured
+                ? nil
+                : AcquisitionEvidence.TerminalAuthenticationProof(
+                    certificates: terminal.certificates, outcome: terminal.status.rawValue, reason: terminal.reason))
+    }
 
     /// What each protocol is worth once Passive Authentication has spoken: a key from DG14 or DG15
     /// counts only if that data group is authenticated, and from EF.CardSecurity only if it is.

@@ -316,7 +316,7 @@ struct ReadProcedure {
         recorder.note("passive authentication started")
         let evidence = ReadEvidence(
             access: access, chipProtocols: chip.judge, warnings: warnings + chip.warnings,
-            terminal: chip.terminalAuthenticationStatus)
+            terminal: chip.terminalAuthenticationStatus, acquisitionEvidence: chip.acquisitionEvidence())
         var document = try assembleTravelDocument(
             files: files, evidence: evidence, trustStore: trustStore, at: checkTime, renderImages: renderImages)
         let (data, chipStatus) = (document.authenticationStatus.data, document.authenticationStatus.chip)
