@@ -1,4 +1,5 @@
 import AccessControl
+import ChipAuthentication
 import Foundation
 import ICAO
 
@@ -96,6 +97,15 @@ public struct AcquisitionEvidence: Sendable, Hashable, Codable {
         /// `succeeded`, `failed` or `notRun`.
         public var outcome: String
         public var reason: String
+    }
+}
+
+extension AcquisitionEvidence.ChipAuthenticationProof {
+    /// What the terminal sent in a run, and whether the chip's next answer confirmed it.
+    init(_ outcome: ChipAuthenticationV1.Outcome, confirmed: Bool) {
+        self.init(
+            protocolIdentifier: "\(outcome.offer.chipAuthenticationProtocol.identifier)", keyId: outcome.offer.keyId,
+            terminalEphemeralPublicKey: Data(outcome.compressedTerminalKey), confirmed: confirmed)
     }
 }
 

@@ -63,7 +63,6 @@ struct ChipAuthenticityProcedure {
     var undeliveredKeyFiles: [(number: Int, answer: String)] = []
     /// The transcripts a back end can check again (`AcquisitionEvidence`).
     var chipAuthenticationMappingProof: AcquisitionEvidence.ChipAuthenticationMappingProof?
-    var chipAuthenticationProof: AcquisitionEvidence.ChipAuthenticationProof?
     var activeAuthenticationProof: AcquisitionEvidence.ActiveAuthenticationProof?
 
     init(
@@ -122,11 +121,7 @@ struct ChipAuthenticityProcedure {
         for offer in offers {
             recorder.note("chip authentication started: \(offer)")
             do throws(ChipAuthenticationError) {
-                let outcome = try ChipAuthenticationV1.run(offer, over: channel) { recorder.note($0) }
-                chipAuthenticationOutcome = outcome
-                chipAuthenticationProof = AcquisitionEvidence.ChipAuthenticationProof(
-                    protocolIdentifier: "\(offer.chipAuthenticationProtocol.identifier)", keyId: offer.keyId,
-                    terminalEphemeralPublicKey: Data(outcome.compressedTerminalKey), confirmed: false)
+                chipAuthenticationOutcome = try ChipAuthenticationV1.run(offer, over: channel) { recorder.note($0) }
                 chipAuthentication = .awaitingConfirmation
                 return
             } catch {
@@ -172,7 +167,6 @@ struct ChipAuthenticityProcedure {
         }
         recorder.note("chip authentication: the chip answered under the new keys")
         chipAuthentication = .proved(.signedDataGroup)
-        chipAuthenticationProof?.confirmed = true
     }
 
     /// PACE-CAM's proof against the signed key: EF.CardSecurity's when the chip has it, else DG14's.
@@ -381,7 +375,9 @@ struct ChipAuthenticityProcedure {
         let terminal = terminalAuthenticationStatus
         return AcquisitionEvidence(
             access: AcquisitionEvidence.Access(access), chipAuthenticationMapping: chipAuthenticationMappingProof,
-            chipAuthentication: chipAuthenticationProof, activeAuthentication: activeAuthenticationProof,
+            chipAuthentication: chipAuthenticationOutcome.map {
+                AcquisitionEvidence.ChipAuthenticationProof($0, confirmed: !isAwaitingConfirmation)
+            }, activeAuthentication: activeAuthenticationProof,
             terminalAuthentication: terminal.status == .notConfigured
                 ? nil
                 : AcquisitionEvidence.TerminalAuthenticationProof(
