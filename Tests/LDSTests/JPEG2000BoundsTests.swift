@@ -23,7 +23,9 @@ struct CraftedCodestream {
         func bigEndian(_ value: Int, _ count: Int) -> [UInt8] {
             (0..<count).reversed().map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) }
         }
-        func segment(_ marker: UInt8, _ body: [UInt8]) -> [UInt8] { [0xFF, marker] + bigEndian(body.count + 2, 2) + body }
+        func segment(_ marker: UInt8, _ body: [UInt8]) -> [UInt8] {
+            [0xFF, marker] + bigEndian(body.count + 2, 2) + body
+        }
         func codingStyle(levels: Int, precinctExponent: Int?) -> [UInt8] {
             let precincts = precinctExponent.map { [UInt8](repeating: UInt8($0 << 4 | $0), count: levels + 1) } ?? []
             let blocks = UInt8(codeBlockExponent - 2)
@@ -37,7 +39,8 @@ struct CraftedCodestream {
             + bigEndian(components, 2) + [UInt8]((0..<components).flatMap { _ in [0x07, 0x01, 0x01] as [UInt8] })
         let quantization = segment(0x5C, [UInt8](repeating: 0x40, count: 3 * levels + 2))
         let tileStyle = costlyTilePartStyle ? codingStyle(levels: 11, precinctExponent: 1) : []
-        let tilePart = segment(0x90, bigEndian(0, 2) + bigEndian(12 + tileStyle.count + 2 + tileData.count, 4) + [0, 1])
+        let tilePart = segment(
+            0x90, bigEndian(0, 2) + bigEndian(12 + tileStyle.count + 2 + tileData.count, 4) + [0, 1])
         return [0xFF, 0x4F] + segment(0x51, siz) + codingStyle(levels: levels, precinctExponent: precinctExponent)
             + quantization + tilePart + tileStyle + [0xFF, 0x93] + tileData + [0xFF, 0xD9]
     }
@@ -71,7 +74,8 @@ struct JPEG2000BoundsTests {
         let group = EncodedIdentificationFeaturesFace.encodedFace(image: face, width: 2048, height: 2048)
         let result = LDSFileParser.parseLeniently(group, as: .dg2)
         let model = try #require(result.model as? EncodedIdentificationFeaturesFace)
-        let warning = "DG2: face image 1 of 1 (JPEG 2000, 2048×2048, \(face.count) bytes) not rendered to PNG, its bytes kept:"
+        let warning =
+            "dg2: face image 1 of 1 (JPEG 2000, 2048×2048, \(face.count) bytes) not rendered to PNG, its bytes kept:"
         #expect(result.warnings.contains { $0.hasPrefix(warning) && $0.contains("is refused") }, "\(result.warnings)")
         #expect(result.warnings.count == 1)
         let record = try #require(model.records.first)
@@ -86,7 +90,7 @@ struct JPEG2000BoundsTests {
         let group = DisplayedImages.encoded(images: [signature], kind: .dg7)
         let result = LDSFileParser.parseLeniently(group, as: .dg7)
         #expect(result.model != nil)
-        #expect(result.warnings.contains { $0.hasPrefix("DG7: signature or usual mark 1 of 1 (JPEG 2000, 4096×4096") })
+        #expect(result.warnings.contains { $0.hasPrefix("dg7: signature or usual mark 1 of 1 (JPEG 2000, 4096×4096") })
     }
 
     /// A codestream whose main header is harmless but whose tile-part header declares the
@@ -96,7 +100,9 @@ struct JPEG2000BoundsTests {
         #expect(throws: Never.self) { try JPEG2000Decoder.checkDeclaredSize(benign.bytes, format: .jpeg2000Codestream) }
         var hidden = benign
         hidden.costlyTilePartStyle = true
-        #expect(throws: LDSError.self) { try JPEG2000Decoder.checkDeclaredSize(hidden.bytes, format: .jpeg2000Codestream) }
+        #expect(throws: LDSError.self) {
+            try JPEG2000Decoder.checkDeclaredSize(hidden.bytes, format: .jpeg2000Codestream)
+        }
     }
 
     @Test func levelsBeyondTheImageAndExtraComponentsAreRefused() {

@@ -37,7 +37,8 @@ public struct BiometricDataBlock: Sendable, Equatable, JSONRepresentable {
             warnings
             + images.enumerated().flatMap { index, image in
                 let kind = image.face != nil ? "face" : image.finger != nil ? "finger" : image.iris != nil ? "iris" : ""
-                return image.image.warnings(name: "\(kind.isEmpty ? "" : kind + " ")image \(index + 1) of \(images.count)")
+                return image.image.warnings(
+                    name: "\(kind.isEmpty ? "" : kind + " ")image \(index + 1) of \(images.count)")
             }
     }
 

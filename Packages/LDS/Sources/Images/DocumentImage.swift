@@ -121,8 +121,10 @@ public struct DocumentImage: Sendable, Equatable {
     /// (`name`: which image of the file it is) by its size and length.
     func warnings(name: String) -> [String] {
         renderingFailure.map { reason in
-            ["\(name) (JPEG 2000, \(size.width)×\(size.height), \(bytes.count) bytes) not rendered to PNG, "
-                + "its bytes kept: \(reason)"]
+            [
+                "\(name) (JPEG 2000, \(size.width)×\(size.height), \(bytes.count) bytes) not rendered to PNG, "
+                    + "its bytes kept: \(reason)"
+            ]
         } ?? []
     }
 }

@@ -34,7 +34,8 @@ extension JPEG2000Decoder {
             throw LDSError(
                 .tooLarge,
                 "JPEG 2000 image declaring \(cost.packets) packets (\(cost.precincts) precincts, "
-                    + "\(header.style.layers) quality layers) in \(bytes.count) bytes is refused")
+                    + "\(header.style.layers) quality layer\(header.style.layers == 1 ? "" : "s")) in \(bytes.count) bytes "
+                    + "is refused")
         }
         let memory = cost.estimatedMemory
         guard memory <= memoryBudget else {
