@@ -105,6 +105,16 @@ struct JPEG2000BoundsTests {
         }
     }
 
+    /// 4×4 code-blocks over the largest image allowed: few packets, but a million code-blocks
+    /// and 128 MB of samples, over the memory budget; 64×64 ones fit.
+    @Test func memoryEstimateOverTheBudgetIsRefused() {
+        var image = CraftedCodestream(width: 4_000, height: 4_000, levels: 5, codeBlockExponent: 2)
+        let failure = DocumentImage(bytes: image.bytes).renderingFailure ?? "rendered"
+        #expect(failure.contains("over the 256 MB budget, and is refused"), "\(failure)")
+        image.codeBlockExponent = 6
+        #expect(throws: Never.self) { try JPEG2000Decoder.checkDeclaredSize(image.bytes, format: .jpeg2000Codestream) }
+    }
+
     @Test func levelsBeyondTheImageAndExtraComponentsAreRefused() {
         let levels = CraftedCodestream(width: 64, height: 48, levels: 8)
         #expect(DocumentImage(bytes: levels.bytes).renderingFailure?.contains("8 resolution levels is refused") == true)
