@@ -21,6 +21,8 @@ enum InputLimit {
     /// An MRZ on standard input: 3 lines of 30 or 2 of 44 characters, with room for blank
     /// lines and spaces; far more is not a zone.
     static let mrzText = 4096
+    /// A photo or scan of a seal (`seal --image`): a phone's JPEG is a few MB.
+    static let sealPicture = 64 << 20
     /// A configuration file (the validation service's tenants).
     static let configuration = 1 << 20
     /// A card-verifiable certificate (`emrtd cvc`).

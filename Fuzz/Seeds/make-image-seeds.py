@@ -98,6 +98,32 @@ iris_39794 = iso39794(
      tlv(0x86, b"\x01"), capture_date(0xA7), tlv(0x88, jp2), quality_blocks(0xAB, 70),
      tlv(0xAC, tlv(0x80, b"\x00\x5a"), tlv(0x81, b"\x05"))],
     [tlv(0x80, b"\x02")])
+
+
+def crafted(size, levels, layers=1, precinct_exponent=None):
+    """A bare codestream as issue 43's hostile faces: SIZ, COD (small precincts, many levels or
+    layers), QCD, one tile-part of 16 empty packets; the decoder refuses them from their headers."""
+    siz = struct.pack(">HIIIIIIIIH", 0, size, size, 0, 0, size, size, 0, 0, 1) + b"\x07\x01\x01"
+    precincts = b"" if precinct_exponent is None else bytes([precinct_exponent * 0x11] * (levels + 1))
+    cod = bytes([0 if precinct_exponent is None else 1, 0]) + struct.pack(">H", layers)
+    cod += bytes([0, levels, 4, 4, 0, 1]) + precincts
+    qcd = bytes([0x40] * (3 * levels + 2))
+    data = bytes(16)
+
+    def segment(marker, body):
+        return bytes([0xFF, marker]) + struct.pack(">H", len(body) + 2) + body
+
+    tile_part = segment(0x90, struct.pack(">HIBB", 0, 14 + len(data), 0, 1))
+    return b"\xff\x4f" + segment(0x51, siz) + segment(0x52, cod) + segment(0x5C, qcd) + tile_part \
+        + b"\xff\x93" + data + b"\xff\xd9"
+
+
+hostile = {
+    "precincts-2048": crafted(2048, 11, precinct_exponent=1),
+    "precincts-4096": crafted(4096, 12, precinct_exponent=1),
+    "layers-65535": crafted(2048, 5, layers=65535, precinct_exponent=1),
+}
+
 # In a data group the 39794 record is a constructed data block, in DG2 under a [1] choice.
 header_39794 = [tlv(0x87, b"\x01\x01"), tlv(0x88, b"\x00\x2a")]
 
@@ -118,6 +144,10 @@ files = {
     "biometric/finger-39794": finger_39794,
     "biometric/iris-39794": iris_39794,
 }
+for name, codestream in hostile.items():
+    files[f"jpeg2000/{name}.j2k"] = codestream
+    files[f"dg2/face-{name}"] = group_19794(0x75, face(codestream, 1, 4096 if "4096" in name else 2048,
+                                                      4096 if "4096" in name else 2048), 0x02)
 for name, content in files.items():
     os.makedirs(os.path.dirname(f"{seeds}/{name}"), exist_ok=True)
     open(f"{seeds}/{name}", "wb").write(content)

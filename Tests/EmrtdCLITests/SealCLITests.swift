@@ -161,4 +161,30 @@ import Testing
             #expect(Self.status(result) == expected, "\(image): \(result.combinedOutput)")
         }
     }
+
+    /// A picture is bounded before the readers see it: a PNG header declaring 10⁵×10⁵ pixels and
+    /// a JPEG 2000 codestream (which ImageMagick would hand to OpenJPEG) are refused with one
+    /// line, exit 1, the readers never run.
+    @Test func hostilePicturesAreRefusedFromTheirHeaders() throws {
+        guard let emrtd = CLITests.emrtd() else { return }
+        let directory = try Self.fixture()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func bigEndian(_ value: Int) -> [UInt8] {
+            (0..<4).reversed().map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) }
+        }
+        let huge: [UInt8] =
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + bigEndian(13) + Array("IHDR".utf8)
+            + bigEndian(100_000) + bigEndian(100_000) + [8, 0, 0, 0, 0] + bigEndian(0)
+        let pictures: [(String, [UInt8], String)] = [
+            ("huge.png", huge, "a picture of 100000×100000 pixels is refused"),
+            ("face.j2k", [0xFF, 0x4F, 0xFF, 0x51] + [UInt8](repeating: 0, count: 60), "is not a PNG or JPEG picture"),
+        ]
+        for (name, bytes, message) in pictures {
+            let path = directory.appendingPathComponent(name).path
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            let result = try Subprocess.run(emrtd, ["seal", "--image", path] + Self.trust(directory))
+            #expect(result.status == 1, "\(name): \(result.combinedOutput)")
+            #expect(result.errorOutput.contains(message), "\(name): \(result.errorOutput)")
+        }
+    }
 }

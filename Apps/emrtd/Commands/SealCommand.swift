@@ -146,9 +146,34 @@ enum SealCommand: Command {
 
 /// A barcode in a picture, decoded by Debian's command-line readers: libdmtx's `dmtxread` for the
 /// DataMatrix of a VDS, then zbar's `zbarimg` for the QR code of a VDS-NC.
+///
+/// The readers decode the picture with ImageMagick, so a hostile picture is bounded before and
+/// around them: its header must declare a PNG or JPEG of at most `maximumPixels`, and each reader
+/// runs under `prlimit` with `memoryLimit` of address space and is killed after `timeLimit`; a
+/// reader that crashes or is killed takes only itself down.
 enum BarcodeImage {
+    /// A photo or scan of a seal: phone cameras take up to about 50 megapixels.
+    static let maximumPixels = 64_000_000
+    /// What each reader may take (dmtxread also stops itself after 5 s).
+    static let memoryLimit = 2 << 30
+    static let timeLimit = 20
+
     static func decode(_ path: String) throws -> [UInt8] {
-        guard FileManager.default.isReadableFile(atPath: path) else { throw CommandFailure("\(path) cannot be read") }
+        let picture = DocumentImage(
+            bytes: try readFile(path, limit: InputLimit.sealPicture, what: "a picture of a seal"), render: false)
+        guard picture.format == .png || picture.format == .jpeg else {
+            throw CommandFailure("\(path) is not a PNG or JPEG picture")
+        }
+        let size = picture.size
+        guard size.isKnown, Int(size.width) * Int(size.height) <= maximumPixels else {
+            throw CommandFailure(
+                "\(path): a picture of \(size.width)×\(size.height) pixels is refused "
+                    + "(at most \(maximumPixels / 1_000_000) megapixels; a photo of a seal needs far fewer)")
+        }
+        guard let prlimit = locate("prlimit") else {
+            throw CommandFailure(
+                "prlimit (Debian's util-linux) is not installed: it bounds the barcode readers' memory")
+        }
         var missing: [String] = []
         for (tool, arguments, package) in [
             ("dmtxread", ["-N1", "-m", "5000", path], "dmtx-utils"),
@@ -158,7 +183,11 @@ enum BarcodeImage {
                 missing.append("\(tool) (Debian's \(package))")
                 continue
             }
-            if let output = try run(executable, arguments), !output.isEmpty { return output }
+            if let output = try run(prlimit, ["--as=\(memoryLimit)", "--", executable] + arguments, tool: tool),
+                !output.isEmpty
+            {
+                return output
+            }
         }
         guard missing.isEmpty else {
             throw CommandFailure("\(path): no barcode found, and \(missing.joined(separator: ", ")) is not installed")
@@ -172,8 +201,8 @@ enum BarcodeImage {
     }
 
     /// The tool's standard output when it exits 0 (nil otherwise: no barcode of its kind), at most
-    /// `InputLimit.seal` bytes.
-    private static func run(_ executable: String, _ arguments: [String]) throws -> [UInt8]? {
+    /// `InputLimit.seal` bytes; killed after `timeLimit` seconds.
+    private static func run(_ executable: String, _ arguments: [String], tool: String) throws -> [UInt8]? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -181,16 +210,24 @@ enum BarcodeImage {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
+        let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(timeLimit), execute: watchdog)
+        defer { watchdog.cancel() }
         var bytes: [UInt8] = []
         while let chunk = try output.fileHandleForReading.read(upToCount: 4096), !chunk.isEmpty {
             bytes += chunk
             guard bytes.count <= InputLimit.seal else {
                 process.terminate()
                 process.waitUntilExit()
-                throw CommandFailure("\(executable) printed more than any seal holds")
+                throw CommandFailure("\(tool) printed more than any seal holds")
             }
         }
         process.waitUntilExit()
+        if process.terminationReason == .uncaughtSignal {
+            throw CommandFailure(
+                "\(tool) did not finish reading the picture (stopped after \(timeLimit) s or at "
+                    + "\(memoryLimit >> 30) GB, or crashed)")
+        }
         return process.terminationStatus == 0 ? bytes : nil
     }
 }

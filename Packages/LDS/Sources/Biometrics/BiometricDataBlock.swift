@@ -33,7 +33,13 @@ public struct BiometricDataBlock: Sendable, Equatable, JSONRepresentable {
         self.standard = standard
         self.version = version
         self.images = images
-        self.warnings = warnings + images.flatMap(\.image.warnings)
+        self.warnings =
+            warnings
+            + images.enumerated().flatMap { index, image in
+                let kind = image.face != nil ? "face" : image.finger != nil ? "finger" : image.iris != nil ? "iris" : ""
+                return image.image.warnings(
+                    name: "\(kind.isEmpty ? "" : kind + " ")image \(index + 1) of \(images.count)")
+            }
     }
 
     /// Reads a biometric data block (or a bare record file): 19794 by its magic, 39794 by its

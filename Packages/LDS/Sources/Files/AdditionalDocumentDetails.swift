@@ -46,7 +46,8 @@ public struct AdditionalDocumentDetails: LDSFileModel, Equatable {
         let imageOfRear = reader.image(0x5F1E)
         self.init(
             rawBytes: bytes, tagList: reader.tagList,
-            warnings: outerWarnings + reader.warnings + (imageOfFront?.warnings ?? []) + (imageOfRear?.warnings ?? []),
+            warnings: outerWarnings + reader.warnings + (imageOfFront?.warnings(name: "image of the front") ?? [])
+                + (imageOfRear?.warnings(name: "image of the rear") ?? []),
             issuingAuthorityText: reader.text(0x5F19), dateOfIssueRecord: reader.date(0x5F26),
             otherPersonDetailsText: otherPersonDetailsText, endorsementsOrObservationsText: reader.text(0x5F1B),
             taxOrExitRequirementsText: reader.text(0x5F1C), imageOfFront: imageOfFront, imageOfRear: imageOfRear,

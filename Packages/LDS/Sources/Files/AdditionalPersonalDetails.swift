@@ -61,7 +61,8 @@ public struct AdditionalPersonalDetails: LDSFileModel, Equatable {
         let proofOfCitizenship = reader.image(0x5F16)
         self.init(
             rawBytes: bytes, tagList: reader.tagList,
-            warnings: outerWarnings + reader.warnings + (proofOfCitizenship?.warnings ?? []),
+            warnings: outerWarnings + reader.warnings
+                + (proofOfCitizenship?.warnings(name: "proof of citizenship image") ?? []),
             fullNameText: reader.text(0x5F0E), otherNamesText: otherNamesText,
             personalNumberText: reader.text(0x5F10), fullDateOfBirthRecord: reader.date(0x5F2B),
             placeOfBirthText: reader.text(0x5F11), addressText: reader.text(0x5F42),

@@ -103,7 +103,13 @@ struct DisplayedImages {
         if let count = announced, count != images.count {
             warnings.append("\(kind.rawValue) announces \(count) images, holds \(images.count)")
         }
-        self.warnings = warnings + images.flatMap(\.warnings)
+        let name = kind == .dg7 ? "signature or usual mark" : "portrait"
+        let images = images
+        self.warnings =
+            warnings
+            + images.enumerated().flatMap { index, image in
+                image.warnings(name: "\(name) \(index + 1) of \(images.count)")
+            }
     }
 
     /// The file for these images (DER): count, then each image under the group's tag.

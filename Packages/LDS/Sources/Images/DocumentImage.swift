@@ -117,9 +117,15 @@ public struct DocumentImage: Sendable, Equatable {
         self.size = size.flatMap { ImageSize($0.width, $0.height) } ?? declared ?? .unknown
     }
 
-    /// A note for the file's warnings when a JPEG 2000 image could not be rendered.
-    var warnings: [String] {
-        renderingFailure.map { ["JPEG 2000 image not rendered to PNG: \($0)"] } ?? []
+    /// A note for the file's warnings when a JPEG 2000 image could not be rendered, naming it
+    /// (`name`: which image of the file it is) by its size and length.
+    func warnings(name: String) -> [String] {
+        renderingFailure.map { reason in
+            [
+                "\(name) (JPEG 2000, \(size.width)×\(size.height), \(bytes.count) bytes) not rendered to PNG, "
+                    + "its bytes kept: \(reason)"
+            ]
+        } ?? []
     }
 }
 
