@@ -60,19 +60,27 @@ class TrustStore @Throws(ReadException::class) constructor(useBuiltIn: Boolean =
  * Authentication and the document checks. Returns exactly the JSON `emrtd verify --dir` prints,
  * authenticated or not (read its `status` and `checks`). `at`: when certificates and expiry are
  * checked (ISO 8601; default now); `mrzLines`: the printed MRZ, compared with DG1; `trust`: null
- * trusts the built-in bundle alone. Throws ReadException.InvalidArgument for a dump that cannot be
- * loaded.
+ * trusts the built-in bundle alone; `challenge`: the 8-byte Active Authentication challenge the
+ * caller chose for the read, so that the dump's `evidence.json` must answer that challenge (the
+ * `chip` member is denied otherwise). Throws ReadException.InvalidArgument for a dump that cannot
+ * be loaded.
  */
 @Throws(ReadException::class)
-fun verifyDump(folder: Path, trust: TrustStore? = null, at: String? = null, mrzLines: List<String>? = null): String =
-    verify(JsonObject().apply { addProperty("dir", folder.toAbsolutePath().toString()) }, trust, at, mrzLines)
+fun verifyDump(
+    folder: Path, trust: TrustStore? = null, at: String? = null, mrzLines: List<String>? = null,
+    challenge: ByteArray? = null
+): String =
+    verify(JsonObject().apply { addProperty("dir", folder.toAbsolutePath().toString()) }, trust, at, mrzLines, challenge)
 
 /**
  * `verifyDump` with the dump's files by their dump names ("SOD.bin", "DG1.bin" …), passed to the
  * library as they are (emrtd_verify_files: no base64 on the way).
  */
 @Throws(ReadException::class)
-fun verifyDump(files: Map<String, ByteArray>, trust: TrustStore? = null, at: String? = null, mrzLines: List<String>? = null): String {
+fun verifyDump(
+    files: Map<String, ByteArray>, trust: TrustStore? = null, at: String? = null, mrzLines: List<String>? = null,
+    challenge: ByteArray? = null
+): String {
     val entries = files.entries.toList()
     // emrtd_file: a NUL-terminated name, the data, its length (8 bytes each).
     val table = Memory(24L * maxOf(entries.size, 1))
@@ -84,7 +92,7 @@ fun verifyDump(files: Map<String, ByteArray>, trust: TrustStore? = null, at: Str
         table.setLong(24L * index + 16, bytes.size.toLong())
         nameMemory to data
     }
-    val options = options(JsonObject(), at, mrzLines).toString().toByteArray(Charsets.UTF_8)
+    val options = options(JsonObject(), at, mrzLines, challenge).toString().toByteArray(Charsets.UTF_8)
     fun run(store: Pointer?): String {
         val (status, text) = Native.call { result, length ->
             Native.lib.emrtd_verify_files(table, entries.size.toLong(), options, options.size.toLong(), store, result, length)
@@ -96,14 +104,17 @@ fun verifyDump(files: Map<String, ByteArray>, trust: TrustStore? = null, at: Str
     return verdict
 }
 
-private fun options(request: JsonObject, at: String?, mrzLines: List<String>?): JsonObject {
+private fun options(request: JsonObject, at: String?, mrzLines: List<String>?, challenge: ByteArray?): JsonObject {
     at?.let { request.addProperty("at", it) }
+    challenge?.let { bytes -> request.addProperty("challenge", bytes.joinToString("") { "%02x".format(it) }) }
     mrzLines?.let { lines -> request.add("mrzLines", JsonArray().apply { lines.forEach { add(it) } }) }
     return request
 }
 
-private fun verify(request: JsonObject, trust: TrustStore?, at: String?, mrzLines: List<String>?): String {
-    val data = options(request, at, mrzLines).toString().toByteArray(Charsets.UTF_8)
+private fun verify(
+    request: JsonObject, trust: TrustStore?, at: String?, mrzLines: List<String>?, challenge: ByteArray?
+): String {
+    val data = options(request, at, mrzLines, challenge).toString().toByteArray(Charsets.UTF_8)
     fun run(store: Pointer?): String {
         val (status, text) = Native.call { result, length -> Native.lib.emrtd_verify(data, data.size.toLong(), store, result, length) }
         return Native.answer(status, text, "the verification's error")

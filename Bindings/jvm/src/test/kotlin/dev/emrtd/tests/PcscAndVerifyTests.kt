@@ -27,6 +27,28 @@ class PcscAndVerifyTests {
     }
 
     @Test
+    fun verifiesTheChipOfADumpOverTheCallersChallenge() {
+        val folder = Files.createTempDirectory("emrtd-jvm-evidence-")
+        try {
+            val dump = folder.resolve("dump")
+            val challenge = byteArrayOf(1, 2, 3, 4, 5, 6, 7, 8)
+            val process = ProcessBuilder(emrtdBinary(), "read", "--simulator", "--can", "123456", "--challenge", "0102030405060708", "--no-builtin", "--no-render", "--out", dump.toString())
+                .redirectErrorStream(true).redirectOutput(folder.resolve("read.log").toFile()).start()
+            process.waitFor(120, TimeUnit.SECONDS)
+            assertEquals(0, process.exitValue(), folder.resolve("read.log").toFile().readText())
+            val csca = dump.resolve("CSCA.der").toFile().readBytes()
+            TrustStore(useBuiltIn = false, certificates = listOf(csca)).use { trust ->
+                val verdict = json(verifyDump(dump, trust, at = "2027-01-01", challenge = challenge))
+                assertEquals("authenticated", verdict["chip"].asJsonObject["status"].asString, verdict.toString())
+                val other = json(verifyDump(dump, trust, at = "2027-01-01", challenge = challenge.reversedArray()))
+                assertEquals("denied", other["chip"].asJsonObject["status"].asString, other.toString())
+            }
+        } finally {
+            folder.toFile().deleteRecursively()
+        }
+    }
+
+    @Test
     fun verifiesADumpWithItsTrustStore() {
         val folder = Files.createTempDirectory("emrtd-jvm-dump-")
         try {
@@ -45,6 +67,8 @@ class PcscAndVerifyTests {
                 assertNotEquals("authenticated", json(verifyDump(tampered, trust, at = "2027-01-01"))["status"].asString)
             }
             assertNotEquals("authenticated", json(verifyDump(dump, TrustStore(useBuiltIn = false), at = "2027-01-01"))["status"].asString)
+            // Without evidence of a challenge the caller chose, the chip is not authenticated offline.
+            assertNotEquals("authenticated", json(verifyDump(dump, at = "2027-01-01"))["chip"].asJsonObject["status"].asString)
             assertThrows<ReadException.InvalidArgument> { verifyDump(folder.resolve("absent")) }
             assertThrows<ReadException.InvalidArgument> { TrustStore(false, listOf(ByteArray(3))) }
         } finally {
