@@ -81,9 +81,21 @@ func ecPublicKeyInfo(_ point: [UInt8], curve: StandardizedDomainParameters) thro
         #expect(HashAlgorithm.sha1.hash(m1 + hex("F173589974BF40C6")) == representative.digest)
     }
 
+    /// Total recovery (header 4) with padding B…B A over several bytes: M1 starts after the A.
+    @Test func paddedRepresentative() throws {
+        let m1 = hex("0102030405")
+        let digest = HashAlgorithm.sha1.hash(m1)
+        let representative = try ISO9796Part2.parse(hex("4BBBBA") + m1 + digest + [0xBC])
+        #expect(!representative.isPartialRecovery)
+        #expect(representative.recoveredMessage == m1)
+        #expect(representative.digest == digest)
+    }
+
     @Test func malformedRepresentativesAreRefused() {
         for bad in [
             hex("5A0102030405BC"), hex("6B0102030405BC"), hex("6A01020304050607080910111213141516171819202122AB"),
+            // Padding whose A is a high nibble (not on a byte boundary), or that runs to the end.
+            hex("4BAB01020304050607080910111213141516171819202122BC"), hex("4BBBBBBB"),
         ] {
             #expect(throws: ChipAuthenticationError.self) { try ISO9796Part2.parse(bad) }
         }

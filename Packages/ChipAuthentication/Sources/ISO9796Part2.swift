@@ -83,19 +83,22 @@ public enum ISO9796Part2 {
             ChipAuthenticationError(.verificationFailed, "the signature's message representative \(reason)")
         }
         guard f.count >= 4 else { throw fail("is too short") }
-        let nibbles = f.flatMap { [$0 >> 4, $0 & 0x0F] }
         let isPartial: Bool
-        switch nibbles[0] {
+        switch f[0] >> 4 {
         case 0x6: isPartial = true
         case 0x4: isPartial = false
         default: throw fail("does not begin with the header nibble 6 or 4")
         }
-        var index = 1
-        while index < nibbles.count, nibbles[index] == 0xB { index += 1 }
-        guard index < nibbles.count, nibbles[index] == 0xA, index % 2 == 1 else {
-            throw fail("has no padding ending in A on a byte boundary")
+        // The padding B…B A read a byte at a time (a nibble array of F cost an array per byte): the A
+        // must be a byte's low nibble, so every byte before it after the header's is BB.
+        let noPadding = fail("has no padding ending in A on a byte boundary")
+        var padEnd = 0
+        while f[padEnd] & 0x0F == 0xB {
+            padEnd += 1
+            guard padEnd < f.count, f[padEnd] >> 4 == 0xB else { throw noPadding }
         }
-        let start = (index + 1) / 2
+        guard f[padEnd] & 0x0F == 0xA else { throw noPadding }
+        let start = padEnd + 1
         let hashIdentifier: UInt8?
         let trailerLength: Int
         switch f[f.count - 1] {

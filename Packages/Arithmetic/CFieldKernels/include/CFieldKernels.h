@@ -74,6 +74,7 @@ void emrtd_select_entry(emrtd_limb *out, const emrtd_limb *table, int count, int
 /// on k; the copies of k are wiped.
 emrtd_limb emrtd_regular_digits4(long *digits, const emrtd_limb k[4], const emrtd_limb order[4], int width,
                                  int windows);
+#include "MontgomeryCurve.h"
 #include "P521.h"
 #include "WideMontgomery.h"
 

@@ -51,7 +51,7 @@ public enum IssuingStateCountry {
     /// Whether `cscaCountry` may sign for `issuingState` (MRZ filler `<` ignored); nil when the
     /// issuing state is not in the table.
     public static func matches(cscaCountry: String, issuingState: String) -> Bool? {
-        let state = issuingState.replacingOccurrences(of: "<", with: "").uppercased()
+        let state = String(issuingState.filter { $0 != "<" }).uppercased()
         guard let countries = table[state] else { return nil }
         return countries.contains(cscaCountry.uppercased())
     }
