@@ -56,7 +56,7 @@ enum VerifyCommand: Command {
         let strict = try StrictOption.read(&arguments)
         let printedLines = arguments.variadic("--mrz-lines")
         let trust = try TrustOptions.read(&arguments, builtIn: true)
-        guard try arguments.positionals().isEmpty else { throw UsageError("unexpected arguments") }
+        try arguments.noPositionals()
         let settings = VerifySettings(
             trustStore: trust.store, time: trust.time, printedZone: try printedLines.map(StrictOption.printedZone),
             strict: strict, trustWarning: trust.warning)
