@@ -22,7 +22,7 @@ import Testing
         "readers": [],
         "dump": ["--simulator"] + mrz + ["/nonexistent-dump"],
         "serve": ["--listen", "127.0.0.1:0", "--tenants", "/nonexistent-tenants.json"],
-        "relay": ["--simulator", "--server", "ws://127.0.0.1:9/ws/validate", "--client-id", "acme"],
+        "relay": ["--simulator", "--server", "ws://127.0.0.1:9/ws/validate", "--client-id", "acme"] + mrz,
         "token": ["--tenants", "/nonexistent-tenants.json", "--client-id", "acme", "--validation-id", "v1"],
         "report": ["/nonexistent-dump"],
         "cvc": ["make-pki", "/nonexistent-pki"],
@@ -103,12 +103,13 @@ import Testing
             emrtd, ["read", "--simulator", "--challenge", "0011"] + Self.mrz, naming: "--challenge")
         try Self.expectUsageError(emrtd, ["read", "--simulator", "--out", ""] + Self.mrz, naming: "--out")
         try Self.expectUsageError(
-            emrtd, ["relay", "--simulator", "--server", "http://127.0.0.1:9/ws/validate", "--client-id", "a"],
+            emrtd,
+            ["relay", "--simulator", "--server", "http://127.0.0.1:9/ws/validate", "--client-id", "a"] + Self.mrz,
             naming: "ws://")
         try Self.expectUsageError(
             emrtd,
-            ["relay", "--simulator", "--server", "ws://127.0.0.1:9/ws/validate", "--client-id", "a", "s1", "s2"],
-            naming: "'s1'")
+            ["relay", "--simulator", "--server", "ws://127.0.0.1:9/ws/validate", "--client-id", "a", "s1", "s2"]
+                + Self.mrz, naming: "'s1'")
         try Self.expectUsageError(
             emrtd, ["read", "--simulator"] + Self.mrz + Self.mrz, naming: "--mrz may be given only once")
     }

@@ -190,7 +190,7 @@ enum ReadCommand: Command {
                 authorityCertificates: authorities.map { Data($0) },
                 timeoutMs: readerOptions.timeoutMilliseconds,
                 debug: debug || report != nil,
-                renderImages: renderImages, terminal: terminal.configuration),
+                renderImages: renderImages, terminal: try terminal.configuration()),
             preferences: access.preferences, challenge: challenge, json: json, debug: debug, output: output,
             replace: replace, report: report, simulatorCSCA: simulatorCSCA, simulatorKeys: simulatorKeys,
             origin: readerName ?? "simulator", clock: trust.clock,

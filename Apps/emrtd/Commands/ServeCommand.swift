@@ -94,7 +94,7 @@ enum ServeCommand: Command {
             reader: ReaderConfig(
                 useBuiltInAuthorityCertificates: !noBuiltIn,
                 authorityCertificates: try cscaFiles.map { Data(try readCertificateFile($0)) },
-                renderImages: render, terminal: terminal.configuration),
+                renderImages: render, terminal: try terminal.configuration()),
             stepTimeout: .seconds(stepTimeout), sessionTimeout: .seconds(sessionTimeout),
             postTimeout: .seconds(postTimeout), maximumSessions: maximumSessions)
         config.tlsCertificateFile = certificate

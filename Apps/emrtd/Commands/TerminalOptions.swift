@@ -8,9 +8,13 @@ import Secrets
 /// `serve` for its sessions; not `relay`, whose chip the server reads): Terminal Authentication v1
 /// as an inspection system, which opens DG3 (fingerprints) and DG4 (irises): `--terminal-certificates DIR|FILE`…
 /// and the IS key, `--terminal-key FILE` or `--terminal-signer COMMAND`.
+/// The options are taken first and the files loaded later (`configuration()`), so that a
+/// stray argument is a usage error before any file is read.
 struct TerminalOptions {
-    /// Nil when no terminal option was given.
-    let configuration: TerminalConfiguration?
+    /// `--terminal-certificates`, empty when no terminal option was given.
+    let sources: [String]
+    let keyFile: String?
+    let signerCommand: String?
 
     static let usage = """
         --terminal-certificates DIR|FILE (repeatable) gives the inspection system's CV certificates
@@ -32,7 +36,7 @@ struct TerminalOptions {
             guard keyFile == nil, signerCommand == nil else {
                 throw UsageError("--terminal-key and --terminal-signer go with --terminal-certificates DIR|FILE")
             }
-            return TerminalOptions(configuration: nil)
+            return TerminalOptions(sources: [], keyFile: nil, signerCommand: nil)
         }
         guard keyFile == nil || signerCommand == nil else {
             throw UsageError("--terminal-key and --terminal-signer exclude each other")
@@ -41,21 +45,25 @@ struct TerminalOptions {
             throw UsageError(
                 "--terminal-certificates needs the IS key: --terminal-key FILE or --terminal-signer COMMAND")
         }
+        return TerminalOptions(sources: sources, keyFile: keyFile, signerCommand: signerCommand)
+    }
+
+    /// The certificates and the key (or the signer) loaded; nil when no terminal option was given.
+    func configuration() throws -> TerminalConfiguration? {
+        guard !sources.isEmpty else { return nil }
         var certificates: [[UInt8]] = []
-        for source in sources { certificates += try loadCertificates(source) }
-        var key = try keyFile.map { try readFile($0, limit: maximumKeyFile, what: "a PKCS#8 key") } ?? []
+        for source in sources { certificates += try Self.loadCertificates(source) }
+        var key = try keyFile.map { try readFile($0, limit: Self.maximumKeyFile, what: "a PKCS#8 key") } ?? []
         let secret = SecretBytes(consuming: &key)
         do throws(ReadError) {
             if keyFile != nil {
-                return TerminalOptions(
-                    configuration: try TerminalConfiguration(certificates: certificates, privateKey: secret))
+                return try TerminalConfiguration(certificates: certificates, privateKey: secret)
             }
             // A signer that exits before reading its input must not end emrtd with SIGPIPE.
             signal(SIGPIPE, SIG_IGN)
             let signer = SignerProcess(
                 command: signerCommand ?? "", signatureLength: try Self.ecdsaSignatureLength(certificates))
-            return TerminalOptions(
-                configuration: try TerminalConfiguration(certificates: certificates) { data in try signer.sign(data) })
+            return try TerminalConfiguration(certificates: certificates) { data in try signer.sign(data) }
         } catch {
             throw CommandFailure(error.reason)
         }
