@@ -25,7 +25,7 @@ struct ReaderOptions {
         try arguments.option("--wait").map { text -> Duration in
             // Finite and bounded: `inf` or 9223372036854775807 would trap when made a Duration.
             guard let seconds = Double(text), seconds.isFinite, (0...86_400).contains(seconds) else {
-                throw UsageError("--wait takes 0 to 86400 seconds, not '\(text)'")
+                throw UsageError("--wait takes seconds, 0 to 86400, not '\(text)'")
             }
             return .milliseconds(Int64(seconds * 1000))
         }
