@@ -125,6 +125,11 @@ import Testing
             #"{"tenants": {"acme": {"resultURL": "https://a.example/r", "secret": "q83vEjRWeJq7zN7/ASNFZ4mrze8BI0VniavN7wEjRWc="}}}"#
                 .utf8
         ).write(to: tenants)
+        // A tenants file others can read is used, with a warning.
+        chmod(tenants.path, 0o644)
+        let exposed = try Subprocess.run(
+            emrtd, ["token", "--tenants", tenants.path, "--client-id", "acme", "--validation-id", "v"])
+        #expect(exposed.status == 0 && exposed.errorOutput.contains("can be read by others"), "\(exposed.errorOutput)")
         chmod(tenants.path, 0o600)
         let token = try Subprocess.run(
             emrtd, ["token", "--tenants", tenants.path, "--client-id", "acme", "--validation-id", "-abc"])
