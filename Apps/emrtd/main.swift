@@ -137,6 +137,9 @@ let exitStatusTable = """
     } catch let error as CommandFailure {
         printError("emrtd \(command.name): \(error.message)")
         return 1
+    } catch let error as CocoaError {
+        printError("emrtd \(command.name): \(fileSystemWords(error))")
+        return 1
     } catch {
         printError("emrtd \(command.name): \(error)")
         return 1

@@ -136,4 +136,18 @@ import Testing
         #expect(token.status == 0, "\(token.combinedOutput)")
         #expect(!token.output.isEmpty)
     }
+
+    /// A file system failure in a user's words, never Foundation's "NSCocoaErrorDomain … 516":
+    /// a file where `cvc make-pki` is to make its folder.
+    @Test func fileSystemFailuresAreSaidInWords() throws {
+        guard let emrtd = CLITests.emrtd() else { return }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("in-the-way-\(UUID().uuidString)")
+        try Data("x".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let run = try Subprocess.run(emrtd, ["cvc", "make-pki", file.path])
+        #expect(run.status == 1, "\(run.combinedOutput)")
+        #expect(run.errorOutput.contains("cannot create \(file.path)"), "\(run.errorOutput)")
+        #expect(!run.errorOutput.contains("Domain"), "\(run.errorOutput)")
+        #expect(run.errorOutput.split(separator: "\n").count == 1, "\(run.errorOutput)")
+    }
 }

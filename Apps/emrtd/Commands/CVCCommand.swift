@@ -192,7 +192,11 @@ enum CVCCommand: Command {
         } catch {
             throw CommandFailure(error.reason)
         }
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw CommandFailure("cannot create \(directory): \(fileSystemWords(error))")
+        }
         for (name, certificate, key) in issued {
             try write(certificate.encoded, to: "\(directory)/\(name).cvcert", mode: 0o644)
             var keyBytes = try key.pkcs8().withUnsafeBytes { Array($0) }

@@ -218,7 +218,7 @@ enum MasterListCommand: Command {
             do {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             } catch {
-                throw CommandFailure("cannot create \(folder): \(error.localizedDescription)")
+                throw CommandFailure("cannot create \(folder): \(fileSystemWords(error))")
             }
             // The default bundle's folder is shared with `trust update`: read and rewritten under its lock.
             let lock =

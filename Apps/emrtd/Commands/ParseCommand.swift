@@ -92,7 +92,7 @@ enum ParseCommand: Command {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw CommandFailure("cannot create \(directory): \(error.localizedDescription)")
+            throw CommandFailure("cannot create \(directory): \(fileSystemWords(error))")
         }
         let folder = URL(fileURLWithPath: directory)
         do throws(FilesError) {

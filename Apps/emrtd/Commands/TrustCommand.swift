@@ -360,7 +360,7 @@ enum TrustCommand: Command {
                     at: folder.appendingPathComponent(file), to: staging.appendingPathComponent(file))
             }
         } catch {
-            throw CommandFailure("cannot stage the update: \(error.localizedDescription)")
+            throw CommandFailure("cannot stage the update: \(fileSystemWords(error))")
         }
         for (file, bytes) in change.files { try writeFile(bytes, to: staging.appendingPathComponent(file).path) }
         let derivation: BundleSources.Derivation
