@@ -1,17 +1,19 @@
 #!/usr/bin/env python3
 """A test result server for `emrtd serve` (tests, Tools/load-test.py, Tools/soak.py): accepts
-POSTs on 127.0.0.1 and appends one JSON line per POST to LOG:
+POSTs on 127.0.0.1 and appends one JSON line per POST (and a {"method": "GET"} line per GET) to LOG:
 
     {"validationId", "idempotencyKey", "path", "headers", "bytes", "status", "duplicate"}
 
 It answers 200, or --status CODE to refuse every POST, or 503 to the first --fail-first N POSTs
-and then 200; --delay S waits S seconds before answering (a slow server). It de-duplicates as a
+and then 200; --delay S waits S seconds before answering (a slow server); --redirect CODE
+answers CODE (301, 302, 303, 307 or 308) with `Location: /moved` to every POST not already on
+/moved (a server that moved: a client must not count that as delivered). It de-duplicates as a
 real result server should: by the Idempotency-Key header (the validationId), a POST whose key was
 already answered 2xx is answered 200 again and logged with "duplicate": true. The keys answered
 2xx are read back from LOG at start, so a restarted server still knows them. Prints its port on
 the first line of stdout.
 
-    Tools/result-server.py --log FILE [--port 0] [--status 500] [--fail-first N] [--delay S]
+    Tools/result-server.py --log FILE [--port 0] [--status 500] [--fail-first N] [--delay S] [--redirect 307]
 """
 
 import argparse
@@ -31,6 +33,7 @@ def main():
     parser.add_argument("--status", type=int, default=200)
     parser.add_argument("--fail-first", type=int, default=0, help="answer 503 to this many POSTs first")
     parser.add_argument("--delay", type=float, default=0.0, help="seconds to wait before answering")
+    parser.add_argument("--redirect", type=int, choices=[301, 302, 303, 307, 308], help="answer this redirect")
     options = parser.parse_args()
     lock = threading.Lock()
     accepted = set()
@@ -62,7 +65,10 @@ def main():
                 validation_id = None
             key = self.headers.get("Idempotency-Key")
             with lock:
-                if failures_left[0] > 0:
+                redirected = options.redirect is not None and self.path != "/moved"
+                if redirected:
+                    status = options.redirect
+                elif failures_left[0] > 0:
                     failures_left[0] -= 1
                     status = 503
                 else:
@@ -82,6 +88,17 @@ def main():
                 with open(options.log, "a") as log:
                     log.write(json.dumps(entry) + "\n")
             self.send_response(status)
+            if redirected:
+                self.send_header("Location", "/moved")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def do_GET(self):
+            # Only a client that followed a redirect sends a GET: logged so a test sees it.
+            with lock:
+                with open(options.log, "a") as log:
+                    log.write(json.dumps({"method": "GET", "path": self.path, "status": 200}) + "\n")
+            self.send_response(200)
             self.send_header("Content-Length", "0")
             self.end_headers()
 

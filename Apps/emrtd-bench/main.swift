@@ -6,6 +6,7 @@ import Foundation
 let allSuites: [Suite] = [
     curvesSuite, hashSuite, secureMessagingSuite, passiveAuthenticationSuite, jsonSuite, imageSuite, paceSuite,
     chipAuthenticationSuite, readSuite, memorySuite, sealSuite, pythonBindingSuite,
+    jsonParseSuite,
 ]
 
 func fail(_ message: String, status: Int32) -> Never {

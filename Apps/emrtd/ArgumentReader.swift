@@ -40,15 +40,36 @@ struct ArgumentReader {
     /// Every value of a repeatable `--name VALUE` option, in order.
     mutating func options(_ name: String) throws(UsageError) -> [String] {
         var all: [String] = []
-        while let group = try values(name, count: 1) { all += group }
+        while let group = try take(name, count: 1) { all += group }
         return all
     }
 
-    /// The `count` values after the first `--name`, e.g. `--mrz DOC DOB DOE`.
+    /// The `count` values after `--name`, e.g. `--mrz DOC DOB DOE`, given once.
     mutating func values(_ name: String, count: Int) throws(UsageError) -> [String]? {
+        let values = try take(name, count: count)
+        guard !remaining.contains(name) else { throw UsageError("\(name) may be given only once") }
+        return values
+    }
+
+    /// A whole number within `range` after `--name` (digits only: no sign, no space), given once;
+    /// anything else, a number too large for any use included, is a usage error, never a trap.
+    mutating func integer(_ name: String, in range: ClosedRange<Int>, unit: String = "") throws(UsageError) -> Int? {
+        guard let text = try option(name) else { return nil }
+        guard !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let value = Int(text),
+            range.contains(value)
+        else {
+            let what = unit.isEmpty ? "" : " \(unit)"
+            throw UsageError("\(name) takes \(range.lowerBound) to \(range.upperBound)\(what), not '\(text)'")
+        }
+        return value
+    }
+
+    /// Removes the first `--name` and the `count` values after it. A value may begin with one
+    /// `-` (`--validation-id -abc`); only one beginning with `--` is taken for the next option.
+    private mutating func take(_ name: String, count: Int) throws(UsageError) -> [String]? {
         guard let index = remaining.firstIndex(of: name) else { return nil }
         let values = remaining.dropFirst(index + 1).prefix(count)
-        guard values.count == count, !values.contains(where: Self.isOption) else {
+        guard values.count == count, !values.contains(where: { $0.hasPrefix("--") }) else {
             throw UsageError("\(name) takes \(count) value\(count == 1 ? "" : "s")")
         }
         remaining.removeSubrange(index...(index + count))
@@ -64,14 +85,20 @@ struct ArgumentReader {
         return Array(values)
     }
 
-    /// The positional arguments; any option still left is unknown to the subcommand.
-    mutating func positionals() throws(UsageError) -> [String] {
+    /// The positional arguments, at most `limit` of them (a stray one is named, not dropped);
+    /// any option still left is unknown to the subcommand.
+    mutating func positionals(atMost limit: Int = .max) throws(UsageError) -> [String] {
         if let unknown = remaining.first(where: Self.isOption) {
             throw UsageError("unknown option \(unknown)")
         }
-        defer { remaining = [] }
-        return remaining + afterSeparator
+        let all = remaining + afterSeparator
+        remaining = []
+        if all.count > limit { throw UsageError("unexpected argument '\(all[limit])'") }
+        return all
     }
+
+    /// Nothing may be left: the first stray argument is named.
+    mutating func noPositionals() throws(UsageError) { _ = try positionals(atMost: 0) }
 
     /// `--x` and `-x` are options; a lone `-` (stdin) and negative numbers are not.
     private static func isOption(_ argument: String) -> Bool {

@@ -64,3 +64,21 @@ func readStandardInput(limit: Int, what: String) throws(CommandFailure) -> [UInt
         throw CommandFailure(error.reason)
     }
 }
+
+/// What went wrong with a file or folder, in a user's words: Foundation's own text is
+/// "The operation could not be completed. (NSCocoaErrorDomain error 516.)".
+func fileSystemWords(_ error: any Error) -> String {
+    if let posix = error as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
+    guard let cocoa = error as? CocoaError else { return "\(error)" }
+    if let underlying = cocoa.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+        return String(cString: strerror(Int32(underlying.code)))
+    }
+    switch cocoa.code {
+    case .fileWriteFileExists: return "something that is not a folder is already there"
+    case .fileNoSuchFile, .fileReadNoSuchFile: return "no such file or folder"
+    case .fileReadNoPermission, .fileWriteNoPermission: return "permission denied"
+    case .fileWriteVolumeReadOnly: return "the file system is read-only"
+    case .fileWriteOutOfSpace: return "no space left on the device"
+    default: return "a file system error (\(cocoa.code.rawValue))"
+    }
+}

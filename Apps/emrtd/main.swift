@@ -103,14 +103,19 @@ let exitStatusTable = """
         return 2
     }
     switch first {
-    case "--help", "-h":
-        print(generalUsage())
+    case "--help", "-h", "--version":
+        guard arguments.count == 1 else {
+            printError("emrtd: unexpected argument '\(arguments[1])' after \(first) (see 'emrtd --help')")
+            return 2
+        }
+        if first == "--version" {
+            print("emrtd \(version)")
+        } else {
+            print(generalUsage())
+        }
         return 0
     case "help":
         return help(Array(arguments.dropFirst()))
-    case "--version":
-        print("emrtd \(version)")
-        return 0
     default:
         break
     }
@@ -132,6 +137,9 @@ let exitStatusTable = """
         return 2
     } catch let error as CommandFailure {
         printError("emrtd \(command.name): \(error.message)")
+        return 1
+    } catch let error as CocoaError {
+        printError("emrtd \(command.name): \(fileSystemWords(error))")
         return 1
     } catch {
         printError("emrtd \(command.name): \(error)")

@@ -266,4 +266,36 @@ import Testing
         #expect(messages.first?.hasSuffix(": No space left on device; dump was left as it was") == true)
         #expect(messages.dropFirst().allSatisfy { $0.hasSuffix(": No space left on device; the old file was kept") })
     }
+
+    /// `relay --simulator --specimen-out OUT` writes as `read --out` does: the chip's keys 0600,
+    /// a link in OUT (or OUT a link) not followed, a fifo at OUT refused at once, not waited on.
+    @Test func aSpecimenIsWrittenWithoutFollowingLinks() throws {
+        guard let emrtd = CLITests.emrtd() else { return }
+        let folder = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let victim = folder.appendingPathComponent("victim")
+        try Data("keep".utf8).write(to: victim)
+        let out = folder.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: out.appendingPathComponent("chip-keys.der").path, withDestinationPath: victim.path)
+        let written = try Subprocess.run(emrtd, ["relay", "--simulator", "--specimen-out", out.path])
+        #expect(written.status == 0, "\(written.combinedOutput)")
+        #expect(FileManager.default.contents(atPath: victim.path) == Data("keep".utf8))
+        var status = stat()
+        #expect(lstat(out.appendingPathComponent("chip-keys.der").path, &status) == 0)
+        #expect(status.st_mode & S_IFMT == S_IFREG && status.st_mode & 0o777 == 0o600)
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("csca.pem").path))
+
+        let linked = folder.appendingPathComponent("linked")
+        try FileManager.default.createSymbolicLink(atPath: linked.path, withDestinationPath: out.path)
+        let throughLink = try Subprocess.run(emrtd, ["relay", "--simulator", "--specimen-out", linked.path])
+        #expect(throughLink.status == 1, "\(throughLink.combinedOutput)")
+        #expect(throughLink.errorOutput.contains("symbolic link"), "\(throughLink.errorOutput)")
+
+        let fifo = folder.appendingPathComponent("fifo")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        let intoFifo = try Subprocess.run(emrtd, ["relay", "--simulator", "--specimen-out", fifo.path])
+        #expect(intoFifo.status == 1, "\(intoFifo.combinedOutput)")
+    }
 }

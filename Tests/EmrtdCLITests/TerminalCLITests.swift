@@ -32,6 +32,12 @@ import Testing
         try JSONValue.parse(output)["authenticationStatus"]?["terminal"]
     }
 
+    /// Why Terminal Authentication failed, "" when the JSON says no reason.
+    static func reason(_ output: String) throws -> String {
+        guard case .string(let reason)? = try terminal(output)?["reason"] else { return "" }
+        return reason
+    }
+
     @Test(arguments: ["read", "dump"])
     func withTheKeyInAFile(_ name: String) throws {
         guard let emrtd = CLITests.emrtd() else { return }
@@ -86,6 +92,44 @@ import Testing
         }
         #expect(reason.contains("exited with status 3"), "\(reason)")
         #expect(try JSONValue.parse(failing.output)["deniedFiles"] == .array(["dg3"]))
+    }
+
+    /// Hostile signers end in bounded time: one that prints without end is cut at 4 KB; one
+    /// whose child keeps its output open is killed at 10 s with that child (its whole group).
+    @Test func aHostileSignerIsBounded() throws {
+        guard let emrtd = CLITests.emrtd() else { return }
+        let directory = OptionGroupCLITests.temporaryDirectory("hostile-signer")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pki = try Self.pki(emrtd, in: directory)
+        let certificates = ["--terminal-certificates", pki]
+        let endless = try Subprocess.run(
+            emrtd, Self.command("read", pki, directory) + certificates + ["--terminal-signer", "yes; true"])
+        #expect(endless.status == 0, "\(endless.combinedOutput)")
+        #expect(
+            try Self.reason(endless.output).contains("more than 4096 bytes"),
+            "\(endless.output)")
+
+        let pidFile = directory.appendingPathComponent("child.pid").path
+        let lingering = try Subprocess.run(
+            emrtd,
+            Self.command("read", pki, directory) + certificates + [
+                "--terminal-signer", "sleep 600 & echo $! > \(pidFile); wait",
+            ])
+        #expect(lingering.status == 0, "\(lingering.combinedOutput)")
+        #expect(
+            try Self.reason(lingering.output).contains("within 10"),
+            "\(lingering.output)")
+        let child = try #require(
+            Int32(
+                String(decoding: FileManager.default.contents(atPath: pidFile) ?? Data(), as: UTF8.self)
+                    .trimmingCharacters(in: .whitespacesAndNewlines)))
+        // Killed with its group; reaped by init at once, so gone (polled: a cap, not a timing).
+        var gone = false
+        for _ in 0..<100 where !gone {
+            gone = kill(child, 0) != 0
+            if !gone { usleep(100_000) }
+        }
+        #expect(gone, "the signer's child \(child) outlived it")
     }
 
     /// An expired IS certificate: the chip refuses it; the summary names it and the status word.

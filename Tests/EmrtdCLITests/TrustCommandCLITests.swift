@@ -145,9 +145,40 @@ import Testing
         let built = try Subprocess.run(emrtd, ["trust", "build", lists.path])
         #expect(built.status == 0, "\(built.combinedOutput)")
 
-        let newer = try Subprocess.run(emrtd, ["trust", "update", file("newer.ml").path], environment: environment)
-        #expect(newer.status == 0, "\(newer.combinedOutput)")
-        #expect(newer.errorOutput.contains("older.ml replaced by newer.ml"))
+        // An update file named as one of the folder's own files is refused, nothing written.
+        let sourcesBefore = try String(contentsOf: lists.appendingPathComponent("SOURCES"), encoding: .utf8)
+        for own in ["SOURCES", "csca.pem", "csca.pem.previous", "root.pem", "trust.lock"] {
+            let misnamed = folder.appendingPathComponent("misnamed").appendingPathComponent(own)
+            try FileManager.default.createDirectory(
+                at: misnamed.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try? FileManager.default.removeItem(at: misnamed)
+            try FileManager.default.copyItem(at: file("newer.ml"), to: misnamed)
+            let refused = try Subprocess.run(emrtd, ["trust", "update", misnamed.path], environment: environment)
+            #expect(refused.status == 1, "\(own): \(refused.combinedOutput)")
+            #expect(refused.errorOutput.contains("the trust folder's own files"), "\(refused.errorOutput)")
+        }
+        #expect(try String(contentsOf: lists.appendingPathComponent("SOURCES"), encoding: .utf8) == sourcesBefore)
+
+        // Under another holder of the folder's lock the update waits (and says so), changing
+        // nothing until the lock is released; then it is made.
+        let held = try Subprocess.run(
+            "/bin/bash",
+            [
+                "-c",
+                #"""
+                exec 9>"$1/trust.lock"; flock 9
+                "$2" trust update "$3" 2>"$1/../update.err" 9>&- & pid=$!
+                for _ in $(seq 600); do grep -q waiting "$1/../update.err" && break; sleep 0.1; done
+                cp "$1/SOURCES" "$1/../during"
+                flock -u 9; exec 9>&-
+                wait $pid; echo "status $?"
+                """#, "sh", lists.path, emrtd, file("newer.ml").path,
+            ], environment: environment)
+        let newerErrors = (try? String(contentsOf: file("update.err"), encoding: .utf8)) ?? ""
+        #expect(held.output.contains("status 0"), "\(held.combinedOutput) \(newerErrors)")
+        #expect(newerErrors.contains("waiting for another emrtd"), "\(newerErrors)")
+        #expect(try String(contentsOf: file("during"), encoding: .utf8) == sourcesBefore)
+        #expect(newerErrors.contains("older.ml replaced by newer.ml"))
         let rewritten = try String(contentsOf: lists.appendingPathComponent("SOURCES"), encoding: .utf8)
         #expect(rewritten.contains("list  newer.ml  root.pem  \(try signingTime("newer.ml"))"))
         #expect(rewritten.contains("\(try sum(file("newer.ml")))  newer.ml"))

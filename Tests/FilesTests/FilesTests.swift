@@ -92,4 +92,22 @@ import Testing
             try CappedFile.read(folder.path, as: CappedFile.Kind("a test file", limit: 1))
         }
     }
+
+    /// A fifo nothing writes to is refused at once, not waited on for ever (`--tenants`,
+    /// `$EMRTD_CSCA_BUNDLE`); one with a writer is read as a file.
+    @Test func aFifoWithoutAWriterIsRefused() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(mkfifo(path("fifo"), 0o600) == 0)
+        #expect(throws: FilesError(.cannotRead, "\(path("fifo")) is a fifo that nothing writes to")) {
+            try CappedFile.read(path("fifo"), as: CappedFile.Kind("a test file", limit: 100))
+        }
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        #expect(write(ends[1], "abc", 3) == 3)
+        close(ends[1])
+        #expect(
+            try CappedFile.read("/dev/fd/\(ends[0])", as: CappedFile.Kind("a test file", limit: 100))
+                == Array("abc".utf8))
+    }
 }

@@ -117,4 +117,23 @@ struct JSONValueTests {
             #expect(throws: JSONParseError.self, "\(text)") { try JSONValue.parse(text) }
         }
     }
+    /// A long string is read in time linear in its length: 8 MB of text, and 2 MB of escapes,
+    /// each in one string (quadratic, 1.6 MB took 100 s; the limit is a cap against that, not a
+    /// timing), with every byte where it belongs.
+    @Test(.timeLimit(.minutes(1))) func longStringsAreReadInLinearTime() throws {
+        let plain = String(repeating: "QUJDRA==", count: 1 << 20)
+        #expect(try JSONValue.parse(#"{"DG2":""# + plain + #""}"#)["DG2"] == .string(plain))
+        let escaped = String(repeating: #"a\"\\\n\u00e9\ud83d\ude00"#, count: 1 << 16)
+        let expected = String(repeating: "a\"\\\n\u{E9}\u{1F600}", count: 1 << 16)
+        #expect(try JSONValue.parse(#"[""# + escaped + #""]"#) == .array([.string(expected)]))
+    }
+
+    /// Escapes and raw UTF-8 side by side, as a string's bytes are gathered and decoded once.
+    @Test func escapesAndRawTextMix() throws {
+        #expect(try JSONValue.parse(#""KÖLN\u00d6\t\/x""#) == .string("KÖLNÖ\t/x"))
+        #expect(try JSONValue.parse(#""\ud83d\ude00é""#) == .string("\u{1F600}é"))
+        for bad in [#""\x""#, #""\u12""#, #""\udc00""#, #""abc"#, #""\"#] {
+            #expect(throws: JSONParseError.self, "\(bad)") { try JSONValue.parse(bad) }
+        }
+    }
 }

@@ -139,4 +139,11 @@ struct VDSDecodingTests {
         ]
         for form in forms { #expect(try Seal(barcode: form) == .vds(expected)) }
     }
+
+    /// Hexadecimal seal text saved by an editor with a UTF-8 byte order mark is the same seal.
+    @Test func aByteOrderMarkBeforeHexTextIsIgnored() throws {
+        let hex = SealVectors.vdsResidencePermitUTTS5B.filter { !$0.isWhitespace }
+        let plain = try Seal(barcode: Array(hex.utf8))
+        #expect(try Seal(barcode: [0xEF, 0xBB, 0xBF] + Array((hex + "\n").utf8)) == plain)
+    }
 }

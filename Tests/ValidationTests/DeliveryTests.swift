@@ -167,4 +167,43 @@ import Testing
                 harness.log(of: server).contains("\"event\":\"undeliverable\",\"validationId\":\"d-late\"")
             }, "\(harness.log(of: server))")
     }
+
+    /// A result server that answers a redirect did not confirm: the POST is not followed (no
+    /// GET, no second POST carrying the key elsewhere), the attempt fails saying so.
+    @Test(arguments: [301, 302, 303, 307, 308]) func aRedirectIsAFailedAttempt(status: Int) throws {
+        guard let harness = try ServiceHarness.make() else { return }
+        defer { harness.stop() }
+        guard
+            let (_, port) = try harness.resultServer(log: "posts.jsonl", ["--redirect", String(status)], name: "moved")
+        else { return }
+        let entry = OutboxEntry(
+            validationId: "d-moved", clientId: "acme", resultURL: URL(string: "http://127.0.0.1:\(port)/r")!,
+            headers: [:], storedAt: 1_800_000_000, body: #"{"validationId":"d-moved"}"#)
+        let problem = ResultPoster(timeout: .seconds(10)).post(entry)
+        #expect(problem?.contains("\(status), a redirect") == true, "\(problem ?? "confirmed")")
+        let requests = harness.posts("posts.jsonl")
+        #expect(requests.count == 1 && requests.first?["path"] == .string("/r"), "\(requests)")
+        #expect(requests.first?["status"] == .integer(status))
+    }
+
+    /// Through `serve`: a session whose result server redirects ends 4008 (stored, pending), the
+    /// entry stays in the outbox, and the log says why.
+    @Test func aRedirectedResultStaysInTheOutbox() throws {
+        guard let harness = try ServiceHarness.make() else { return }
+        defer { harness.stop() }
+        guard
+            let (_, resultPort) = try harness.resultServer(log: "posts.jsonl", ["--redirect", "308"], name: "moved"),
+            let (server, port) = try harness.server(
+                tenants: #"{"tenants": {"acme": {"resultURL": "http://127.0.0.1:\#(resultPort)/r", "open": true}}}"#,
+                outbox: "outbox", ["--delivery-backoff-ms", "50"], name: "serve")
+        else { return }
+        let (outcome, run) = try harness.relay(port: port, client: "acme", validationId: "d-moved", token: nil)
+        #expect(outcome?["code"] == .integer(Int(CloseCode.storedPendingDelivery.rawValue)), "\(run.combinedOutput)")
+        #expect(harness.pending("outbox").count == 1)
+        #expect(
+            harness.eventually { harness.log(of: server).contains("\"event\":\"deliveryFailed\"") },
+            "\(harness.log(of: server))")
+        #expect(harness.log(of: server).contains("308, a redirect"))
+        #expect(!harness.posts("posts.jsonl").contains { $0["path"] == .string("/moved") })
+    }
 }

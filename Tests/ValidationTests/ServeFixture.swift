@@ -45,6 +45,7 @@ final class ServeFixture: Sendable {
             #"{"tenants": {"acme": {"resultURL": "http://127.0.0.1:\#(resultPort)/results", "receiveResult": true, "open": true}}}"#
                 .utf8
         ).write(to: tenants)
+        chmod(tenants.path, 0o600)
         return ServeFixture(
             emrtd: emrtd, directory: directory, chip: chip,
             face: specimen.files.application[ChipFiles.dataGroupIdentifier(2)] ?? [], tenants: tenants, csca: csca,

@@ -56,6 +56,8 @@ final class ServiceHarness: Sendable {
     func server(tenants: String, outbox: String, _ arguments: [String] = [], name: String) throws -> (Background, Int)?
     {
         try Data(tenants.utf8).write(to: directory.appendingPathComponent("\(name)-tenants.json"))
+        // As an operator keeps it: the file holds the tenants' secrets (serve warns otherwise).
+        chmod(path("\(name)-tenants.json"), 0o600)
         let server = try Background(
             emrtd,
             [

@@ -70,7 +70,7 @@ enum BatchVerification {
             do {
                 names = try FileManager.default.contentsOfDirectory(atPath: source)
             } catch {
-                throw CommandFailure("cannot list \(source): \(error.localizedDescription)")
+                throw CommandFailure("cannot list \(source): \(fileSystemWords(error))")
             }
             paths = names.sorted().map { folder.appendingPathComponent($0).path }.filter { path in
                 var entry = stat()

@@ -57,6 +57,7 @@ enum CVCCommand: Command {
         }
         switch action {
         case "make-pki":
+            if let stray = words.dropFirst().first { throw UsageError("unexpected argument '\(stray)'") }
             guard words.count == 1 else { throw UsageError("make-pki takes one DIR") }
             return try makePKI(in: words[0], values)
         case "print":
@@ -94,7 +95,9 @@ enum CVCCommand: Command {
     }
 
     static func parseDate(_ text: String, _ option: String) throws(UsageError) -> CVCDate {
-        let parts = text.split(separator: "-").compactMap { Int($0) }
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false).compactMap { part in
+            part.utf8.allSatisfy { (0x30...0x39).contains($0) } ? Int(part) : nil
+        }
         guard parts.count == 3, text.count == 10, let date = CVCDate(year: parts[0], month: parts[1], day: parts[2])
         else { throw UsageError("\(option) takes a date YYYY-MM-DD between 2000 and 2099") }
         return date
@@ -105,6 +108,7 @@ enum CVCCommand: Command {
     {
         guard let text else { return [.readDG3, .readDG4] }
         if text == "none" { return [] }
+        guard !text.isEmpty else { throw UsageError("\(option) takes dg3, dg4, both (dg3,dg4) or none") }
         var rights: CertificateHolderAuthorization.InspectionRights = []
         for word in text.split(separator: ",") {
             switch word.lowercased() {
@@ -136,6 +140,10 @@ enum CVCCommand: Command {
             ?? CVCDate(year: from.year + 1, month: from.month, day: min(from.day, 28))
         guard let until, from <= until else { throw UsageError("--until must not be before --from") }
         let terminalUntil = try values["--terminal-until"].map { try parseDate($0, "--terminal-until") } ?? until
+        // A terminal certificate valid before its chain is one `cvc check` rejects.
+        guard from <= terminalUntil, terminalUntil <= until else {
+            throw UsageError("--terminal-until must be between --from and --until")
+        }
         func newKey() throws -> CVCPrivateKey {
             if algorithm.isECDSA {
                 guard values["--rsa-bits"] == nil else { throw UsageError("--rsa-bits goes with an RSA --algorithm") }
@@ -184,7 +192,11 @@ enum CVCCommand: Command {
         } catch {
             throw CommandFailure(error.reason)
         }
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw CommandFailure("cannot create \(directory): \(fileSystemWords(error))")
+        }
         for (name, certificate, key) in issued {
             try write(certificate.encoded, to: "\(directory)/\(name).cvcert", mode: 0o644)
             var keyBytes = try key.pkcs8().withUnsafeBytes { Array($0) }

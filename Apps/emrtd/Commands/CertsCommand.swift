@@ -16,8 +16,7 @@ enum CertsCommand: Command {
         """
 
     static func run(_ arguments: inout ArgumentReader) throws -> Int32 {
-        let files = try arguments.positionals()
-        guard files.count == 1, let file = files.first else { throw UsageError("give one FILE") }
+        guard let file = try arguments.positionals(atMost: 1).first else { throw UsageError("give one FILE") }
         let infos: [CertificateInfo]
         do {
             infos = try CertificateFile(bytes: readCertificateFile(file)).certificates.map(CertificateInfo.init)

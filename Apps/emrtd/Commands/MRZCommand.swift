@@ -33,7 +33,8 @@ enum MRZCommand: Command {
     static func run(_ arguments: inout ArgumentReader) throws -> Int32 {
         let time = try arguments.option("--at").map(TrustOptions.parseTime) ?? Date()
         let correct = arguments.flag("--correct")
-        var lines = try arguments.positionals().flatMap(nonBlankLines)
+        // A zone has at most three lines (TD1); a fourth argument is a stray one.
+        var lines = try arguments.positionals(atMost: 3).flatMap(nonBlankLines)
         if lines.isEmpty {
             guard isatty(STDIN_FILENO) == 0 else {
                 throw UsageError("give the MRZ lines as arguments or on standard input")

@@ -50,6 +50,7 @@ enum MasterListCommand: Command {
         var files = try arguments.positionals()
         let importing = files.first == "import"
         if importing { files.removeFirst() }
+        if let stray = files.dropFirst().first { throw UsageError("unexpected argument '\(stray)'") }
         guard files.count == 1, let file = files.first else { throw UsageError("give one FILE.ml or FILE.ldif") }
         guard importing || (output == nil && !append && !replace) else {
             throw UsageError("--out, --append and --replace go with import")
@@ -213,6 +214,16 @@ enum MasterListCommand: Command {
         /// Writes `imported` (with the bundle's own certificates and CRLs under `--append`);
         /// returns 3 without writing when the bundle would lose certificates (no `--replace`).
         func write(_ imported: TrustStore) throws -> Int32 {
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            } catch {
+                throw CommandFailure("cannot create \(folder): \(fileSystemWords(error))")
+            }
+            // The default bundle's folder is shared with `trust update`: read and rewritten under its lock.
+            let lock =
+                path == DefaultTrustBundle.writeLocation.path ? try TrustFolderLock(URL(fileURLWithPath: folder)) : nil
+            defer { withExtendedLifetime(lock) {} }
             var existing = TrustStore()
             let bytes: [UInt8]
             do throws(FilesError) {
@@ -245,12 +256,6 @@ enum MasterListCommand: Command {
             let (known, kept) = (Set(existing.certificates.map(\.der)), Set(store.certificates.map(\.der)))
             let added = store.certificates.count { !known.contains($0.der) }
             let dropped = existing.certificates.count { !kept.contains($0.der) }
-            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-            do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            } catch {
-                throw CommandFailure("cannot create \(folder): \(error.localizedDescription)")
-            }
             do throws(FilesError) {
                 try AtomicFile.write(Array(store.pem.utf8), to: path)
             } catch {

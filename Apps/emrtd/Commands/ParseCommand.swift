@@ -46,8 +46,7 @@ enum ParseCommand: Command {
         let kindName = try arguments.option("--as")
         let imageDirectory = try arguments.option("--images")
         let renderImages = !arguments.flag("--no-render")
-        let positionals = try arguments.positionals()
-        guard positionals.count == 1, let path = positionals.first else { throw UsageError("give one FILE") }
+        guard let path = try arguments.positionals(atMost: 1).first else { throw UsageError("give one FILE") }
         let bytes = try readFile(path, limit: InputLimit.ldsFile, what: "an LDS file")
         let kind: LDSFileKind
         if let kindName {
@@ -93,7 +92,7 @@ enum ParseCommand: Command {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw CommandFailure("cannot create \(directory): \(error.localizedDescription)")
+            throw CommandFailure("cannot create \(directory): \(fileSystemWords(error))")
         }
         let folder = URL(fileURLWithPath: directory)
         do throws(FilesError) {

@@ -117,22 +117,27 @@ enum ReadCommand: Command {
         let renderImages = !arguments.flag("--no-render")
         let strict = try StrictOption.read(&arguments)
         let challenge = try arguments.option("--challenge").map { text in
-            guard let bytes = Hex.decode(text) else { throw UsageError("--challenge takes hex digits") }
+            // Active Authentication's challenge is RND.IFD, 8 bytes (ICAO 9303-11 §6.1).
+            guard let bytes = Hex.decode(text), bytes.count == 8 else {
+                throw UsageError("--challenge takes 8 bytes as 16 hex digits, not '\(text)'")
+            }
             return bytes
         }
+        guard output?.isEmpty != true else { throw UsageError("--out takes a directory, not an empty name") }
         let positionals = try arguments.positionals()
         switch form {
         case .read:
-            guard positionals.isEmpty else {
+            if let stray = positionals.first {
                 throw UsageError(
-                    "read takes no positional arguments (a dump's directory is --simulator DIR or --out DIR)")
+                    "unexpected argument '\(stray)': read takes none (a dump's directory is --simulator DIR or --out DIR)"
+                )
             }
         case .dump:
-            guard positionals.count <= 1, output == nil || positionals.isEmpty else {
-                throw UsageError("dump takes one directory, as DIR or --out DIR")
+            if let stray = positionals.dropFirst(output == nil ? 1 : 0).first {
+                throw UsageError("unexpected argument '\(stray)': dump takes one directory, as DIR or --out DIR")
             }
             output = output ?? positionals.first
-            guard output != nil else { throw UsageError("--out is required") }
+            guard output?.isEmpty == false else { throw UsageError("--out is required") }
         }
         guard !replace || output != nil else { throw UsageError("--replace goes with --out DIR") }
         guard (readerName == nil) != (simulator == nil) else {
@@ -185,7 +190,7 @@ enum ReadCommand: Command {
                 authorityCertificates: authorities.map { Data($0) },
                 timeoutMs: readerOptions.timeoutMilliseconds,
                 debug: debug || report != nil,
-                renderImages: renderImages, terminal: terminal.configuration),
+                renderImages: renderImages, terminal: try terminal.configuration()),
             preferences: access.preferences, challenge: challenge, json: json, debug: debug, output: output,
             replace: replace, report: report, simulatorCSCA: simulatorCSCA, simulatorKeys: simulatorKeys,
             origin: readerName ?? "simulator", clock: trust.clock,

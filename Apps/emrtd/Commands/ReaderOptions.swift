@@ -14,11 +14,8 @@ struct ReaderOptions {
     static func read(_ arguments: inout ArgumentReader, defaultWait: Duration) throws -> ReaderOptions {
         let name = try arguments.option("--reader")
         let wait = try readWait(&arguments)
-        let timeout = try arguments.option("--timeout").map { text -> Duration in
-            guard let milliseconds = Int64(text), milliseconds > 0 else {
-                throw UsageError("--timeout takes milliseconds above 0")
-            }
-            return .milliseconds(milliseconds)
+        let timeout = try arguments.integer("--timeout", in: 1...600_000, unit: "milliseconds").map {
+            Duration.milliseconds($0)
         }
         return ReaderOptions(name: name, wait: wait ?? defaultWait, timeout: timeout ?? .milliseconds(5000))
     }
@@ -26,7 +23,10 @@ struct ReaderOptions {
     /// `--wait SECONDS`, nil when absent.
     private static func readWait(_ arguments: inout ArgumentReader) throws -> Duration? {
         try arguments.option("--wait").map { text -> Duration in
-            guard let seconds = Double(text), seconds >= 0 else { throw UsageError("--wait takes seconds") }
+            // Finite and bounded: `inf` or 9223372036854775807 would trap when made a Duration.
+            guard let seconds = Double(text), seconds.isFinite, (0...86_400).contains(seconds) else {
+                throw UsageError("--wait takes seconds, 0 to 86400, not '\(text)'")
+            }
             return .milliseconds(Int64(seconds * 1000))
         }
     }

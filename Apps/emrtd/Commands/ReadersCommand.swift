@@ -15,7 +15,7 @@ enum ReadersCommand: Command {
         """
 
     static func run(_ arguments: inout ArgumentReader) throws -> Int32 {
-        guard try arguments.positionals().isEmpty else { throw UsageError("readers takes no arguments") }
+        try arguments.noPositionals()
         let readers: [PCSCReader]
         do {
             readers = try PCSCContext().readers()

@@ -1,5 +1,6 @@
 import ChipSimulator
 import Connector
+import Files
 import Foundation
 import JSON
 import PCSC
@@ -55,13 +56,17 @@ enum RelayCommand: Command {
         let chipOptions = try SimulatedChipOptions.read(&arguments)
         let serverText = try arguments.option("--server")
         if let specimenOutput, simulator == [], serverText == nil {
-            guard try arguments.positionals().isEmpty else { throw UsageError("unexpected arguments") }
+            try arguments.noPositionals()
             _ = try makeSpecimen(try chipOptions.credentials(), options: chipOptions, writingTo: specimenOutput)
             return 0
         }
         let access = try AccessOptions.read(&arguments)
         guard let server = serverText.flatMap(URL.init(string:)) else {
             throw UsageError("--server URL is required (ws://HOST:PORT\(ValidationProtocol.path))")
+        }
+        guard server.scheme == "ws" || server.scheme == "wss", server.host != nil else {
+            throw UsageError(
+                "--server takes a ws:// or wss:// URL (ws://HOST:PORT\(ValidationProtocol.path)), not '\(server)'")
         }
         guard let clientId = try arguments.option("--client-id") else { throw UsageError("--client-id is required") }
         let validationId = try arguments.option("--validation-id") ?? UUID().uuidString
@@ -77,18 +82,10 @@ enum RelayCommand: Command {
             throw UsageError("--files takes \(FilesToRead.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         let caFile = try arguments.option("--ca")
-        let serverTimeout = try arguments.option("--server-timeout").map { text in
-            guard let seconds = Int(text), seconds > 0 else {
-                throw UsageError("--server-timeout takes positive seconds")
-            }
-            return seconds
-        }
-        let dropAfter = try arguments.option("--drop-after").map { text in
-            guard let count = Int(text), count >= 0 else { throw UsageError("--drop-after takes a count") }
-            return count
-        }
+        let serverTimeout = try arguments.integer("--server-timeout", in: 1...3600, unit: "seconds")
+        let dropAfter = try arguments.integer("--drop-after", in: 0...1_000_000, unit: "APDUs")
         let json = arguments.flag("--json")
-        _ = try arguments.positionals()
+        try arguments.noPositionals()
         guard readerGiven != (simulator != nil) else {
             throw UsageError("give either --reader NAME or --simulator [DIR]")
         }
@@ -152,9 +149,9 @@ enum RelayCommand: Command {
 }
 
 extension RelayCommand {
-    /// A fresh specimen's files, also written with its CSCA to `directory` when given.
     /// A fresh specimen for `credentials`; with `directory`, its files, its CSCA (`csca.pem`) and
-    /// its chip's keys (`chip-keys.der`, so `--simulator DIR` later proves itself with them).
+    /// its chip's keys (`chip-keys.der`, 0600, so `--simulator DIR` later proves itself with them),
+    /// written as `read --out` writes a dump: staged, the folder replaced whole, no link followed.
     fileprivate static func makeSpecimen(
         _ credentials: Credentials, options: SimulatedChipOptions, writingTo directory: String?
     ) throws -> (ChipFiles, Credentials) {
@@ -163,17 +160,23 @@ extension RelayCommand {
             let specimen = try Specimen.generate(
                 rich: options.terminalAuthentication != nil, credentials: credentials, layout: options.layout)
             if let directory {
-                let url = URL(fileURLWithPath: directory)
-                try specimen.files.write(to: url)
-                try Data(specimen.countrySigningCertificatePEM.utf8).write(to: url.appendingPathComponent("csca.pem"))
-                try Data(try specimen.credentials.keysFile()).write(
-                    to: url.appendingPathComponent(Credentials.keysFileName))
+                let folder = try StagedFolder(for: directory)
+                do {
+                    try specimen.files.write(into: folder)
+                    try folder.write(Array(specimen.countrySigningCertificatePEM.utf8), named: "csca.pem")
+                    try folder.write(
+                        try specimen.credentials.keysFile(), named: Credentials.keysFileName, mode: 0o600)
+                    try folder.commit()
+                } catch {
+                    folder.discard()
+                    throw error
+                }
             }
             return (specimen.files, specimen.credentials)
         } catch let error as ChipSimulatorError {
             throw CommandFailure(error.reason)
-        } catch {
-            throw CommandFailure("cannot write the specimen to \(directory ?? ""): \(error.localizedDescription)")
+        } catch let error as FilesError {
+            throw CommandFailure("cannot write the specimen: \(error.reason)")
         }
     }
 }

@@ -35,8 +35,7 @@ enum ReportCommand: Command {
         let reportPath = try arguments.option("--report")
         let trust = try TrustOptions.read(&arguments, builtIn: false)
         let printedZone = try arguments.variadic("--mrz-lines").map(StrictOption.printedZone)
-        let positionals = try arguments.positionals()
-        guard positionals.count == 1, let directory = positionals.first else { throw UsageError("give one DIR") }
+        guard let directory = try arguments.positionals(atMost: 1).first else { throw UsageError("give one DIR") }
         let folder = URL(fileURLWithPath: directory)
         var authorities = trust.authorityCertificates
         let dumpedCSCA = folder.appendingPathComponent(DumpLayout.countrySigningCertificateName)

@@ -44,7 +44,7 @@ enum SealCommand: Command {
     static func run(_ arguments: inout ArgumentReader) throws -> Int32 {
         if let directory = try arguments.option("--make") {
             let lines = arguments.variadic("--mrz-lines")
-            guard try arguments.positionals().isEmpty else { throw UsageError("--make takes no seal") }
+            try arguments.noPositionals()
             return try make(in: directory, zone: try lines.map(StrictOption.printedZone))
         }
         let image = try arguments.option("--image")
@@ -52,7 +52,7 @@ enum SealCommand: Command {
         let strict = try StrictOption.read(&arguments)
         let printedLines = arguments.variadic("--mrz-lines")
         let trust = try TrustOptions.read(&arguments, builtIn: true)
-        let positionals = try arguments.positionals()
+        let positionals = try arguments.positionals(atMost: image == nil ? 1 : 0)
         let input: [UInt8]
         switch (image, positionals.first, positionals.count) {
         case (let image?, nil, 0): input = try BarcodeImage.decode(image)
@@ -116,7 +116,7 @@ enum SealCommand: Command {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw CommandFailure("cannot create \(directory): \(error.localizedDescription)")
+            throw CommandFailure("cannot create \(directory): \(fileSystemWords(error))")
         }
         let folder = URL(fileURLWithPath: directory)
         do throws(FilesError) {

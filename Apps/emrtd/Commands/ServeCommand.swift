@@ -61,16 +61,18 @@ enum ServeCommand: Command {
         let cscaFiles = try arguments.options("--csca")
         let noBuiltIn = arguments.flag("--no-builtin")
         let render = arguments.flag("--render")
-        let stepTimeout = try seconds(arguments.option("--step-timeout"), "--step-timeout") ?? 10
-        let sessionTimeout = try seconds(arguments.option("--session-timeout"), "--session-timeout") ?? 120
-        let postTimeout = try seconds(arguments.option("--post-timeout"), "--post-timeout") ?? 10
-        let maximumSessions = try seconds(arguments.option("--max-sessions"), "--max-sessions") ?? 32
+        // Each bounded so that a deadline computed from it cannot overflow (a trap, exit 132).
+        let stepTimeout = try arguments.integer("--step-timeout", in: 1...3600, unit: "seconds") ?? 10
+        let sessionTimeout = try arguments.integer("--session-timeout", in: 1...86_400, unit: "seconds") ?? 120
+        let postTimeout = try arguments.integer("--post-timeout", in: 1...3600, unit: "seconds") ?? 10
+        let maximumSessions = try arguments.integer("--max-sessions", in: 1...10_000, unit: "sessions") ?? 32
         let outbox = try arguments.option("--outbox")
         let deliveryRetry =
-            try seconds(arguments.option("--delivery-retry-seconds"), "--delivery-retry-seconds") ?? 24 * 3600
-        let deliveryBackoff = try seconds(arguments.option("--delivery-backoff-ms"), "--delivery-backoff-ms") ?? 1000
+            try arguments.integer("--delivery-retry-seconds", in: 1...(30 * 86_400), unit: "seconds") ?? 24 * 3600
+        let deliveryBackoff =
+            try arguments.integer("--delivery-backoff-ms", in: 1...3_600_000, unit: "milliseconds") ?? 1000
         let terminal = try TerminalOptions.read(&arguments)
-        guard try arguments.positionals().isEmpty else { throw UsageError("unexpected arguments") }
+        try arguments.noPositionals()
         guard (certificate == nil) == (key == nil) else { throw UsageError("give --tls-cert and --tls-key together") }
         guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]),
             (0...65535).contains(port)
@@ -92,7 +94,7 @@ enum ServeCommand: Command {
             reader: ReaderConfig(
                 useBuiltInAuthorityCertificates: !noBuiltIn,
                 authorityCertificates: try cscaFiles.map { Data(try readCertificateFile($0)) },
-                renderImages: render, terminal: terminal.configuration),
+                renderImages: render, terminal: try terminal.configuration()),
             stepTimeout: .seconds(stepTimeout), sessionTimeout: .seconds(sessionTimeout),
             postTimeout: .seconds(postTimeout), maximumSessions: maximumSessions)
         config.tlsCertificateFile = certificate
@@ -130,17 +132,18 @@ enum ServeCommand: Command {
     static func readTenants(_ path: String) throws -> Tenants {
         var bytes = try readFile(path, limit: InputLimit.configuration, what: "a tenants file")
         defer { bytes.wipe() }
+        var status = stat()
+        if stat(path, &status) == 0, status.st_mode & 0o066 != 0 {
+            let who = status.st_mode & 0o022 != 0 ? "written" : "read"
+            printError(
+                "emrtd: warning: \(path) can be \(who) by others (mode \(String(status.st_mode & 0o777, radix: 8))) "
+                    + "and holds the tenants' secrets: chmod 600 it")
+        }
         do throws(ValidationError) {
             return try Tenants(json: String(decoding: bytes, as: UTF8.self))
         } catch {
             throw CommandFailure("\(path): \(error.reason)")
         }
-    }
-
-    private static func seconds(_ text: String?, _ name: String) throws -> Int? {
-        guard let text else { return nil }
-        guard let value = Int(text), value > 0 else { throw UsageError("\(name) takes a positive whole number") }
-        return value
     }
 
     /// One line of JSON on standard error, with the time first.

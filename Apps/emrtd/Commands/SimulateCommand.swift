@@ -31,22 +31,15 @@ enum SimulateCommand: Command {
         """
 
     static func run(_ arguments: inout ArgumentReader) throws -> Int32 {
-        let port = try arguments.option("--port").map { text in
-            guard let port = UInt16(text) else { throw UsageError("--port takes a TCP port number") }
-            return port
-        }
+        let port = try arguments.integer("--port", in: 0...65535, unit: "(a TCP port)").map { UInt16($0) }
         let host = try arguments.option("--host") ?? "127.0.0.1"
-        let maximumRead = try arguments.option("--max-read").map { text in
-            guard let value = Int(text), value > 0 else { throw UsageError("--max-read takes a positive number") }
-            return value
-        }
+        let maximumRead = try arguments.integer("--max-read", in: SimulatedChipLimits.maximumReads, unit: "bytes")
         let shortOnly = arguments.flag("--short-only")
         let leaveMidRead = arguments.flag("--leave-mid-read")
         let rich = arguments.flag("--rich")
         let authorityOutput = try arguments.option("--csca-out")
         let chipOptions = try SimulatedChipOptions.read(&arguments)
-        let positionals = try arguments.positionals()
-        guard positionals.count <= 1 else { throw UsageError("give at most one directory of chip files") }
+        let positionals = try arguments.positionals(atMost: 1)
         var credentials = try chipOptions.credentials()
         let files: ChipFiles
         do {

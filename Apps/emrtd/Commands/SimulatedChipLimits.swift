@@ -19,13 +19,13 @@ struct SimulatedChipLimits {
         BYTES (up to 1048576; issued faces are 15-100 KB).
         """
 
+    /// What one READ BINARY can answer: 1 byte to an extended Le's 65536.
+    static let maximumReads = 1...65536
+
     static func read(_ arguments: inout ArgumentReader) throws -> SimulatedChipLimits {
         var limits = SimulatedChipLimits()
         limits.shortOnly = arguments.flag("--short-only")
-        limits.maximumRead = try arguments.option("--max-read").map { text in
-            guard let value = Int(text), value > 0 else { throw UsageError("--max-read takes a positive number") }
-            return value
-        }
+        limits.maximumRead = try arguments.integer("--max-read", in: maximumReads, unit: "bytes")
         if let refusal = try arguments.option("--extended-refusal") {
             switch refusal {
             case "6700": limits.refusal = .wrongLength
@@ -34,11 +34,8 @@ struct SimulatedChipLimits {
             }
             guard limits.shortOnly else { throw UsageError("--extended-refusal describes a --short-only chip") }
         }
-        if let size = try arguments.option("--face-size") {
-            guard let value = Int(size), (0...Specimen.maximumFaceSize).contains(value) else {
-                throw UsageError("--face-size takes a number of bytes up to \(Specimen.maximumFaceSize)")
-            }
-            limits.faceSize = value
+        if let size = try arguments.integer("--face-size", in: 0...Specimen.maximumFaceSize, unit: "bytes") {
+            limits.faceSize = size
         }
         limits.given = limits.shortOnly || limits.maximumRead != nil || limits.faceSize > 0
         return limits

@@ -8,9 +8,13 @@ import Secrets
 /// `serve` for its sessions; not `relay`, whose chip the server reads): Terminal Authentication v1
 /// as an inspection system, which opens DG3 (fingerprints) and DG4 (irises): `--terminal-certificates DIR|FILE`…
 /// and the IS key, `--terminal-key FILE` or `--terminal-signer COMMAND`.
+/// The options are taken first and the files loaded later (`configuration()`), so that a
+/// stray argument is a usage error before any file is read.
 struct TerminalOptions {
-    /// Nil when no terminal option was given.
-    let configuration: TerminalConfiguration?
+    /// `--terminal-certificates`, empty when no terminal option was given.
+    let sources: [String]
+    let keyFile: String?
+    let signerCommand: String?
 
     static let usage = """
         --terminal-certificates DIR|FILE (repeatable) gives the inspection system's CV certificates
@@ -32,7 +36,7 @@ struct TerminalOptions {
             guard keyFile == nil, signerCommand == nil else {
                 throw UsageError("--terminal-key and --terminal-signer go with --terminal-certificates DIR|FILE")
             }
-            return TerminalOptions(configuration: nil)
+            return TerminalOptions(sources: [], keyFile: nil, signerCommand: nil)
         }
         guard keyFile == nil || signerCommand == nil else {
             throw UsageError("--terminal-key and --terminal-signer exclude each other")
@@ -41,21 +45,25 @@ struct TerminalOptions {
             throw UsageError(
                 "--terminal-certificates needs the IS key: --terminal-key FILE or --terminal-signer COMMAND")
         }
+        return TerminalOptions(sources: sources, keyFile: keyFile, signerCommand: signerCommand)
+    }
+
+    /// The certificates and the key (or the signer) loaded; nil when no terminal option was given.
+    func configuration() throws -> TerminalConfiguration? {
+        guard !sources.isEmpty else { return nil }
         var certificates: [[UInt8]] = []
-        for source in sources { certificates += try loadCertificates(source) }
-        var key = try keyFile.map { try readFile($0, limit: maximumKeyFile, what: "a PKCS#8 key") } ?? []
+        for source in sources { certificates += try Self.loadCertificates(source) }
+        var key = try keyFile.map { try readFile($0, limit: Self.maximumKeyFile, what: "a PKCS#8 key") } ?? []
         let secret = SecretBytes(consuming: &key)
         do throws(ReadError) {
             if keyFile != nil {
-                return TerminalOptions(
-                    configuration: try TerminalConfiguration(certificates: certificates, privateKey: secret))
+                return try TerminalConfiguration(certificates: certificates, privateKey: secret)
             }
             // A signer that exits before reading its input must not end emrtd with SIGPIPE.
             signal(SIGPIPE, SIG_IGN)
             let signer = SignerProcess(
                 command: signerCommand ?? "", signatureLength: try Self.ecdsaSignatureLength(certificates))
-            return TerminalOptions(
-                configuration: try TerminalConfiguration(certificates: certificates) { data in try signer.sign(data) })
+            return try TerminalConfiguration(certificates: certificates) { data in try signer.sign(data) }
         } catch {
             throw CommandFailure(error.reason)
         }
@@ -109,36 +117,78 @@ struct SignerProcess: Sendable {
     static let maximumOutput = 4096
 
     func sign(_ data: [UInt8]) throws -> [UInt8] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        do { try process.run() } catch { throw CommandFailure("cannot start the signer '\(command)': \(error)") }
-        try? input.fileHandleForWriting.write(contentsOf: Data(data))
-        try? input.fileHandleForWriting.close()
+        let deadline = ContinuousClock.now + timeout
+        var input: [Int32] = [-1, -1]
+        var output: [Int32] = [-1, -1]
+        guard pipe(&input) == 0 else { throw CommandFailure("cannot start the signer: \(errorText())") }
+        guard pipe(&output) == 0 else {
+            close(input[0])
+            close(input[1])
+            throw CommandFailure("cannot start the signer: \(errorText())")
+        }
+        for descriptor in [input[1], output[0]] { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, input[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
+        // Its own process group, so that every process it starts goes with it.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        let words: [String] = ["/bin/sh", "-c", command]
+        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+        defer { for argument in argv { free(argument) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environ)
+        close(input[0])
+        close(output[1])
+        defer { close(output[0]) }
+        guard spawned == 0 else {
+            close(input[1])
+            throw CommandFailure("cannot start the signer '\(command)': \(String(cString: strerror(spawned)))")
+        }
+        _ = data.withUnsafeBytes { write(input[1], $0.baseAddress, $0.count) }
+        close(input[1])
         let produced: [UInt8]
+        let status: Int32
         do {
-            produced = try readOutput(output.fileHandleForReading.fileDescriptor)
+            produced = try readOutput(output[0], until: deadline)
+            status = try exitStatus(pid, until: deadline)
         } catch {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
+            kill(-pid, SIGKILL)
+            while waitpid(pid, nil, 0) < 0 && errno == EINTR {}
             throw error
         }
-        process.waitUntilExit()
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            let how = process.terminationReason == .exit ? "exited with status" : "was killed by signal"
-            throw CommandFailure("the signer '\(command)' \(how) \(process.terminationStatus)")
-        }
+        guard status == 0 else { throw CommandFailure("the signer '\(command)' \(Self.describe(status))") }
         guard !produced.isEmpty else { throw CommandFailure("the signer '\(command)' printed no signature") }
         return try signature(produced)
     }
 
-    /// Standard output to its end, within `timeout` and `maximumOutput`.
-    private func readOutput(_ descriptor: Int32) throws -> [UInt8] {
-        let deadline = ContinuousClock.now + timeout
+    /// The signer's wait status once it ends, polled until `deadline`.
+    private func exitStatus(_ pid: pid_t, until deadline: ContinuousClock.Instant) throws -> Int32 {
+        var status: Int32 = 0
+        while true {
+            let ended = waitpid(pid, &status, WNOHANG)
+            if ended == pid { return status }
+            guard ended == 0 || errno == EINTR else { throw CommandFailure("the signer: \(errorText())") }
+            guard ContinuousClock.now < deadline else {
+                throw CommandFailure("the signer '\(command)' did not end within \(timeout)")
+            }
+            usleep(10_000)
+        }
+    }
+
+    /// A wait status in words.
+    private static func describe(_ status: Int32) -> String {
+        let signal = status & 0x7F
+        return signal == 0 ? "exited with status \((status >> 8) & 0xFF)" : "was killed by signal \(signal)"
+    }
+
+    /// Standard output to its end, within `deadline` and `maximumOutput`.
+    private func readOutput(_ descriptor: Int32, until deadline: ContinuousClock.Instant) throws -> [UInt8] {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1024)
         while true {
@@ -151,13 +201,13 @@ struct SignerProcess: Sendable {
                 clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
             let ready = poll(&poller, 1, milliseconds)
             if ready < 0 && errno != EINTR {
-                throw CommandFailure("the signer's output: \(String(cString: strerror(errno)))")
+                throw CommandFailure("the signer's output: \(errorText())")
             }
             guard ready > 0 else { continue }
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw CommandFailure("the signer's output: \(String(cString: strerror(errno)))")
+                throw CommandFailure("the signer's output: \(errorText())")
             }
             if count == 0 { return bytes }
             bytes += buffer.prefix(count)
@@ -166,6 +216,8 @@ struct SignerProcess: Sendable {
             }
         }
     }
+
+    private func errorText() -> String { String(cString: strerror(errno)) }
 
     /// ECDSA: r‖s as printed, or a DER ECDSA-Sig-Value turned into r‖s; RSA: as printed.
     func signature(_ bytes: [UInt8]) throws -> [UInt8] {

@@ -25,13 +25,8 @@ enum TokenCommand: Command {
         guard let validationId = try arguments.option("--validation-id") else {
             throw UsageError("--validation-id is required")
         }
-        let ttl = try arguments.option("--ttl").map { text in
-            guard let seconds = Int(text), (1...SessionToken.maximumLifetime).contains(seconds) else {
-                throw UsageError("--ttl takes 1 to \(SessionToken.maximumLifetime) seconds")
-            }
-            return seconds
-        }
-        guard try arguments.positionals().isEmpty else { throw UsageError("unexpected arguments") }
+        let ttl = try arguments.integer("--ttl", in: 1...SessionToken.maximumLifetime, unit: "seconds")
+        try arguments.noPositionals()
         guard !validationId.isEmpty, validationId.count <= 128,
             validationId.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) })
         else {

@@ -54,6 +54,10 @@ enum TrustCommand: Command {
         guard let action = words.first else { throw UsageError("give list, show, check, build or update") }
         guard action == "check" || time == nil else { throw UsageError("--at goes with check") }
         guard action == "build" || output == nil else { throw UsageError("--out goes with build") }
+        let arity = ["list": 1, "show": 2, "check": 2, "build": 2, "update": 2]
+        if let count = arity[action], let stray = words.dropFirst(count).first {
+            throw UsageError("unexpected argument '\(stray)'")
+        }
         switch (action, words.count) {
         case ("list", 1):
             let bundle = try ProvenancedBundle.load()
@@ -103,6 +107,8 @@ enum TrustCommand: Command {
 
     /// Derives the bundle from `folder`'s lists and writes it to `out`; 3 when no list verified.
     private static func build(folder: URL, out: String) throws -> Int32 {
+        let lock = try TrustFolderLock(folder)
+        defer { withExtendedLifetime(lock) {} }
         let sources = try sources(in: folder).sources
         let derivation: BundleSources.Derivation
         do throws(CMSError) {
@@ -166,6 +172,8 @@ enum TrustCommand: Command {
     private static func update(_ path: String) throws -> Int32 {
         let target = DefaultTrustBundle.writeLocation
         let folder = target.deletingLastPathComponent()
+        let lock = try TrustFolderLock(folder)
+        defer { withExtendedLifetime(lock) {} }
         let (text, current) = try sources(in: folder)
         let bytes = try readFile(path) { prefix in
             PKDLDIF.isLDIF(prefix)
@@ -173,6 +181,12 @@ enum TrustCommand: Command {
                 : CappedFile.Kind("a master list or deviation list", limit: InputLimit.masterList)
         }
         let name = URL(fileURLWithPath: path).lastPathComponent
+        let ownNames = [
+            "SOURCES", target.lastPathComponent, target.lastPathComponent + ".previous", TrustFolderLock.fileName,
+        ]
+        guard !ownNames.contains(name), !current.lists.contains(where: { $0.root == name }), !name.hasPrefix(".") else {
+            throw CommandFailure("\(path): \(name) is a name of the trust folder's own files; rename the update")
+        }
         var change = FolderUpdate(lines: text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
         // The folder's master lists by their signer's country, as the update replaces them.
         let listed = { () throws -> [String: BundleSources.List] in
@@ -246,6 +260,10 @@ enum TrustCommand: Command {
         }
         guard let replaced = byCountry[country] else {
             change.refused.append("\(origin): \(folder.path)/SOURCES has no list signed in \(country)")
+            return
+        }
+        guard name == replaced.file || !byCountry.values.contains(where: { $0.file == name }) else {
+            change.refused.append("\(origin): \(name) is the name of another country's list in \(folder.path)")
             return
         }
         guard signed > replaced.signingTime else {
@@ -342,7 +360,7 @@ enum TrustCommand: Command {
                     at: folder.appendingPathComponent(file), to: staging.appendingPathComponent(file))
             }
         } catch {
-            throw CommandFailure("cannot stage the update: \(error.localizedDescription)")
+            throw CommandFailure("cannot stage the update: \(fileSystemWords(error))")
         }
         for (file, bytes) in change.files { try writeFile(bytes, to: staging.appendingPathComponent(file).path) }
         let derivation: BundleSources.Derivation

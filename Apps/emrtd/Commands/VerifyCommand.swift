@@ -69,7 +69,7 @@ enum VerifyCommand: Command {
         let strict = try StrictOption.read(&arguments)
         let printedLines = arguments.variadic("--mrz-lines")
         let trust = try TrustOptions.read(&arguments, builtIn: true)
-        guard try arguments.positionals().isEmpty else { throw UsageError("unexpected arguments") }
+        try arguments.noPositionals()
         guard challenge == nil || sodFile == nil else { throw UsageError("--challenge goes with --dir or --batch") }
         let settings = VerifySettings(
             trustStore: trust.store, time: trust.time, printedZone: try printedLines.map(StrictOption.printedZone),

@@ -114,6 +114,17 @@ public struct ChipFiles: Sendable, Hashable {
         }
     }
 
+    /// Writes the files in the `dump` layout into `folder`, which the caller commits with
+    /// whatever else it holds (a specimen's CSCA and keys).
+    public func write(into folder: StagedFolder) throws(FilesError) {
+        for entry in Self.dumpLayout {
+            if let contents = entry.inMasterFile ? masterFile[entry.fileIdentifier] : application[entry.fileIdentifier]
+            {
+                try folder.write(contents, named: entry.name)
+            }
+        }
+    }
+
     /// READ BINARY addresses at most 15 bits of offset with B0 and 32 bits with B1; files larger
     /// than an extended read's reach are far beyond any real chip.
     static let maximumFileSize = 16 * 1024 * 1024

@@ -28,9 +28,33 @@ public enum CappedFile {
     /// The whole of the file at `path`, its kind (so its cap) chosen by `kind` from its first
     /// `prefixLength` bytes (a master list and an LDIF file have different caps).
     public static func read(_ path: String, kind: ([UInt8]) -> Kind) throws(FilesError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // Non-blocking, so that a fifo nothing writes to is refused rather than waited on for ever.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw FilesError(.cannotRead, "cannot read \(path): \(errorText())") }
         defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            throw FilesError(.cannotRead, "cannot read \(path): \(errorText())")
+        }
+        if status.st_mode & S_IFMT == S_IFIFO {
+            // A fifo with a writer (`<(command)`) is read as it comes; one without ends at once.
+            var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            var first: UInt8 = 0
+            var got = -1
+            while got < 0 {
+                got = Glibc.read(descriptor, &first, 1)
+                if got < 0 {
+                    guard errno == EAGAIN || errno == EINTR else {
+                        throw FilesError(.cannotRead, "cannot read \(path): \(errorText())")
+                    }
+                    _ = poll(&ready, 1, -1)
+                }
+            }
+            guard got == 1 else { throw FilesError(.cannotRead, "\(path) is a fifo that nothing writes to") }
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+            return try read(descriptor, name: path, kind: kind, first: [first])
+        }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         return try read(descriptor, name: path, kind: kind)
     }
 
@@ -39,8 +63,9 @@ public enum CappedFile {
         try read(STDIN_FILENO, name: "standard input") { _ in kind }
     }
 
+    /// `first`: bytes already read from `descriptor` (a fifo's first).
     private static func read(
-        _ descriptor: Int32, name: String, kind: ([UInt8]) -> Kind
+        _ descriptor: Int32, name: String, kind: ([UInt8]) -> Kind, first: [UInt8] = []
     ) throws(FilesError) -> [UInt8] {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
@@ -48,7 +73,7 @@ public enum CappedFile {
         }
         let type = status.st_mode & S_IFMT
         guard type != S_IFDIR else { throw FilesError(.cannotRead, "\(name) is a directory, not a file") }
-        var bytes: [UInt8] = []
+        var bytes = first
         try read(descriptor, name: name, upTo: prefixLength, into: &bytes)
         let expected = kind(bytes)
         let tooLarge = FilesError(

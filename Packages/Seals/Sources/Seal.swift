@@ -18,9 +18,11 @@ public enum Seal: Sendable, Equatable {
             self = .vds(try VisibleDigitalSeal(bytes: bytes))
             return
         }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
+        guard let marked = String(validating: bytes, as: UTF8.self) else {
             throw SealError(.malformed, "neither a VDS (DC …) nor text")
         }
+        // A byte order mark (an editor's UTF-8 file) is no part of the text.
+        let text = marked.unicodeScalars.first == "\u{FEFF}" ? String(marked.unicodeScalars.dropFirst()) : marked
         if text.unicodeScalars.first == "\u{DC}" {
             // Base256 as ISO 8859-1: every character a byte, kept as they are but for the one
             // line break a reader ends its output with (the signature may end in a space).

@@ -48,11 +48,19 @@ final class Outbox: Sendable {
             try FileManager.default.createDirectory(
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw ValidationError(.io, "cannot create the outbox \(directory): \(error.localizedDescription)")
+            throw ValidationError(.io, "cannot create the outbox \(directory): it is not a folder emrtd can write")
+        }
+        // Said as it is: a folder that cannot be written is not one "in use".
+        guard access(directory, W_OK | X_OK) == 0 else {
+            throw ValidationError(.io, "cannot write the outbox \(directory): \(String(cString: strerror(errno)))")
         }
         let lock = open(directory + "/.lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard lock >= 0, flock(lock, LOCK_EX | LOCK_NB) == 0 else {
-            if lock >= 0 { close(lock) }
+        guard lock >= 0 else {
+            throw ValidationError(
+                .io, "cannot lock the outbox \(directory) (its .lock): \(String(cString: strerror(errno)))")
+        }
+        guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
+            close(lock)
             throw ValidationError(.io, "the outbox \(directory) is in use by another emrtd serve (each needs its own)")
         }
         self.directory = directory
@@ -99,15 +107,23 @@ final class Outbox: Sendable {
     /// The entry in file `name`.
     func load(_ name: String) throws(ValidationError) -> OutboxEntry {
         let path = directory + "/" + name
-        guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int,
-            size <= Self.maximumEntrySize, let data = FileManager.default.contents(atPath: path)
-        else { throw ValidationError(.io, "outbox entry \(name) cannot be read (missing, or over 64 MiB)") }
-        let bytes = [UInt8](data)
+        // Only a regular file is an entry: a symbolic link put in the outbox is not followed.
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            throw ValidationError(.invalidArgument, "outbox entry \(name) is not a regular file")
+        }
+        let bytes: [UInt8]
+        do throws(FilesError) {
+            bytes = try CappedFile.read(path, as: CappedFile.Kind("an outbox entry", limit: Self.maximumEntrySize))
+        } catch {
+            throw ValidationError(.io, "outbox entry \(name) cannot be read: \(error.reason)")
+        }
         guard let newline = bytes.firstIndex(of: 0x0A),
             let header = try? JSONValue.parse(String(decoding: bytes[..<newline], as: UTF8.self)),
             header["format"] == .string("emrtd-outbox-1"), case .string(let validationId)? = header["validationId"],
             case .string(let clientId)? = header["clientId"], case .string(let address)? = header["resultURL"],
-            let url = URL(string: address), case .integer(let storedAt)? = header["storedAt"],
+            let url = URL(string: address), url.scheme == "http" || url.scheme == "https",
+            case .integer(let storedAt)? = header["storedAt"],
             case .object(let members)? = header["headers"]
         else { throw ValidationError(.invalidArgument, "outbox entry \(name) is not an outbox entry") }
         var headers: [String: String] = [:]

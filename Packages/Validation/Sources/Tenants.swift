@@ -38,7 +38,7 @@ public struct Tenants: Sendable {
     /// Parses the tenants file's text. Result URLs must be http or https; each tenant has either
     /// `"secret"` (standard base64 with padding, as `openssl rand -base64 32` prints, decoding to
     /// 32–64 bytes) or `"open": true`; a clientId is what a hello can carry (1–128 characters, no
-    /// control character).
+    /// control character). At least one tenant; no key given twice, no key but the known ones.
     public init(json text: String) throws(ValidationError) {
         let value: JSONValue
         do throws(JSONParseError) {
@@ -46,15 +46,30 @@ public struct Tenants: Sendable {
         } catch {
             throw ValidationError(.invalidArgument, "the tenants file is not JSON: \(error.reason) at \(error.offset)")
         }
-        guard case .object(let members)? = value["tenants"] else {
+        guard case .object(let top) = value, top.map(\.key) == ["tenants"], case .object(let members) = top[0].value
+        else {
             throw ValidationError(.invalidArgument, "the tenants file must be {\"tenants\": {CLIENTID: {…}, …}}")
         }
+        guard !members.isEmpty else { throw ValidationError(.invalidArgument, "the tenants file names no tenant") }
+        try Self.refuseDuplicates(members.map(\.key), in: "the tenants")
         var tenants: [String: Tenant] = [:]
         for member in members {
             let name = member.key
-            guard !name.isEmpty, name.count <= 128, name.unicodeScalars.allSatisfy({ $0.value >= 0x20 }) else {
+            guard !name.isEmpty, name.count <= 128,
+                name.unicodeScalars.allSatisfy({ $0.properties.generalCategory != .control })
+            else {
                 throw ValidationError(
                     .invalidArgument, "a clientId must be 1 to 128 characters without control characters")
+            }
+            guard case .object(let fields) = member.value else {
+                throw ValidationError(.invalidArgument, "tenant \(name) must be an object {\"resultURL\": …}")
+            }
+            try Self.refuseDuplicates(fields.map(\.key), in: "tenant \(name)")
+            if let unknown = fields.first(where: { !Self.fieldNames.contains($0.key) }) {
+                throw ValidationError(
+                    .invalidArgument,
+                    "tenant \(name): unknown key \"\(unknown.key)\" (known: \(Self.fieldNames.joined(separator: ", ")))"
+                )
             }
             guard case .string(let address)? = member.value["resultURL"], let url = URL(string: address),
                 url.scheme == "http" || url.scheme == "https", url.host != nil
@@ -78,6 +93,17 @@ public struct Tenants: Sendable {
             tenants[name] = Tenant(resultURL: url, receiveResult: receiveResult, secret: secret)
         }
         byClientId = tenants
+    }
+
+    /// The keys a tenant's object may have: a misspelled one is refused, not ignored.
+    static let fieldNames = ["resultURL", "receiveResult", "secret", "open"]
+
+    /// A key given twice is refused: last-wins let a second "acme" silently open a secret tenant.
+    private static func refuseDuplicates(_ keys: [String], in place: String) throws(ValidationError) {
+        var seen = Set<String>()
+        for key in keys where !seen.insert(key).inserted {
+            throw ValidationError(.invalidArgument, "\(place): \"\(key)\" is given twice")
+        }
     }
 
     private static func flag(_ value: JSONValue?, _ name: String, tenant: String) throws(ValidationError) -> Bool {
