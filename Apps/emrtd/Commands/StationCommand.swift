@@ -53,7 +53,7 @@ enum StationCommand: Command {
         let terminal = try TerminalOptions.read(&arguments)
         let strict = try StrictOption.read(&arguments)
         let output = try arguments.option("--out")
-        guard try arguments.positionals().isEmpty else { throw UsageError("station takes no positional arguments") }
+        try arguments.noPositionals()
         let (host, port) = try listenAddress(listen)
         guard isLoopback(host) || token != nil else {
             throw UsageError("--listen on \(host), not loopback, needs --token SECRET")
