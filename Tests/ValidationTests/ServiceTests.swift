@@ -25,6 +25,11 @@ import Validation
         #expect(outcome["result"]?["validationId"] == .string("v-mrz"))
         #expect(outcome["result"]?["authenticationStatus"]?["data"]?["status"] == .string("authenticated"))
         #expect(outcome["result"]?["additionalPersonalDetails"] != .null)
+        // The chip's evidence travels with the result: the access protocol that opened the chip.
+        #expect(
+            outcome["result"]?["evidence"]?["version"] == .integer(1),
+            "\(String(describing: outcome["result"]?["evidence"]))")
+        #expect(outcome["result"]?["evidence"]?["access"] != nil)
 
         // With the CAN (PACE), DG1 and DG2 only; this tenant does not get the result back.
         let can = try rig.relay("v-can", client: "quiet", key: ["--can", "123456"], extra: ["--files", "minimalKYC"])

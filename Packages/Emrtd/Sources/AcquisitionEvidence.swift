@@ -2,6 +2,7 @@ import AccessControl
 import ChipAuthentication
 import Foundation
 import ICAO
+import JSON
 
 /// What a read proved beyond the files, kept as plain values so that a back end or an auditor
 /// can check the chip again offline: how the chip was opened and each chip protocol's transcript.
@@ -141,5 +142,17 @@ extension AcquisitionEvidence.Access {
                 paceProtocol: paceProtocol, parameterId: pace.parameterId,
                 password: pace.password == "can" ? .can : .mrz,
                 chipEphemeralPublicKey: [UInt8](pace.chipEphemeralPublicKey)))
+    }
+}
+
+extension AcquisitionEvidence {
+    /// The evidence as a JSON value, the shape of a dump's `evidence.json` (bytes in base64), for
+    /// results that carry it beside the document (`emrtd serve`'s); nil only if it cannot be
+    /// encoded, which a value of plain fields never is.
+    public var json: JSONValue? {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(self), let text = String(data: data, encoding: .utf8) else { return nil }
+        return try? JSONValue.parse(text)
     }
 }

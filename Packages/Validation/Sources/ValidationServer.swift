@@ -372,7 +372,9 @@ struct ValidationSession {
         guard case .object(let members) = document.json else {
             throw Ending(code: .internalError, reason: "the document has no JSON object")
         }
-        let result = JSONValue.object([JSONMember("validationId", .string(hello.validationId))] + members)
+        // What the read proved about the chip, so that the tenant can judge it again offline.
+        let evidence = document.acquisitionEvidence?.json.map { [JSONMember("evidence", $0)] } ?? []
+        let result = JSONValue.object([JSONMember("validationId", .string(hello.validationId))] + members + evidence)
         return deliver(result, of: hello, to: tenant)
     }
 
