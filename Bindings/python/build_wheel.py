@@ -41,11 +41,15 @@ def main() -> int:
         f"Version: {version}",
         f"Summary: {project['description']}",
         f"Requires-Python: {project['requires-python']}",
+        f"License: {project['license']['text']}",
         "Provides-Extra: pcsc",
         "Requires-Dist: pyscard>=2.0; extra == 'pcsc'",
     ] + [f"Classifier: {c}" for c in project["classifiers"]]
     files[f"{info}/METADATA"] = ("\n".join(metadata) + "\nDescription-Content-Type: text/markdown\n\n"
                                  + (HERE / "README.md").read_text()).encode()
+    # The license and the notice of the tree's third-party data travel with the wheel.
+    for legal in ("LICENSE", "NOTICE"):
+        files[f"{info}/{legal}"] = (HERE.parent.parent / legal).read_bytes()
     files[f"{info}/WHEEL"] = f"Wheel-Version: 1.0\nGenerator: emrtd build_wheel.py\nRoot-Is-Purelib: false\nTag: {TAG}\n".encode()
     record = [record_line(path, data) for path, data in files.items()] + [f"{info}/RECORD,,"]
     files[f"{info}/RECORD"] = ("\n".join(record) + "\n").encode()
