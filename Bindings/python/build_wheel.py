@@ -35,6 +35,13 @@ def main() -> int:
     files = {f"emrtd/{path.name}": path.read_bytes() for path in sorted((HERE / "src" / "emrtd").iterdir())
              if path.is_file() and path.suffix in (".py", ".typed")}
     files["emrtd/libemrtd.so.0"] = library.read_bytes()
+    # The built-in trust: the bundle derived from the committed master lists (Tools/setup.sh
+    # derives it) and the SOURCES that say where they come from (emrtd.trust uses them).
+    masterlist = HERE.parent.parent / "masterlist"
+    if not (masterlist / "csca.pem").is_file():
+        sys.exit(f"build_wheel.py: no {masterlist / 'csca.pem'} (Tools/build-trust-bundle.sh derives it)")
+    files["emrtd/data/csca.pem"] = (masterlist / "csca.pem").read_bytes()
+    files["emrtd/data/SOURCES"] = (masterlist / "SOURCES").read_bytes()
     metadata = [
         "Metadata-Version: 2.1",
         f"Name: {name}",
