@@ -264,14 +264,27 @@ class _TrustStores:
     def acquire(self, csca: Optional[Iterable[bytes]]) -> _TrustStore:
         key = tuple(bytes(entry) for entry in csca or ())
         with self._lock:
-            store = self._stores.pop(key, None)
-            if store is None:
-                store = _TrustStore(key)
-            self._stores[key] = store
-            self._users[id(store)] = self._users.get(id(store), 0) + 1
-            while len(self._stores) > self.LIMIT:
-                self._retire(self._stores.pop(next(iter(self._stores))))
-            return store
+            store = self._stores.get(key)
+            if store is not None:
+                return self._use(key, store)
+        # Made outside the lock: loading the built-in bundle takes a while, and holds up no other
+        # call (a call with a store already made, or making another, runs meanwhile).
+        made = _TrustStore(key)
+        with self._lock:
+            store = self._stores.get(key)
+            if store is not None:
+                made.close()  # another thread made the same one first
+                return self._use(key, store)
+            return self._use(key, made)
+
+    def _use(self, key: tuple[bytes, ...], store: _TrustStore) -> _TrustStore:
+        """Counts a user of ``store`` and makes it the most recently used (the lock held)."""
+        self._stores.pop(key, None)
+        self._stores[key] = store
+        self._users[id(store)] = self._users.get(id(store), 0) + 1
+        while len(self._stores) > self.LIMIT:
+            self._retire(self._stores.pop(next(iter(self._stores))))
+        return store
 
     def release(self, store: _TrustStore) -> None:
         with self._lock:
