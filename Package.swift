@@ -173,7 +173,8 @@ let package = Package(
                     "JSON", "MRZ", "LDS", "CMS", "Transport", "PCSC", "Emrtd", "ChipSimulator", "AccessControl",
                     "Validation", "Connector", "Output", "Files", "CVCertificates", "ASN1", "ICAO", "Secrets", "Seals",
                 ],
-                path: "Apps/emrtd"
+                path: "Apps/emrtd",
+                exclude: ["Station/README.md"]
             ),
             // The libFuzzer targets (Tools/fuzz.sh builds them with sanitizers; a plain build replays inputs).
             .executableTarget(

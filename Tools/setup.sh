@@ -30,10 +30,14 @@ packages=(
     make autoconf automake libtool flex libltdl-dev libreadline-dev zlib1g-dev
     # OutputTests: the HTML report rendered in a real browser, its printed text read back
     chromium poppler-utils
+    # Tools/test-station.sh: the reading station driven in a real browser
+    chromium-driver python3-selenium
     # Tools/test-bindings.sh: the wheel's virtual environment and tests, the C example under Valgrind
     python3-venv python3-pytest valgrind
     # emrtd seal --image and SealCLITests' round trips: libdmtx's and zbar's readers, the encoders
     dmtx-utils zbar-tools qrencode
+    # Tools/build-jvm.sh and Tools/test-jvm.sh: the Kotlin/Java binding, its JSON and JNA, its tests
+    kotlin openjdk-17-jdk-headless libjna-java libgoogle-gson-java junit5 maven libmaven-install-plugin-java
 )
 
 missing=()

@@ -161,7 +161,11 @@ void emrtd_trust_store_free(emrtd_trust_store *store);
  *   "dir":   a dump folder's path (the layout `emrtd dump` writes: SOD.bin, DG1.bin …), or
  *   "files": an object of dump file names to their bytes in base64 ({"SOD.bin": "d4IG…", …}),
  * and optionally "at" (ISO 8601, "2026-06-01" or "2026-06-01T12:00:00Z": when certificates and
- * expiry are checked; default now) and "mrzLines" (the printed MRZ, compared with DG1).
+ * expiry are checked; default now), "mrzLines" (the printed MRZ, compared with DG1) and
+ * "challenge" (16 hex digits: the Active Authentication challenge the caller chose; the dump's
+ * recorded one must be it, else the chip is denied). The result's "chip" is the chip verdict
+ * judged again from the dump's evidence.json (a "files" member of that name), shaped as a
+ * read's authenticationStatus.chip; without evidence.json it is notSupported and says why.
  * `trust`: NULL trusts the built-in bundle alone. A dump that cannot be loaded (no EF.SOD, an
  * unreadable file) is EMRTD_INVALID_ARGUMENT.
  */
@@ -170,7 +174,7 @@ emrtd_status emrtd_verify(const char *request_json, size_t length, const emrtd_t
 
 /*
  * emrtd_verify with the dump as `count` emrtd_file structs (each at most 16 MiB); `options_json`
- * (may be NULL with `options_length` 0) holds "at" and "mrzLines" as above.
+ * (may be NULL with `options_length` 0) holds "at", "mrzLines" and "challenge" as above.
  */
 emrtd_status emrtd_verify_files(const emrtd_file *files, size_t count, const char *options_json,
                                 size_t options_length, const emrtd_trust_store *trust, char **result,

@@ -6,6 +6,7 @@ let allCommands: [any Command.Type] = [
     MRZCommand.self, ParseCommand.self, ReadCommand.self, SimulateCommand.self, VerifyCommand.self, CertsCommand.self,
     MasterListCommand.self, TrustCommand.self, ReadersCommand.self, DumpCommand.self, ServeCommand.self,
     RelayCommand.self, TokenCommand.self, ReportCommand.self, CVCCommand.self, SealCommand.self,
+    StationCommand.self,
 ]
 
 /// `Emrtd`'s, the one version the CLI, libemrtd and the packages share.

@@ -317,6 +317,57 @@ import Transport
         CommandAPDU(ins: 0xB0, p1: 0x80 | file.shortFileIdentifier, p2: 0, expectedLength: length)
     }
 
+    /// A 6Cxx to a whole first read: the named length at once (no header read), kept for the rest
+    /// of the file and the next files, so each file costs at most one APDU over the plain read.
+    @Test func a6CxxToTheFirstReadIsAskedAtOnceAndKept() throws {
+        let dg11 = tlvFile(tag: 0x6B, valueLength: 396)  // 400 bytes
+        let dg12 = tlvFile(tag: 0x6C, valueLength: 296)  // 300 bytes
+        let transport = ScriptedTransport([
+            exchange(readBySFI(.dg11, 255), status(0x6CC0)),
+            exchange(readBySFI(.dg11, 192), ok(Array(dg11[0..<192]))),
+            exchange(readBinary(192, 192), ok(Array(dg11[192..<384]))),
+            exchange(readBinary(384, 16), ok(Array(dg11[384...]))),
+            exchange(readBySFI(.dg12, 192), ok(Array(dg12[0..<192]))),
+            exchange(readBinary(192, 108), ok(Array(dg12[192...]))),
+        ])
+        var reader = FileReader(channel: PlainChannel(transport))
+        #expect(reader.read(.dg11) == .read(dg11))
+        #expect(reader.expectedLength == 192)
+        #expect(reader.read(.dg12) == .read(dg12))
+        #expect(reader.strategy == .fewestCommands)
+        #expect(transport.isComplete, "\(transport.failures)")
+    }
+
+    /// A 6Cxx naming exactly what a short file holds told what was left, not the chip's limit:
+    /// the Le stays, and the next file is read whole.
+    @Test func a6CxxNamingAShortFilesSizeIsNotKept() throws {
+        let com = tlvFile(tag: 0x60, valueLength: 22)  // 24 bytes
+        let dg11 = tlvFile(tag: 0x6B, valueLength: 196)  // 200 bytes
+        let transport = ScriptedTransport([
+            exchange(readBySFI(.com, 255), status(0x6C18)),
+            exchange(readBySFI(.com, 24), ok(com)),
+            exchange(readBySFI(.dg11, 255), ok(dg11)),
+        ])
+        var reader = FileReader(channel: PlainChannel(transport))
+        #expect(reader.read(.com) == .read(com))
+        #expect(reader.read(.dg11) == .read(dg11))
+        #expect(reader.expectedLength == 255)
+        #expect(transport.isComplete, "\(transport.failures)")
+    }
+
+    /// A 6Cxx smaller than the header read (a chip serving one byte at a time): each byte once, the
+    /// length kept from the first answer on.
+    @Test func a6CxxOfOneByteIsKeptFromTheHeaderOn() throws {
+        let com = tlvFile(tag: 0x60, valueLength: 3)  // 5 bytes
+        var steps = [exchange(readBySFI(.com, 255), status(0x6C01)), exchange(readBySFI(.com, 1), ok([com[0]]))]
+        for offset in 1..<com.count { steps.append(exchange(readBinary(offset, 1), ok([com[offset]]))) }
+        let transport = ScriptedTransport(steps)
+        var reader = FileReader(channel: PlainChannel(transport))
+        #expect(reader.read(.com) == .read(com))
+        #expect(reader.expectedLength == 1)
+        #expect(transport.isComplete, "\(transport.failures)")
+    }
+
     @Test func oneReadBinaryPerFileThatFitsAnAnswer() throws {
         let com = tlvFile(tag: 0x60, valueLength: 22)
         let dg11 = tlvFile(tag: 0x6B, valueLength: 496)  // 500 bytes: two answers

@@ -43,6 +43,25 @@ import Transport
             ])
     }
 
+    /// Within one mapping and cipher, the stronger group first: brainpoolP384r1 and P-256 before a
+    /// 2048-bit DH group (112 bits), brainpoolP192r1 (96), a 1024-bit DH group (80), the chip's own
+    /// parameters last.
+    @Test func theStrongerDomainParametersFirst() throws {
+        let cardAccess = DER.set(
+            [0, 12, 99, 2, 9, 16].map { parameterId in
+                DER.sequence([
+                    DER.objectIdentifier(
+                        ASN1ObjectIdentifier(
+                            stringLiteral: parameterId <= 2
+                                ? "0.4.0.127.0.7.2.2.4.1.2" : "0.4.0.127.0.7.2.2.4.2.2")),  // DH / ECDH GM AES-128
+                    DER.integer(2), DER.integer(parameterId),
+                ])
+            })
+        let infos = try SecurityOptions(cardAccess, kind: .cardAccess)
+        let order = PACEOffer.offers(in: infos, preferences: ChipAccessPreferences()).map { $0.parameterId ?? -1 }
+        #expect(order == [16, 12, 2, 9, 0, 99])
+    }
+
     @Test func preferencesChooseTheMappingsAndTheirOrder() throws {
         #expect(
             try Self.offers(ChipAccessPreferences(paceMappings: [.integratedMapping, .chipAuthenticationMapping])) == [

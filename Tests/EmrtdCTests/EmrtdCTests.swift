@@ -77,6 +77,23 @@ struct EmrtdCTests {
         #expect(json?["reason"] == .string("the files given holds no SOD.bin (the layout `emrtd dump` writes)"))
     }
 
+    /// The caller's Active Authentication challenge is 8 bytes in hex; anything else is refused
+    /// before the dump is looked at.
+    @Test func verifyRefusesAChallengeThatIsNotEightBytes() {
+        for challenge in ["0102", "zz02030405060708", "010203040506070809"] {
+            var request = #"{"files": {"DG1.bin": "YQ=="}, "challenge": "\#(challenge)"}"#
+            let (status, json) = request.withUTF8 { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { bytes in
+                    call { emrtdVerify(bytes.baseAddress, bytes.count, nil, $0, $1) }
+                }
+            }
+            #expect(status == Int32(EMRTD_INVALID_ARGUMENT))
+            #expect(
+                json?["reason"] == .string("challenge must be the 8-byte Active Authentication challenge in hex"),
+                "\(challenge)")
+        }
+    }
+
     @Test func readRefusesOptionsWithoutAccessKey() {
         var options = #"{"timeoutMs": 100}"#
         var callbacks = emrtd_transport()

@@ -237,12 +237,57 @@ import Testing
 
     /// Without a trusted CSCA the keys of DG14 and DG15 are not proved to be the issuer's: the
     /// chip is not called authenticated, and the reason says why.
+    /// The protocol is reported as run (its outcome kept), never as `notSupported`: the chip has it.
     @Test func withoutTrustTheChipIsNotAuthenticated() throws {
         let document = try Self.read(
             try Self.credentials(chipAuthentication: ["ECDH-AES-128:13"]), trusted: false)
         #expect(document.authenticationStatus.data.status == .authorityCertificatesNotProvided)
         let chip = document.authenticationStatus.chip
-        #expect(chip.status == .notSupported)
+        #expect(chip.status == .denied && chip.protocol == .chipAuthentication, "\(chip.reason)")
         #expect(chip.reason.contains("not authenticated"), "\(chip.reason)")
+    }
+
+    /// Active Authentication and PACE-CAM that verified against an unproved key: kept as run.
+    @Test func aVerifiedProtocolWithAnUnprovedKeyIsKept() throws {
+        let active = try Self.read(try Self.credentials(activeAuthentication: "ecdsa:13"), trusted: false)
+            .authenticationStatus.chip
+        #expect(active.status == .denied && active.protocol == .activeAuthentication, "\(active.reason)")
+        #expect(active.activeAuthentication == .authenticated)
+        let mapping = try Self.read(
+            try Self.credentials(chipAuthentication: ["ECDH-AES-128:13"], pace: ["ECDH-CAM-AES-128:13"]),
+            trusted: false
+        ).authenticationStatus.chip
+        #expect(mapping.status == .denied && mapping.protocol == .paceChipAuthenticationMapping, "\(mapping.reason)")
+        #expect(mapping.reason.contains("EF.CardSecurity"), "\(mapping.reason)")
+    }
+
+    // MARK: Hidden key files
+
+    /// A clone that hides the key files EF.SOD lists (EF.COM leaves them out, the chip answers
+    /// 6A82): data authenticated, chip denied naming the file, strict mode failing.
+    @Test(arguments: [Set([15]), Set([14, 15])])
+    func aChipHidingItsKeyFilesIsDenied(_ hidden: Set<Int>) throws {
+        let credentials = try Self.credentials(
+            chipAuthentication: hidden.contains(14) ? ["ECDH-AES-128:13"] : [], activeAuthentication: "ecdsa:13")
+        let document = try Self.read(credentials, faults: [.hidesDataGroups(hidden)])
+        #expect(document.authenticationStatus.data.status == .authenticated)
+        for number in hidden { #expect(document.ldsMasterFile.dataGroups[number] == nil) }
+        let chip = document.authenticationStatus.chip
+        #expect(chip.status == .denied, "\(chip.reason)")
+        let first = hidden.min() ?? 0
+        #expect(
+            chip.reason.hasPrefix("EF.SOD lists DG\(first), but the chip did not deliver it (6A82"), "\(chip.reason)")
+        let checks = DocumentChecks(document: document, printedZone: nil, at: Date())
+        #expect(checks.unmetStrictRequirements.contains("the chip is denied"))
+        // The same chip delivering its files is authenticated.
+        let genuine = try Self.read(credentials).authenticationStatus.chip
+        #expect(genuine.status == .authenticated, "\(genuine.reason)")
+    }
+
+    /// A data group neither EF.COM nor EF.SOD names is no withheld key: a chip without DG15 stays
+    /// `notSupported`.
+    @Test func aChipWithoutKeyFilesIsNotSupported() throws {
+        let chip = try Self.read(Credentials()).authenticationStatus.chip
+        #expect(chip.status == .notSupported, "\(chip.reason)")
     }
 }

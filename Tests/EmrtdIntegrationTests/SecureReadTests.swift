@@ -96,6 +96,28 @@ import Transport
         }
     }
 
+    /// A chip answering 6Cxx to an over-long Le costs at most one APDU per file over a chip that
+    /// simply answers with fewer bytes: the length it names is kept for the rest of the file and
+    /// the next files.
+    @Test(arguments: [192, 100, 40])
+    func a6CxxLengthIsKept(limit: Int) throws {
+        let specimen = try Specimen.generate(credentials: Credentials())
+        var counts: [OversizedReadAnswer: Int] = [:]
+        for answer in [OversizedReadAnswer.truncate, .exactLength] {
+            let chip = Self.chip(specimen) {
+                $0.supportsExtendedLength = false
+                $0.maximumReadLength = limit
+                $0.oversizedRead = answer
+            }
+            let document = try Self.reader(specimen).read(transport: chip, accessKey: Self.accessKey)
+            #expect(document.ldsMasterFile.dataGroups[2] == specimen.files[dataGroup: 2], "\(limit), \(answer)")
+            counts[answer] = chip.statistics.exchanges
+        }
+        let files = specimen.files.application.count + specimen.files.masterFile.count
+        let (plain, exact) = (counts[.truncate] ?? 0, counts[.exactLength] ?? 0)
+        #expect(plain > 0 && exact <= plain + files, "6C\(limit): \(exact) APDUs, \(plain) plain, \(files) files")
+    }
+
     /// A wrong MAC on a response breaks the session: what was read before is kept, the rest is
     /// named in a warning, and without DG2 the data is `denied`.
     @Test func wrongMACMidRead() throws {

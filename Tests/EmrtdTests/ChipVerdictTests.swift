@@ -7,7 +7,7 @@ import Testing
 /// Authentication gave, against the reference model's rules written out independently here.
 @Suite struct ChipVerdictTests {
     static let outcomes: [ChipProtocolOutcome] = [
-        .notOffered, .notRun("not run"), .authenticated, .denied("did not verify"),
+        .notOffered, .notRun("not run"), .authenticated, .denied("did not verify"), .unproven("key not proved"),
     ]
 
     /// The rules as the reference model states them: a denied AA denies; otherwise PACE-CAM, then
@@ -27,6 +27,9 @@ import Testing
         default: break
         }
         if case .authenticated = evidence.activeAuthentication { return (.authenticated, .activeAuthentication) }
+        if case .unproven = evidence.chipAuthenticationMapping { return (.denied, .paceChipAuthenticationMapping) }
+        if case .unproven = evidence.chipAuthentication { return (.denied, .chipAuthentication) }
+        if case .unproven = evidence.activeAuthentication { return (.denied, .activeAuthentication) }
         return (.notSupported, nil)
     }
 
@@ -46,7 +49,7 @@ import Testing
                     // AA's own result is reported whenever it ran, whoever decided.
                     let activeStatus: ChipStatus? =
                         switch active {
-                        case .authenticated: .authenticated
+                        case .authenticated, .unproven: .authenticated
                         case .denied: .denied
                         default: nil
                         }
@@ -57,7 +60,7 @@ import Testing
                 }
             }
         }
-        #expect(combinations == 64)
+        #expect(combinations == 125)
     }
 
     @Test func notSupportedSaysWhichOfferedProtocolDidNotRun() {
@@ -69,6 +72,16 @@ import Testing
         let both = ChipVerdict.decide(
             ChipEvidence(chipAuthentication: .notRun("CA: not yet"), activeAuthentication: .notRun("AA: not yet")))
         #expect(both.reason == "CA: not yet")
+    }
+
+    /// A withheld key file denies whatever verified, after a denied Active Authentication.
+    @Test func aWithheldKeyFileDenies() {
+        let withheld = ChipVerdict.decide(
+            ChipEvidence(chipAuthentication: .authenticated, withheldKeyFiles: ["DG15 hidden", "DG14 hidden"]))
+        #expect(withheld.status == .denied && withheld.protocol == nil && withheld.reason == "DG15 hidden")
+        let both = ChipVerdict.decide(
+            ChipEvidence(activeAuthentication: .denied("bad signature"), withheldKeyFiles: ["DG14 hidden"]))
+        #expect(both.protocol == .activeAuthentication && both.reason == "bad signature")
     }
 
     @Test func aDeniedVerdictCarriesTheReason() {

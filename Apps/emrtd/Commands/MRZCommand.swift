@@ -7,8 +7,8 @@ enum MRZCommand: Command {
     static let printsOnlyJSON = true
     static let summary = "parse a machine readable zone (TD1, TD2, TD3, MRV-A, MRV-B) and print it as JSON"
     static let usage = """
-        usage: emrtd mrz LINE LINE [LINE] [--at ISO8601]
-               emrtd mrz ZONE
+        usage: emrtd mrz LINE LINE [LINE] [--at ISO8601] [--correct]
+               emrtd mrz ZONE [--correct]
                emrtd mrz < zone.txt
 
         Prints the zone's fields, their positions and check digits as JSON, and a "validity"
@@ -19,12 +19,20 @@ enum MRZCommand: Command {
         the date of expiry the latest at most 50 years after the check date's year.
         ZONE is the whole zone on one line, as DG1 stores it. Without arguments the lines are
         read from standard input (at most 4096 bytes); blank lines are skipped.
+        --correct puts OCR confusions right (O/0, I/1, B/8, S/5, Z/2, G/6) where exactly one
+        reading is valid: a letter in a date or check digit, a digit in a name, state or
+        nationality, and a document number or optional data whose check digits only one way of
+        reading its confusable characters satisfies. Each change is in "corrections" ("changes":
+        0-based line and column, from, to, field; "ambiguousFields": fields left as read because
+        several readings, or none, are valid) and on standard error; the rest is the corrected
+        zone's JSON.
         Exit status: 0 a valid zone, 3 a check digit fails or a date cannot exist (the JSON is
         printed all the same), 1 not an MRZ, 2 wrong command line (the table: emrtd --help).
         """
 
     static func run(_ arguments: inout ArgumentReader) throws -> Int32 {
         let time = try arguments.option("--at").map(TrustOptions.parseTime) ?? Date()
+        let correct = arguments.flag("--correct")
         var lines = try arguments.positionals().flatMap(nonBlankLines)
         if lines.isEmpty {
             guard isatty(STDIN_FILENO) == 0 else {
@@ -34,16 +42,29 @@ enum MRZCommand: Command {
             lines = nonBlankLines(String(decoding: input, as: UTF8.self))
         }
         guard !lines.isEmpty else { throw UsageError("no MRZ lines given") }
-        let zone: MachineReadableZone
+        var zone: MachineReadableZone
+        var correction: MRZCorrection?
         do {
             zone =
                 try lines.count == 1
                 ? MachineReadableZone.parse(unbrokenText: lines[0]) : MachineReadableZone.parse(lines: lines)
+            if correct {
+                let corrected = try MRZCorrection.correcting(lines: zone.lines)
+                zone = try corrected.zone
+                correction = corrected
+            }
         } catch {
             throw CommandFailure("not a valid MRZ: \(error.reason)")
         }
+        for change in correction?.changes ?? [] {
+            printError(
+                "emrtd mrz: corrected line \(change.line + 1), column \(change.column + 1) (\(change.field)):"
+                    + " \(change.from) → \(change.to)")
+        }
         let validity = MRZValidity(zone, at: time)
-        print(adding(["validity": validity.json], to: zone.json).serialized(pretty: true))
+        var json = adding(["validity": validity.json], to: zone.json)
+        if let correction { json = adding(["corrections": correction.json], to: json) }
+        print(json.serialized(pretty: true))
         guard validity.problems.isEmpty else {
             printError("emrtd mrz: not valid: " + validity.problems.joined(separator: "; "))
             return 3

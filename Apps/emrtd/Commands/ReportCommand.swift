@@ -51,7 +51,10 @@ enum ReportCommand: Command {
                 includingDefaultBundle: trust.trustsDefaultBundle, authorityCertificates: trust.authorityCertificates)
             let trustWarning = trustStore.store.assemblyWarning(defaultBundleProblem: trustStore.defaultBundleProblem)
             document = try assembleTravelDocument(
-                files: dump.files, evidence: .dump(warnings: [trustWarning].compactMap { $0 } + dump.notes),
+                files: dump.files,
+                evidence: .dump(
+                    warnings: [trustWarning].compactMap { $0 } + dump.notes,
+                    acquisitionEvidence: try DumpLayout.readEvidence(directory)),
                 trustStore: trustStore.store, at: trust.clock(), renderImages: true)
         } catch let error as OutputError {
             throw CommandFailure(error.reason)

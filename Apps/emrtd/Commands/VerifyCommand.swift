@@ -1,3 +1,4 @@
+import ASN1
 import CMS
 import Emrtd
 import Foundation
@@ -18,7 +19,7 @@ enum VerifyCommand: Command {
     ]
     static let summary = "check EF.SOD and the data groups of a dump (Passive Authentication) and print the verdict"
     static let usage = """
-        usage: emrtd verify --dir DIR [--csca FILE]... [--crl FILE]... [--masterlist FILE.ml --ml-root CERT]...
+        usage: emrtd verify --dir DIR [--challenge HEX] [--csca FILE]... [--crl FILE]... [--masterlist FILE.ml --ml-root CERT]...
                             [--deviation-list FILE]... [--no-builtin] [--at ISO8601] [--mrz-lines LINE...]
                             [--strict | --require authenticated]
                emrtd verify --sod FILE [same options]
@@ -27,6 +28,12 @@ enum VerifyCommand: Command {
         Checks DIR/SOD.bin against DIR/DG1.bin … DIR/DG16.bin (the files a dump writes), or a
         lone EF.SOD, and prints the Passive Authentication verdict as JSON, with a "checks" object
         (DG1's check digits, dates and expiry, the page compared with the chip, strict mode).
+        With --dir (and --batch) a "chip" object, shaped as a read's authenticationStatus.chip,
+        judges the chip again from DIR/evidence.json: Active Authentication re-verified over the
+        stored challenge with DG15's key, PACE-CAM against EF.CardSecurity's key, each only when
+        that file is authenticated; Chip Authentication is reported as not provable offline. A dump
+        without evidence.json is not authenticated. --challenge HEX (8 bytes) must be the stored
+        Active Authentication challenge, else the chip is denied.
         The data is authenticated only when DG1 and DG2 were both checked against EF.SOD: a lone
         EF.SOD, or a DIR without them, is not. Trusted CSCAs: the default bundle (see
         masterlist/README.md: $EMRTD_CSCA_BUNDLE, masterlist/csca.pem in a checkout,
@@ -58,15 +65,22 @@ enum VerifyCommand: Command {
     static func run(_ arguments: inout ArgumentReader) throws -> Int32 {
         let directory = try arguments.option("--dir")
         let sodFile = try arguments.option("--sod")
+        let challenge = try arguments.option("--challenge").map { text in
+            guard let bytes = Hex.decode(text), bytes.count == 8 else {
+                throw UsageError("--challenge takes the 8-byte Active Authentication challenge in hex (16 digits)")
+            }
+            return bytes
+        }
         let batch = try arguments.option("--batch")
         let jobs = try arguments.option("--jobs")
         let strict = try StrictOption.read(&arguments)
         let printedLines = arguments.variadic("--mrz-lines")
         let trust = try TrustOptions.read(&arguments, builtIn: true)
         guard try arguments.positionals().isEmpty else { throw UsageError("unexpected arguments") }
+        guard challenge == nil || sodFile == nil else { throw UsageError("--challenge goes with --dir or --batch") }
         let settings = VerifySettings(
             trustStore: trust.store, time: trust.time, printedZone: try printedLines.map(StrictOption.printedZone),
-            strict: strict, trustWarning: trust.warning)
+            strict: strict, trustWarning: trust.warning, challenge: challenge)
 
         if let batch {
             guard directory == nil, sodFile == nil else { throw UsageError("give one of --dir, --sod and --batch") }
@@ -106,12 +120,16 @@ struct VerifySettings: Sendable {
     let strict: Bool
     /// What is amiss with the trusted CSCAs, among every document's warnings.
     let trustWarning: String?
+    /// The Active Authentication challenge the caller chose (`--challenge`).
+    let challenge: [UInt8]?
 
     /// A dump folder (`DumpLayout.read`: `SOD.bin`, `DG1.bin` … `DG16.bin`, each file bounded).
     func verify(folder directory: String) throws(CommandFailure) -> FileSetVerification {
         let dump: (files: LdsMasterFile, notes: [String])
+        let evidence: AcquisitionEvidence?
         do throws(OutputError) {
             dump = try DumpLayout.read(directory)
+            evidence = try DumpLayout.readEvidence(directory)
         } catch {
             throw CommandFailure(error.reason)
         }
@@ -120,17 +138,19 @@ struct VerifySettings: Sendable {
             throw CommandFailure(
                 "\(directory) holds no \(LDSFileKind.sod.dumpFileName) (the layout `emrtd dump` writes)")
         }
-        return try verify(dump.files, sodPath: sodPath, notes: dump.notes)
+        return try verify(
+            dump.files, sodPath: sodPath, notes: dump.notes,
+            chipEvidence: OfflineChipEvidence(recorded: evidence, challenge: challenge))
     }
 
     /// The verdict of one file set (its EF.SOD read from `sodPath`, named when it does not parse).
-    func verify(_ files: LdsMasterFile, sodPath: String, notes: [String] = []) throws(CommandFailure)
-        -> FileSetVerification
-    {
+    func verify(
+        _ files: LdsMasterFile, sodPath: String, notes: [String] = [], chipEvidence: OfflineChipEvidence? = nil
+    ) throws(CommandFailure) -> FileSetVerification {
         do throws(ReadError) {
             return try FileSetVerification(
                 files: files, trustStore: trustStore, at: time, printedZone: printedZone, strict: strict,
-                warnings: [trustWarning].compactMap { $0 } + notes)
+                warnings: [trustWarning].compactMap { $0 } + notes, chipEvidence: chipEvidence)
         } catch {
             throw CommandFailure("\(sodPath) is not a readable EF.SOD: \(error.reason)")
         }

@@ -33,7 +33,7 @@ public struct FileReadStrategy: Sendable, Hashable {
 ///   A 6A82 is trusted once a short-identifier read has worked on the chip.
 /// - The first read of a file asks for the whole Le, so a file that fits one answer takes one
 ///   APDU; its TLV header then says how much is left, and the reader never asks past that. A chip
-///   that answers the first read with 6700, 6Cxx, 6282 without data (the ePass emulator), 6B00
+///   that answers the first read with 6700, 6282 without data (the ePass emulator), 6B00
 ///   (chips refusing offset + Le past the end) or 9000 without data is asked for the 4-byte
 ///   header instead: when the file turns out shorter than the refused Le, the chip refuses
 ///   reading past a file's end, and every later file starts with its header; otherwise the Le
@@ -42,9 +42,12 @@ public struct FileReadStrategy: Sendable, Hashable {
 /// - Le: the largest that works. With extended length it starts at 65280 (then 4096, 1024);
 ///   otherwise at the most a short answer carries: 255 in plain, and under secure messaging the
 ///   most whose protected answer fits 256 bytes (231 for 3DES, 223 for AES), stepping down 223,
-///   192, 160, 128 when the chip answers 6700, 6Cxx, fewer bytes than asked or 9000 with none
+///   192, 160, 128 when the chip answers 6700, fewer bytes than asked or 9000 with none
 ///   (chips that cannot serve an Le, an extended one on some), and remembering the
-///   step for every later read of this reader (one reader per session). An answer of 6282
+///   step for every later read of this reader (one reader per session). A 6Cxx names the length
+///   that works: it is asked for at once (a first read too, without the header read), and kept
+///   as the Le for the rest of the file and the next files unless that answer reached the file's
+///   end (where xx may only tell what was left): one extra APDU, once. An answer of 6282
 ///   without data (the ePass emulator's 6282 carries no MAC, so secure messaging drops its data)
 ///   means fewer bytes remain than asked: the reader asks again for fewer, halving below 128,
 ///   without changing the remembered Le.
@@ -187,6 +190,8 @@ public struct FileReader: Sendable {
         var endBefore: Int?
         // A whole first read the chip refused (its Le and status), answered by reading the header.
         var refusedFirstRead: (length: Int, status: StatusWord)?
+        // The length a 6Cxx named, asked for next: the chip's limit if the file goes on past it.
+        var namedLength: Int?
         while total.map({ content.count < $0 }) ?? true {
             let wanted: Int
             if headerParsed {
@@ -228,7 +233,8 @@ public struct FileReader: Sendable {
                 continue
             }
             if shortIdentifier, hasData { shortIdentifiersProven = true }
-            if wholeRead, Self.isLengthComplaint(answer, wholeRead: true) {
+            // A 6Cxx names a length that works: asked for at once (below), no header read.
+            if wholeRead, status.exactLength == nil, Self.isLengthComplaint(answer, wholeRead: true) {
                 refusedFirstRead = (length, status)
                 continue
             }
@@ -259,9 +265,11 @@ public struct FileReader: Sendable {
                     .truncated, file: file,
                     "the chip reports the end (\(status)) at \(content.count) of \(total.map(String.init) ?? "?") bytes",
                     statusWord: status)
-            } else if let exact = status.exactLength, exact < length {
-                // 6Cxx names the length that works: remembered when it limits the normal Le.
-                if length == expectedLength { expectedLength = exact } else { fewerThan = exact + 1 }
+            } else if let exact = status.exactLength.map(oddAware(shortIdentifier, content.count)), exact < length {
+                // 6Cxx names the length that works: asked for next, and kept as the Le for the rest
+                // of the file and the next files once the file goes on past it (below).
+                fewerThan = exact + 1
+                namedLength = exact
                 continue
             } else if status == .wrongLength || status.isSuccess, stepDown(below: length) {
                 // 6700, or 9000 with nothing: the chip cannot serve this Le.
@@ -309,7 +317,20 @@ public struct FileReader: Sendable {
                 total = end
                 content = Array(content.prefix(end))
             }
+            // A named length that did not just reach the file's end is the chip's limit (one that
+            // did may only have told how much was left).
+            if let named = namedLength, hasData {
+                namedLength = nil
+                if total.map({ content.count < $0 }) ?? true { expectedLength = min(expectedLength, named) }
+            }
         }
+    }
+
+    /// The data bytes a 6Cxx's length allows: for READ BINARY B1 (above offset 32767) it counts
+    /// DO'53''s header too.
+    private func oddAware(_ shortIdentifier: Bool, _ offset: Int) -> (Int) -> Int {
+        let odd = !shortIdentifier && offset > Self.maximumEvenOffset
+        return { odd ? Self.oddDataLength(within: $0) : $0 }
     }
 
     /// Where a file of indefinite length ends, once its outer TLV is complete in `content` (the
@@ -323,7 +344,7 @@ public struct FileReader: Sendable {
 
     /// What a refused whole first read meant, once the header told the file's size: a file at
     /// least as long as the refused Le, or a 6700 to an extended Le, shows the Le was too large
-    /// for the chip (stepped down, or set to the 6Cxx length); otherwise the chip refuses reads
+    /// for the chip (stepped down); otherwise the chip refuses reads
     /// past a file's end, so files start with their header from now on.
     private mutating func learn(from refused: (length: Int, status: StatusWord), total: Int?) {
         // A 6700 or an empty 9000 to an extended Le is about extended length, whatever the file's size.
@@ -333,9 +354,7 @@ public struct FileReader: Sendable {
             strategy.wholeFirstRead = false
             return
         }
-        if let exact = refused.status.exactLength, refused.length == expectedLength, exact < expectedLength {
-            expectedLength = exact
-        } else if tooLong || refused.status == .wrongParameters {
+        if tooLong || refused.status == .wrongParameters {
             // 6B00 to a read the file is long enough for: the Le itself is refused.
             stepDown(below: refused.length)
         }

@@ -48,6 +48,9 @@ public enum ChipFault: Sendable, Hashable {
     case clonedKeys
     /// EF.CardSecurity is served with one bit of its signature flipped.
     case forgedCardSecurity
+    /// A clone without these data groups' private keys hiding them (DG14, DG15): EF.COM leaves
+    /// them out and SELECT answers 6A82, while EF.SOD still hashes them.
+    case hidesDataGroups(Set<Int>)
 }
 
 extension ChipFault {
@@ -57,6 +60,8 @@ extension ChipFault {
         ("clone", .clonedKeys),
         ("wrong-cam-data", .pace(.wrongChipAuthenticationData)),
         ("forged-card-security", .forgedCardSecurity),
+        ("hide-dg15", .hidesDataGroups([15])),
+        ("hide-dg14-dg15", .hidesDataGroups([14, 15])),
         ("aa-other-challenge", .activeAuthenticationOverOtherChallenge),
         ("ca-keeps-old-keys", .chipAuthentication(.keepsOldKeys)),
         ("ca-wrong-mac", .chipAuthentication(.wrongMACAfterRekey)),

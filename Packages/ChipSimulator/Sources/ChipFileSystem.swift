@@ -1,5 +1,6 @@
 import ASN1
 import ICAO
+import LDS
 import Transport
 
 /// The chip's file system as its operating system serves it: the master file (EF.CardAccess,
@@ -26,7 +27,8 @@ struct ChipFileSystem: Sendable {
 
     /// The configuration's files, EF.CardAccess replaced by the PACE offers when there are any (a
     /// chip's EF.CardAccess lists what it runs; cluttered by the `clutteredCardAccess` fault),
-    /// EF.CardSecurity's signature broken by the `forgedCardSecurity` fault.
+    /// EF.CardSecurity's signature broken by the `forgedCardSecurity` fault, data groups hidden by
+    /// `hidesDataGroups`.
     init(configuration: ChipConfiguration) {
         var files = configuration.files
         let cluttered = configuration.faults.contains(.clutteredCardAccess)
@@ -38,6 +40,9 @@ struct ChipFileSystem: Sendable {
         {
             files.cardSecurity = forged
         }
+        for case .hidesDataGroups(let numbers) in configuration.faults {
+            Self.hide(numbers, in: &files)
+        }
         if let setup = configuration.terminalAuthentication, files.application[ChipFiles.cvcaIdentifier] == nil {
             files.application[ChipFiles.cvcaIdentifier] = setup.cvcaFile
         }
@@ -47,6 +52,16 @@ struct ChipFileSystem: Sendable {
         maximumReadLength = configuration.maximumReadLength
         oversizedRead = configuration.oversizedRead
         signalsEndOfFile = configuration.signalsEndOfFile
+    }
+
+    /// Removes the data groups `numbers` and leaves them out of EF.COM's tag list (an EF.COM that
+    /// does not parse is left as it is).
+    private static func hide(_ numbers: Set<Int>, in files: inout ChipFiles) {
+        for number in numbers { files[dataGroup: number] = nil }
+        guard let bytes = files.com, let common = try? CommonFile(bytes) else { return }
+        files.com = CommonFile.encoded(
+            ldsVersion: common.ldsVersion ?? "0108", unicodeVersion: common.unicodeVersion ?? "040000",
+            dataGroups: common.dataGroups.filter { !numbers.contains($0.dataGroupNumber ?? 0) })
     }
 
     /// A power cycle: the MF is selected again, no EF.

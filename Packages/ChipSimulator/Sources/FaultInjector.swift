@@ -57,7 +57,8 @@ struct FaultInjector: Sendable {
             case .dropSession, .wrongResponseMAC, .wrongLengthAbove, .emptyAnswerAbove, .refusesReadPastEnd,
                 .paddedEndOfFile, .refusesLeWithoutAnswer, .clutteredCardAccess, .endsSessionOnError,
                 .omitStatusWordObject, .pace,
-                .chipAuthentication, .activeAuthenticationOverOtherChallenge, .clonedKeys, .forgedCardSecurity:
+                .chipAuthentication, .activeAuthenticationOverOtherChallenge, .clonedKeys, .forgedCardSecurity,
+                .hidesDataGroups:
                 break
             }
         }
@@ -122,7 +123,7 @@ struct FaultInjector: Sendable {
             trigger
         case .wrongLengthAbove, .emptyAnswerAbove, .refusesReadPastEnd, .paddedEndOfFile, .refusesLeWithoutAnswer,
             .clutteredCardAccess, .endsSessionOnError, .omitStatusWordObject, .pace, .chipAuthentication,
-            .activeAuthenticationOverOtherChallenge, .clonedKeys, .forgedCardSecurity:
+            .activeAuthenticationOverOtherChallenge, .clonedKeys, .forgedCardSecurity, .hidesDataGroups:
             nil
         }
     }

@@ -127,6 +127,18 @@ package struct WebSocketLimits: Sendable {
     }
 }
 
+/// A file a server hands out over plain HTTP GET beside its WebSocket (a page and its script),
+/// from memory: the bytes are the program's own, nothing is read from disk.
+package struct HTTPPage: Sendable {
+    package let contentType: String
+    package let body: [UInt8]
+
+    package init(contentType: String, body: [UInt8]) {
+        self.contentType = contentType
+        self.body = body
+    }
+}
+
 /// A libwebsockets context (server or client) and the thread that services it. libwebsockets
 /// is single-threaded: every call on a `struct lws` happens on the service thread; other
 /// threads queue on a `WebSocketConnection` and wake the thread with `lws_cancel_service`.
@@ -160,15 +172,23 @@ package final class WebSocketEndpoint: @unchecked Sendable {
         let limits: WebSocketLimits
         let path: String?
         let onAccept: (@Sendable (WebSocketConnection) -> Void)?
+        /// The files served over HTTP by path (`/` the page); empty: HTTP requests are refused.
+        let pages: [String: HTTPPage]
+        /// The page each HTTP connection is waiting to write, by the connection's address.
+        var pendingPages: [Int: HTTPPage] = [:]
         var links: [ObjectIdentifier: (wsi: OpaquePointer, link: Link)] = [:]
         /// The context's address (0: none); an address, because a pointer is not `Sendable`.
         let context = Mutex<Int>(0)
         let stopping = Atomic<Bool>(false)
 
-        init(limits: WebSocketLimits, path: String?, onAccept: (@Sendable (WebSocketConnection) -> Void)?) {
+        init(
+            limits: WebSocketLimits, path: String?, onAccept: (@Sendable (WebSocketConnection) -> Void)?,
+            pages: [String: HTTPPage] = [:]
+        ) {
             self.limits = limits
             self.path = path
             self.onAccept = onAccept
+            self.pages = pages
         }
 
         func wake() {
@@ -195,11 +215,13 @@ package final class WebSocketEndpoint: @unchecked Sendable {
     /// A server on exactly `host` (an IPv4 address, or an IPv6 one without brackets; `0.0.0.0`
     /// or `::` for every address of that family) and `port` (TLS when `certificate` and `key`
     /// are given) accepting WebSocket upgrades on `path` with subprotocol `protocolName`;
-    /// `onAccept` gets each connection on the service thread and must return at once.
+    /// `onAccept` gets each connection on the service thread and must return at once. `pages`
+    /// are served to HTTP GET requests by path (any other path: 404).
     package init(
         serverOn host: String, port: Int, path: String, protocolName name: String,
         tls: (certificate: String, key: String)?,
-        limits: WebSocketLimits, onAccept: @escaping @Sendable (WebSocketConnection) -> Void
+        limits: WebSocketLimits, pages: [String: HTTPPage] = [:],
+        onAccept: @escaping @Sendable (WebSocketConnection) -> Void
     ) throws(ConnectorError) {
         _ = libWebSocketsLogLevel
         // libwebsockets 4.1 takes `iface` as an interface name or an address, and on its default
@@ -208,7 +230,7 @@ package final class WebSocketEndpoint: @unchecked Sendable {
         // clear error), and the socket's family is the address's.
         let family = try ListenAddress.family(of: host)
         try ListenAddress.probe(host, family: family, port: port)
-        core = Core(limits: limits, path: path, onAccept: onAccept)
+        core = Core(limits: limits, path: path, onAccept: onAccept, pages: pages)
         client = nil
         (protocols, protocolName) = Self.protocolTable(name, limits: limits)
         let address = strdup(host)
@@ -511,6 +533,32 @@ extension WebSocketEndpoint.Core {
             finish(wsi, .closed(code: 1006, reason: "cannot connect: \(detail)"))
             return 0
 
+        case LWS_CALLBACK_HTTP:
+            // A server without pages (`emrtd serve`) answers HTTP as it always did: not at all.
+            guard !pages.isEmpty else { return 0 }
+            let uri = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "/"
+            let path = uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)
+            guard let page = path.flatMap({ pages[$0] }) else {
+                lws_return_http_status(wsi, 404, nil)
+                return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
+            }
+            return writeHeaders(wsi, page)
+
+        case LWS_CALLBACK_HTTP_WRITEABLE:
+            guard let page = pendingPages.removeValue(forKey: Int(bitPattern: wsi)) else { return 0 }
+            let pre = clws_pre()
+            var buffer = [UInt8](repeating: 0, count: pre + page.body.count)
+            buffer.replaceSubrange(pre..., with: page.body)
+            let written = buffer.withUnsafeMutableBufferPointer { pointer in
+                lws_write(wsi, pointer.baseAddress! + pre, page.body.count, LWS_WRITE_HTTP_FINAL)
+            }
+            guard written >= Int32(page.body.count) else { return -1 }
+            return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
+
+        case LWS_CALLBACK_CLOSED_HTTP:
+            pendingPages[Int(bitPattern: wsi)] = nil
+            return 0
+
         case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
             // Another thread queued output or a close: ask for a write slot for each.
             for (wsi, link) in links.values where link.connection.wantsToWrite {
@@ -519,6 +567,42 @@ extension WebSocketEndpoint.Core {
             return 0
 
         default:
+            return 0
+        }
+    }
+
+    /// A page's status line and headers (no caching, nothing from elsewhere, not framed by
+    /// another site); its body goes out from the next HTTP writable callback.
+    private func writeHeaders(_ wsi: OpaquePointer, _ page: HTTPPage) -> Int32 {
+        let pre = clws_pre()
+        var buffer = [UInt8](repeating: 0, count: pre + 1024)
+        let headers: [(String, String)] = [
+            ("cache-control:", "no-store"), ("x-content-type-options:", "nosniff"), ("x-frame-options:", "DENY"),
+            ("referrer-policy:", "no-referrer"),
+            (
+                "content-security-policy:",
+                "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self';"
+                    + " frame-ancestors 'none'"
+            ),
+        ]
+        return buffer.withUnsafeMutableBufferPointer { pointer -> Int32 in
+            let start = pointer.baseAddress! + pre
+            let end = pointer.baseAddress! + pointer.count
+            var cursor: UnsafeMutablePointer<UInt8>? = start
+            guard
+                lws_add_http_common_headers(
+                    wsi, UInt32(HTTP_STATUS_OK.rawValue), page.contentType, lws_filepos_t(page.body.count), &cursor, end
+                )
+                    == 0
+            else { return -1 }
+            for (name, value) in headers {
+                let added = lws_add_http_header_by_name(
+                    wsi, Array(name.utf8) + [0], Array(value.utf8), Int32(value.utf8.count), &cursor, end)
+                guard added == 0 else { return -1 }
+            }
+            guard lws_finalize_write_http_header(wsi, start, &cursor, end) == 0 else { return -1 }
+            pendingPages[Int(bitPattern: wsi)] = page
+            lws_callback_on_writable(wsi)
             return 0
         }
     }

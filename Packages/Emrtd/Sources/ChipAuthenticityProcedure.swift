@@ -58,6 +58,12 @@ struct ChipAuthenticityProcedure {
     var chipAuthenticationOutcome: ChipAuthenticationV1.Outcome?
     var terminalAuthenticationStatus: TerminalAuthenticationStatus
     var warnings: [String] = []
+    /// DG14 or DG15 asked for and not delivered, with how the chip answered: whether that
+    /// withholds a key the issuer signed for is known once EF.SOD's hashes are (`judge`).
+    var undeliveredKeyFiles: [(number: Int, answer: String)] = []
+    /// The transcripts a back end can check again (`AcquisitionEvidence`).
+    var chipAuthenticationMappingProof: AcquisitionEvidence.ChipAuthenticationMappingProof?
+    var activeAuthenticationProof: AcquisitionEvidence.ActiveAuthenticationProof?
 
     init(
         channel: SecureChannel?, access: EstablishedAccess, trustStore: TrustStore, checkTime: Date,
@@ -78,6 +84,12 @@ struct ChipAuthenticityProcedure {
 
     var isAwaitingConfirmation: Bool {
         if case .awaitingConfirmation = chipAuthentication { true } else { false }
+    }
+
+    /// Notes a DG14 or DG15 the chip did not deliver (`answer`: how it answered instead).
+    mutating func keyFileNotDelivered(_ kind: LDSFileKind, answer: String) {
+        guard let number = kind.dataGroupNumber, number == 14 || number == 15 else { return }
+        undeliveredKeyFiles.append((number, answer))
     }
 
     // MARK: After DG14
@@ -160,17 +172,28 @@ struct ChipAuthenticityProcedure {
     /// PACE-CAM's proof against the signed key: EF.CardSecurity's when the chip has it, else DG14's.
     private mutating func checkChipAuthenticationMapping(dataGroup14: SecurityOptions?, cardSecurity: [UInt8]?) {
         guard let data = access.paceResult?.chipAuthenticationMapping else { return }
+        chipAuthenticationMappingProof = AcquisitionEvidence.ChipAuthenticationMappingProof(
+            chipMappingPublicKey: Data(data.chipMappingPublicKey), authenticationData: Data(data.authenticationData))
         var source = KeySource.signedDataGroup
         var keys = dataGroup14?.chipAuthenticationPublicKeyInfos.map(\.publicKey) ?? []
+        if cardSecurity == nil, keys.isEmpty {
+            // A chip that runs PACE-CAM holds its key in EF.CardSecurity (ICAO 9303-11).
+            chipAuthenticationMapping = .denied(
+                "the chip ran PACE-CAM but delivered no EF.CardSecurity (nor a DG14 key) to check its proof "
+                    + "against: a chip without the issuer's key can hide the file that names it")
+            return
+        }
         if let cardSecurity {
             let verification = CardSecurityVerification(cardSecurity, trustStore: trustStore, at: checkTime)
             source = .cardSecurity(verification.status)
             keys = verification.securityInfos?.chipAuthenticationPublicKeyInfos.map(\.publicKey) ?? []
         }
         do throws(ChipAuthenticationError) {
-            _ = try ChipAuthenticationMappingVerifier.verify(
+            let key = try ChipAuthenticationMappingVerifier.verify(
                 chipAuthenticationData: data.authenticationData, chipMappingPublicKey: data.chipMappingPublicKey,
                 candidates: keys)
+            chipAuthenticationMappingProof?.checkedAgainst = Data(key.encoded)
+            chipAuthenticationMappingProof?.keySource = cardSecurity == nil ? "dataGroup14" : "cardSecurity"
             recorder.note("PACE-CAM: the chip's authentication data verified")
             chipAuthenticationMapping = .proved(source)
         } catch {
@@ -233,9 +256,12 @@ struct ChipAuthenticityProcedure {
         do throws(ChipAuthenticationError) {
             let signature = try ActiveAuthentication.internalAuthenticate(
                 challenge: challenge, publicKey: publicKey.publicKey, over: channel)
+            activeAuthenticationProof = AcquisitionEvidence.ActiveAuthenticationProof(
+                challenge: Data(challenge), signature: Data(signature))
             let scheme = try ActiveAuthentication.verify(
                 signature: signature, challenge: challenge, publicKey: publicKey.publicKey,
                 info: securityInfos?.activeAuthenticationInfo)
+            activeAuthenticationProof?.algorithm = "\(scheme)"
             recorder.note("active authentication: the signature verified (\(scheme))")
             activeAuthentication = .proved(.signedDataGroup)
             if givenChallenge != nil { activeAuthenticationResponse = signature }
@@ -344,6 +370,20 @@ struct ChipAuthenticityProcedure {
 
     // MARK: The evidence
 
+    /// The transcripts as values: what `evidence.json` keeps.
+    func acquisitionEvidence() -> AcquisitionEvidence {
+        let terminal = terminalAuthenticationStatus
+        return AcquisitionEvidence(
+            access: AcquisitionEvidence.Access(access), chipAuthenticationMapping: chipAuthenticationMappingProof,
+            chipAuthentication: chipAuthenticationOutcome.map {
+                AcquisitionEvidence.ChipAuthenticationProof($0, confirmed: !isAwaitingConfirmation)
+            }, activeAuthentication: activeAuthenticationProof,
+            terminalAuthentication: terminal.status == .notConfigured
+                ? nil
+                : AcquisitionEvidence.TerminalAuthenticationProof(
+                    certificates: terminal.certificates, outcome: terminal.status.rawValue, reason: terminal.reason))
+    }
+
     /// What each protocol is worth once Passive Authentication has spoken: a key from DG14 or DG15
     /// counts only if that data group is authenticated, and from EF.CardSecurity only if it is.
     func evidence(data: DataAuthenticationStatus) -> ChipEvidence { judge(data) }
@@ -352,12 +392,28 @@ struct ChipAuthenticityProcedure {
     var judge: @Sendable (DataAuthenticationStatus) -> ChipEvidence {
         let (mapping, authentication, active) = (chipAuthenticationMapping, chipAuthentication, activeAuthentication)
         let response = activeAuthenticationResponse
+        let undelivered = undeliveredKeyFiles
         return { data in
             ChipEvidence(
                 chipAuthenticationMapping: Self.outcome(mapping, keyIn: 14, data: data, name: "PACE-CAM"),
                 chipAuthentication: Self.outcome(authentication, keyIn: 14, data: data, name: "Chip Authentication"),
                 activeAuthentication: Self.outcome(active, keyIn: 15, data: data, name: "Active Authentication"),
-                activeAuthenticationResponse: response.map { Data($0) })
+                activeAuthenticationResponse: response.map { Data($0) },
+                withheldKeyFiles: Self.withheld(undelivered, data: data))
+        }
+    }
+
+    /// The key files the issuer signed for and the chip did not deliver: a DG14 or DG15 whose hash
+    /// EF.SOD holds. (A PACE-CAM without EF.CardSecurity is denied when it is checked.)
+    private static func withheld(_ undelivered: [(number: Int, answer: String)], data: DataAuthenticationStatus)
+        -> [String]
+    {
+        undelivered.compactMap { number, answer -> String? in
+            let hashed = data.dataGroupHashes.contains { Int($0.dataGroupNumber) == number && $0.expectedHash != nil }
+            guard hashed else { return nil }
+            let key = number == 14 ? "Chip Authentication" : "Active Authentication"
+            return "EF.SOD lists DG\(number), but the chip did not deliver it (\(answer)): a chip without the "
+                + "\(key) key the issuer signed for can hide the file that names it"
         }
     }
 
@@ -374,7 +430,7 @@ struct ChipAuthenticityProcedure {
             switch status {
             case .authentic: return .authenticated
             case .authorityNotProvided:
-                return .notRun(
+                return .unproven(
                     "\(name) verified, but no trusted CSCA issued EF.CardSecurity's signer, so its key is not proved")
             case .notAuthentic(let reason):
                 return .denied("\(name) used a key from an EF.CardSecurity that is not authentic: \(reason)")
@@ -388,7 +444,7 @@ struct ChipAuthenticityProcedure {
                 )
             }
             guard data.status == .authenticated, hash?.status == .valid else {
-                return .notRun(
+                return .unproven(
                     "\(name) verified with \(file)'s key, but \(file) is not authenticated (data verdict "
                         + "\(data.status.rawValue)), so the key is not proved to be the issuer's")
             }

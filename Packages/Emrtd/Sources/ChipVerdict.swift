@@ -9,6 +9,10 @@ public enum ChipProtocolOutcome: Sendable, Hashable {
     /// not pass Passive Authentication, this reader does not run it yet).
     case notRun(String)
     case authenticated
+    /// Run, and the chip's answer verified, but against a key not proved to be the issuer's (its
+    /// file failed or lacked Passive Authentication): the chip is not called genuine, and the
+    /// protocol is not reported as missing either. The reason says why.
+    case unproven(String)
     /// Run, and the chip's answer did not verify.
     case denied(String)
 }
@@ -20,16 +24,22 @@ public struct ChipEvidence: Sendable, Hashable {
     public var activeAuthentication: ChipProtocolOutcome
     /// The chip's INTERNAL AUTHENTICATE answer, when Active Authentication ran.
     public var activeAuthenticationResponse: Data?
+    /// Why a key file the issuer signed for (DG14 or DG15 hashed in EF.SOD, EF.CardSecurity after
+    /// PACE-CAM) was not delivered, one sentence per file: a clone without the private keys hides
+    /// the files that name them.
+    public var withheldKeyFiles: [String]
 
     public init(
         chipAuthenticationMapping: ChipProtocolOutcome = .notOffered,
         chipAuthentication: ChipProtocolOutcome = .notOffered,
-        activeAuthentication: ChipProtocolOutcome = .notOffered, activeAuthenticationResponse: Data? = nil
+        activeAuthentication: ChipProtocolOutcome = .notOffered, activeAuthenticationResponse: Data? = nil,
+        withheldKeyFiles: [String] = []
     ) {
         self.chipAuthenticationMapping = chipAuthenticationMapping
         self.chipAuthentication = chipAuthentication
         self.activeAuthentication = activeAuthentication
         self.activeAuthenticationResponse = activeAuthenticationResponse
+        self.withheldKeyFiles = withheldKeyFiles
     }
 
     /// Whether Active Authentication runs (the reference model's rule): DG15 holds a key and either
@@ -59,6 +69,34 @@ public struct ActiveAuthenticationDenialStep: ChipVerdictStep {
     }
 }
 
+/// A key file the issuer signed for and the chip did not deliver denies the chip: it has not
+/// proved what the issuer said it would, the way a copied chip without the private keys hides them.
+public struct WithheldKeyFileStep: ChipVerdictStep {
+    public init() {}
+    public func decide(_ evidence: ChipEvidence) -> ChipAuthenticationStatus? {
+        guard let reason = evidence.withheldKeyFiles.first else { return nil }
+        return ChipVerdict.status(.denied, nil, evidence, reason: reason)
+    }
+}
+
+/// When no protocol proved the chip, one that ran and verified against an unproved key decides:
+/// `denied` naming it and saying why, never `notSupported` (the chip has the protocol).
+public struct UnprovenKeyStep: ChipVerdictStep {
+    public init() {}
+    public func decide(_ evidence: ChipEvidence) -> ChipAuthenticationStatus? {
+        let outcomes: [(ChipProtocol, ChipProtocolOutcome)] = [
+            (.paceChipAuthenticationMapping, evidence.chipAuthenticationMapping),
+            (.chipAuthentication, evidence.chipAuthentication), (.activeAuthentication, evidence.activeAuthentication),
+        ]
+        for (chipProtocol, outcome) in outcomes {
+            if case .unproven(let reason) = outcome {
+                return ChipVerdict.status(.denied, chipProtocol, evidence, reason: reason)
+            }
+        }
+        return nil
+    }
+}
+
 /// One protocol's result decides when that protocol ran: PACE-CAM (the chip proved its static
 /// key in PACE), Chip Authentication (it answered under keys agreed with its DG14 key), Active
 /// Authentication (it signed the challenge with its DG15 key). A Chip Authentication failure
@@ -83,7 +121,7 @@ public struct ProtocolResultStep: ChipVerdictStep {
         switch outcome(evidence) {
         case .authenticated: ChipVerdict.status(.authenticated, chipProtocol, evidence, reason: successReason)
         case .denied(let reason): ChipVerdict.status(.denied, chipProtocol, evidence, reason: reason)
-        case .notOffered, .notRun: nil
+        case .notOffered, .notRun, .unproven: nil
         }
     }
 }
@@ -91,10 +129,11 @@ public struct ProtocolResultStep: ChipVerdictStep {
 /// The chip verdict from the read's evidence.
 public enum ChipVerdict {
     /// The reference model's order: a denied Active Authentication, then PACE-CAM, then Chip
-    /// Authentication, then Active Authentication; with none of them, `notSupported`.
+    /// Authentication, then Active Authentication; with none of them, `notSupported`. Before the
+    /// protocols a withheld key file denies; after them one verified against an unproved key does.
     public static let standardSteps: [any ChipVerdictStep] = [
-        ActiveAuthenticationDenialStep(), ProtocolResultStep.chipAuthenticationMapping,
-        ProtocolResultStep.chipAuthentication, ProtocolResultStep.activeAuthentication,
+        ActiveAuthenticationDenialStep(), WithheldKeyFileStep(), ProtocolResultStep.chipAuthenticationMapping,
+        ProtocolResultStep.chipAuthentication, ProtocolResultStep.activeAuthentication, UnprovenKeyStep(),
     ]
 
     public static func decide(_ evidence: ChipEvidence, steps: [any ChipVerdictStep] = standardSteps)
@@ -122,7 +161,8 @@ public enum ChipVerdict {
     ) -> ChipAuthenticationStatus {
         let activeAuthentication: ChipStatus? =
             switch evidence.activeAuthentication {
-            case .authenticated: .authenticated
+            // Its signature verified: that outcome is kept, whatever its key is worth.
+            case .authenticated, .unproven: .authenticated
             case .denied: .denied
             case .notOffered, .notRun: nil
             }

@@ -261,15 +261,21 @@ struct ReadProcedure {
                 files[kind] = bytes
             case .absent:
                 recorder.note("\(kind.rawValue) is not on the chip")
+                chip.keyFileNotDelivered(kind, answer: "6A82, not on the chip")
             case .denied:
                 files.deniedFiles.append(kind)
                 recorder.note("\(kind.rawValue) denied by the chip")
+                chip.keyFileNotDelivered(kind, answer: "6982, refused")
             case .failed(let error) where error.code == .secureMessaging:
                 state.sessionEnded = error.reason
                 state.unread = Array(order[position...])
+                for unread in state.unread {
+                    chip.keyFileNotDelivered(unread, answer: "the chip ended secure messaging before it")
+                }
                 return
             case .failed(let error):
                 warnings.append("\(kind.rawValue) could not be read: \(error.reason)")
+                chip.keyFileNotDelivered(kind, answer: error.reason)
             }
         }
     }
@@ -310,7 +316,7 @@ struct ReadProcedure {
         recorder.note("passive authentication started")
         let evidence = ReadEvidence(
             access: access, chipProtocols: chip.judge, warnings: warnings + chip.warnings,
-            terminal: chip.terminalAuthenticationStatus)
+            terminal: chip.terminalAuthenticationStatus, acquisitionEvidence: chip.acquisitionEvidence())
         var document = try assembleTravelDocument(
             files: files, evidence: evidence, trustStore: trustStore, at: checkTime, renderImages: renderImages)
         let (data, chipStatus) = (document.authenticationStatus.data, document.authenticationStatus.chip)

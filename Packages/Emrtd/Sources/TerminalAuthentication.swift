@@ -14,7 +14,9 @@ public struct TerminalConfiguration: Sendable {
     /// Signs ID_PICC ‖ r_PICC ‖ Comp(PK_PCD) by the IS certificate's algorithm (ECDSA: r‖s).
     public let signer: TerminalAuthenticationV1.Signer
 
-    /// - Parameter certificates: each a CV certificate (7F21, DER).
+    /// - Parameters:
+    ///   - certificates: each a CV certificate (7F21, DER).
+    ///   - signer: signs the chip's challenge with the inspection system's key.
     /// - Throws: `invalidArgument` naming the entry that is no CV certificate, or when none is an
     ///   inspection system's.
     public init(certificates: [[UInt8]], signer: @escaping TerminalAuthenticationV1.Signer) throws(ReadError) {

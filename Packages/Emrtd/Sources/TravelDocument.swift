@@ -56,6 +56,9 @@ public struct TravelDocument: Sendable {
     public var warnings: [String]
     /// The read's log and counters (the log only with `ReaderConfig.debug`).
     public var debugInfo: DebugInfo
+    /// What the read proved beyond the files, for a dump's `evidence.json` (this project's, not
+    /// in the reference's JSON); nil for a dump written without it.
+    public var acquisitionEvidence: AcquisitionEvidence?
 
     /// Files the chip refused to give (6982: DG3/DG4 need Extended Access Control).
     public var deniedFiles: [LDSFileKind] { ldsMasterFile.deniedFiles }

@@ -19,24 +19,30 @@ public struct ReadEvidence: Sendable {
     public var warnings: [String]
     /// Whether Terminal Authentication opened DG3 and DG4, and why not.
     public var terminal: TerminalAuthenticationStatus
+    /// What the read proved as values (`evidence.json`), handed on to the document.
+    public var acquisitionEvidence: AcquisitionEvidence?
 
     public init(
         access: EstablishedAccess, chipProtocols: (@Sendable (DataAuthenticationStatus) -> ChipEvidence)?,
-        warnings: [String] = [], terminal: TerminalAuthenticationStatus = .notConfigured
+        warnings: [String] = [], terminal: TerminalAuthenticationStatus = .notConfigured,
+        acquisitionEvidence: AcquisitionEvidence? = nil
     ) {
         self.access = access
         self.chipProtocols = chipProtocols
         self.warnings = warnings
         self.terminal = terminal
+        self.acquisitionEvidence = acquisitionEvidence
     }
 
-    /// Files from a dump folder: no chip answered. A dump does not record the access protocol,
-    /// so the document says BAC, the one every eMRTD has; the chip verdict says it came from a dump.
-    public static func dump(warnings: [String] = []) -> ReadEvidence {
+    /// Files from a dump folder: no chip answered. The access protocol is the one the dump's
+    /// `evidence.json` names; without it (older dumps, other tools') the document says BAC, the
+    /// one every eMRTD has. The chip verdict says it came from a dump.
+    public static func dump(warnings: [String] = [], acquisitionEvidence: AcquisitionEvidence? = nil) -> ReadEvidence {
         ReadEvidence(
-            access: .bac, chipProtocols: nil, warnings: warnings,
+            access: acquisitionEvidence?.access.established ?? .bac, chipProtocols: nil, warnings: warnings,
             terminal: TerminalAuthenticationStatus(
-                .notRun, "the files come from a dump, not a chip: no terminal authenticated to it"))
+                .notRun, "the files come from a dump, not a chip: no terminal authenticated to it"),
+            acquisitionEvidence: acquisitionEvidence)
     }
 }
 
@@ -112,7 +118,7 @@ public func assembleTravelDocument(
         securityOptions: securityOptions,
         activeAuthenticationPublicKeyInfo: activeAuthenticationKey?.publicKey,
         personsToNotify: parser.parse(.dg16) { (bytes) throws(LDSError) in try PersonsToNotify(bytes) },
-        warnings: [], debugInfo: .empty)
+        warnings: [], debugInfo: .empty, acquisitionEvidence: evidence.acquisitionEvidence)
     document.warnings = parser.warnings
     return document
 }
@@ -124,8 +130,12 @@ public func assembleTravelDocument(
 public struct FileSetVerification: Sendable {
     /// Passive Authentication's verdict, with DG1's issuing state when DG1 parses.
     public let data: DataAuthenticationStatus
-    /// DG1's validity and expiry, the page against DG1, strict mode (no chip: `chip` is nil).
+    /// DG1's validity and expiry, the page against DG1, strict mode (with the chip verdict when
+    /// it was judged: a `denied` chip fails strict mode, as online).
     public let checks: DocumentChecks
+    /// The chip verdict judged again from the dump's evidence (`OfflineChipVerdict`); nil when
+    /// not asked for (a lone EF.SOD).
+    public let chip: ChipAuthenticationStatus?
     /// The caller's warnings (trust, files left out), a DG1 that does not parse, then the checks'.
     public let warnings: [String]
     /// `emrtd verify`'s exit 0: the data authenticated and, with `strict`, the document accepted
@@ -136,14 +146,19 @@ public struct FileSetVerification: Sendable {
     /// reason is the parser's): there is nothing to verify against.
     public init(
         files: LdsMasterFile, trustStore: TrustStore, at checkTime: Date, printedZone: MachineReadableZone? = nil,
-        strict: Bool = false, warnings: [String] = []
+        strict: Bool = false, warnings: [String] = [], chipEvidence: OfflineChipEvidence? = nil
     ) throws(ReadError) {
         guard files.sod != nil else { throw ReadError(.invalidArgument, "the file set holds no EF.SOD") }
         let authentication = DataAuthentication(files, trustStore: trustStore, at: checkTime)
         if let problem = authentication.securityObjectProblem { throw ReadError(.invalidArgument, problem) }
         data = authentication.verdict
+        chip = chipEvidence.map {
+            OfflineChipVerdict.decide(
+                evidence: $0.recorded, files: files, data: authentication.verdict, trustStore: trustStore,
+                at: checkTime, challenge: $0.challenge)
+        }
         checks = DocumentChecks(
-            data: data, chip: nil, chipZone: authentication.machineReadableZone, printedZone: printedZone,
+            data: data, chip: chip, chipZone: authentication.machineReadableZone, printedZone: printedZone,
             at: checkTime)
         self.warnings =
             warnings + (authentication.dataGroup1Problem.map { ["DG1 does not parse: \($0)"] } ?? [])
@@ -152,13 +167,25 @@ public struct FileSetVerification: Sendable {
     }
 
     /// What `emrtd verify --dir` prints: the Passive Authentication verdict's JSON with `checks`
-    /// and `warnings` added.
+    /// and `warnings` added, and `chip` (shaped as `authenticationStatus.chip`) when judged.
     public var json: JSONValue {
         guard case .object(let members) = data.json else { return data.json }
         return .object(
-            members + [
+            members + (chip.map { [JSONMember("chip", $0.json)] } ?? []) + [
                 JSONMember("checks", checks.json), JSONMember("warnings", .array(warnings.map(JSONValue.string))),
             ])
+    }
+}
+
+/// What the chip verdict of a dump is judged from: its `evidence.json` (nil when it has none) and
+/// the challenge the caller chose, if any.
+public struct OfflineChipEvidence: Sendable {
+    public let recorded: AcquisitionEvidence?
+    public let challenge: [UInt8]?
+
+    public init(recorded: AcquisitionEvidence?, challenge: [UInt8]? = nil) {
+        self.recorded = recorded
+        self.challenge = challenge
     }
 }
 

@@ -1,3 +1,4 @@
+import ASN1
 import CEmrtdABI
 import Emrtd
 import Foundation
@@ -9,14 +10,25 @@ import Output
 /// The largest verify request: a dump's files in base64, far above any real one.
 let verifyRequestLimit = 64 << 20
 
-/// A dump's files and the notes on names outside its layout, as `emrtd verify` loads them
-/// (`DumpLayout`).
-typealias DumpFiles = (files: LdsMasterFile, notes: [String])
+/// A dump's files, the notes on names outside its layout, as `emrtd verify` loads them
+/// (`DumpLayout`), and its `evidence.json` (nil without one).
+typealias DumpFiles = (files: LdsMasterFile, notes: [String], evidence: AcquisitionEvidence?)
 
-/// A dump folder, each file read to its cap (`DumpLayout.read`).
+/// A dump folder, each file read to its cap (`DumpLayout.read`, `DumpLayout.readEvidence`).
 func dumpFiles(folder directory: String) throws(ReadError) -> DumpFiles {
     do throws(OutputError) {
-        return try DumpLayout.read(directory)
+        let dump = try DumpLayout.read(directory)
+        return (dump.files, dump.notes, try DumpLayout.readEvidence(directory))
+    } catch {
+        throw ReadError(.invalidArgument, error.reason)
+    }
+}
+
+/// Files by dump name (a host's, in memory): `evidence.json` among them is the read's evidence.
+func dumpFiles(named: [String: [UInt8]]) throws(ReadError) -> DumpFiles {
+    let dump = DumpLayout.files(named: named)
+    do throws(OutputError) {
+        return (dump.files, dump.notes, try named[DumpLayout.evidenceName].map(DumpLayout.decodedEvidence))
     } catch {
         throw ReadError(.invalidArgument, error.reason)
     }
@@ -26,6 +38,13 @@ func dumpFiles(folder directory: String) throws(ReadError) -> DumpFiles {
 private func verify(_ files: DumpFiles, source: String, options: RequestObject, trust: TrustStoreHandle?)
     throws(ReadError) -> String
 {
+    var challenge: [UInt8]?
+    if let text = try options.string("challenge") {
+        guard let bytes = Hex.decode(text), bytes.count == 8 else {
+            throw ReadError(.invalidArgument, "challenge must be the 8-byte Active Authentication challenge in hex")
+        }
+        challenge = bytes
+    }
     let securityObjectName = LDSFileKind.sod.dumpFileName
     guard files.files.sod != nil else {
         throw ReadError(.invalidArgument, "\(source) holds no \(securityObjectName) (the layout `emrtd dump` writes)")
@@ -45,7 +64,8 @@ private func verify(_ files: DumpFiles, source: String, options: RequestObject, 
     do throws(ReadError) {
         return try FileSetVerification(
             files: files.files, trustStore: handle.store, at: time, printedZone: printedZone,
-            warnings: [handle.warning].compactMap { $0 } + files.notes
+            warnings: [handle.warning].compactMap { $0 } + files.notes,
+            chipEvidence: OfflineChipEvidence(recorded: files.evidence, challenge: challenge)
         ).json.serialized(pretty: true)
     } catch {
         throw ReadError(.invalidArgument, "\(source)'s \(securityObjectName) is not a readable EF.SOD: \(error.reason)")
@@ -62,7 +82,7 @@ public func emrtdVerify(
         let what = "the verify request"
         let text = try callerText(requestJSON, length, limit: verifyRequestLimit, what: what)
         let request = try RequestObject(
-            RequestObject.parse(text, what: what), what: what, allowed: ["dir", "files", "at", "mrzLines"])
+            RequestObject.parse(text, what: what), what: what, allowed: ["dir", "files", "at", "mrzLines", "challenge"])
         let files: DumpFiles
         let source: String
         switch (try request.string("dir"), request["files"]) {
@@ -80,7 +100,7 @@ public func emrtdVerify(
                 }
                 named[member.key] = [UInt8](data)
             }
-            files = DumpLayout.files(named: named)
+            files = try dumpFiles(named: named)
             source = "the files given"
         default:
             throw ReadError(.invalidArgument, "\(what) needs exactly one of \"dir\" and \"files\"")
@@ -121,9 +141,9 @@ public func emrtdVerifyFiles(
             : try RequestObject(
                 RequestObject.parse(
                     callerText(optionsJSON, optionsLength, limit: mrzRequestLimit, what: what), what: what),
-                what: what, allowed: ["at", "mrzLines"])
+                what: what, allowed: ["at", "mrzLines", "challenge"])
         return try verify(
-            DumpLayout.files(named: named), source: "the files given", options: options,
+            try dumpFiles(named: named), source: "the files given", options: options,
             trust: TrustStoreHandle.borrow(trust))
     }
 }

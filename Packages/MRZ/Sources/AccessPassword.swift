@@ -37,7 +37,8 @@ public struct AccessPassword: Sendable, Equatable, CustomStringConvertible, Cust
     /// - Parameters:
     ///   - documentNumber: trimmed and upper-cased; `A`–`Z`, `0`–`9`, `<` only; padded with `<`
     ///     to 9 characters, a longer number is used whole.
-    ///   - dateOfBirth, dateOfExpiry: YYMMDD, exactly 6 characters, each a digit or `<`.
+    ///   - dateOfBirth: YYMMDD, exactly 6 characters, each a digit or `<`.
+    ///   - dateOfExpiry: YYMMDD, exactly 6 characters, each a digit or `<`.
     /// - Throws: `MRZError` `.invalidArgument`, naming the field but not its value.
     public static func mrz(documentNumber: String, dateOfBirth: String, dateOfExpiry: String) throws(MRZError)
         -> AccessPassword

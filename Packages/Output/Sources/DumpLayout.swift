@@ -16,6 +16,10 @@ import MRZ
 public enum DumpLayout {
     /// The CSCA's file name in a dump (`--csca DIR/CSCA.der` verifies the dump later).
     public static let countrySigningCertificateName = "CSCA.der"
+    /// What the read proved beyond the files (`AcquisitionEvidence`, the schema in the README).
+    public static let evidenceName = "evidence.json"
+    /// The largest `evidence.json` read back: a few keys, signatures and certificate names.
+    static let maximumEvidenceSize = 1 << 20
 
     /// The largest file of a dump, and of an LDS file read: an elementary file's size is at
     /// most a 3-byte BER length (16 MiB); real ones, fingerprints included, stay far below.
@@ -52,6 +56,7 @@ public enum DumpLayout {
         _ document: TravelDocument, to directory: String, extraFiles: [File] = [], replacing: Replacing
     ) throws(OutputError) {
         var files = files(of: document.ldsMasterFile)
+        if let evidence = document.acquisitionEvidence { files.append(File(evidenceName, try encoded(evidence))) }
         for (name, image) in namedImages(document) {
             files.append(File("\(name).\(image.format.fileExtension)", [UInt8](image.bytes)))
             if let png = image.png { files.append(File("\(name).png", [UInt8](png))) }
@@ -111,6 +116,51 @@ public enum DumpLayout {
             }
         }
         return files(named: named, otherNames: names.filter { named[$0] == nil })
+    }
+
+    /// `evidence.json` as written: keys sorted, two-space indent, bytes in base64.
+    static func encoded(_ evidence: AcquisitionEvidence) throws(OutputError) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        do {
+            return Array(try encoder.encode(evidence))
+        } catch {
+            throw OutputError(.cannotWrite, "the read's evidence cannot be written: \(error.localizedDescription)")
+        }
+    }
+
+    /// A dump's `evidence.json`; nil when the folder has none (older dumps, other tools' dumps).
+    /// One of a newer schema, or not this schema at all, is refused with a reason.
+    public static func readEvidence(_ directory: String) throws(OutputError) -> AcquisitionEvidence? {
+        let path = directory + "/" + evidenceName
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        let bytes: [UInt8]
+        do throws(FilesError) {
+            bytes = try CappedFile.read(path, as: CappedFile.Kind("the read's evidence", limit: maximumEvidenceSize))
+        } catch {
+            throw OutputError(error.code == .tooLarge ? .tooLarge : .cannotRead, error.reason)
+        }
+        return try decodedEvidence(bytes)
+    }
+
+    /// `evidence.json`'s bytes as evidence (a folder's, or a host's through the C ABI).
+    public static func decodedEvidence(_ bytes: [UInt8]) throws(OutputError) -> AcquisitionEvidence {
+        struct Version: Decodable { let version: Int }
+        let decoder = JSONDecoder()
+        guard let version = try? decoder.decode(Version.self, from: Data(bytes)).version else {
+            throw OutputError(.cannotRead, "\(evidenceName) holds no schema version: it is not a read's evidence")
+        }
+        guard version <= AcquisitionEvidence.currentVersion else {
+            throw OutputError(
+                .cannotRead,
+                "\(evidenceName) is of schema version \(version), newer than this reader's "
+                    + "\(AcquisitionEvidence.currentVersion): update emrtd to check it")
+        }
+        do {
+            return try decoder.decode(AcquisitionEvidence.self, from: Data(bytes))
+        } catch {
+            throw OutputError(.cannotRead, "\(evidenceName) does not follow its schema: \(error)")
+        }
     }
 
     /// The file set of files named as a dump names them (`SOD.bin`, `DG1.bin` …: a folder's, or a
@@ -192,7 +242,7 @@ public enum DumpLayout {
     /// The names emrtd writes into a dump's folder: the layout's files, the images, the
     /// simulator's `.der` files (its CSCA, its chip's keys) and reports (`report.html`).
     static func isDumpFileName(_ name: String) -> Bool {
-        if LDSFileKind.allCases.contains(where: { $0.dumpFileName == name }) { return true }
+        if LDSFileKind.allCases.contains(where: { $0.dumpFileName == name }) || name == evidenceName { return true }
         if name.hasSuffix(".der") || name.hasSuffix(".html") { return !name.hasPrefix(".") }
         let parts = name.split(separator: ".", maxSplits: 1)
         guard parts.count == 2, let dash = parts[0].lastIndex(of: "-") else { return false }

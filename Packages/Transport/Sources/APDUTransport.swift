@@ -2,8 +2,9 @@
 /// packages send through; the reference's raw-bytes `CardTransport`, which callers implement,
 /// comes in through `CardTransportLink`.
 ///
-/// Implementations: `PCSCTransport` (PC/SC readers), `ScriptedTransport` (tests), the secure
-/// messaging channel (which wraps another transport), `LoggingTransport`. Exchanges are blocking,
+/// Implementations: `PCSCTransport` (PC/SC readers), `ScriptedTransport` (tests),
+/// `LoggingTransport`. Secure messaging is not one: `SecureMessaging`'s `SecureChannel` is a
+/// `CommandChannel` that sends through one of these. Exchanges are blocking,
 /// one at a time: a card answers one command before the next, and callers run the read on a
 /// thread of their own. Transports are `Sendable` so a transport made on one thread can be used
 /// on another and cancelled from a third; implementations guard their state with a lock.

@@ -333,14 +333,18 @@ def verify(
     csca: Optional[Iterable[bytes]] = None,
     at: Union[None, str, datetime.date, datetime.datetime] = None,
     mrz_lines: Optional[Sequence[str]] = None,
+    challenge: Optional[bytes] = None,
 ) -> dict:
     """Verifies a dump offline: the JSON ``emrtd verify --dir`` prints (Passive Authentication,
-    ``checks``, ``warnings``), whether or not the data is authenticated.
+    ``chip``, ``checks``, ``warnings``), whether or not the data is authenticated.
 
     ``path_or_files``: a dump folder, or its files by dump name (``{"SOD.bin": b"...", "DG1.bin":
     ...}``). ``csca``: PEM or DER certificates added to the built-in bundle. ``at``: when
     certificates and expiry are checked (default now). ``mrz_lines``: the printed MRZ, compared
-    with DG1. Raises ReadError ``invalid_argument`` for a dump that cannot be loaded.
+    with DG1. ``chip`` is the chip verdict judged again from the dump's ``evidence.json``;
+    ``challenge`` (8 bytes): the Active Authentication challenge you chose, which the recorded one
+    must be (else the chip is ``denied``). Raises ReadError ``invalid_argument`` for a dump that
+    cannot be loaded.
     """
     request: dict[str, Any] = {}
     if isinstance(path_or_files, Mapping):
@@ -351,6 +355,8 @@ def verify(
         request["at"] = _time(at)
     if mrz_lines is not None:
         request["mrzLines"] = list(mrz_lines)
+    if challenge is not None:
+        request["challenge"] = bytes(challenge).hex()
     data = json.dumps(request).encode()
     store = _trust_stores.acquire(csca)
     try:
