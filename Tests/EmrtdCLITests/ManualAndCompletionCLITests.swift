@@ -108,7 +108,7 @@ import Testing
             return run.output.split(separator: "\n").map(String.init).sorted()
         }
         #expect(try complete("emrtd", "") == (Self.commands(emrtd) + ["--help", "--version"]).sorted())
-        #expect(try complete("emrtd", "verify", "--c") == ["--crl", "--csca"])
+        #expect(try complete("emrtd", "verify", "--c") == ["--challenge", "--crl", "--csca"])
         #expect(try complete("emrtd", "read", "--access", "") == ["auto", "bac", "pace"])
         #expect(try complete("emrtd", "relay", "--files", "minimal") == ["minimal", "minimalKYC"])
         #expect(try Set(complete("emrtd", "trust", "")).isSuperset(of: ["build", "check", "list", "show", "update"]))
