@@ -128,6 +128,7 @@ echo /etc/emrtd/serve.conf >"$root/DEBIAN/conffiles"
 
 doc="$root/usr/share/doc/emrtd"
 install -D -m 0644 Packaging/deb/copyright "$doc/copyright"
+install -D -m 0644 NOTICE "$doc/NOTICE"
 install -D -m 0644 Packaging/deb/tenants.json "$doc/examples/tenants.json"
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 cat <<EOF | gzip -9n >"$doc/changelog.gz"

@@ -17,10 +17,32 @@ import Foundation
 
     /// The page of one command, `emrtd-NAME(1)`.
     static func command(_ command: any Command.Type) -> String {
-        page(name: "emrtd-\(command.name)", summary: command.summary, usage: command.usage, seeAlso: ["emrtd"])
+        page(
+            name: "emrtd-\(command.name)", summary: command.summary, usage: command.usage,
+            examples: command.examples, seeAlso: ["emrtd"])
     }
 
-    private static func page(name: String, summary: String, usage: String, seeAlso: [String]) -> String {
+    /// The variables every command reads, for ENVIRONMENT.
+    static let environment: KeyValuePairs<String, String> = [
+        "EMRTD_CSCA_BUNDLE":
+            "the trusted CSCA bundle (PEM); when set, the only one looked at, and a missing file is an error",
+        "XDG_DATA_HOME": "where the user's bundle lives (default ~/.local/share): emrtd/csca.pem",
+        "XDG_DATA_DIRS": "where the system's bundle lives (default /usr/local/share:/usr/share): emrtd/csca.pem",
+    ]
+
+    /// The files every command may read, for FILES: the trusted CSCAs, in the order looked up.
+    static let files: KeyValuePairs<String, String> = [
+        "~/.local/share/emrtd/csca.pem":
+            "the user's CSCA bundle (emrtd masterlist import and emrtd trust update write it outside a checkout)",
+        "/usr/share/emrtd/csca.pem":
+            "the CSCA bundle the package installs, derived from the signed master lists beside it (*.ml, *.cer)",
+        "/usr/share/emrtd/SOURCES": "where each of those master lists comes from, its publisher and checksum",
+        "/usr/share/doc/emrtd/NOTICE": "the third-party data and libraries, and the license (Apache-2.0)",
+    ]
+
+    private static func page(
+        name: String, summary: String, usage: String, examples: [String] = [], seeAlso: [String]
+    ) -> String {
         let lines = usage.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let synopsis = lines.prefix { !$0.isEmpty }
         let body = lines.dropFirst(synopsis.count)
@@ -58,6 +80,22 @@ import Foundation
             roff.append(escape(line))
         }
         if verbatim { roff.append(".fi") }
+        if !examples.isEmpty {
+            roff += [".SH EXAMPLES", ".nf"] + examples.map(escape) + [".fi"]
+        }
+        // emrtd(1)'s usage holds the table already.
+        if !usage.contains(exitStatusTable) {
+            roff += [".SH EXIT STATUS", ".nf"]
+            roff += exitStatusTable.split(separator: "\n").dropFirst().map { escape(String($0)) } + [".fi"]
+        }
+        roff.append(".SH ENVIRONMENT")
+        for (variable, meaning) in environment {
+            roff += [".TP", ".B \(variable)", escape(meaning)]
+        }
+        roff.append(".SH FILES")
+        for (file, meaning) in files {
+            roff += [".TP", ".I \(escape(file))", escape(meaning)]
+        }
         // `\-`: a page name does not break at its hyphen.
         roff += [
             ".SH SEE ALSO",

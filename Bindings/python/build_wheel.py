@@ -35,17 +35,28 @@ def main() -> int:
     files = {f"emrtd/{path.name}": path.read_bytes() for path in sorted((HERE / "src" / "emrtd").iterdir())
              if path.is_file() and path.suffix in (".py", ".typed")}
     files["emrtd/libemrtd.so.0"] = library.read_bytes()
+    # The built-in trust: the bundle derived from the committed master lists (Tools/setup.sh
+    # derives it) and the SOURCES that say where they come from (emrtd.trust uses them).
+    masterlist = HERE.parent.parent / "masterlist"
+    if not (masterlist / "csca.pem").is_file():
+        sys.exit(f"build_wheel.py: no {masterlist / 'csca.pem'} (Tools/build-trust-bundle.sh derives it)")
+    files["emrtd/data/csca.pem"] = (masterlist / "csca.pem").read_bytes()
+    files["emrtd/data/SOURCES"] = (masterlist / "SOURCES").read_bytes()
     metadata = [
         "Metadata-Version: 2.1",
         f"Name: {name}",
         f"Version: {version}",
         f"Summary: {project['description']}",
         f"Requires-Python: {project['requires-python']}",
+        f"License: {project['license']['text']}",
         "Provides-Extra: pcsc",
         "Requires-Dist: pyscard>=2.0; extra == 'pcsc'",
     ] + [f"Classifier: {c}" for c in project["classifiers"]]
     files[f"{info}/METADATA"] = ("\n".join(metadata) + "\nDescription-Content-Type: text/markdown\n\n"
                                  + (HERE / "README.md").read_text()).encode()
+    # The license and the notice of the tree's third-party data travel with the wheel.
+    for legal in ("LICENSE", "NOTICE"):
+        files[f"{info}/{legal}"] = (HERE.parent.parent / legal).read_bytes()
     files[f"{info}/WHEEL"] = f"Wheel-Version: 1.0\nGenerator: emrtd build_wheel.py\nRoot-Is-Purelib: false\nTag: {TAG}\n".encode()
     record = [record_line(path, data) for path, data in files.items()] + [f"{info}/RECORD,,"]
     files[f"{info}/RECORD"] = ("\n".join(record) + "\n").encode()

@@ -187,12 +187,16 @@ import Testing
         #expect(verify.status == 0, "\(verify.combinedOutput)")
         #expect(try JSONValue.parse(verify.output)["status"] == "authenticated")
 
-        // The dump's report, verified again: with the CSCA beside it, then without.
+        // The dump's report, verified again: its CSCA named, then only lying beside it (never trusted).
         let again = directory.appendingPathComponent("again.html")
-        let reported = try Subprocess.run(emrtd, ["report", dump.path, "--no-builtin", "--report", again.path])
+        let reported = try Subprocess.run(
+            emrtd,
+            [
+                "report", dump.path, "--no-builtin", "--csca", dump.appendingPathComponent("CSCA.der").path, "--report",
+                again.path,
+            ])
         #expect(reported.status == 0, "\(reported.combinedOutput)")
         #expect(try String(contentsOf: again, encoding: .utf8).contains("badge authenticated"))
-        try FileManager.default.removeItem(at: dump.appendingPathComponent("CSCA.der"))
         let untrusted = try Subprocess.run(emrtd, ["report", dump.path, "--no-builtin", "--report", again.path])
         #expect(untrusted.status == 0, "\(untrusted.combinedOutput)")
         #expect(try String(contentsOf: again, encoding: .utf8).contains("badge authorityCertificatesNotProvided"))

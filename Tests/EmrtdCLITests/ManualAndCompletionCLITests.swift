@@ -40,19 +40,33 @@ import Testing
             #expect(page.status == 0, "\(command): \(page.errorOutput)")
             #expect(page.output.hasPrefix(".TH \"EMRTD-\(command.uppercased())\" 1 "))
             #expect(page.output.contains(".SH SYNOPSIS\n.nf\nemrtd \(command)"), "\(command): no synopsis")
+            for section in ["EXIT STATUS", "ENVIRONMENT", "FILES"] {
+                #expect(page.output.contains(".SH \(section)\n"), "\(command): no \(section)")
+            }
+            #expect(page.output.contains("EMRTD_CSCA_BUNDLE"), "\(command)")
+            // An installed page names no path of a source checkout as the place of its trust.
+            if command == "read" || command == "report" { #expect(!page.output.contains("masterlist/csca.pem")) }
             // The page is the usage and the one-line summary `emrtd --help` lists (its NAME line).
-            let summary =
-                try Subprocess.run(emrtd, ["--help"]).output.components(separatedBy: "\n")
-                .first { $0.hasPrefix("  \(command) ") } ?? ""
+            let help = try Subprocess.run(emrtd, ["--help"]).output
+            let summary = help.components(separatedBy: "\n").first { $0.hasPrefix("  \(command) ") } ?? ""
+            // The page's EXIT STATUS is emrtd --help's table.
+            let table = help.range(of: "exit status (every command):").map { String(help[$0.lowerBound...]) } ?? ""
             #expect(
-                try Self.options(page.output, roff: true) == Self.options(usage).union(Self.options(summary)),
+                try Self.options(page.output, roff: true)
+                    == Self.options(usage).union(Self.options(summary)).union(Self.options(table)),
                 "\(command): options differ")
             // No line of text is taken for a request.
             for line in page.output.split(separator: "\n") where line.hasPrefix(".") || line.hasPrefix("'") {
                 #expect(
-                    ["TH", "nh", "ad", "SH", "PP", "nf", "fi", "BR"].contains { line.dropFirst().hasPrefix($0) },
+                    ["TH", "nh", "ad", "SH", "PP", "nf", "fi", "BR", "TP", "B ", "I "].contains {
+                        line.dropFirst().hasPrefix($0)
+                    },
                     "\(command): \(line)")
             }
+        }
+        for command in ["read", "verify", "report"] {
+            let page = try Subprocess.run(emrtd, ["help", "--man", command]).output
+            #expect(page.contains(".SH EXAMPLES\n.nf\n# "), "\(command): no EXAMPLES")
         }
         #expect(
             try Subprocess.run(emrtd, ["help", "verify"]).output == Subprocess.run(emrtd, ["verify", "--help"]).output)
@@ -94,7 +108,7 @@ import Testing
             return run.output.split(separator: "\n").map(String.init).sorted()
         }
         #expect(try complete("emrtd", "") == (Self.commands(emrtd) + ["--help", "--version"]).sorted())
-        #expect(try complete("emrtd", "verify", "--c") == ["--crl", "--csca"])
+        #expect(try complete("emrtd", "verify", "--c") == ["--challenge", "--crl", "--csca"])
         #expect(try complete("emrtd", "read", "--access", "") == ["auto", "bac", "pace"])
         #expect(try complete("emrtd", "relay", "--files", "minimal") == ["minimal", "minimalKYC"])
         #expect(try Set(complete("emrtd", "trust", "")).isSuperset(of: ["build", "check", "list", "show", "update"]))

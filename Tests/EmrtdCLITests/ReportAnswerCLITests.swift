@@ -52,7 +52,8 @@ import Testing
             ["read", "--simulator", "--no-render", "--mrz", "L898902C", "690806", "940623", "--out", dump.path]
                 + Self.inside)
         try #require(made.status == 0, "\(made.combinedOutput)")
-        let base = ["report", dump.path, "--no-builtin", "--report", report.path] + Self.inside
+        let csca = dump.appendingPathComponent("CSCA.der").path
+        let base = ["report", dump.path, "--no-builtin", "--csca", csca, "--report", report.path] + Self.inside
 
         let clean = try Subprocess.run(emrtd, base + ["--mrz-lines"] + VerdictCLITests.specimenLines)
         #expect(
@@ -60,7 +61,7 @@ import Testing
         )
         var page = try String(contentsOf: report, encoding: .utf8)
         #expect(page.contains("class=\"answer accepted\"") && page.contains("The printed MRZ matches the chip's."))
-        #expect(page.contains("the dump&#39;s CSCA \(dump.appendingPathComponent("CSCA.der").path) (1 certificate"))
+        #expect(page.contains("CSCA file (--csca) \(csca) (1 certificate"))
 
         let other = try Subprocess.run(emrtd, base + ["--mrz-lines"] + VerdictCLITests.otherHolderLines)
         #expect(other.status == 0 && other.errorOutput.contains("not accepted"), "\(other.combinedOutput)")
@@ -69,6 +70,37 @@ import Testing
 
         let wrong = try Subprocess.run(emrtd, base + ["--mrz-lines", "P<UTO"])
         #expect(wrong.status == 2 && wrong.errorOutput.contains("--mrz-lines is not a valid MRZ"))
+    }
+
+    /// The folder judged chooses no trust anchor: a dump carrying its own (forged) CSCA is not
+    /// accepted until the user names that certificate.
+    @Test func aDumpsOwnCSCAIsNotTrusted() throws {
+        guard let emrtd = CLITests.emrtd() else { return }
+        let directory = try VerdictCLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let dump = directory.appendingPathComponent("dump")
+        let report = directory.appendingPathComponent("r.html")
+        let made = try Subprocess.run(
+            emrtd,
+            ["read", "--simulator", "--no-render", "--mrz", "L898902C", "690806", "940623", "--out", dump.path]
+                + Self.inside)
+        try #require(made.status == 0, "\(made.combinedOutput)")
+        try #require(FileManager.default.fileExists(atPath: dump.appendingPathComponent("CSCA.der").path))
+        let base = ["report", dump.path, "--report", report.path, "--mrz-lines"] + VerdictCLITests.specimenLines
+        // With and without the built-in bundle: neither holds the simulator's fresh CSCA.
+        for trust in [["--no-builtin"], []] {
+            let forged = try Subprocess.run(emrtd, base + trust + Self.inside)
+            #expect(forged.status == 0, "\(forged.combinedOutput)")
+            #expect(
+                forged.errorOutput.contains("(data authorityCertificatesNotProvided, not accepted)")
+                    || forged.errorOutput.contains("(data denied, not accepted)"), "\(forged.errorOutput)")
+            let page = try String(contentsOf: report, encoding: .utf8)
+            #expect(page.contains("class=\"answer notAccepted\"") && !page.contains("badge authenticated"))
+            #expect(!page.contains("CSCA.der"), "the dump's CSCA is named nowhere as trusted")
+        }
+        let named = try Subprocess.run(
+            emrtd, base + ["--no-builtin", "--csca", dump.appendingPathComponent("CSCA.der").path] + Self.inside)
+        #expect(named.errorOutput.contains("(data authenticated, accepted)"), "\(named.combinedOutput)")
     }
 
     /// A master list in the footer with its certificate count and signing time (the German list of

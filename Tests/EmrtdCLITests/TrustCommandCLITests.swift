@@ -42,6 +42,26 @@ import Testing
         }
     }
 
+    /// On a terminal (`script` gives it one) `list` is a table, one row a certificate; `--json`
+    /// there is the JSON a pipe gets.
+    @Test func listIsATableOnATerminal() throws {
+        guard let script = Prerequisites.tool("script", package: "bsdutils") else { return }
+        try Self.withBundle { emrtd, environment in
+            let table = try Subprocess.run(
+                script, ["-qec", "\(emrtd) trust list", "/dev/null"], environment: environment)
+            #expect(table.status == 0, "\(table.combinedOutput)")
+            let rows = table.output.split(whereSeparator: \.isNewline)
+            #expect(rows.first?.contains(": 766 CSCAs of ") == true, "\(rows.first ?? "")")
+            #expect(rows.contains { $0.hasPrefix("COUNTRY  NOT AFTER   SUBJECT") })
+            #expect(
+                rows.filter { $0.range(of: #"^[A-Z]{2,3} +\d{4}-\d{2}-\d{2}  "#, options: .regularExpression) != nil }
+                    .count == 766)
+            let json = try Subprocess.run(
+                script, ["-qec", "\(emrtd) trust list --json", "/dev/null"], environment: environment)
+            #expect(json.output.hasPrefix("{"), "\(json.output.prefix(80))")
+        }
+    }
+
     /// `show` by fingerprint prefix and by country; nothing matching is exit 3.
     @Test func showSelectsByFingerprintOrCountry() throws {
         try Self.withBundle { emrtd, environment in

@@ -69,6 +69,10 @@ import Testing
         var invalid: [Int]?
         /// Why there is no verdict.
         var failure: String?
+        /// The one "accepted" rule's answer (`checks.accepted`; report's line), and the strict
+        /// requirements unmet (verify and serve give them).
+        var accepted: Bool?
+        var unmet: [String]?
         var description: String { status.map { "\($0) \(invalid ?? [])" } ?? "failed: \(failure ?? "")" }
     }
 
@@ -126,6 +130,13 @@ import Testing
             }
             // Report and serve assemble the same document, or fail on the same rule.
             #expect(report.status == serve.status, "\(all)")
+            // One "accepted" rule: the same answer and the same reasons wherever there is a verdict.
+            if serve.status != nil {
+                #expect(report.accepted == serve.accepted && serve.accepted != nil, "\(all)")
+                if verify.status != nil {
+                    #expect(verify.accepted == serve.accepted && verify.unmet == serve.unmet, "\(all)")
+                }
+            }
             #expect((report.failure == nil) == (serve.failure == nil), "\(all)")
             if let status = serve.status {
                 // verify refuses an EF.SOD it cannot parse as input; otherwise the same verdict,
@@ -166,12 +177,14 @@ import Testing
             return Verdict(failure: run.errorOutput)
         }
         let rest = run.errorOutput[range.upperBound...]
-        return Verdict(status: String(rest.prefix { $0 != "," }))
+        return Verdict(status: String(rest.prefix { $0 != "," }), accepted: !rest.contains("not accepted"))
     }
 
     static func verifyVerdict(_ run: Subprocess.Result) -> Verdict {
         guard let json = try? JSONValue.parse(run.output) else { return Verdict(failure: run.errorOutput) }
-        return Verdict(status: text(json["status"]), invalid: invalid(json))
+        return Verdict(
+            status: text(json["status"]), invalid: invalid(json), accepted: bool(json["checks"]?["accepted"]),
+            unmet: strings(json["checks"]?["strict"]?["unmet"]))
     }
 
     static func serveVerdict(_ run: Subprocess.Result) -> Verdict {
@@ -179,7 +192,19 @@ import Testing
         guard let data = outcome["result"]?["authenticationStatus"]?["data"] else {
             return Verdict(failure: text(outcome["reason"]) ?? "no result")
         }
-        return Verdict(status: text(data["status"]), invalid: invalid(data))
+        let checks = outcome["result"]?["checks"]
+        return Verdict(
+            status: text(data["status"]), invalid: invalid(data), accepted: bool(checks?["accepted"]),
+            unmet: strings(checks?["strict"]?["unmet"]))
+    }
+
+    static func bool(_ value: JSONValue?) -> Bool? {
+        if case .bool(let flag)? = value { flag } else { nil }
+    }
+
+    static func strings(_ value: JSONValue?) -> [String]? {
+        guard case .array(let items)? = value else { return nil }
+        return items.compactMap { text($0) }
     }
 
     static func text(_ value: JSONValue?) -> String? {

@@ -12,8 +12,9 @@ import Synchronization
 /// JSON line on standard output, in input order whatever order they finish in: the verdict
 /// `verify --json` prints for it, with `path` first; a dump that cannot be loaded gives the
 /// `readErrorToJson` shape (`invalid_argument`) with `path`, and the batch goes on. A summary goes
-/// to standard error. Exit status: 1 when any dump could not be loaded, else 3 when any was not
-/// accepted (not authenticated, or a `--strict` requirement unmet), else 0.
+/// to standard error, counting the accepted ones by the one rule (`DocumentChecks.accepted`).
+/// Exit status: 1 when any dump could not be loaded, else 3 when any would make `verify --dir`
+/// exit 3 (not authenticated, or with `--strict` not accepted), else 0.
 enum BatchVerification {
     /// The most paths standard input may list: 16 MiB of text, some 100,000 dumps.
     static let listLimit = 16 << 20
@@ -45,7 +46,7 @@ enum BatchVerification {
             "emrtd verify: \(paths.count) dump\(paths.count == 1 ? "" : "s"): \(tally.accepted) accepted, "
                 + "\(tally.rejected) not accepted, \(tally.unreadable) unreadable; "
                 + String(format: "%.2f s, %.1f documents/s, %d jobs", seconds, Double(paths.count) / seconds, jobs))
-        return tally.unreadable > 0 ? 1 : tally.rejected > 0 ? 3 : 0
+        return tally.unreadable > 0 ? 1 : tally.failing > 0 ? 3 : 0
     }
 
     /// The dumps of `source`: DIR's folders by name, or standard input's lines (`-`).
@@ -85,9 +86,12 @@ enum BatchVerification {
 
     /// How the documents came out.
     struct Tally: Sendable {
+        /// Accepted by the one rule, and loaded but not.
         var accepted = 0
         var rejected = 0
         var unreadable = 0
+        /// Dumps whose `verify --dir` would exit 3.
+        var failing = 0
     }
 
     /// Verifies `paths` on `jobs` tasks at a time, printing each line as soon as every line before
@@ -96,15 +100,14 @@ enum BatchVerification {
         let result = Mutex(Tally())
         let done = DispatchSemaphore(value: 0)
         Task.detached {
-            let tally = await withTaskGroup(of: (Int, String, Int32).self) { group in
+            let tally = await withTaskGroup(of: (Int, Line).self) { group in
                 var tally = Tally()
                 var next = 0
                 func start() {
                     guard next < paths.count else { return }
                     let (index, path) = (next, paths[next])
                     group.addTask {
-                        let (text, status) = line(path, settings: settings)
-                        return (index, text, status)
+                        (index, line(path, settings: settings))
                     }
                     next += 1
                 }
@@ -112,13 +115,14 @@ enum BatchVerification {
                 // Lines that finished before an earlier one, held until it comes.
                 var waiting: [Int: String] = [:]
                 var printed = 0
-                while let (index, text, status) = await group.next() {
-                    switch status {
-                    case 0: tally.accepted += 1
-                    case 3: tally.rejected += 1
-                    default: tally.unreadable += 1
+                while let (index, line) = await group.next() {
+                    switch line.accepted {
+                    case true?: tally.accepted += 1
+                    case false?: tally.rejected += 1
+                    case nil: tally.unreadable += 1
                     }
-                    waiting[index] = text
+                    if line.status == 3 { tally.failing += 1 }
+                    waiting[index] = line.text
                     while let ready = waiting.removeValue(forKey: printed) {
                         print(ready)
                         printed += 1
@@ -134,15 +138,24 @@ enum BatchVerification {
         return result.withLock { $0 }
     }
 
-    /// One dump's JSON line and exit status (0, 3, or 1 when it could not be loaded).
-    static func line(_ path: String, settings: VerifySettings) -> (String, Int32) {
+    /// One dump's JSON line, its exit status (0, 3, or 1 when it could not be loaded) and whether
+    /// it is accepted (nil when it could not be loaded).
+    struct Line: Sendable {
+        var text: String
+        var status: Int32
+        var accepted: Bool?
+    }
+
+    static func line(_ path: String, settings: VerifySettings) -> Line {
         do {
             let verification = try settings.verify(folder: path)
-            return (withPath(path, verification.json).serialized(pretty: false), verification.accepted ? 0 : 3)
+            return Line(
+                text: withPath(path, verification.json).serialized(pretty: false), status: verification.passes ? 0 : 3,
+                accepted: verification.checks.accepted)
         } catch {
             let failure = ReadError(.invalidArgument, error.message)
             let json = (try? JSONValue.parse(readErrorToJson(error: failure, prettyPrinted: false))) ?? .null
-            return (withPath(path, json).serialized(pretty: false), 1)
+            return Line(text: withPath(path, json).serialized(pretty: false), status: 1, accepted: nil)
         }
     }
 

@@ -15,6 +15,14 @@ import Transport
 enum ReadCommand: Command {
     static let name = "read"
     static let summary = "read a travel document's chip (PC/SC reader or the simulator) and verify it"
+    static let examples = [
+        "# the simulator's specimen, its files and images to dump/, its test CSCA beside them",
+        "emrtd read --simulator --mrz L898902C 690806 940623 --out dump",
+        "# a passport on the first PC/SC reader, the page checked against the chip, exit 3 unless accepted",
+        "emrtd read --reader \"\" --mrz-lines \"P<UTO...\" \"L898902C...\" --strict --report passport.html",
+        "# a residence permit opened with its card access number, as JSON",
+        "emrtd read --reader \"\" --can 123456 --json > document.json",
+    ]
     static let usage = """
         usage: emrtd read (--reader NAME [--wait SECONDS] [--timeout MS] | --simulator [DIR] [--pace NAME[:PARAM]]... [--no-pace] [--pace-only]
                                                  [--chip-can CAN] [--chip-authentication NAME[:PARAM]]...
@@ -28,16 +36,17 @@ enum ReadCommand: Command {
 
         Opens the chip (PACE when it offers it, else BAC; --access below), reads EF.COM, EF.SOD and
         every data group, checks them by Passive Authentication against the trusted CSCAs
-        (masterlist/csca.pem unless --no-builtin, plus each --csca PEM bundle or DER file and the
-        CSCAs of each --masterlist verified against its --ml-root; --crl adds certificate revocation
+        (the built-in bundle, see FILES in the man page, unless --no-builtin, plus each --csca PEM
+        bundle or DER file and the CSCAs of each --masterlist verified against its --ml-root; --crl adds certificate revocation
         lists, which deny a revoked DSC or CSCA; --deviation-list adds an issuing state's list of
         known defects, named among the data verdict's reasons; --at checks them at that time), and
         prints a summary: holder, document, the data and chip verdicts with their reasons,
         warnings, APDUs and time. --json prints the whole document as JSON instead; --out DIR
         writes every file read (COM.bin, SOD.bin, DG1.bin…, the `emrtd dump` layout) and every
         image (with PNG renderings of JPEG 2000), and for the simulator's specimen its CSCA
-        (CSCA.der, for `emrtd verify DIR --csca DIR/CSCA.der` later) and its chip's keys
-        (chip-keys.der, so `--simulator DIR` proves the chip again).
+        (CSCA.der, for `emrtd verify` and `emrtd report` later: nothing in a folder is trusted
+        unless named, as --csca DIR/CSCA.der) and its chip's keys (chip-keys.der, so `--simulator DIR`
+        proves the chip again).
         \(dumpRules)
         --report FILE.html writes one
         self-contained HTML page (face, holder, verdicts, hashes, certificates, access, warnings,
@@ -332,13 +341,13 @@ enum ReadCommand: Command {
         }
         for warning in checks.warnings { printError("emrtd \(settings.command): warning: \(warning)") }
         if settings.json {
-            print(adding(["checks": checks.json], to: document.json).serialized(pretty: true))
+            print(document.json(checks: checks).serialized(pretty: true))
         } else {
             print(textSummary(of: document, elapsed: elapsed))
             for line in checksSummary(checks) { print(line) }
         }
         if settings.debug { printError(debugLogText(document.debugInfo.events)) }
-        if settings.strict && !checks.passesStrictMode {
+        if settings.strict && !checks.accepted {
             printError(
                 "emrtd \(settings.command): strict mode: " + checks.unmetStrictRequirements.joined(separator: "; "))
             return 3
@@ -346,10 +355,14 @@ enum ReadCommand: Command {
         return 0
     }
 
-    /// The checks' lines under the summary: DG1's validity, the page against the chip, their
-    /// warnings.
+    /// The checks' lines under the summary: the answer by the one "accepted" rule (the HTML
+    /// report's and `verify`'s), DG1's validity, the page against the chip, their warnings.
     static func checksSummary(_ checks: DocumentChecks) -> [String] {
-        var lines: [String] = []
+        var lines = [
+            "answer:    "
+                + (checks.accepted
+                    ? "accepted" : "not accepted: " + checks.unmetStrictRequirements.joined(separator: "; "))
+        ]
         if let validity = checks.mrzValidity {
             let expiry = validity.dateOfExpiry.isoDate ?? "unknown"
             lines.append(

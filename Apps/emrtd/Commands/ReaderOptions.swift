@@ -1,4 +1,5 @@
 import Emrtd
+import Foundation
 import PCSC
 import Transport
 
@@ -39,7 +40,13 @@ struct ReaderOptions {
     func connect() throws(ReadError) -> PCSCTransport {
         do throws(TransportError) {
             let context = try PCSCContext()
-            let reader = try context.waitForCard(in: pcscName, timeout: wait)
+            let place = pcscName ?? "any PC/SC reader"
+            let reader = try context.waitForCard(in: pcscName, timeout: wait) {
+                // Said on a terminal only: a script's stderr stays as it was.
+                guard isatty(STDERR_FILENO) == 1 else { return }
+                printError(
+                    "emrtd: waiting for a card in \(place)… (up to \(wait.components.seconds) s, Ctrl-C to stop)")
+            }
             return try context.connect(reader: reader.name, timeout: timeout)
         } catch .Timeout {
             let place = pcscName.map { "in the reader '\($0)'" } ?? "in any PC/SC reader"

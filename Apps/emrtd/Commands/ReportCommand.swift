@@ -11,6 +11,10 @@ import Output
 enum ReportCommand: Command {
     static let name = "report"
     static let summary = "write the HTML report of a dump, its data re-verified with the current trust store"
+    static let examples = [
+        "# the page of a dump of the simulator, its test CSCA trusted by name, to dump/report.html",
+        "emrtd report dump --csca dump/CSCA.der",
+    ]
     static let usage = """
         usage: emrtd report DIR [--report FILE.html] [--csca FILE]... [--masterlist FILE.ml --ml-root CERT]...
                                 [--no-builtin] [--at ISO8601] [--mrz-lines LINE...]
@@ -21,10 +25,11 @@ enum ReportCommand: Command {
 
         Reads the files of DIR (the `emrtd read --out` / `emrtd dump` layout) and makes the
         document of them as a read does (EF.COM, EF.SOD, DG1 and DG2 are mandatory), verifies
-        them by Passive Authentication against the trusted CSCAs (masterlist/csca.pem unless
-        --no-builtin, plus each --csca PEM bundle or DER file and each --masterlist's CSCAs; a dump
-        of the simulator holds its CSCA as DIR/CSCA.der, trusted when present; --at checks them at
-        that time), and writes the page to FILE.html (default
+        them by Passive Authentication against the trusted CSCAs (the built-in bundle unless
+        --no-builtin, plus each --csca PEM bundle or DER file and each --masterlist's CSCAs; --at
+        checks them at that time). Nothing in DIR is trusted: whoever wrote the folder would choose
+        its trust anchor. A dump of the simulator holds its test CSCA as DIR/CSCA.der; trust it by
+        naming it, --csca DIR/CSCA.der. It writes the page to FILE.html (default
         DIR/report.html: a temporary file renamed into place; a symbolic link, a device or a fifo
         there is refused, not replaced). The chip verdict is notSupported: a dump cannot
         prove a chip genuine. Exit status: 0 written, 1 unreadable dump or failed read, 2 wrong
@@ -37,17 +42,12 @@ enum ReportCommand: Command {
         let printedZone = try arguments.variadic("--mrz-lines").map(StrictOption.printedZone)
         guard let directory = try arguments.positionals(atMost: 1).first else { throw UsageError("give one DIR") }
         let folder = URL(fileURLWithPath: directory)
-        var authorities = trust.authorityCertificates
-        let dumpedCSCA = folder.appendingPathComponent(DumpLayout.countrySigningCertificateName)
-        if FileManager.default.fileExists(atPath: dumpedCSCA.path) {
-            authorities.append(try readCertificateFile(dumpedCSCA.path))
-        }
 
         let document: TravelDocument
         do {
             let dump = try DumpLayout.read(directory)
             let trustStore = try TrustStore.assemble(
-                includingDefaultBundle: trust.trustsDefaultBundle, authorityCertificates: authorities)
+                includingDefaultBundle: trust.trustsDefaultBundle, authorityCertificates: trust.authorityCertificates)
             let trustWarning = trustStore.store.assemblyWarning(defaultBundleProblem: trustStore.defaultBundleProblem)
             document = try assembleTravelDocument(
                 files: dump.files,
@@ -64,11 +64,8 @@ enum ReportCommand: Command {
             return 1
         }
         let checks = DocumentChecks(document: document, printedZone: printedZone, at: trust.clock())
-        let dumped =
-            FileManager.default.fileExists(atPath: dumpedCSCA.path)
-            ? [TrustSource.file(.dumpedCSCA, path: dumpedCSCA.path, certificates: 1)] : []
         let page = HTMLReport.render(
-            document, checks: checks, trust: trust.sources + dumped, title: "emrtd report \(folder.lastPathComponent)")
+            document, checks: checks, trust: trust.sources, title: "emrtd report \(folder.lastPathComponent)")
         let destination = reportPath ?? folder.appendingPathComponent("report.html").path
         do throws(FilesError) {
             try AtomicFile.write(Array(page.utf8), to: destination)
@@ -77,7 +74,7 @@ enum ReportCommand: Command {
         }
         printError(
             "emrtd report: \(destination) (data \(document.authenticationStatus.data.status.rawValue), "
-                + "\(checks.passesStrictMode ? "accepted" : "not accepted"))")
+                + "\(checks.accepted ? "accepted" : "not accepted"))")
         return 0
     }
 }

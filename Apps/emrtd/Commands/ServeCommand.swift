@@ -23,7 +23,7 @@ enum ServeCommand: Command {
         \(ValidationProtocol.subprotocol); the protocol is Packages/Validation/README.md). A session
         names its tenant (clientId) and scan (validationId) with the tenant's session token (emrtd
         token), sends the MRZ or CAN and what to read; the server reads the chip through the client,
-        checks it by Passive Authentication against the trusted CSCAs (masterlist/csca.pem unless
+        checks it by Passive Authentication against the trusted CSCAs (the built-in bundle unless
         --no-builtin, plus each --csca PEM bundle or DER file), stores the result (the `read --json`
         document plus validationId) in its outbox and POSTs it to the tenant's resultURL with
         Idempotency-Key: <validationId>.

@@ -300,7 +300,7 @@ final class StationSession: Sendable {
         }
         let answer = StationAnswer(document: document, checks: checks, strict: desk.strict, trust: desk.trust)
         send(adding(["saved": saved], to: answer.json))
-        printError("emrtd station: read \(number): \(checks.passesStrictMode ? "accepted" : "not accepted")")
+        printError("emrtd station: read \(number): \(checks.accepted ? "accepted" : "not accepted")")
     }
 
     func send(_ message: JSONValue) {

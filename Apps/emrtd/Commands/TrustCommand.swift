@@ -8,17 +8,17 @@ import JSON
 /// and whether a DSC or an EF.SOD would chain to it, so that trust is inspected, not assumed.
 enum TrustCommand: Command {
     static let name = "trust"
-    static let printsOnlyJSON = true
     static let summary =
         "list the trusted CSCAs and the master lists they come from, check a DSC or EF.SOD, build or update the bundle"
     static let usage = """
-        usage: emrtd trust list
+        usage: emrtd trust list [--json]
                emrtd trust show FINGERPRINT|COUNTRY
                emrtd trust check FILE [--at ISO8601]
                emrtd trust build DIR [--out FILE]
                emrtd trust update FILE.ml|FILE.dl|FILE.ldif
 
-        The default trust bundle (masterlist/README.md) as JSON. `list`: every certificate's
+        The default trust bundle (masterlist/README.md) as JSON; `list` on a terminal prints a
+        table instead (country, expiry, subject, lists) unless --json. `list`: every certificate's
         country, subject, validity, SHA-256 fingerprint, whether it is a link certificate (not
         self-issued), and the master lists holding it (the lists of the SOURCES file beside the
         bundle, as Tools/build-trust-bundle.sh derived it; none for a certificate imported
@@ -47,8 +47,41 @@ enum TrustCommand: Command {
         to take); 1 no bundle or an unreadable file; 2 wrong command line (the table: emrtd --help).
         """
 
+    /// `trust list` for people: the bundle and its lists in a line each, then one row a
+    /// certificate (country, expiry date, subject, the lists holding it), sorted by country.
+    static func table(_ summary: JSONValue) -> String {
+        func text(_ value: JSONValue?) -> String { if case .string(let text)? = value { text } else { "" } }
+        func number(_ value: JSONValue?) -> String {
+            if case .integer(let number)? = value { "\(number)" } else { "?" }
+        }
+        var lines = [
+            "\(text(summary["bundle"])): \(number(summary["certificates"])) CSCAs of \(number(summary["countries"]))"
+                + " countries (\(number(summary["linkCertificates"])) link certificates)"
+        ]
+        if case .array(let lists)? = summary["lists"] {
+            for list in lists {
+                lines.append(
+                    "  \(text(list["file"])), signed \(text(list["signingTime"]).prefix(10)): "
+                        + "\(number(list["certificates"])) certificates, \(number(list["brought"])) first brought by it"
+                )
+            }
+        }
+        lines.append("")
+        lines.append("COUNTRY  NOT AFTER   SUBJECT")
+        guard case .array(let entries)? = summary["entries"] else { return lines.joined(separator: "\n") }
+        let rows = entries.map { entry in
+            (text(entry["country"]), String(text(entry["notAfter"]).prefix(10)), text(entry["subject"]))
+        }
+        for (country, notAfter, subject) in rows.sorted(by: { ($0.0, $0.2) < ($1.0, $1.2) }) {
+            let padded = country.padding(toLength: 7, withPad: " ", startingAt: 0)
+            lines.append("\(padded)  \(notAfter.padding(toLength: 10, withPad: " ", startingAt: 0))  \(subject)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
     static func run(_ arguments: inout ArgumentReader) throws -> Int32 {
         let time = try arguments.option("--at").map(TrustOptions.parseTime)
+        let json = arguments.flag("--json")
         let output = try arguments.option("--out")
         let words = try arguments.positionals()
         guard let action = words.first else { throw UsageError("give list, show, check, build or update") }
@@ -61,7 +94,8 @@ enum TrustCommand: Command {
         switch (action, words.count) {
         case ("list", 1):
             let bundle = try ProvenancedBundle.load()
-            print(bundle.summary(entries: bundle.store.certificates).serialized(pretty: true))
+            let summary = bundle.summary(entries: bundle.store.certificates)
+            print(json || isatty(STDOUT_FILENO) != 1 ? summary.serialized(pretty: true) : table(summary))
             return 0
         case ("show", 2):
             let bundle = try ProvenancedBundle.load()

@@ -11,6 +11,12 @@ import Output
 enum VerifyCommand: Command {
     static let name = "verify"
     static let printsOnlyJSON = true
+    static let examples = [
+        "# a dump of the simulator, its own test CSCA named (nothing in DIR is trusted otherwise)",
+        "emrtd verify --dir dump --csca dump/CSCA.der",
+        "# every dump of a folder, one JSON line each, exit 3 if any is not accepted",
+        "emrtd verify --batch dumps/ --strict > verdicts.jsonl",
+    ]
     static let summary = "check EF.SOD and the data groups of a dump (Passive Authentication) and print the verdict"
     static let usage = """
         usage: emrtd verify --dir DIR [--challenge HEX] [--csca FILE]... [--crl FILE]... [--masterlist FILE.ml --ml-root CERT]...
@@ -49,8 +55,9 @@ enum VerifyCommand: Command {
         folder a line on standard input. One JSON line per dump on standard output, in input
         order: "path" and the verdict above, or for a dump that cannot be loaded "path" and an
         error ("code": "invalid_argument", "message", "reason"); a summary on standard error.
-        Exit status of a batch: 1 when any dump could not be loaded, else 3 when any was not
-        accepted, else 0.
+        The summary counts the dumps accepted ("checks"'s "accepted": the rules of --strict, with
+        or without it). Exit status of a batch: 1 when any dump could not be loaded, else 3 when
+        any would make `verify --dir` exit 3, else 0.
         Exit status: 0 authenticated (and, with --strict, every requirement met), 3 not, 1 unreadable
         input, 2 wrong command line (the table: emrtd --help).
         """
@@ -95,11 +102,11 @@ enum VerifyCommand: Command {
         }
         for warning in verification.warnings { printError("emrtd verify: warning: \(warning)") }
         print(verification.json.serialized(pretty: true))
-        if strict && !verification.checks.passesStrictMode {
+        if strict && !verification.checks.accepted {
             printError(
                 "emrtd verify: strict mode: " + verification.checks.unmetStrictRequirements.joined(separator: "; "))
         }
-        return verification.accepted ? 0 : 3
+        return verification.passes ? 0 : 3
     }
 }
 

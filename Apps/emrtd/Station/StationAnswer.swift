@@ -77,7 +77,7 @@ struct StationAnswer {
     let trust: [TrustSource]
 
     var json: JSONValue {
-        let accepted = checks.passesStrictMode
+        let accepted = checks.accepted
         let fields = document.machineReadableZoneInformation.fields
         let name = [fields.secondaryIdentifier, fields.primaryIdentifier].compactMap { $0 }.joined(separator: " ")
         let showsHolder = accepted || !strict

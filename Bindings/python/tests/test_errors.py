@@ -38,9 +38,11 @@ class Failing:
 
 
 def test_invalid_argument_sends_nothing(emrtd_bin):
+    # A wrong MRZ key is refused when it is made, before any read.
+    with pytest.raises(emrtd.InvalidArgumentError, match="date of birth"):
+        emrtd.AccessKey.mrz("L898902C", "6908", "940623")
     with SimulatedChip(emrtd_bin) as chip:
         for key, options, reason in [
-            (emrtd.AccessKey.mrz("L898902C", "6908", "940623"), {}, "date of birth"),
             (emrtd.AccessKey.can("12"), {}, None),
             (KEY, {"challenge": b"1234"}, "the Active Authentication challenge must be 8 bytes, got 4"),
             (KEY, {"timeout_ms": 0}, "timeoutMs must be positive"),

@@ -94,22 +94,38 @@ public struct DocumentChecks: Sendable, Hashable {
         return unmet
     }
 
-    public var passesStrictMode: Bool { unmetStrictRequirements.isEmpty }
+    /// The one meaning of "accepted", whatever says it (the summary, the HTML report, `verify`,
+    /// `verify --batch`, `serve`'s result, the C ABI, Python): every strict requirement met.
+    public var accepted: Bool { unmetStrictRequirements.isEmpty }
 }
 
 extension DocumentChecks: JSONRepresentable {
     /// The `checks` object `emrtd read --json` and `emrtd verify` add to their output.
     public var json: JSONValue {
         [
+            "accepted": .bool(accepted),
             "dataGroupsChecked": .integer(data.dataGroupsChecked),
             "mrzValidity": .optional(mrzValidity),
             "pageComparison": .optional(pageComparison),
             "expired": mrzValidity?.expired.map(JSONValue.bool) ?? .null,
             "warnings": .array(warnings.map(JSONValue.string)),
             "strict": [
-                "passes": .bool(passesStrictMode),
+                "passes": .bool(accepted),
                 "unmet": .array(unmetStrictRequirements.map(JSONValue.string)),
             ],
         ]
+    }
+}
+
+extension TravelDocument {
+    /// The document's JSON with its `checks` added and every warning in the top-level `warnings`
+    /// (the document's, then the checks'): what `read --json`, `serve`'s result and the C ABI's
+    /// read give, so that a caller reading `warnings` alone misses none.
+    public func json(checks: DocumentChecks) -> JSONValue {
+        guard case .object(let members) = json else { return json }
+        let allWarnings = JSONValue.array((warnings + checks.warnings).map(JSONValue.string))
+        return .object(
+            members.map { $0.key == "warnings" ? JSONMember("warnings", allWarnings) : $0 }
+                + [JSONMember("checks", checks.json)])
     }
 }

@@ -125,7 +125,7 @@ public func assembleTravelDocument(
 
 /// `emrtd verify` as a library call: Passive Authentication of a file set (a dump folder, or a
 /// lone EF.SOD: what a caller has is checked, and the data is authenticated only when DG1 and DG2
-/// were both checked against EF.SOD), the `DocumentChecks` of its DG1, and whether it is accepted.
+/// were both checked against EF.SOD), the `DocumentChecks` of its DG1, and whether it passes.
 /// Unlike the assembly it needs no EF.COM, DG1 or DG2: a partial file set has a verdict too.
 public struct FileSetVerification: Sendable {
     /// Passive Authentication's verdict, with DG1's issuing state when DG1 parses.
@@ -138,8 +138,9 @@ public struct FileSetVerification: Sendable {
     public let chip: ChipAuthenticationStatus?
     /// The caller's warnings (trust, files left out), a DG1 that does not parse, then the checks'.
     public let warnings: [String]
-    /// Data authenticated and, with `strict`, every strict requirement met (`emrtd verify`'s exit 0).
-    public let accepted: Bool
+    /// `emrtd verify`'s exit 0: the data authenticated and, with `strict`, the document accepted
+    /// (`checks.accepted`, the one rule of "accepted").
+    public let passes: Bool
 
     /// Throws `invalidArgument` when the file set holds no EF.SOD or one that does not parse (the
     /// reason is the parser's): there is nothing to verify against.
@@ -162,7 +163,7 @@ public struct FileSetVerification: Sendable {
         self.warnings =
             warnings + (authentication.dataGroup1Problem.map { ["DG1 does not parse: \($0)"] } ?? [])
             + authentication.deviationWarnings + checks.warnings
-        accepted = data.status == .authenticated && (!strict || checks.passesStrictMode)
+        passes = data.status == .authenticated && (!strict || checks.accepted)
     }
 
     /// What `emrtd verify --dir` prints: the Passive Authentication verdict's JSON with `checks`

@@ -1,4 +1,5 @@
 import Emrtd
+import Foundation
 import JSON
 import MRZ
 
@@ -24,6 +25,11 @@ public func emrtdParseMrz(
             }
             lines.append(line)
         }
-        return machineReadableZoneToJson(mrz: try parseMrz(lines: lines))
+        let zone = try parseMrz(lines: lines)
+        // A zone that parses may still be invalid (a check digit, a date): its validity now
+        // beside it, as `emrtd mrz` prints it.
+        guard case .object(let members) = zone.json else { return machineReadableZoneToJson(mrz: zone) }
+        let validity = MRZValidity(zone, at: Date())
+        return JSONValue.object(members + [JSONMember("validity", validity.json)]).serialized(.compact)
     }
 }

@@ -195,7 +195,9 @@ public func emrtdRead(
             transport: host, accessKey: options.accessKey,
             activeAuthenticationChallenge: options.challenge.map { Data($0) },
             listener: callbacks.listener == nil ? nil : HostListener(callbacks))
-        return travelDocumentToJson(document: document)
+        // `checks` (the one "accepted" rule) and every warning, as `emrtd read --json` gives them.
+        let checks = DocumentChecks(document: document, printedZone: nil, at: Date())
+        return document.json(checks: checks).serialized(pretty: true)
     }
 }
 

@@ -109,7 +109,7 @@ public enum HTMLReport {
     }
 
     static func badge(_ status: String) -> String {
-        "<span class=\"badge \(escape(status))\">\(escape(status))</span>"
+        "<span class=\"badge \(escape(status))\">\(escape(PeopleWords.words(status)))</span>"
     }
 
     /// A DG11/DG12 text as people read it: `<` fillers and separators as single spaces.
@@ -224,7 +224,6 @@ public enum HTMLReport {
             case .masterList: name = "master list (--masterlist)"
             case .revocationList: name = "revocation lists (--crl)"
             case .deviationList: name = "deviation list (--deviation-list)"
-            case .dumpedCSCA: name = "the dump's CSCA"
             case .specimenCSCA: name = "the simulator specimen's test CSCA, made for this read"
             }
             return
@@ -342,7 +341,7 @@ public enum HTMLReport {
         ]
         let reasons = (checks + data.errors.map(\.description)).map(escape).joined(separator: "<br>")
         html += "<tr><th>Data (Passive Authentication)</th><td>\(badge(data.status.rawValue)) \(reasons)</td></tr>"
-        let protocolName = chip.protocol.map { " (\($0.rawValue))" } ?? ""
+        let protocolName = chip.protocol.map { " (\(PeopleWords.words($0.rawValue)))" } ?? ""
         html +=
             "<tr><th>Chip\(escape(protocolName))</th><td>\(badge(chip.status.rawValue)) \(escape(chip.reason))</td></tr>"
         if let active = chip.activeAuthentication {

@@ -11,10 +11,14 @@ public func textSummary(of document: TravelDocument, elapsed: Duration) -> Strin
     do {
         let fields = document.machineReadableZoneInformation.fields
         let name = [fields.secondaryIdentifier, fields.primaryIdentifier].compactMap { $0 }
-        lines.append("holder:    \(name.joined(separator: " ")), born \(fields.dateOfBirth), \(fields.nationality)")
+        // The dates as ISO dates (the century resolved as DG1's checks resolve it), else as stored.
+        let validity = MRZValidity(document.machineReadableZoneInformation.machineReadableZone, at: Date())
+        let born = validity.dateOfBirth.isoDate ?? fields.dateOfBirth
+        let expires = validity.dateOfExpiry.isoDate ?? fields.dateOfExpiry
+        lines.append("holder:    \(name.joined(separator: " ")), born \(born), \(fields.nationality)")
         lines.append(
             "document:  \(fields.documentCode) \(fields.documentNumber), issued by \(fields.issuingState),"
-                + " expires \(fields.dateOfExpiry)")
+                + " expires \(expires)")
     }
     let files = document.ldsMasterFile.filesRead.map(\.rawValue)
     lines.append("files:     \(files.joined(separator: " "))")
@@ -28,14 +32,16 @@ public func textSummary(of document: TravelDocument, elapsed: Duration) -> Strin
         "chain \(data.certificateChainValid ? "valid" : "not valid")",
         "hashes \(data.dataGroupHashesValid ? "valid" : "not valid")",
     ]
-    lines.append("data:      \(data.status.rawValue) (\(checks.joined(separator: ", ")))")
-    for hash in data.dataGroupHashes { lines.append("           dg\(hash.dataGroupNumber) \(hash.status.rawValue)") }
+    lines.append("data:      \(PeopleWords.words(data.status.rawValue)) (\(checks.joined(separator: ", ")))")
+    for hash in data.dataGroupHashes {
+        lines.append("           dg\(hash.dataGroupNumber) \(PeopleWords.words(hash.status.rawValue))")
+    }
     for error in data.errors { lines.append("           \(error)") }
     let chip = document.authenticationStatus.chip
-    lines.append("chip:      \(chip.status.rawValue): \(chip.reason)")
+    lines.append("chip:      \(PeopleWords.words(chip.status.rawValue)): \(chip.reason)")
     let terminal = document.authenticationStatus.terminal
     if terminal.status != .notConfigured {
-        lines.append("terminal:  \(terminal.status.rawValue): \(terminal.reason)")
+        lines.append("terminal:  \(PeopleWords.words(terminal.status.rawValue)): \(terminal.reason)")
     }
     for warning in document.warnings { lines.append("warning:   \(warning)") }
     let milliseconds = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000

@@ -14,8 +14,6 @@ public struct TrustSource: Sendable, Hashable {
         case revocationList
         /// `--deviation-list FILE`, verified under a trusted CSCA.
         case deviationList
-        /// A dump's own `CSCA.der` (`emrtd report DIR`).
-        case dumpedCSCA
         /// The chip simulator's specimen: a test CSCA made for this read, in memory.
         case specimenCSCA
     }

@@ -50,9 +50,14 @@ public final class PCSCContext: Sendable {
     /// nil, the only reader holding a card. Throws `.Timeout` when none arrives in time,
     /// `.Cancelled` after `cancel()`, `.Io` when the named reader does not exist, no reader is
     /// connected, or several readers hold a card and none was named.
-    public func waitForCard(in reader: String? = nil, timeout: Duration) throws(TransportError) -> PCSCReader {
+    /// `waiting` is called once, when no card is there yet and the wait begins (a terminal says
+    /// so rather than staying silent).
+    public func waitForCard(
+        in reader: String? = nil, timeout: Duration, waiting: (() -> Void)? = nil
+    ) throws(TransportError) -> PCSCReader {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
+        var saidWaiting = false
         while true {
             let names = try readerNames()
             guard !names.isEmpty else { throw .Io(detail: "no PC/SC reader is connected") }
@@ -75,6 +80,10 @@ public final class PCSCContext: Sendable {
             guard !isCancelled.load(ordering: .relaxed) else { throw .Cancelled }
             let remaining = clock.now.duration(to: deadline)
             guard remaining > .zero else { throw .Timeout }
+            if !saidWaiting {
+                saidWaiting = true
+                waiting?()
+            }
             // Blocks until a watched reader changes (a card arrives), in slices: each one re-checks the
             // cancel flag (an SCardCancel just before the wait would be lost) and the reader list.
             do throws(TransportError) {

@@ -369,7 +369,9 @@ struct ValidationSession {
             throw Self.ending(of: error, relay: transport.failed)
         }
 
-        guard case .object(let members) = document.json else {
+        // The result carries the one "accepted" rule's checks, as `read --json` and the C ABI do.
+        let checks = DocumentChecks(document: document, printedZone: nil, at: Date())
+        guard case .object(let members) = document.json(checks: checks) else {
             throw Ending(code: .internalError, reason: "the document has no JSON object")
         }
         // What the read proved about the chip, so that the tenant can judge it again offline.

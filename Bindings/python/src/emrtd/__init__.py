@@ -14,6 +14,7 @@ import ctypes
 import datetime
 import json
 import os
+import re
 import threading
 from typing import Any, Callable, Iterable, Mapping, Optional, Protocol, Sequence, Union
 
@@ -23,7 +24,14 @@ from ._native import lib
 # The library's version is the package's: the wheel's metadata is taken from it too (build_wheel.py).
 __version__ = lib.emrtd_version().decode()
 __all__ = [
+    "AccessControlError",
     "AccessKey",
+    "ChipAuthenticationError",
+    "ChipReadError",
+    "InvalidArgumentError",
+    "NfcUnavailableError",
+    "NotConnectedError",
+    "ReadCancelledError",
     "ReadError",
     "Transport",
     "TransportError",
@@ -31,6 +39,7 @@ __all__ = [
     "parse_mrz",
     "read",
     "reload_trust",
+    "trust",
     "verify",
 ]
 
@@ -81,6 +90,72 @@ class ReadError(Exception):
         self.kind: Optional[str] = error.get("kind")
         self.debug_info: Optional[dict] = error.get("debugInfo")
 
+    @staticmethod
+    def of(error: Mapping[str, Any]) -> "ReadError":
+        """The subclass of ``error``'s ``code`` (ReadError itself for a code this package does not
+        know), so that a caller catches the failures it handles by kind."""
+        return _ERROR_KINDS.get(error.get("code", ""), ReadError)(error)
+
+
+class InvalidArgumentError(ReadError, ValueError):
+    """``invalid_argument``: what was given is not usable (an MRZ, a key, a dump, an option)."""
+
+
+class AccessControlError(ReadError):
+    """``access_control``: the chip refused the key (BAC or PACE failed): a wrong MRZ or CAN."""
+
+
+class ChipAuthenticationError(ReadError):
+    """``chip_authentication``: the chip failed to prove itself genuine during the read."""
+
+
+class NotConnectedError(ReadError):
+    """``not_connected``: no card answered on the transport."""
+
+
+class ChipReadError(ReadError):
+    """``read``: a file could not be read or parsed; ``kind`` says which step."""
+
+
+class ReadCancelledError(ReadError):
+    """``cancelled``: the read was cancelled (the transport said so)."""
+
+
+class NfcUnavailableError(ReadError):
+    """``nfc_unavailable``: the host has no card link."""
+
+
+_ERROR_KINDS: dict[str, type[ReadError]] = {
+    "invalid_argument": InvalidArgumentError,
+    "access_control": AccessControlError,
+    "chip_authentication": ChipAuthenticationError,
+    "not_connected": NotConnectedError,
+    "read": ChipReadError,
+    "cancelled": ReadCancelledError,
+    "nfc_unavailable": NfcUnavailableError,
+}
+
+
+def _invalid(reason: str) -> InvalidArgumentError:
+    """An ``invalid_argument`` error raised by this package itself, in the library's shape."""
+    return InvalidArgumentError(
+        {"code": "invalid_argument", "message": f"invalid argument: {reason}", "reason": reason}
+    )
+
+
+_DOCUMENT_NUMBER = re.compile(r"[A-Z0-9<]{1,9}")
+_DATE = re.compile(r"[0-9]{6}")
+
+
+def _check_date(value: str, what: str) -> None:
+    if not isinstance(value, str) or not _DATE.fullmatch(value):
+        raise _invalid(f"{what} must be six digits, YYMMDD, not {value!r}")
+    month, day = int(value[2:4]), int(value[4:6])
+    # Any year: February 29th is possible in some year of each century the zone may mean.
+    days = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+    if not 1 <= month <= 12 or not 1 <= day <= days[month - 1]:
+        raise _invalid(f"{what} {value} is not a date (YYMMDD)")
+
 
 class AccessKey:
     """What opens the chip: the MRZ's document number and dates, or the card access number.
@@ -91,10 +166,31 @@ class AccessKey:
 
     @classmethod
     def mrz(cls, document_number: str, date_of_birth: str, date_of_expiry: str) -> "AccessKey":
-        """BAC or PACE with the MRZ; dates as YYMMDD."""
+        """BAC or PACE with the MRZ; dates as YYMMDD. Checked now, not when the read starts:
+        raises :class:`InvalidArgumentError` for a number or a date the zone cannot hold."""
+        if not isinstance(document_number, str) or not _DOCUMENT_NUMBER.fullmatch(document_number.upper()):
+            raise _invalid(
+                f"the document number must be 1 to 9 letters, digits or '<', not {document_number!r}"
+            )
+        _check_date(date_of_birth, "the date of birth")
+        _check_date(date_of_expiry, "the date of expiry")
+        document_number = document_number.upper()
         return cls(
             {"mrz": {"documentNumber": document_number, "dateOfBirth": date_of_birth, "dateOfExpiry": date_of_expiry}}
         )
+
+    @classmethod
+    def from_mrz(cls, lines: Union[str, Sequence[str]]) -> "AccessKey":
+        """The MRZ key of a zone as printed (its lines, as :func:`parse_mrz` takes them): its
+        document number and dates. Raises :class:`InvalidArgumentError` for a zone that does not
+        parse or whose check digits or dates are wrong."""
+        zone = parse_mrz(lines)
+        problems = zone["validity"]["problems"]
+        if problems:
+            raise _invalid("the MRZ is not valid: " + "; ".join(problems))
+        fields = next(zone[kind] for kind in ("td1", "td2", "td3") if zone.get(kind))
+        number = fields.get("documentNumber") or fields.get("passportNumber")
+        return cls.mrz(number["value"], fields["dateOfBirth"]["value"], fields["dateOfExpiry"]["value"])
 
     @classmethod
     def can(cls, value: str) -> "AccessKey":
@@ -115,14 +211,15 @@ def _answer(status: int, text: Optional[str]) -> Any:
         raise MemoryError("libemrtd could not allocate its answer")
     value = json.loads(text)
     if status != _native.OK:
-        raise ReadError(value)
+        raise ReadError.of(value)
     return value
 
 
 def parse_mrz(text: Union[str, Sequence[str]]) -> dict:
     """Parses a machine readable zone (the reference's ``parseMrz``): its lines as one text
-    (blank lines ignored) or a list. Returns the MachineReadableZone JSON; raises ReadError
-    ``invalid_argument`` for anything that is not a zone."""
+    (blank lines ignored) or a list. Returns the MachineReadableZone JSON with ``validity``
+    added (as ``emrtd mrz`` prints it: ``problems`` empty when the check digits and dates are
+    right; ``expired`` now); raises :class:`InvalidArgumentError` for anything that is not a zone."""
     lines = [line for line in text.splitlines() if line.strip()] if isinstance(text, str) else list(text)
     request = json.dumps(lines).encode()
     return _answer(*_native.call(lib.emrtd_parse_mrz, request, len(request)))
@@ -132,6 +229,7 @@ class _TrustStore:
     """An emrtd_trust_store: the built-in bundle plus the caller's CSCAs (PEM or DER bytes)."""
 
     def __init__(self, csca: Iterable[bytes]) -> None:
+        trust._select()
         entries = [bytes(entry) for entry in csca]
         buffers = (_native.Buffer * max(len(entries), 1))(*[_native.Buffer(e, len(e)) for e in entries])
         self.handle = ctypes.c_void_p()
@@ -166,14 +264,27 @@ class _TrustStores:
     def acquire(self, csca: Optional[Iterable[bytes]]) -> _TrustStore:
         key = tuple(bytes(entry) for entry in csca or ())
         with self._lock:
-            store = self._stores.pop(key, None)
-            if store is None:
-                store = _TrustStore(key)
-            self._stores[key] = store
-            self._users[id(store)] = self._users.get(id(store), 0) + 1
-            while len(self._stores) > self.LIMIT:
-                self._retire(self._stores.pop(next(iter(self._stores))))
-            return store
+            store = self._stores.get(key)
+            if store is not None:
+                return self._use(key, store)
+        # Made outside the lock: loading the built-in bundle takes a while, and holds up no other
+        # call (a call with a store already made, or making another, runs meanwhile).
+        made = _TrustStore(key)
+        with self._lock:
+            store = self._stores.get(key)
+            if store is not None:
+                made.close()  # another thread made the same one first
+                return self._use(key, store)
+            return self._use(key, made)
+
+    def _use(self, key: tuple[bytes, ...], store: _TrustStore) -> _TrustStore:
+        """Counts a user of ``store`` and makes it the most recently used (the lock held)."""
+        self._stores.pop(key, None)
+        self._stores[key] = store
+        self._users[id(store)] = self._users.get(id(store), 0) + 1
+        while len(self._stores) > self.LIMIT:
+            self._retire(self._stores.pop(next(iter(self._stores))))
+        return store
 
     def release(self, store: _TrustStore) -> None:
         with self._lock:
@@ -377,3 +488,6 @@ def read(
         return _answer(*outcome[0])
     except ReadError as error:
         raise error from callbacks.error
+
+
+from . import trust  # noqa: E402 - it uses this module's errors and reload_trust
