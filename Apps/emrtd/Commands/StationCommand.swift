@@ -62,7 +62,7 @@ enum StationCommand: Command {
         let config = ReaderConfig(
             useBuiltInAuthorityCertificates: trust.trustsDefaultBundle,
             authorityCertificates: trust.authorityCertificates.map { Data($0) },
-            timeoutMs: readerOptions.timeoutMilliseconds, debug: true, terminal: terminal.configuration)
+            timeoutMs: readerOptions.timeoutMilliseconds, debug: true, terminal: try terminal.configuration())
         let reader: EmrtdReader
         do throws(ReadError) {
             reader = try EmrtdReader(config: config, clock: trust.clock)
