@@ -18,14 +18,17 @@ let pythonBindingSuite = Suite(
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: scratch) }
     let python: String
-    switch PythonBindingRows.install(in: scratch) {
+    switch BindingRows.installWheel(in: scratch) {
     case .success(let interpreter): python = interpreter
     case .failure(let reason):
         FileHandle.standardError.write(Data("emrtd-bench python: skipped: \(reason.description)\n".utf8))
         return
     }
+    let host = BindingRows.Host(
+        label: "emrtd.verify (Python)", program: python, arguments: ["-c", BindingRows.pythonDriver],
+        comparesWithPurePython: true)
     if let directory = run.options.directory {
-        try PythonBindingRows(dumps: try dumpFolders(at: directory), time: nil, python: python)
+        try BindingRows(dumps: try dumpFolders(at: directory), time: nil, host: host)
             .measure(run: run, scratch: scratch)
         return
     }
@@ -33,25 +36,35 @@ let pythonBindingSuite = Suite(
     let dumps = try makeDumps(
         in: scratch.appendingPathComponent("dumps"), samples: samples, specimens: 12,
         at: Date(timeIntervalSince1970: 1_780_272_000))  // 2026-06-01, as `pa`
-    try PythonBindingRows(dumps: dumps, time: "2026-06-01", python: python).measure(run: run, scratch: scratch)
+    try BindingRows(dumps: dumps, time: "2026-06-01", host: host).measure(run: run, scratch: scratch)
 }
 
-/// The `python` suite's rows. Trusted on every side: each dump's `CSCA.der`; the binding and
-/// `emrtd verify` also take the built-in bundle wherever one is found (`emrtd.verify` cannot leave
-/// it out), which adds certificates but changes no verdict of these dumps.
-struct PythonBindingRows {
+/// The rows of a binding's suite (`python`, `jvm`): a host program that verifies the dumps named
+/// on its standard input through the binding, against `emrtd verify --batch --jobs 1` (and, for
+/// Python, the pure-Python reference). Trusted on every side: each dump's `CSCA.der`; the binding
+/// and `emrtd verify` also take the built-in bundle wherever one is found (the bindings' default),
+/// which adds certificates but changes no verdict of these dumps.
+struct BindingRows {
+    /// How a binding's side runs: `program arguments… AT CSCA…`, one dump path per input line, one
+    /// JSON line of `flags` per dump on its output.
+    struct Host {
+        let label: String
+        let program: String
+        let arguments: [String]
+        let comparesWithPurePython: Bool
+    }
+
     let dumps: [URL]
     /// `at` for emrtd (nil: now); the pure-Python reference checks no dates.
     let time: String?
-    /// The virtual environment's interpreter, the wheel installed.
-    let python: String
+    let host: Host
 
     /// The verdict's three flags every side gives, one JSON line per dump.
     static let flags = ["sodSignatureValid", "certificateChainValid", "dataGroupHashesValid"]
 
     /// The binding's side: `emrtd.verify(dump, csca=…, at=…)` per dump read from standard input,
     /// as a Python host calls it (the first call loads the trust store, later ones share it), its flags printed.
-    static let driver = """
+    static let pythonDriver = """
         import json, sys
         import emrtd
         at = sys.argv[1] or None
@@ -64,7 +77,7 @@ struct PythonBindingRows {
 
     /// The wheel of this checkout's version (`dist/`, from `Tools/build-python.sh`) installed
     /// into a fresh virtual environment in `scratch`: its interpreter, or why there is none.
-    static func install(in scratch: URL) -> Result<String, BenchFailure> {
+    static func installWheel(in scratch: URL) -> Result<String, BenchFailure> {
         let wheel = repositoryRoot().appendingPathComponent(
             "dist/emrtd-\(emrtdReleaseVersion)-py3-none-linux_x86_64.whl"
         ).path
@@ -111,27 +124,30 @@ struct PythonBindingRows {
             }
             return (Double(list.count) / outcome.seconds, lines)
         }
-        let binding = try side("binding", python, ["-c", Self.driver, time ?? ""] + cscaFiles)
+        let binding = try side("binding", host.program, host.arguments + [time ?? ""] + cscaFiles)
         let batch = try side(
             "batch", emrtd,
             ["verify", "--batch", "-", "--jobs", "1"] + cscaFiles.flatMap { ["--csca", $0] }
                 + (time.map { ["--at", $0] } ?? []))
         let script = repositoryRoot().appendingPathComponent("Tools/make-pa-fixtures.py").path
-        let reference = try? side(
-            "python", "/usr/bin/python3", [script, "verify", "--list", "-"] + cscaFiles.flatMap { ["--csca", $0] },
-            extraLines: 1)
+        let reference =
+            host.comparesWithPurePython
+            ? try? side(
+                "python", "/usr/bin/python3",
+                [script, "verify", "--list", "-"] + cscaFiles.flatMap { ["--csca", $0] },
+                extraLines: 1) : nil
 
         let name = "\(dumps.count) dumps × \(rounds)"
         run.record(
             BenchRow(
-                name: "emrtd.verify (Python) vs verify --batch --jobs 1, \(name)", emrtd: binding.rate,
+                name: "\(host.label) vs verify --batch --jobs 1, \(name)", emrtd: binding.rate,
                 reference: batch.rate, unit: "documents/s"))
         if let reference {
             run.record(
                 BenchRow(
                     name: "emrtd.verify (Python) vs pure Python (cryptography), \(name)", emrtd: binding.rate,
                     reference: reference.rate, unit: "documents/s"))
-        } else {
+        } else if host.comparesWithPurePython {
             run.note("pure-Python reference: no result (python3-cryptography and python3-asn1crypto: Tools/setup.sh)")
         }
         let fromEmrtd = disagreements(binding.lines, batch.lines)
@@ -142,9 +158,12 @@ struct PythonBindingRows {
                 + " (the EF.SOD's signature, the DSC's by its CSCA, the data-group hashes)")
         for (dump, verdicts) in fromEmrtd { run.note("\(dump): binding \(verdicts.0), emrtd \(verdicts.1)") }
         for (dump, verdicts) in fromPython ?? [] { run.note("\(dump): binding \(verdicts.0), Python \(verdicts.1)") }
-        run.note(
-            "Python checks those three alone: no validity dates, no revocation, no document checks;"
-                + " emrtd.verify gives emrtd verify --dir's whole verdict, its trust store loaded once per process and set of CSCAs")
+        if host.comparesWithPurePython {
+            run.note(
+                "Python checks those three alone: no validity dates, no revocation, no document checks;"
+                    + " emrtd.verify gives emrtd verify --dir's whole verdict, its trust store loaded once per process and set of CSCAs"
+            )
+        }
     }
 
     /// The dumps (the first line of each) on which two sides differ in the three flags, by name,

@@ -5,7 +5,7 @@ import Foundation
 /// or, with `--json`, as an array of `BenchRow`s. A suite is a file here with its entry below.
 let allSuites: [Suite] = [
     curvesSuite, hashSuite, secureMessagingSuite, passiveAuthenticationSuite, jsonSuite, imageSuite, paceSuite,
-    chipAuthenticationSuite, readSuite, memorySuite, sealSuite, pythonBindingSuite,
+    chipAuthenticationSuite, readSuite, memorySuite, sealSuite, pythonBindingSuite, jvmBindingSuite,
     jsonParseSuite,
 ]
 
