@@ -260,7 +260,7 @@ import Testing
         #expect(
             lines.last == "entries=.: csca.pem dump filler  dump: COM.bin CSCA.der CardAccess.bin "
                 + "CardSecurity.bin DG1.bin DG11.bin DG12.bin DG14.bin DG15.bin DG2.bin SOD.bin chip-keys.der "
-                + "face-1.jpg report.html ", "a temporary file was left")
+                + "evidence.json face-1.jpg report.html ", "a temporary file was left")
         let messages = result.errorOutput.split(separator: "\n").filter { $0.contains("cannot write") }
         #expect(messages.count == 3, "\(result.errorOutput)")
         #expect(messages.first?.hasSuffix(": No space left on device; dump was left as it was") == true)

@@ -27,6 +27,7 @@ import Testing
         "report": ["/nonexistent-dump"],
         "cvc": ["make-pki", "/nonexistent-pki"],
         "seal": ["/nonexistent.seal", "--no-builtin"],
+        "station": ["--listen", "127.0.0.1:0", "--no-builtin"],
     ]
 
     /// Runs `emrtd arguments` and checks it is a usage error: exit 2, one line, naming `named`.
