@@ -39,4 +39,36 @@ import Testing
         #expect(bare?["chip"]?["status"] == "notSupported")
         #expect(bare?["status"] == "authenticated")
     }
+
+    /// A dump whose EF.SOD lists DG15 but whose DG15.bin was removed: the chip is denied naming
+    /// DG15 and `--strict`, which passed with it, exits 3 (issue 41's withheld key file, offline).
+    @Test func aRemovedKeyFileDeniesTheChipAndFailsStrict() throws {
+        guard let emrtd = Prerequisites.builtExecutable("emrtd") else { return }
+        let directory = try VerdictCLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let dump = directory.appendingPathComponent("dump")
+        try AcceptedAgreementCLITests.makeDump(emrtd, at: dump, signedInside: true)
+        let csca = directory.appendingPathComponent("csca.der")
+        try FileManager.default.copyItem(at: dump.appendingPathComponent("CSCA.der"), to: csca)
+        func verify() throws -> (Int32, JSONValue?, String) {
+            let result = try Subprocess.run(
+                emrtd,
+                ["verify", "--dir", dump.path, "--strict", "--no-builtin", "--csca", csca.path, "--mrz-lines"]
+                    + VerdictCLITests.specimenLines + AcceptedAgreementCLITests.inside)
+            return (result.status, try? JSONValue.parse(result.output), result.combinedOutput)
+        }
+        let (status, verdict, output) = try verify()
+        #expect(status == 0, "\(output)")
+        #expect(verdict?["chip"]?["status"] == "authenticated", "\(output)")
+        try FileManager.default.removeItem(at: dump.appendingPathComponent("DG15.bin"))
+        let (withheldStatus, withheld, withheldOutput) = try verify()
+        #expect(withheldStatus == 3, "\(withheldOutput)")
+        #expect(withheld?["chip"]?["status"] == "denied", "\(withheldOutput)")
+        guard case .string(let reason)? = withheld?["chip"]?["reason"] else {
+            Issue.record("no chip reason: \(withheldOutput)")
+            return
+        }
+        #expect(reason.contains("EF.SOD lists DG15"), "\(reason)")
+        #expect(withheld?["status"] == "authenticated", "the data verdict stands: \(withheldOutput)")
+    }
 }

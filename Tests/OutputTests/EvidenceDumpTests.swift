@@ -182,4 +182,34 @@ import Testing
         let none = try Self.offline(document, specimen, evidence: nil)
         #expect(none.status == .notSupported && none.reason.contains("no evidence.json"), "\(none.reason)")
     }
+
+    /// A DG14 or DG15 that EF.SOD hashes and the dump lacks is withheld, as online: the chip is
+    /// denied naming the file, with or without `evidence.json`, whatever the other key proved.
+    @Test(arguments: [14, 15])
+    func aKeyFileTheDumpLacksDeniesTheChip(_ number: Int) throws {
+        let (document, specimen) = try Self.read(pace: [])
+        let evidence = try #require(document.acquisitionEvidence)
+        let hashed = document.authenticationStatus.data.dataGroupHashes.map { Int($0.dataGroupNumber) }
+        try #require(hashed.contains(number), "EF.SOD lists \(hashed)")
+        let whole = try Self.offline(document, specimen, evidence: evidence)
+        #expect(whole.status == .authenticated, "\(whole.reason)")
+        let kind: LDSFileKind = number == 14 ? .dg14 : .dg15
+        for recorded in [evidence, nil] {
+            let verdict = try Self.offline(document, specimen, evidence: recorded) { $0[kind] = nil }
+            #expect(verdict.status == .denied && verdict.protocol == nil, "\(verdict.reason)")
+            #expect(
+                verdict.reason.contains("EF.SOD lists DG\(number), but the dump does not hold it"), "\(verdict.reason)")
+        }
+    }
+
+    /// A dump whose EF.SOD lists neither DG14 nor DG15 is judged as before: nothing is withheld.
+    @Test func aDumpWithoutKeyFilesIsNotWithholdingThem() throws {
+        let (document, specimen) = try Self.read(chipAuthentication: [], activeAuthentication: nil, pace: [])
+        let hashed = document.authenticationStatus.data.dataGroupHashes.map { Int($0.dataGroupNumber) }
+        try #require(!hashed.contains(14) && !hashed.contains(15), "EF.SOD lists \(hashed)")
+        let verdict = try Self.offline(document, specimen, evidence: document.acquisitionEvidence)
+        #expect(verdict.status == .notSupported && verdict.reason.contains("offers neither"), "\(verdict.reason)")
+        let none = try Self.offline(document, specimen, evidence: nil)
+        #expect(none.status == .notSupported && none.reason.contains("no evidence.json"), "\(none.reason)")
+    }
 }

@@ -31,7 +31,8 @@ enum VerifyCommand: Command {
         With --dir (and --batch) a "chip" object, shaped as a read's authenticationStatus.chip,
         judges the chip again from DIR/evidence.json: Active Authentication re-verified over the
         stored challenge with DG15's key, PACE-CAM against EF.CardSecurity's key, each only when
-        that file is authenticated; Chip Authentication is reported as not provable offline. A dump
+        that file is authenticated; Chip Authentication is reported as not provable offline. A DG14
+        or DG15 that EF.SOD lists and DIR lacks denies the chip (withheld, as in a read). A dump
         without evidence.json is not authenticated. --challenge HEX (8 bytes) must be the stored
         Active Authentication challenge, else the chip is denied.
         The data is authenticated only when DG1 and DG2 were both checked against EF.SOD: a lone

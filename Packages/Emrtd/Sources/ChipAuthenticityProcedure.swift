@@ -403,18 +403,13 @@ struct ChipAuthenticityProcedure {
         }
     }
 
-    /// The key files the issuer signed for and the chip did not deliver: a DG14 or DG15 whose hash
-    /// EF.SOD holds. (A PACE-CAM without EF.CardSecurity is denied when it is checked.)
+    /// The key files the issuer signed for and the chip did not deliver (`WithheldKeyFileStep`).
+    /// (A PACE-CAM without EF.CardSecurity is denied when it is checked.)
     private static func withheld(_ undelivered: [(number: Int, answer: String)], data: DataAuthenticationStatus)
         -> [String]
     {
-        undelivered.compactMap { number, answer -> String? in
-            let hashed = data.dataGroupHashes.contains { Int($0.dataGroupNumber) == number && $0.expectedHash != nil }
-            guard hashed else { return nil }
-            let key = number == 14 ? "Chip Authentication" : "Active Authentication"
-            return "EF.SOD lists DG\(number), but the chip did not deliver it (\(answer)): a chip without the "
-                + "\(key) key the issuer signed for can hide the file that names it"
-        }
+        WithheldKeyFileStep.reasons(
+            missing: undelivered.map { ($0.number, "the chip did not deliver it (\($0.answer))") }, data: data)
     }
 
     private static func outcome(_ progress: Progress, keyIn number: Int, data: DataAuthenticationStatus, name: String)

@@ -1,3 +1,4 @@
+import CMS
 import Foundation
 import LDS
 
@@ -73,6 +74,19 @@ public struct ActiveAuthenticationDenialStep: ChipVerdictStep {
 /// proved what the issuer said it would, the way a copied chip without the private keys hides them.
 public struct WithheldKeyFileStep: ChipVerdictStep {
     public init() {}
+
+    /// The reasons `withheldKeyFiles` holds, one rule for a read and a dump: of the DG14 and DG15
+    /// missing (`how`: the clause saying how, after "but"), those whose hash EF.SOD holds.
+    public static func reasons(missing: [(number: Int, how: String)], data: DataAuthenticationStatus) -> [String] {
+        missing.compactMap { number, how -> String? in
+            let hashed = data.dataGroupHashes.contains { Int($0.dataGroupNumber) == number && $0.expectedHash != nil }
+            guard hashed else { return nil }
+            let key = number == 14 ? "Chip Authentication" : "Active Authentication"
+            return "EF.SOD lists DG\(number), but \(how): a chip without the \(key) key the issuer signed for "
+                + "can hide the file that names it"
+        }
+    }
+
     public func decide(_ evidence: ChipEvidence) -> ChipAuthenticationStatus? {
         guard let reason = evidence.withheldKeyFiles.first else { return nil }
         return ChipVerdict.status(.denied, nil, evidence, reason: reason)

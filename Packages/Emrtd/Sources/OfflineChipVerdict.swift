@@ -13,22 +13,32 @@ import LDS
 /// - Chip Authentication: performed, not provable offline (reported `notRun` with why).
 /// - A key counts only when its file is authenticated (`data`), and EF.CardSecurity only when its
 ///   signature chains to a trusted CSCA, as online.
+/// - A DG14 or DG15 EF.SOD hashes and the dump lacks is withheld (`WithheldKeyFileStep`), as
+///   online: `denied`, with or without `evidence.json`.
 public enum OfflineChipVerdict {
     public static func decide(
         evidence: AcquisitionEvidence?, files: LdsMasterFile, data: DataAuthenticationStatus,
         trustStore: TrustStore, at checkTime: Date, challenge: [UInt8]? = nil
     ) -> ChipAuthenticationStatus {
+        let withheld = WithheldKeyFileStep.reasons(
+            missing: [LDSFileKind.dg14, .dg15].compactMap { kind in
+                guard files[kind] == nil, let number = kind.dataGroupNumber else { return nil }
+                return (number, "the dump does not hold it (no \(kind.dumpFileName))")
+            }, data: data)
         guard let evidence else {
-            return ChipVerdict.status(
-                .notSupported, nil, ChipEvidence(),
-                reason: "the dump holds no evidence.json (an older dump, or another tool's): nothing proves the chip")
+            let bare = ChipEvidence(withheldKeyFiles: withheld)
+            return WithheldKeyFileStep().decide(bare)
+                ?? ChipVerdict.status(
+                    .notSupported, nil, bare,
+                    reason:
+                        "the dump holds no evidence.json (an older dump, or another tool's): nothing proves the chip")
         }
         var chip = ChipEvidence(
             chipAuthenticationMapping: mapping(
                 evidence, files: files, data: data, trustStore: trustStore, at: checkTime),
             chipAuthentication: chipAuthentication(evidence),
             activeAuthentication: activeAuthentication(evidence, files: files, data: data, challenge: challenge),
-            activeAuthenticationResponse: evidence.activeAuthentication.map(\.signature))
+            activeAuthenticationResponse: evidence.activeAuthentication.map(\.signature), withheldKeyFiles: withheld)
         if challenge != nil, evidence.activeAuthentication == nil {
             chip.activeAuthentication = .denied(
                 "the dump holds no Active Authentication, so nothing answers the given challenge")
