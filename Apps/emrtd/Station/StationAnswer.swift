@@ -84,10 +84,11 @@ struct StationAnswer {
         let holder: JSONValue =
             showsHolder
             ? [
-                "name": .string(name), "nationality": .string(fields.nationality),
+                "name": .string(name), "nationality": .string(CountryNames.described(fields.nationality)),
                 "dateOfBirth": .string(checks.mrzValidity?.dateOfBirth.isoDate ?? fields.dateOfBirth),
                 "dateOfExpiry": .string(checks.mrzValidity?.dateOfExpiry.isoDate ?? fields.dateOfExpiry),
-                "documentNumber": .string(fields.documentNumber), "issuingState": .string(fields.issuingState),
+                "documentNumber": .string(fields.documentNumber),
+                "issuingState": .string(CountryNames.described(fields.issuingState)),
                 "sex": .string(fields.sex),
             ] : .null
         let face = showsHolder ? document.encodedIdentificationFeaturesFace.images.first.flatMap(Self.dataURI) : nil

@@ -249,10 +249,11 @@ public enum HTMLReport {
         }
         let data = document.authenticationStatus.data.status.rawValue
         let chip = document.authenticationStatus.chip.status.rawValue
+        let state = CountryNames.described(fields.issuingState)
         return """
             <header>\(portrait)<div>
             <h1>\(escape(name.isEmpty ? "unknown holder" : name.joined(separator: " ")))</h1>
-            <p>\(escape([fields.documentCode, fields.documentNumber, fields.issuingState].joined(separator: " · ")))</p>
+            <p>\(escape([fields.documentCode, fields.documentNumber, state].joined(separator: " · ")))</p>
             <p>data \(badge(data)) chip \(badge(chip))</p>\(signature ?? "")
             </div></header>
 
@@ -285,10 +286,10 @@ public enum HTMLReport {
             let fields = document.machineReadableZoneInformation.fields
             html += table([
                 ("Surname", fields.primaryIdentifier ?? ""), ("Given names", fields.secondaryIdentifier ?? ""),
-                ("Nationality", fields.nationality),
+                ("Nationality", CountryNames.described(fields.nationality)),
                 ("Date of birth", dated(fields.dateOfBirth, validity?.dateOfBirth.isoDate)),
                 ("Sex", fields.sex), ("Document", "\(fields.documentCode) \(fields.documentNumber)"),
-                ("Issuing state", fields.issuingState),
+                ("Issuing state", CountryNames.described(fields.issuingState)),
                 ("Date of expiry", dated(fields.dateOfExpiry, validity?.dateOfExpiry.isoDate)),
                 ("Optional data", fields.optionalData ?? ""),
                 ("MRZ check digits", fields.checkDigitsValid ? "valid" : "NOT valid"),

@@ -15,9 +15,11 @@ public func textSummary(of document: TravelDocument, elapsed: Duration) -> Strin
         let validity = MRZValidity(document.machineReadableZoneInformation.machineReadableZone, at: Date())
         let born = validity.dateOfBirth.isoDate ?? fields.dateOfBirth
         let expires = validity.dateOfExpiry.isoDate ?? fields.dateOfExpiry
-        lines.append("holder:    \(name.joined(separator: " ")), born \(born), \(fields.nationality)")
+        let nationality = CountryNames.described(fields.nationality)
+        lines.append("holder:    \(name.joined(separator: " ")), born \(born), \(nationality)")
         lines.append(
-            "document:  \(fields.documentCode) \(fields.documentNumber), issued by \(fields.issuingState),"
+            "document:  \(fields.documentCode) \(fields.documentNumber),"
+                + " issued by \(CountryNames.described(fields.issuingState)),"
                 + " expires \(expires)")
     }
     let files = document.ldsMasterFile.filesRead.map(\.rawValue)
