@@ -145,8 +145,8 @@ complete_words() {
         _emrtd; printf "%s\n" "${COMPREPLY[@]}"' completion "$@"
 }
 [ "$(complete_words emrtd ver)" = verify ] || fail "bash: 'emrtd ver' does not complete to verify"
-[ "$(complete_words emrtd verify --c | sort | paste -sd' ')" = "--crl --csca" ] ||
-    fail "bash: 'emrtd verify --c' does not complete to --crl --csca"
+[ "$(complete_words emrtd verify --c | sort | paste -sd' ')" = "--challenge --crl --csca" ] ||
+    fail "bash: 'emrtd verify --c' does not complete to --challenge --crl --csca"
 [ "$(complete_words emrtd read --access p)" = pace ] || fail "bash: 'emrtd read --access p' does not complete to pace"
 if command -v zsh >/dev/null; then
     zsh -n /usr/share/zsh/vendor-completions/_emrtd || fail "zsh cannot parse _emrtd"
