@@ -55,7 +55,8 @@ public struct ReadEvidence: Sendable {
 /// - Passive Authentication over the bytes as given, at `checkTime`, with DG1's issuing state
 ///   (the CSCA's country must match it); a malformed EF.SOD is a `denied` data verdict and a
 ///   warning.
-/// - The chip verdict from `evidence.chipProtocols`, or `notSupported` for files without a chip.
+/// - The chip verdict from `evidence.chipProtocols`; for a dump, judged again offline from its
+///   recorded evidence (`OfflineChipVerdict`: without any, not `authenticated`).
 /// - Every optional file parsed leniently: one that does not parse is nil and a warning.
 public func assembleTravelDocument(
     files: LdsMasterFile, evidence: ReadEvidence, trustStore: TrustStore, at checkTime: Date, renderImages: Bool
@@ -82,11 +83,12 @@ public func assembleTravelDocument(
     let activeAuthenticationKey = parser.parse(.dg15) { (bytes) throws(LDSError) in
         try ActiveAuthenticationPublicKey(bytes)
     }
+    // A dump's chip is judged again from its evidence, as `emrtd verify --dir` judges it.
     let chip =
         evidence.chipProtocols.map { ChipVerdict.decide($0(data.verdict)) }
-        ?? ChipAuthenticationStatus(
-            status: .notSupported, protocol: nil, activeAuthentication: nil, activeAuthenticationResponse: nil,
-            reason: "the files come from a dump, not a chip: a dump cannot prove a chip genuine")
+        ?? OfflineChipVerdict.decide(
+            evidence: evidence.acquisitionEvidence, files: files, data: data.verdict, trustStore: trustStore,
+            at: checkTime)
     var document = TravelDocument(
         ldsMasterFile: files, ldsVersionRaw: common.ldsVersion, unicodeVersionRaw: common.unicodeVersion,
         accessControlProtocolUsed: evidence.access.accessControlProtocol, paceMapping: evidence.access.paceMapping,
