@@ -22,16 +22,7 @@ let jvmBindingSuite = Suite(
         FileHandle.standardError.write(Data("emrtd-bench jvm: skipped: \(reason.description)\n".utf8))
         return
     }
-    if let directory = run.options.directory {
-        try BindingRows(dumps: try dumpFolders(at: directory), time: nil, host: host).measure(
-            run: run, scratch: scratch)
-        return
-    }
-    let samples = repositoryRoot().deletingLastPathComponent().appendingPathComponent("shared/data/gmrtd/sod_samples")
-    let dumps = try makeDumps(
-        in: scratch.appendingPathComponent("dumps"), samples: samples, specimens: 12,
-        at: Date(timeIntervalSince1970: 1_780_272_000))  // 2026-06-01, as `pa`
-    try BindingRows(dumps: dumps, time: "2026-06-01", host: host).measure(run: run, scratch: scratch)
+    try BindingRows.measure(host: host, run: run, scratch: scratch)
 }
 
 /// The JVM side: a Java host compiled against the jar of this checkout's version, run on it and

@@ -27,16 +27,7 @@ let pythonBindingSuite = Suite(
     let host = BindingRows.Host(
         label: "emrtd.verify (Python)", program: python, arguments: ["-c", BindingRows.pythonDriver],
         comparesWithPurePython: true)
-    if let directory = run.options.directory {
-        try BindingRows(dumps: try dumpFolders(at: directory), time: nil, host: host)
-            .measure(run: run, scratch: scratch)
-        return
-    }
-    let samples = repositoryRoot().deletingLastPathComponent().appendingPathComponent("shared/data/gmrtd/sod_samples")
-    let dumps = try makeDumps(
-        in: scratch.appendingPathComponent("dumps"), samples: samples, specimens: 12,
-        at: Date(timeIntervalSince1970: 1_780_272_000))  // 2026-06-01, as `pa`
-    try BindingRows(dumps: dumps, time: "2026-06-01", host: host).measure(run: run, scratch: scratch)
+    try BindingRows.measure(host: host, run: run, scratch: scratch)
 }
 
 /// The rows of a binding's suite (`python`, `jvm`): a host program that verifies the dumps named
@@ -58,6 +49,21 @@ struct BindingRows {
     /// `at` for emrtd (nil: now); the pure-Python reference checks no dates.
     let time: String?
     let host: Host
+
+    /// The host over `--dir`'s dumps, or else over `pa`'s (the real SODs and the specimens).
+    static func measure(host: Host, run: BenchRun, scratch: URL) throws {
+        if let directory = run.options.directory {
+            try BindingRows(dumps: try dumpFolders(at: directory), time: nil, host: host)
+                .measure(run: run, scratch: scratch)
+            return
+        }
+        let samples = repositoryRoot().deletingLastPathComponent().appendingPathComponent(
+            "shared/data/gmrtd/sod_samples")
+        let dumps = try makeDumps(
+            in: scratch.appendingPathComponent("dumps"), samples: samples, specimens: 12,
+            at: Date(timeIntervalSince1970: 1_780_272_000))  // 2026-06-01, as `pa`
+        try BindingRows(dumps: dumps, time: "2026-06-01", host: host).measure(run: run, scratch: scratch)
+    }
 
     /// The verdict's three flags every side gives, one JSON line per dump.
     static let flags = ["sodSignatureValid", "certificateChainValid", "dataGroupHashesValid"]
