@@ -117,10 +117,10 @@ struct JSONValueTests {
             #expect(throws: JSONParseError.self, "\(text)") { try JSONValue.parse(text) }
         }
     }
-    /// A long string is read in time linear in its length: 8 MB of text, and 2 MB of escapes,
-    /// each in one string (quadratic, 1.6 MB took 100 s; the limit is a cap against that, not a
-    /// timing), with every byte where it belongs.
-    @Test(.timeLimit(.minutes(1))) func longStringsAreReadInLinearTime() throws {
+    /// Long strings, 8 MB of text and 2 MB of escapes, each in one string, read with every byte
+    /// where it belongs. How fast is `emrtd-bench json-parse`'s (a 16 MB string beside
+    /// JSONSerialization): no clock is asserted here.
+    @Test func longStringsAreReadWhole() throws {
         let plain = String(repeating: "QUJDRA==", count: 1 << 20)
         #expect(try JSONValue.parse(#"{"DG2":""# + plain + #""}"#)["DG2"] == .string(plain))
         let escaped = String(repeating: #"a\"\\\n\u00e9\ud83d\ude00"#, count: 1 << 16)
