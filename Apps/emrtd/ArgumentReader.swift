@@ -100,6 +100,24 @@ struct ArgumentReader {
     /// Nothing may be left: the first stray argument is named.
     mutating func noPositionals() throws(UsageError) { _ = try positionals(atMost: 0) }
 
+    /// `--listen ADDRESS:PORT` (`serve`, `station`), an IPv6 address in brackets. The address
+    /// itself is checked when bound (an invalid one is exit 1, as one that is not local or in
+    /// use); only a malformed option or an IPv6 address without its brackets is a usage error.
+    static func listenAddress(_ listen: String, examplePort: Int) throws(UsageError) -> (host: String, port: Int) {
+        guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]),
+            (0...65535).contains(port)
+        else {
+            throw UsageError(
+                "--listen takes ADDRESS:PORT, e.g. 127.0.0.1:\(examplePort) or [::1]:\(examplePort)")
+        }
+        let address = listen[..<colon]
+        let bracketed = address.hasPrefix("[") && address.hasSuffix("]") && address.count >= 2
+        guard bracketed || !address.contains(":") else {
+            throw UsageError("--listen takes an IPv6 address in brackets, e.g. [::1]:\(examplePort)")
+        }
+        return (String(bracketed ? address.dropFirst().dropLast() : address), port)
+    }
+
     /// `--x` and `-x` are options; a lone `-` (stdin) and negative numbers are not.
     private static func isOption(_ argument: String) -> Bool {
         argument.hasPrefix("-") && argument.count > 1 && !(argument.dropFirst().first?.isNumber ?? false)

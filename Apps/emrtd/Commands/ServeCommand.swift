@@ -74,19 +74,7 @@ enum ServeCommand: Command {
         let terminal = try TerminalOptions.read(&arguments)
         try arguments.noPositionals()
         guard (certificate == nil) == (key == nil) else { throw UsageError("give --tls-cert and --tls-key together") }
-        guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]),
-            (0...65535).contains(port)
-        else {
-            throw UsageError("--listen takes ADDRESS:PORT, e.g. 127.0.0.1:8443 or [::1]:8443")
-        }
-        // The address itself is checked when bound (an invalid one is exit 1, as one that is
-        // not local or in use); only an IPv6 address without its brackets is a usage error.
-        let address = listen[..<colon]
-        let bracketed = address.hasPrefix("[") && address.hasSuffix("]") && address.count >= 2
-        guard bracketed || !address.contains(":") else {
-            throw UsageError("--listen takes an IPv6 address in brackets, e.g. [::1]:8443")
-        }
-        let host = String(bracketed ? address.dropFirst().dropLast() : address)
+        let (host, port) = try ArgumentReader.listenAddress(listen, examplePort: 8443)
 
         let tenants = try readTenants(tenantsFile)
         var config = ValidationServerConfig(

@@ -54,7 +54,7 @@ enum StationCommand: Command {
         let strict = try StrictOption.read(&arguments)
         let output = try arguments.option("--out")
         try arguments.noPositionals()
-        let (host, port) = try listenAddress(listen)
+        let (host, port) = try ArgumentReader.listenAddress(listen, examplePort: 8080)
         guard isLoopback(host) || token != nil else {
             throw UsageError("--listen on \(host), not loopback, needs --token SECRET")
         }
@@ -95,21 +95,6 @@ enum StationCommand: Command {
         sigwait(&stopSignals, &received)
         endpoint.stop()
         return 0
-    }
-
-    /// ADDRESS:PORT, an IPv6 address in brackets.
-    static func listenAddress(_ listen: String) throws -> (String, Int) {
-        guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]),
-            (0...65535).contains(port)
-        else {
-            throw UsageError("--listen takes ADDRESS:PORT, e.g. 127.0.0.1:8080 or [::1]:8080")
-        }
-        let address = listen[..<colon]
-        let bracketed = address.hasPrefix("[") && address.hasSuffix("]") && address.count >= 2
-        guard bracketed || !address.contains(":") else {
-            throw UsageError("--listen takes an IPv6 address in brackets, e.g. [::1]:8080")
-        }
-        return (String(bracketed ? address.dropFirst().dropLast() : address), port)
     }
 
     static func isLoopback(_ host: String) -> Bool {
